@@ -1,0 +1,48 @@
+/* Alltoall contention signature (papers 000 and 002, Steffenel, Martinasso,
+ * Trystram) and the pLogP All-to-All bounds (paper 003 Table 3).
+ *
+ * The signature of a fabric is (gamma, delta, M): gamma the contention
+ * ratio, delta a per-communication start-up overload applied when the
+ * message size m >= M (000 eq. 4 and eq. 5).
+ */
+#ifndef CONTENTION_ALLTOALL_H
+#define CONTENTION_ALLTOALL_H
+
+#include <stdint.h>
+
+typedef struct ct_a2a_sig {
+    double gamma;   /* contention ratio, >= 0 (1 = no contention) */
+    double delta;   /* s, start-up overload per communication, applied when m >= M */
+    double M;       /* bytes, message-size threshold for delta (0 = always) */
+} ct_a2a_sig;
+
+/* Contention-free lower bound (000 Proposition 1): (n-1)*alpha + (n-1)*beta*m. */
+double ct_a2a_lower_bound(int64_t n, double alpha, double beta, double m);
+/* 000 eq. 4: T = (n-1) * (alpha + m*beta*gamma). */
+double ct_a2a_eq4(int64_t n, double alpha, double beta, double m, double gamma);
+/* 000 eq. 5: eq. 4 plus (n-1)*delta when m >= M. */
+double ct_a2a_eq5(int64_t n, double alpha, double beta, double m, const ct_a2a_sig *s);
+
+/* Layout-aware form of eq. 5 for several tasks per node (this project's
+ * extension; reduces to eq. 5 when every node holds one task).
+ * tasks[k] = tasks on node k (k < nnodes), n = sum tasks. The network part
+ * is set by the busiest NIC: node k's NIC carries r_k = t_k * (n - t_k)
+ * remote messages each way, and its t_k tasks exchange t_k*(t_k-1) messages
+ * through memory at intra_bw bytes/s (term dropped when intra_bw <= 0):
+ *   T = (n-1)*alpha + max_k [ r_k * (m*beta*gamma + [m >= M]*delta)
+ *                             + t_k*(t_k-1)*m / intra_bw ]
+ * With t_k = 1 everywhere, r_k = n-1 and T is exactly eq. 5. */
+double ct_a2a_layout(const int32_t *tasks, int32_t nnodes, double alpha, double beta, double m,
+                     const ct_a2a_sig *s, double intra_bw);
+/* The contention-free bound for the same layout (gamma = 1, delta = 0). */
+double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double alpha, double beta,
+                                 double m, double intra_bw);
+
+/* pLogP All-to-All bounds (003 Table 3), P processes:
+ *   upper = (P-1)*g(m) + (P-1)*o_r(m) + L,  lower = (P-1)*o_s(m) + (P-1)*o_r(m) + L,
+ * and the prediction T = lower + (upper - lower) * gamma (003 §5.1). */
+double ct_plogp_a2a_upper(int64_t P, double g_m, double or_m, double L);
+double ct_plogp_a2a_lower(int64_t P, double os_m, double or_m, double L);
+double ct_plogp_a2a(int64_t P, double g_m, double os_m, double or_m, double L, double gamma);
+
+#endif

@@ -1,0 +1,18 @@
+/* libcontention: network contention models for task mapping decisions.
+ * Umbrella header; each unit's header documents its paper and equations. */
+#ifndef CONTENTION_CONTENTION_H
+#define CONTENTION_CONTENTION_H
+
+#include "contention/error.h"
+#include "contention/hockney.h"
+#include "contention/commgraph.h"
+#include "contention/penalty.h"
+#include "contention/progressive.h"
+#include "contention/alltoall.h"
+#include "contention/fit.h"
+#include "contention/signatures.h"
+#include "contention/layout.h"
+#include "contention/pattern.h"
+#include "contention/score.h"
+
+#endif

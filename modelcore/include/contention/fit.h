@@ -1,0 +1,66 @@
+/* Fitting model parameters from measurements (papers 000/002 §V: least
+ * squares on >= 4 points; paper 001 §V-A for the GigE parameters). */
+#ifndef CONTENTION_FIT_H
+#define CONTENTION_FIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "contention/alltoall.h"
+#include "contention/error.h"
+
+/* One ping-pong measurement: one-way time t (s) for a message of m bytes. */
+typedef struct ct_p2p_sample {
+    double m;
+    double t;
+} ct_p2p_sample;
+
+/* One Alltoall measurement: `nodes` nodes with `tasks_per_node` tasks each
+ * (n = nodes * tasks_per_node), m bytes per destination, average time t (s). */
+typedef struct ct_a2a_sample {
+    int32_t nodes;
+    int32_t tasks_per_node;
+    double m;
+    double t;
+} ct_a2a_sample;
+
+typedef struct ct_fit_diag {
+    size_t npoints;
+    double r2;              /* coefficient of determination */
+    double rmse;            /* s */
+    double max_rel_err;     /* max |pred - meas| / meas */
+    double mean_abs_rel_err;
+    /* Warning raised when the reference data look unsaturated (000 §V-C,
+     * the Myrinet caveat): relative error trends with n. */
+    int unsaturated;
+    double rel_err_slope;   /* slope of relative error vs n (per process) */
+    char warning[256];      /* empty when no warning */
+} ct_fit_diag;
+
+/* Fit Hockney alpha (s) and beta (s/byte) by least squares on >= 2 samples
+ * (ideally >= 4). Refuses non-positive or non-finite values. */
+int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta,
+                   ct_fit_diag *diag, ct_err *err);
+
+/* Fit gamma and delta by least squares (000 §V), choosing M among the
+ * candidate thresholds (NULL = every distinct measured m, plus 0) as the one
+ * with the smallest residual. Uses the layout-aware model of alltoall.h with
+ * intra_bw (<= 0: intra-node time ignored). Needs >= 4 samples; refuses
+ * non-positive or non-finite sizes/times and non-positive alpha/beta. */
+int ct_fit_signature(const ct_a2a_sample *s, size_t n, double alpha, double beta, double intra_bw,
+                     const double *M_candidates, size_t nM, ct_a2a_sig *out, ct_fit_diag *diag,
+                     ct_err *err);
+
+/* Relative residual of each sample under (alpha, beta, sig): (pred-meas)/meas. */
+void ct_fit_residuals(const ct_a2a_sample *s, size_t n, double alpha, double beta, double intra_bw,
+                      const ct_a2a_sig *sig, double *rel);
+
+/* GigE penalty parameters from measured conflict schemes (001 §V-A):
+ * beta = mean over k of penalty(k outgoing) / k from pure outgoing conflicts;
+ * gamma_o = 1 - t_a / (3*beta*t_ref), gamma_i = 1 - t_f / (3*beta*t_ref)
+ * from the Fig. 4 scheme's communications a and f. */
+int ct_fit_gige_beta(const int *k, const double *penalty, size_t n, double *beta, ct_err *err);
+int ct_fit_gige_gammas(double beta, double t_ref, double t_a, double t_f, double *gamma_i,
+                       double *gamma_o, ct_err *err);
+
+#endif

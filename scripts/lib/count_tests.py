@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Sum test cases over meson testlog.json files and print the closing line.
+
+cmocka prints "[  PASSED  ] N test(s)." and "[  FAILED  ] N test(s)..." per
+program; TAP programs print "ok"/"not ok" lines. A program that crashed
+before reporting counts as one failure. Prints "tests: N passed, N failed,
+N skipped" and exits 1 when anything failed or nothing ran.
+"""
+import json
+import re
+import sys
+
+passed = failed = skipped = 0
+for path in sys.argv[1:]:
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            rec = json.loads(line)
+            out = rec.get("stdout", "") or ""
+            result = rec.get("result", "")
+            p = sum(int(x) for x in re.findall(r"\[  PASSED  \] (\d+) test", out))
+            fl = sum(int(x) for x in re.findall(r"\[  FAILED  \] (\d+) test", out))
+            tap_ok = len(re.findall(r"^ok \d+", out, re.M))
+            tap_skip = len(re.findall(r"^ok \d+.*# ?SKIP", out, re.M | re.I))
+            tap_fail = len(re.findall(r"^not ok \d+", out, re.M))
+            if p or fl:
+                passed += p
+                failed += fl
+            elif tap_ok or tap_fail:
+                passed += tap_ok - tap_skip
+                skipped += tap_skip
+                failed += tap_fail
+            elif result == "SKIP":
+                skipped += 1
+            elif result == "OK":
+                passed += 1
+            else:
+                failed += 1
+            if result not in ("OK", "SKIP", "EXPECTEDFAIL") and not fl and not tap_fail:
+                failed += 1  # crashed, timed out or exited non-zero without reporting
+print(f"tests: {passed} passed, {failed} failed, {skipped} skipped")
+sys.exit(1 if failed or passed == 0 else 0)
