@@ -10,13 +10,16 @@
 
 #include <stdint.h>
 
+#include "contention/error.h"
+
 typedef struct ct_a2a_sig {
-    double gamma;   /* contention ratio, >= 0 (1 = no contention) */
-    double delta;   /* s, start-up overload per communication, applied when m >= M */
-    double M;       /* bytes, message-size threshold for delta (0 = always) */
+    double gamma; /* contention ratio, >= 0 (1 = no contention) */
+    double delta; /* s, start-up overload per communication, applied when m >= M */
+    double M;     /* bytes, message-size threshold for delta (0 = always) */
 } ct_a2a_sig;
 
-/* Contention-free lower bound (000 Proposition 1): (n-1)*alpha + (n-1)*beta*m. */
+/* Contention-free lower bound (000 Proposition 1): (n-1)*alpha + (n-1)*beta*m.
+ * n processes, one per node; n <= 1 gives 0. */
 double ct_a2a_lower_bound(int64_t n, double alpha, double beta, double m);
 /* 000 eq. 4: T = (n-1) * (alpha + m*beta*gamma). */
 double ct_a2a_eq4(int64_t n, double alpha, double beta, double m, double gamma);
@@ -37,10 +40,22 @@ double ct_a2a_layout(const int32_t *tasks, int32_t nnodes, double alpha, double 
 /* The contention-free bound for the same layout (gamma = 1, delta = 0). */
 double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double alpha, double beta,
                                  double m, double intra_bw);
+/* ct_a2a_layout for `nodes` nodes holding `tasks_per_node` tasks each, in
+ * closed form (no array); equal to ct_a2a_layout on that layout. */
+double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, double beta, double m,
+                      const ct_a2a_sig *s, double intra_bw);
+/* ct_a2a_layout with its input checked: tasks[k] >= 0, at least one task,
+ * finite alpha, beta, m >= 0, gamma >= 0, delta >= 0, M >= 0. Returns -1 with
+ * a message naming the value at fault; the unchecked functions above return
+ * NaN on such input instead. */
+int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, double beta, double m,
+                          const ct_a2a_sig *s, double intra_bw, double *T, ct_err *err);
 
 /* pLogP All-to-All bounds (003 Table 3), P processes:
  *   upper = (P-1)*g(m) + (P-1)*o_r(m) + L,  lower = (P-1)*o_s(m) + (P-1)*o_r(m) + L,
- * and the prediction T = lower + (upper - lower) * gamma (003 §5.1). */
+ * and the prediction T = lower + (upper - lower) * gamma (003 §5.1; 003 used
+ * gamma = 2/3 on its GigE cluster). P <= 1 gives 0 (no peers). Implemented in
+ * plogp.c with the other pLogP collectives (plogp.h). */
 double ct_plogp_a2a_upper(int64_t P, double g_m, double or_m, double L);
 double ct_plogp_a2a_lower(int64_t P, double os_m, double or_m, double L);
 double ct_plogp_a2a(int64_t P, double g_m, double os_m, double or_m, double L, double gamma);

@@ -46,5 +46,9 @@ int64_t ct_graph_total(const ct_graph *g);
 /* Per-node degrees counted in communications (sum of mult):
  * out[v] = Δo(v), in[v] = Δi(v) of paper 001 §V-A. Arrays of nnodes. */
 void ct_graph_degrees(const ct_graph *g, int64_t *out, int64_t *in);
+/* Same, counting only arcs i with active[i] != 0 (active == NULL: all arcs).
+ * Used to re-apply a model to the communications still in flight. */
+void ct_graph_degrees_active(const ct_graph *g, const unsigned char *active, int64_t *out,
+                             int64_t *in);
 
 #endif

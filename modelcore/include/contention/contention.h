@@ -9,6 +9,8 @@
 #include "contention/penalty.h"
 #include "contention/progressive.h"
 #include "contention/alltoall.h"
+#include "contention/plogp.h"
+#include "contention/grid_lg.h"
 #include "contention/fit.h"
 #include "contention/signatures.h"
 #include "contention/layout.h"

@@ -1,4 +1,4 @@
-/* Fitting model parameters from measurements (papers 000/002 §V: least
+/* Fitting model parameters from measurements (papers 000 §6 / 002 §V: least
  * squares on >= 4 points; paper 001 §V-A for the GigE parameters). */
 #ifndef CONTENTION_FIT_H
 #define CONTENTION_FIT_H
@@ -26,34 +26,53 @@ typedef struct ct_a2a_sample {
 
 typedef struct ct_fit_diag {
     size_t npoints;
-    double r2;              /* coefficient of determination */
-    double rmse;            /* s */
-    double max_rel_err;     /* max |pred - meas| / meas */
+    double r2;          /* coefficient of determination */
+    double rmse;        /* s */
+    double max_rel_err; /* max |pred - meas| / meas */
     double mean_abs_rel_err;
-    /* Warning raised when the reference data look unsaturated (000 §V-C,
+    /* Warning raised when the reference data look unsaturated (000 §6.3, 002 §V-C,
      * the Myrinet caveat): relative error trends with n. */
     int unsaturated;
-    double rel_err_slope;   /* slope of relative error vs n (per process) */
-    char warning[256];      /* empty when no warning */
+    double rel_err_slope; /* slope of relative error vs n (per process) */
+    char warning[256];    /* empty when no warning */
 } ct_fit_diag;
 
 /* Fit Hockney alpha (s) and beta (s/byte) by least squares on >= 2 samples
- * (ideally >= 4). Refuses non-positive or non-finite values. */
-int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta,
-                   ct_fit_diag *diag, ct_err *err);
+ * (ideally >= 4) with at least two distinct sizes. Residuals are weighted
+ * relative to the measured time (noise grows with the time). Refuses sizes
+ * < 0 (m = 0, the latency probe, is welcome), times <= 0 and non-finite
+ * values; a negative intercept is clamped to alpha = 0 with a warning in
+ * diag; beta <= 0 (times not growing with m) is an error. diag may be NULL. */
+int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta, ct_fit_diag *diag,
+                   ct_err *err);
 
-/* Fit gamma and delta by least squares (000 §V), choosing M among the
- * candidate thresholds (NULL = every distinct measured m, plus 0) as the one
- * with the smallest residual. Uses the layout-aware model of alltoall.h with
- * intra_bw (<= 0: intra-node time ignored). Needs >= 4 samples; refuses
- * non-positive or non-finite sizes/times and non-positive alpha/beta. */
+/* Fit gamma and delta by least squares (000 §6, 002 §V), choosing M among the
+ * candidate thresholds (NULL or nM = 0: every distinct measured m, plus 0)
+ * as the one with the smallest residual. Uses the layout-aware model of
+ * alltoall.h with intra_bw (<= 0: intra-node time ignored). With alpha, beta
+ * and M fixed the model is linear: T - (n-1)*alpha - intra = gamma*X + delta*Y,
+ * X = r*m*beta, Y = r*[m >= M], r = t*(n - t); it is solved by least squares
+ * on relative residuals with gamma >= 0 and delta >= 0. A candidate M above
+ * every sample leaves delta unidentifiable: delta = 0. Ties (within 1e-9
+ * relative) go to the smaller M; a fit with delta = 0 reports M = 0.
+ * Needs >= 4 samples with >= 2 distinct sizes; refuses non-positive or
+ * non-finite sizes/times, fewer than 2 processes, non-positive alpha/beta,
+ * and data whose best fit needs gamma <= 0. diag may be NULL; diag->warning
+ * reports the unsaturated-reference check (>= 2 distinct n needed). */
 int ct_fit_signature(const ct_a2a_sample *s, size_t n, double alpha, double beta, double intra_bw,
                      const double *M_candidates, size_t nM, ct_a2a_sig *out, ct_fit_diag *diag,
                      ct_err *err);
 
-/* Relative residual of each sample under (alpha, beta, sig): (pred-meas)/meas. */
+/* Relative residual of each sample under (alpha, beta, sig): (pred-meas)/meas,
+ * pred from the layout-aware model (ct_a2a_uniform). */
 void ct_fit_residuals(const ct_a2a_sample *s, size_t n, double alpha, double beta, double intra_bw,
                       const ct_a2a_sig *sig, double *rel);
+
+/* Thresholds of the unsaturated-reference warning: the relative error must
+ * move by at least CT_FIT_TREND_MIN across the sampled process counts, with
+ * a slope at least CT_FIT_TREND_T standard errors from 0. */
+#define CT_FIT_TREND_MIN 0.05
+#define CT_FIT_TREND_T 3.0
 
 /* GigE penalty parameters from measured conflict schemes (001 §V-A):
  * beta = mean over k of penalty(k outgoing) / k from pure outgoing conflicts;

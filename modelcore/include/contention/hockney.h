@@ -5,4 +5,7 @@
 /* T = alpha + m * beta: alpha start-up (s), beta s/byte (1/bandwidth), m bytes. */
 double ct_hockney(double alpha, double beta, double m);
 
+/* Bandwidth (bytes/s) -> Hockney beta (s/byte); 0 for a non-positive bandwidth. */
+double ct_hockney_beta_from_bw(double bytes_per_s);
+
 #endif

@@ -1,12 +1,32 @@
 /* Job geometry and task layouts, as Slurm builds them (paper 001 §VI-D's
  * RRP = Slurm "block", RRN = Slurm "cyclic"). No Slurm inside: callers pass
- * the strings Slurm puts in the environment. */
+ * the strings Slurm puts in the environment.
+ *
+ * The layouts follow Slurm 22.05's step layout (src/common/slurm_step_layout.c,
+ * read, not copied), checked against real `srun -l` output by
+ * tests/integration/test_localcluster_layouts.sh:
+ *  - each node offers floor(cpus / cpus_per_task) task slots (at least 1);
+ *  - block: the number of tasks per node is found by dealing tasks one per
+ *    node in rounds (a node takes part in round j while j < its slots), then
+ *    consecutive task ids fill the nodes in order. On an uneven allocation
+ *    this is NOT "fill node 0 first": -n10 over 4,4,4,4 gives 3,3,2,2;
+ *  - cyclic: the same rounds, task ids dealt in round order (RRN);
+ *  - plane=k: rounds of up to k tasks per node (the first round starts with
+ *    one task on every node), task ids dealt in blocks of k;
+ *  - with fewer tasks than nodes, the step runs on the first ntasks nodes,
+ *    one task each, whatever the distribution.
+ * SelectTypeParameters=CR_PACK_NODES and block:...:pack are not modelled.
+ */
 #ifndef CONTENTION_LAYOUT_H
 #define CONTENTION_LAYOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "contention/error.h"
+
+#define CT_ALLOC_MAX_NODES (1 << 20)   /* larger allocations are refused */
+#define CT_ALLOC_MAX_CPUS 65535        /* per node, Slurm's uint16_t limit */
 
 typedef enum ct_dist {
     CT_DIST_BLOCK = 0,   /* fill a node's CPUs before the next (RRP) */
@@ -31,18 +51,46 @@ typedef struct ct_layout {
     int32_t plane;
 } ct_layout;
 
-/* Parse Slurm's compressed CPU list, e.g. "4(x2),3,1(x5)". */
+/* Parse Slurm's compressed CPU list, e.g. "4(x2),3,1(x5)" (the form of
+ * SLURM_JOB_CPUS_PER_NODE and SLURM_TASKS_PER_NODE). Every count must be in
+ * 1..CT_ALLOC_MAX_CPUS, every repeat >= 1. On error *a is left empty. */
 int ct_alloc_parse(const char *cpus_per_node, ct_alloc *a, ct_err *err);
+/* An allocation of nnodes nodes with `cpus` CPUs each. */
+int ct_alloc_uniform(int32_t nnodes, int32_t cpus, ct_alloc *a, ct_err *err);
+/* Copy `in` with every node limited to max_cpus CPUs (how Slurm applies
+ * --ntasks-per-node: max_cpus = ntasks_per_node * cpus_per_task). */
+int ct_alloc_cap(const ct_alloc *in, int32_t max_cpus, ct_alloc *out, ct_err *err);
+/* Sum of the CPUs. */
+int64_t ct_alloc_total(const ct_alloc *a);
+/* Task slots Slurm sees: sum over nodes of max(1, cpus / cpus_per_task). */
+int64_t ct_alloc_slots(const ct_alloc *a, int32_t cpus_per_task);
 void ct_alloc_free(ct_alloc *a);
 
-/* Build the layout Slurm would produce for `dist` (cpus_per_task >= 1).
- * Fails when ntasks * cpus_per_task exceeds the allocation. */
+/* Count the hosts in a Slurm host list such as "n[1-4,7],login2" or
+ * "rack[1-2]-n[01-16]" (ranges multiply). No names are expanded. */
+int ct_nodelist_count(const char *nodelist, int64_t *count, ct_err *err);
+
+/* Build the layout Slurm would produce for `dist` (cpus_per_task >= 1,
+ * plane >= 1 for CT_DIST_PLANE, seed for CT_DIST_RANDOM). Fails when ntasks
+ * exceeds the task slots (Slurm would need --overcommit) and for
+ * CT_DIST_EXPLICIT (use ct_layout_explicit). */
 int ct_layout_build(const ct_alloc *a, int32_t ntasks, int32_t cpus_per_task, ct_dist dist,
                     int32_t plane, uint64_t seed, ct_layout *out, ct_err *err);
+/* A layout from a given task -> node list (copied); every entry must be in
+ * 0..nnodes-1. */
+int ct_layout_explicit(int32_t nnodes, int32_t ntasks, const int32_t *node_of, ct_layout *out,
+                       ct_err *err);
 void ct_layout_free(ct_layout *l);
 /* Tasks on each node (array of l->nnodes). */
 void ct_layout_counts(const ct_layout *l, int32_t *tasks_per_node);
-/* Slurm's name for a distribution ("block", "cyclic", "plane=4", ...). */
+/* Slurm's name for a distribution ("block", "cyclic", "plane", "random",
+ * "explicit"). */
 const char *ct_dist_name(ct_dist d);
+/* The full name of a distribution as Slurm's -m takes it: "block",
+ * "cyclic", "plane=4", "random", "explicit". Returns buf. */
+const char *ct_dist_label(ct_dist d, int32_t plane, char *buf, size_t bufsz);
+/* Parse "block", "cyclic", "plane=K" or "random" (what ct_dist_label
+ * prints; Slurm's second-level suffixes such as "block:cyclic" are refused). */
+int ct_dist_parse(const char *s, ct_dist *d, int32_t *plane, ct_err *err);
 
 #endif

@@ -1,5 +1,23 @@
 /* Communication patterns of a job, turned into node-level graphs for a given
- * layout (arcs with multiplicities; intra-node bytes counted aside). */
+ * layout (arcs with multiplicities; intra-node bytes counted aside).
+ *
+ * Every pattern describes one exchange step in which all its communications
+ * start together, each of p->bytes:
+ *  - alltoall: every task sends to every other task;
+ *  - ring:     task i sends to i+1 (mod n), the HPL-like scheme of 001 §VI-D;
+ *  - halves:   tasks i and i + n/2 exchange (both directions), i < n/2; with an
+ *              odd n the last task idles;
+ *  - halo2d / halo3d: tasks on a near-square / near-cubic Cartesian grid
+ *              (ct_grid_dims, row-major ranks as MPI_Cart_create numbers them)
+ *              send to each grid neighbour (4 / 6 at most). The grid is NOT
+ *              periodic: boundary tasks have fewer neighbours, as in a domain
+ *              decomposition with physical boundaries;
+ *  - trace:FILE: the communications of a trace (trace.h format), all taken
+ *              as in flight at once for the graph (the scorer replays the
+ *              trace with the simulator when it is built in).
+ * Graph building is linear in tasks (alltoall: in node pairs), never in task
+ * pairs.
+ */
 #ifndef CONTENTION_PATTERN_H
 #define CONTENTION_PATTERN_H
 
@@ -8,6 +26,9 @@
 #include "contention/commgraph.h"
 #include "contention/error.h"
 #include "contention/layout.h"
+
+/* Message size ct_pattern_parse puts in p->bytes (callers override it). */
+#define CT_PATTERN_DEFAULT_BYTES (1024.0 * 1024.0)
 
 typedef enum ct_pattern_kind {
     CT_PAT_ALLTOALL = 0,
@@ -24,13 +45,20 @@ typedef struct ct_pattern {
     char trace[4096];      /* CT_PAT_TRACE: path of the trace */
 } ct_pattern;
 
-/* Parse "alltoall", "ring", "halves", "halo2d", "halo3d" or "trace:FILE". */
+/* Parse "alltoall", "ring", "halves", "halo2d", "halo3d" or "trace:FILE";
+ * p->bytes is set to CT_PATTERN_DEFAULT_BYTES. */
 int ct_pattern_parse(const char *s, ct_pattern *p, ct_err *err);
 const char *ct_pattern_name(ct_pattern_kind k);
 
+/* Balanced Cartesian grid for n tasks in ndims (1..3) dimensions, sizes in
+ * non-increasing order with the smallest spread (as MPI_Dims_create does),
+ * e.g. 12 -> 4x3, 65536 -> 64x32x32; a prime n gives n x 1 (x 1). */
+int ct_grid_dims(int64_t n, int ndims, int32_t *dims, ct_err *err);
+
 /* Node-level traffic of pattern p under layout l: remote arcs into g
- * (initialised by this call), intra-node bytes per node into intra_bytes
- * (array of l->nnodes, may be NULL). */
+ * (initialised by this call, merged: one arc per node pair), intra-node bytes
+ * per node into intra_bytes (array of l->nnodes, may be NULL). For trace:FILE
+ * the trace's task count must equal l->ntasks. */
 int ct_pattern_graph(const ct_pattern *p, const ct_layout *l, ct_graph *g, double *intra_bytes,
                      ct_err *err);
 

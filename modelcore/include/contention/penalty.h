@@ -36,7 +36,13 @@ typedef struct ct_penalty_model {
     /* CT_MODEL_STOPGO options */
     ct_stopgo_method stopgo_method;
     unsigned long stopgo_seed;   /* for a randomised scalable method; 0 = default */
+    /* CT_MODEL_GIGE reading options (CT_GIGE_*; 0 = the reading of doc/models-penalty.md) */
+    unsigned gige_flags;
 } ct_penalty_model;
+
+/* Literal reading of 001 §V-A's p_i: its last branch divides by card(C_o^m)
+ * as printed instead of card(C_i^m) (the default; see penalty_gige.c). */
+#define CT_GIGE_LITERAL_PI 1u
 
 /* Name <-> kind ("none", "gige", "stopgo", "fairshare"). */
 const char *ct_model_name(ct_model_kind k);
@@ -46,15 +52,73 @@ int ct_model_from_name(const char *name, ct_model_kind *k);
  * All arcs are taken to be in flight at once. */
 int ct_penalties(const ct_penalty_model *m, const ct_graph *g, double *penalty, ct_err *err);
 
+/* Same, for the arcs i with active[i] != 0 only (active == NULL: all arcs):
+ * the model sees only those communications in flight, the others receive
+ * penalty 0. This is what an event-driven engine calls after each change. */
+int ct_penalties_active(const ct_penalty_model *m, const ct_graph *g, const unsigned char *active,
+                        double *penalty, ct_err *err);
+
 /* --- Gigabit Ethernet model, paper 001 §V-A (penalty_gige.c) --- */
 int ct_gige_penalties(double beta, double gamma_i, double gamma_o, const ct_graph *g,
                       double *penalty, ct_err *err);
+/* Same with reading options (CT_GIGE_*) and an active mask (NULL: all arcs).
+ * O(arcs + nodes) time; accepts beta > 0 and 0 <= gamma_i, gamma_o < 1. */
+int ct_gige_penalties_ex(double beta, double gamma_i, double gamma_o, unsigned flags,
+                         const ct_graph *g, const unsigned char *active, double *penalty,
+                         ct_err *err);
 
 /* --- Myrinet Stop & Go model, paper 001 §V-B (penalty_stopgo.c) --- */
 int ct_stopgo_penalties(ct_stopgo_method method, unsigned long seed, const ct_graph *g,
                         double *penalty, ct_err *err);
 
+/* How a component of the conflict graph may be evaluated (tests and benches
+ * force one to measure it; CT_SG_ANY lets the method choose). */
+typedef enum ct_stopgo_path {
+    CT_SG_ANY = 0,
+    CT_SG_CLOSED,   /* closed form: all-to-all with rank-one multiplicities */
+    CT_SG_DP,       /* exact frontier dynamic programme (exponential in frontier width) */
+    CT_SG_ENUM,     /* exact enumeration of the maximal sets */
+    CT_SG_MCMC,     /* Markov-chain Monte Carlo estimate (seeded) */
+} ct_stopgo_path;
+
+typedef struct ct_stopgo_opts {
+    ct_stopgo_method method;
+    unsigned long seed;       /* MCMC seed; 0 = default */
+    ct_stopgo_path force;     /* CT_SG_ANY, or the one path every component must take */
+    size_t enum_max_steps;    /* search-tree nodes for ENUM; 0 = CT_STOPGO_ENUM_MAX_STEPS */
+    size_t dp_max_states;     /* stored DP states; 0 = CT_STOPGO_DP_MAX_STATES */
+    size_t mcmc_updates;      /* MCMC block updates per component; 0 = automatic */
+} ct_stopgo_opts;
+
+typedef struct ct_stopgo_stats {
+    size_t components;        /* connected components of the conflict graph */
+    size_t closed, dp, enumerated, mcmc;  /* components evaluated by each path */
+    size_t max_dp_states;     /* largest DP table built */
+    size_t enum_steps;        /* search-tree nodes visited by ENUM */
+    size_t mcmc_updates;      /* block updates run by MCMC */
+} ct_stopgo_stats;
+
+#define CT_STOPGO_ENUM_MAX_STEPS ((size_t)50000000)  /* EXACT refuses past this */
+#define CT_STOPGO_ENUM_MAX_ARCS 4096                  /* distinct node pairs per component */
+#define CT_STOPGO_DP_MAX_STATES ((size_t)1 << 21)
+#define CT_STOPGO_DP_MAX_FRONTIER 32                  /* receivers open at once in the DP */
+
+/* Stop & Go penalties with options, an active mask (NULL: all arcs) and
+ * statistics (st may be NULL). */
+int ct_stopgo_penalties_ex(const ct_stopgo_opts *o, const ct_graph *g, const unsigned char *active,
+                           double *penalty, ct_stopgo_stats *st, ct_err *err);
+
+/* Exact counts of paper 001 Fig. 6 by enumeration: *nsets = number of maximal
+ * sets of simultaneously sending communications (every copy of a multiple arc
+ * counts as one communication), emission[i] = number of those sets that
+ * contain one given copy of arc i (the "Sum" row). Refuses graphs past
+ * CT_STOPGO_ENUM_MAX_STEPS search nodes. */
+int ct_stopgo_exact_counts(const ct_graph *g, double *nsets, double *emission, ct_err *err);
+
 /* --- max-min fair share baseline (penalty_fairshare.c) --- */
 int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err);
+/* Same over the active arcs only (NULL: all arcs); inactive arcs get 0. */
+int ct_fairshare_penalties_ex(const ct_graph *g, const unsigned char *active, double *penalty,
+                              ct_err *err);
 
 #endif

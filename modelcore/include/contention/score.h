@@ -1,6 +1,27 @@
 /* The mapping scorer: job geometry + pattern + fabric signature ->
  * predicted communication time per candidate mapping. This is the one code
- * path behind the plugin's decision and `contention-admin score`. */
+ * path behind the plugin's decision and `contention-admin score`.
+ *
+ * For each candidate the layout is built as Slurm would (layout.h) and
+ * the pattern's traffic is timed on the fabric:
+ *  - alltoall: the layout-aware Alltoall signature (alltoall.h,
+ *    ct_a2a_layout: papers 000/002 eq. 5 with the busiest NIC); the
+ *    uncontended time is ct_a2a_layout_lower_bound. A fabric without an
+ *    Alltoall signature is scored with gamma = 1, delta = 0 (and a note);
+ *  - ring, halves, halo2d, halo3d: the node-level graph (pattern.h) is
+ *    evaluated progressively (progressive.h) under the fabric's penalty
+ *    model (paper 001), each communication alone taking Hockney
+ *    alpha + bytes * beta; the network time is the last completion, the
+ *    uncontended time the longest alone time. A fabric whose penalty model
+ *    is "none" is scored as such (and a note says so);
+ *  - trace:FILE: the trace is replayed with the simulator (simulate.h) and
+ *    the makespan is the time; uncontended = the same replay with no
+ *    penalty model.
+ * Intra-node traffic goes through memory at the fabric's intra_bw: node k's
+ * intra-node bytes take intra_bytes[k] / intra_bw, the same in the
+ * predicted and the uncontended time (it is not network contention), and
+ * the pattern's time is the larger of the network and intra-node times.
+ */
 #ifndef CONTENTION_SCORE_H
 #define CONTENTION_SCORE_H
 
@@ -20,14 +41,15 @@ typedef struct ct_candidate_score {
     char name[32];          /* "block", "cyclic", "plane=4", "random" */
     double predicted_s;     /* predicted communication time */
     double uncontended_s;   /* same traffic with no contention */
-    double slowdown;        /* predicted / uncontended */
+    double slowdown;        /* predicted / uncontended (1 when both are 0) */
     int64_t remote_comms;   /* communications crossing the network */
+    double intra_s;         /* the intra-node part (max over nodes) */
 } ct_candidate_score;
 
 typedef struct ct_score_request {
     const ct_alloc *alloc;
-    int32_t ntasks;         /* <= 0: one task per allocated CPU / cpus_per_task */
-    int32_t cpus_per_task;  /* >= 1 */
+    int32_t ntasks;         /* <= 0: one task per task slot (layout.h), or the trace's tasks */
+    int32_t cpus_per_task;  /* >= 1 (0 is taken as 1) */
     ct_pattern pattern;
     int include_plane;      /* also score plane=k (k = plane_size) */
     int32_t plane_size;
@@ -39,12 +61,18 @@ typedef struct ct_score_result {
     size_t n;                               /* candidates, sorted by predicted_s */
     ct_candidate_score c[CT_MAX_CANDIDATES];
     size_t winner;                          /* index into c (0 after sorting) */
-    double margin;                          /* (second - winner) / winner, 0 if one candidate */
+    /* (second - winner) / winner, 0 with one candidate or a tie at 0;
+     * INFINITY when only the winner needs no time at all (check isinf
+     * before printing JSON) */
+    double margin;
+    int32_t ntasks;                         /* tasks scored */
     char fabric[CT_NAME_MAX];
     char model[32];                         /* "alltoall-signature", "gige", ... */
+    char note[256];                         /* what was assumed for a missing part, or "" */
 } ct_score_result;
 
-/* Score block and cyclic (and plane/random when asked) for req on fabric. */
+/* Score block and cyclic (and plane/random when asked) for req on fabric.
+ * Ties keep the order block, cyclic, plane, random (Slurm's default first). */
 int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_result *out,
              ct_err *err);
 

@@ -18,6 +18,9 @@
 #define CT_TEXT_MAX 256
 #define CT_GAP_MAX 64
 #define CT_SIG_VERSION 1
+#define CT_SIG_MAX_BYTES (4u << 20)   /* larger files are refused unread */
+#define CT_SIG_MAX_FABRICS 1024
+#define CT_SIG_MAX_PARTITIONS 4096
 
 typedef struct ct_fabric {
     char name[CT_NAME_MAX];
@@ -28,6 +31,7 @@ typedef struct ct_fabric {
     /* point-to-point (Hockney) */
     double alpha;                  /* s */
     double beta;                   /* s/byte */
+    char p2p_source[CT_TEXT_MAX];  /* where alpha/beta came from ("nominal ..."), "" if unsaid */
     /* optional pLogP gap table g(m), m ascending */
     size_t ngap;
     double gap_m[CT_GAP_MAX];      /* bytes */
@@ -43,6 +47,7 @@ typedef struct ct_fabric {
 
     /* bandwidth-sharing penalty model (001 §V) */
     ct_penalty_model penalty;
+    char penalty_source[CT_TEXT_MAX]; /* provenance of the penalty parameters, "" if unsaid */
 
     /* intra-node (shared-memory) bandwidth, bytes/s; <= 0: intra-node time ignored */
     double intra_bw;
@@ -77,7 +82,23 @@ const ct_fabric *ct_sigfile_fabric(const ct_sigfile *sf, const char *name);
  * NULL partition means the default. NULL when neither exists. */
 const ct_fabric *ct_sigfile_for_partition(const ct_sigfile *sf, const char *partition);
 
-/* Write sf as YAML that ct_sigfile_load reads back identically. */
+/* A fabric with every optional field at its "absent" value (published 0,
+ * a2a_fit_error -1, penalty none, no pLogP table, intra_bw 0). */
+void ct_fabric_init(ct_fabric *fab);
+/* Check a fabric built in memory (e.g. by a fit) against the same rules the
+ * loader applies to a file; message names the fabric, field and value. */
+int ct_fabric_validate(const ct_fabric *fab, ct_err *err);
+/* Names of the YAML keys whose values differ between a and b, comma
+ * separated into buf (e.g. "p2p.alpha_us, alltoall.gamma"); returns how many
+ * differ (0: the fabrics are equivalent; a name change is not counted). */
+size_t ct_fabric_diff(const ct_fabric *a, const ct_fabric *b, char *buf, size_t bufsz);
+/* 1 when two loaded files carry the same fabrics, partitions and default. */
+int ct_sigfile_equal(const ct_sigfile *a, const ct_sigfile *b);
+
+/* Write sf as YAML that ct_sigfile_load reads back identically: bit for bit
+ * for anything loaded from a file. The file stores Hockney beta as the
+ * bandwidth 1/beta, and 1/x skips some doubles, so a beta computed in memory
+ * (a fit) may come back one ulp away; a second write/load cycle is exact. */
 int ct_sigfile_write(FILE *f, const ct_sigfile *sf, ct_err *err);
 /* Write one fabric entry (the body under `fabrics:`), e.g. for `fit --out`. */
 int ct_fabric_write(FILE *f, const ct_fabric *fab, ct_err *err);

@@ -1,0 +1,65 @@
+/* contention-admin: one entry point per subcommand (admin/cmd_<name>.c),
+ * dispatched by admin/main.c, plus the helpers they share (admin/common.c).
+ *
+ * Every subcommand takes (argc, argv) with argv[0] = its own name, answers
+ * --help, and returns an exit status: 0 ok, 1 invalid input (a bad file, a
+ * failed fit, a refused install), 2 usage error (unknown option, missing
+ * argument). Messages go to stderr, prefixed "contention-admin NAME: ".
+ */
+#ifndef CONTENTION_ADMIN_H
+#define CONTENTION_ADMIN_H
+
+#include <stdio.h>
+
+#include "contention/signatures.h"
+
+#define ADMIN_OK 0
+#define ADMIN_INVALID 1
+#define ADMIN_USAGE 2
+
+/* Installed signature file; meson sets it from the slurm_confdir option. */
+#ifndef CT_DEFAULT_SIGNATURES
+#define CT_DEFAULT_SIGNATURES "/etc/slurm/contention/signatures.yaml"
+#endif
+
+int cmd_validate(int argc, char **argv);
+int cmd_install(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_fit(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_score(int argc, char **argv);
+/* written by other parts of the project; built when their files exist */
+int cmd_calibrate(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+
+/* "contention-admin CMD: <msg>\nTry 'contention-admin CMD --help'." -> 2 */
+int admin_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "contention-admin CMD: <msg>" -> 1 */
+int admin_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The getopt '?' case: name the option at fault and the accepted ones. */
+int admin_bad_option(const char *cmd, int argc, char **argv, const char *accepted);
+
+/* Load a signature file, printing the loader's message on failure. */
+int admin_load(const char *cmd, const char *path, ct_sigfile *sf);
+/* Fabric by name (NULL name: the file's default), or an error naming the
+ * fabrics the file defines. */
+const ct_fabric *admin_pick_fabric(const char *cmd, const ct_sigfile *sf, const char *path,
+                                   const char *name);
+
+/* Integer option in [lo, hi]; prints a usage message on failure. */
+int admin_int_opt(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
+/* Size option with K/M/G suffixes (ct_parse_size). */
+int admin_size_opt(const char *cmd, const char *opt, const char *s, double *bytes);
+
+/* One-line summary of a fabric (validate, install). */
+void admin_fabric_line(FILE *f, const ct_fabric *fab);
+/* A JSON string literal. */
+void admin_json_string(FILE *f, const char *s);
+/* A JSON number (finite values only; anything else prints null). */
+void admin_json_number(FILE *f, double v);
+/* Seconds in a readable unit: "12.3 us", "4.93 ms", "1.25 s". */
+const char *admin_fmt_time(double s, char *buf, size_t sz);
+/* Bytes with a binary suffix: "2 KiB", "1.5 MiB", "300 B". */
+const char *admin_fmt_bytes(double b, char *buf, size_t sz);
+
+#endif

@@ -1,0 +1,445 @@
+/* contention-admin fit: a fabric entry from benchmark outputs.
+ * alpha, beta from ping-pong data (Hockney, least squares: ct_fit_hockney);
+ * gamma, delta, M from Alltoall data (000 §V least squares:
+ * ct_fit_signature). Inputs are parsed by benchparse (CSV, OSU, IMB). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "admin.h"
+#include "contention/alltoall.h"
+#include "contention/benchparse.h"
+#include "contention/fit.h"
+#include "contention/svgplot.h"
+
+#define CMD "fit"
+
+static void help(void)
+{
+    printf("Usage: contention-admin fit --fabric NAME FILE... [--out FILE] [--plot FILE.svg]\n"
+           "           [--tasks N] [--tasks-per-node K] [--intra-node-bandwidth MBPS]\n"
+           "           [--config PATH]\n\n"
+           "Fit a fabric's point-to-point parameters (alpha, bandwidth) from ping-pong data and\n"
+           "its Alltoall signature (gamma, delta, M; papers 000/002 §V) from Alltoall data,\n"
+           "and print a signature file holding that one fabric, with the fit diagnostics\n"
+           "(R^2, max relative error, unsaturated-reference warning) as comments.\n\n"
+           "Inputs (format detected from the text):\n"
+           "  CSV   header benchmark,tasks,size_bytes,t_avg_s[,t_min_s][,tasks_per_node|nodes];\n"
+           "        benchmark pingpong (2 tasks, one-way time) or alltoall (size per\n"
+           "        destination); seconds. Default: one task per node, or '# tasks_per_node: K'.\n"
+           "  OSU   osu_latency, osu_bw (bandwidth: beta = 1/peak), osu_alltoall (needs\n"
+           "        '# tasks: N' in the file or --tasks).\n"
+           "  IMB   IMB-MPI1 PingPong and Alltoall blocks.\n\n"
+           "  --fabric NAME                name of the fabric entry (required)\n"
+           "  --out FILE                   write the YAML to FILE instead of stdout\n"
+           "  --plot FILE.svg              draw measured vs fitted times per process count\n"
+           "  --tasks N                    processes of osu_alltoall inputs that do not say\n"
+           "  --tasks-per-node K           tasks per node of Alltoall inputs that do not say\n"
+           "  --intra-node-bandwidth MBPS  shared-memory bandwidth (MB/s) for K > 1\n"
+           "  --config PATH                without ping-pong data, take alpha and bandwidth\n"
+           "                               from fabric NAME of PATH\n\n"
+           "Exit status: 0 ok, 1 unreadable input or failed fit, 2 usage error.\n");
+}
+
+typedef struct p2p_fit {
+    double alpha, beta;
+    ct_fit_diag diag;
+    char how[160];
+} p2p_fit;
+
+/* osu_bw's peak streaming bandwidth is the better 1/beta; alpha then is the
+ * least-squares intercept of the latency samples on relative residuals
+ * (weights 1/t^2), the same weighting ct_fit_hockney uses. */
+static int fit_p2p_with_bw(const ct_bench_data *d, p2p_fit *pf)
+{
+    double peak = 0;
+    for (size_t i = 0; i < d->nbw; i++)
+        peak = fmax(peak, d->bw[i].bw);
+    pf->beta = 1.0 / peak; /* Hockney: beta = 1 / bandwidth */
+    double num = 0, den = 0;
+    for (size_t i = 0; i < d->np2p; i++) {
+        double t = d->p2p[i].t, w = 1.0 / (t * t);
+        num += w * (t - d->p2p[i].m * pf->beta);
+        den += w;
+    }
+    pf->alpha = fmax(0.0, num / den);
+    double mean = 0, ss_tot = 0, ss_res = 0, maxrel = 0, sumrel = 0;
+    for (size_t i = 0; i < d->np2p; i++)
+        mean += d->p2p[i].t / (double)d->np2p;
+    for (size_t i = 0; i < d->np2p; i++) {
+        double pred = pf->alpha + d->p2p[i].m * pf->beta, t = d->p2p[i].t; /* Hockney */
+        ss_res += (pred - t) * (pred - t);
+        ss_tot += (t - mean) * (t - mean);
+        double rel = fabs(pred - t) / t;
+        maxrel = fmax(maxrel, rel);
+        sumrel += rel;
+    }
+    memset(&pf->diag, 0, sizeof pf->diag);
+    pf->diag.npoints = d->np2p;
+    pf->diag.r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : 1;
+    pf->diag.rmse = sqrt(ss_res / (double)d->np2p);
+    pf->diag.max_rel_err = maxrel;
+    pf->diag.mean_abs_rel_err = sumrel / (double)d->np2p;
+    snprintf(pf->how, sizeof pf->how, "bandwidth = peak of %zu osu_bw samples, alpha fitted on %zu "
+             "latency samples", d->nbw, d->np2p);
+    return 0;
+}
+
+typedef struct group {
+    int32_t nodes, tpn;
+    size_t first, n;
+} group;
+
+static int cmp_sample(const void *a, const void *b)
+{
+    const ct_a2a_sample *x = a, *y = b;
+    if (x->nodes != y->nodes)
+        return x->nodes < y->nodes ? -1 : 1;
+    if (x->tasks_per_node != y->tasks_per_node)
+        return x->tasks_per_node < y->tasks_per_node ? -1 : 1;
+    return x->m < y->m ? -1 : x->m > y->m;
+}
+
+static int plot(const char *path, const char *fabric, const ct_bench_data *d, const p2p_fit *pf,
+                const ct_a2a_sample *a2a, size_t na2a, const ct_a2a_sig *sig, double intra_bw)
+{
+    /* a2a is sorted by (nodes, tasks_per_node, m): one group per process layout */
+    group *groups = calloc(na2a + 1, sizeof *groups);
+    size_t ng = 0, npp = 0;
+    double *buf = malloc((3 * (na2a + d->np2p) + 1) * sizeof *buf);
+    ct_svg_series *series = calloc(2 * (na2a + 1), sizeof *series);
+    char (*labels)[2][48] = calloc(na2a + 1, sizeof *labels);
+    int rc = ADMIN_INVALID;
+    if (!groups || !buf || !series || !labels) {
+        admin_fail(CMD, "out of memory while plotting");
+        goto out;
+    }
+    for (size_t i = 0; i < na2a; i++) {
+        if (ng && groups[ng - 1].nodes == a2a[i].nodes && groups[ng - 1].tpn == a2a[i].tasks_per_node) {
+            groups[ng - 1].n++;
+        } else {
+            groups[ng++] = (group){a2a[i].nodes, a2a[i].tasks_per_node, i, 1};
+        }
+    }
+    double *x = buf, *ym = buf + na2a + d->np2p, *yf = buf + 2 * (na2a + d->np2p);
+    size_t ns = 0;
+    for (size_t g = 0; g < ng; g++) {
+        for (size_t k = 0; k < groups[g].n; k++) {
+            const ct_a2a_sample *s = &a2a[groups[g].first + k];
+            x[groups[g].first + k] = s->m;
+            ym[groups[g].first + k] = s->t;
+            /* the fitted model: layout-aware 000 eq. 5 */
+            yf[groups[g].first + k] = ct_a2a_uniform(s->nodes, s->tasks_per_node, pf->alpha,
+                                                      pf->beta, s->m, sig, intra_bw);
+        }
+        int32_t n = groups[g].nodes * groups[g].tpn;
+        if (groups[g].tpn > 1)
+            snprintf(labels[g][0], sizeof labels[g][0], "n=%d (%dx%d) measured", (int)n,
+                     (int)groups[g].nodes, (int)groups[g].tpn);
+        else
+            snprintf(labels[g][0], sizeof labels[g][0], "n=%d measured", (int)n);
+        snprintf(labels[g][1], sizeof labels[g][1], "n=%d fitted", (int)n);
+        series[ns++] = (ct_svg_series){labels[g][0], x + groups[g].first, ym + groups[g].first,
+                                       groups[g].n, CT_SVG_MARKERS, (int)g, 0};
+        series[ns++] = (ct_svg_series){labels[g][1], x + groups[g].first, yf + groups[g].first,
+                                       groups[g].n, CT_SVG_LINE, (int)g, 0};
+    }
+    /* ping-pong samples with m > 0 (the log axis cannot show m = 0) */
+    double *px = x + na2a, *pm = ym + na2a, *pfit = yf + na2a;
+    for (size_t i = 0; i < d->np2p; i++) {
+        if (d->p2p[i].m > 0) {
+            px[npp] = d->p2p[i].m;
+            pm[npp] = d->p2p[i].t;
+            pfit[npp] = pf->alpha + d->p2p[i].m * pf->beta; /* Hockney */
+            npp++;
+        }
+    }
+    /* sort the ping-pong points by size so the fitted line reads left to right */
+    for (size_t i = 1; i < npp; i++)
+        for (size_t j = i; j > 0 && px[j - 1] > px[j]; j--) {
+            double t;
+            t = px[j], px[j] = px[j - 1], px[j - 1] = t;
+            t = pm[j], pm[j] = pm[j - 1], pm[j - 1] = t;
+            t = pfit[j], pfit[j] = pfit[j - 1], pfit[j - 1] = t;
+        }
+    if (npp) {
+        series[ns++] = (ct_svg_series){"ping-pong measured", px, pm, npp, CT_SVG_MARKERS, 9, 0};
+        series[ns++] = (ct_svg_series){"ping-pong fitted", px, pfit, npp, CT_SVG_LINE, 9, 1};
+    }
+    char title[160];
+    snprintf(title, sizeof title, "fabric %s: measured (dots) vs fitted (lines)", fabric);
+    ct_svg_plot p = {title, "message size per destination (bytes)", "time (s)", 0, 0, 1, 1};
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        admin_fail(CMD, "%s: cannot create: %s", path, strerror(errno));
+        goto out;
+    }
+    ct_err err;
+    int w = ct_svg_write(f, &p, series, ns, &err);
+    if (fclose(f) != 0 && w == 0)
+        w = ct_err_set(&err, "write error");
+    if (w < 0) {
+        admin_fail(CMD, "%s: %s", path, err.msg);
+        goto out;
+    }
+    rc = ADMIN_OK;
+out:
+    free(groups);
+    free(buf);
+    free(series);
+    free(labels);
+    return rc;
+}
+
+static void append(char *dst, size_t sz, const char *fmt, const char *s)
+{
+    size_t used = strlen(dst);
+    if (used + 1 < sz)
+        snprintf(dst + used, sz - used, fmt, s);
+}
+
+int cmd_fit(int argc, char **argv)
+{
+    static const struct option opts[] = {{"fabric", required_argument, NULL, 'f'},
+                                         {"out", required_argument, NULL, 'o'},
+                                         {"plot", required_argument, NULL, 'p'},
+                                         {"tasks", required_argument, NULL, 'n'},
+                                         {"tasks-per-node", required_argument, NULL, 'k'},
+                                         {"intra-node-bandwidth", required_argument, NULL, 'i'},
+                                         {"config", required_argument, NULL, 'c'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *name = NULL, *out = NULL, *svg = NULL, *config = NULL;
+    long tasks = 0, tpn = 0;
+    double intra_mbps = 0;
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "f:o:p:n:k:i:c:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f': name = optarg; break;
+        case 'o': out = optarg; break;
+        case 'p': svg = optarg; break;
+        case 'n':
+            if (admin_int_opt(CMD, "--tasks", optarg, 2, INT32_MAX, &tasks) < 0)
+                return ADMIN_USAGE;
+            break;
+        case 'k':
+            if (admin_int_opt(CMD, "--tasks-per-node", optarg, 1, INT32_MAX, &tpn) < 0)
+                return ADMIN_USAGE;
+            break;
+        case 'i': {
+            char *end = NULL;
+            intra_mbps = strtod(optarg, &end);
+            if (!*optarg || *end || !isfinite(intra_mbps) || intra_mbps < 0)
+                return admin_usage(CMD, "--intra-node-bandwidth '%s' (accepted: MB/s >= 0)",
+                                   optarg);
+            break;
+        }
+        case 'c': config = optarg; break;
+        case 'h': help(); return ADMIN_OK;
+        default:
+            return admin_bad_option(CMD, argc, argv, "--fabric, --out, --plot, --tasks, "
+                                    "--tasks-per-node, --intra-node-bandwidth, --config, --help");
+        }
+    }
+    if (!name)
+        return admin_usage(CMD, "--fabric NAME is required");
+    if (optind >= argc)
+        return admin_usage(CMD, "no benchmark FILE given");
+
+    ct_fabric fab;
+    ct_fabric_init(&fab);
+    if (strlen(name) >= sizeof fab.name)
+        return admin_usage(CMD, "--fabric name longer than %zu characters", sizeof fab.name - 1);
+    memcpy(fab.name, name, strlen(name) + 1);
+    ct_err err;
+    {
+        ct_fabric probe = fab;
+        probe.beta = 1; /* only the name is being checked here */
+        if (ct_fabric_validate(&probe, &err) < 0)
+            return admin_usage(CMD, "--fabric: %s", err.msg);
+    }
+
+    ct_bench_defaults def = {(int32_t)tasks, (int32_t)tpn};
+    ct_bench_data data;
+    memset(&data, 0, sizeof data);
+    ct_sigfile cfg;
+    memset(&cfg, 0, sizeof cfg);
+    ct_a2a_sample *a2a = NULL;
+    FILE *o = NULL;
+    int rc = ADMIN_INVALID;
+    char files[CT_TEXT_MAX] = "";
+    for (int i = optind; i < argc; i++) {
+        ct_bench_format fmt;
+        if (ct_bench_parse_file(argv[i], &def, &data, &fmt, &err) < 0) {
+            admin_fail(CMD, "%s", err.msg);
+            goto out;
+        }
+        char item[CT_TEXT_MAX];
+        const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+        snprintf(item, sizeof item, "%s%s (%s)", i > optind ? ", " : "", base,
+                 ct_bench_format_name(fmt));
+        append(files, sizeof files, "%s", item);
+    }
+
+    /* point-to-point */
+    p2p_fit pf;
+    memset(&pf, 0, sizeof pf);
+    if (data.nbw && data.np2p) {
+        fit_p2p_with_bw(&data, &pf);
+    } else if (data.nbw) {
+        admin_fail(CMD, "osu_bw output gives the bandwidth but no latency (accepted: add "
+                   "osu_latency output, or ping-pong rows)");
+        goto out;
+    } else if (data.np2p) {
+        if (ct_fit_hockney(data.p2p, data.np2p, &pf.alpha, &pf.beta, &pf.diag, &err) < 0) {
+            admin_fail(CMD, "point-to-point fit: %s", err.msg);
+            goto out;
+        }
+        snprintf(pf.how, sizeof pf.how, "Hockney least squares on %zu ping-pong samples",
+                 data.np2p);
+    } else if (config) {
+        if (admin_load(CMD, config, &cfg) < 0)
+            goto out;
+        const ct_fabric *cf = admin_pick_fabric(CMD, &cfg, config, name);
+        if (!cf)
+            goto out;
+        pf.alpha = cf->alpha;
+        pf.beta = cf->beta;
+        snprintf(pf.how, sizeof pf.how, "taken from fabric %s of %s", name, config);
+    } else {
+        admin_fail(CMD, "no ping-pong data (accepted: pingpong CSV rows, osu_latency or IMB "
+                   "PingPong output, or --config PATH to reuse that fabric's alpha and bandwidth)");
+        goto out;
+    }
+    fab.alpha = pf.alpha;
+    fab.beta = pf.beta;
+    double intra_bw = intra_mbps * 1e6;
+    fab.intra_bw = intra_bw;
+
+    char today[16];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(today, sizeof today, "%Y-%m-%d", &tm);
+    snprintf(fab.p2p_source, sizeof fab.p2p_source, "contention-admin fit %s: %s", today,
+                 pf.how);
+
+    /* Alltoall signature: m = 0 rows carry no bandwidth term and the fit
+     * refuses them, so they are left out */
+    size_t na2a = 0, dropped = 0;
+    ct_fit_diag ad;
+    memset(&ad, 0, sizeof ad);
+    ct_a2a_sig sig = {1, 0, 0};
+    int32_t nmin = INT32_MAX, nmax = 0;
+    if (data.na2a) {
+        a2a = malloc(data.na2a * sizeof *a2a);
+        if (!a2a) {
+            admin_fail(CMD, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < data.na2a; i++) {
+            if (data.a2a[i].m > 0)
+                a2a[na2a++] = data.a2a[i];
+            else
+                dropped++;
+        }
+        qsort(a2a, na2a, sizeof *a2a, cmp_sample);
+        for (size_t i = 0; i < na2a; i++) {
+            int32_t n = a2a[i].nodes * a2a[i].tasks_per_node;
+            nmin = n < nmin ? n : nmin;
+            nmax = n > nmax ? n : nmax;
+        }
+        if (ct_fit_signature(a2a, na2a, pf.alpha, pf.beta, intra_bw, NULL, 0, &sig, &ad, &err) < 0) {
+            admin_fail(CMD, "Alltoall signature fit: %s", err.msg);
+            goto out;
+        }
+        fab.has_alltoall = 1;
+        fab.alltoall = sig;
+        memcpy(fab.a2a_date, today, sizeof today);
+        fab.a2a_fitted_n = nmax;
+        fab.a2a_fit_error = ad.max_rel_err;
+    }
+    snprintf(fab.description, sizeof fab.description, "fitted by contention-admin fit on %s",
+             today);
+    snprintf(fab.source, sizeof fab.source, "contention-admin fit %s from %s", today, files);
+    snprintf(fab.penalty_source, sizeof fab.penalty_source,
+             "not fitted: choose a model by hand (gige, stopgo, fairshare; conf/README.md)");
+    if (ct_fabric_validate(&fab, &err) < 0) {
+        admin_fail(CMD, "the fitted values are out of range: %s", err.msg);
+        goto out;
+    }
+
+    o = out ? fopen(out, "w") : stdout;
+    if (!o) {
+        admin_fail(CMD, "%s: cannot create: %s", out, strerror(errno));
+        goto out;
+    }
+    char t1[32], t2[32];
+    fprintf(o, "# Fitted by contention-admin fit on %s from: %s\n", today, files);
+    fprintf(o, "# point-to-point: %s\n#   alpha = %s, bandwidth = %.6g MB/s", pf.how,
+            admin_fmt_time(pf.alpha, t1, sizeof t1), 1.0 / pf.beta / 1e6);
+    if (pf.diag.npoints)
+        fprintf(o, "; R^2 = %.6f, max rel err %.2f%%, mean %.2f%%", pf.diag.r2,
+                100 * pf.diag.max_rel_err, 100 * pf.diag.mean_abs_rel_err);
+    fputc('\n', o);
+    if (pf.diag.warning[0])
+        fprintf(o, "#   WARNING: %s\n", pf.diag.warning);
+    if (fab.has_alltoall) {
+        fprintf(o, "# alltoall (000 eq. 5): %zu samples, n = %d..%d", na2a, (int)nmin, (int)nmax);
+        if (dropped)
+            fprintf(o, " (%zu zero-byte rows left out)", dropped);
+        fprintf(o, "\n#   gamma = %.6g, delta = %s, M = %.0f bytes; R^2 = %.6f, max rel err "
+                "%.2f%%, mean %.2f%%\n", sig.gamma, admin_fmt_time(sig.delta, t2, sizeof t2),
+                sig.M, ad.r2, 100 * ad.max_rel_err, 100 * ad.mean_abs_rel_err);
+        if (ad.warning[0] || ad.unsaturated)
+            fprintf(o, "#   WARNING: %s\n", ad.warning[0] ? ad.warning
+                                                          : "reference data look unsaturated");
+    } else {
+        fprintf(o, "# alltoall: no Alltoall data, no signature fitted\n");
+    }
+    fprintf(o, "# Copy the entry under `fabrics:` into your signature file, or install this\n"
+               "# file as it is (contention-admin install).\n");
+    ct_sigfile one;
+    memset(&one, 0, sizeof one);
+    one.version = CT_SIG_VERSION;
+    one.nfabrics = 1;
+    one.fabrics = &fab;
+    one.default_fabric = 0;
+    if (ct_sigfile_write(o, &one, &err) < 0) {
+        admin_fail(CMD, "%s", err.msg);
+        goto out;
+    }
+    if (out) {
+        int bad = fclose(o) != 0;
+        o = NULL;
+        if (bad) {
+            admin_fail(CMD, "%s: write error", out);
+            goto out;
+        }
+        printf("wrote fabric %s to %s\n", name, out);
+    }
+    if (ad.warning[0] || ad.unsaturated)
+        fprintf(stderr, "contention-admin fit: warning: %s\n",
+                ad.warning[0] ? ad.warning : "reference data look unsaturated");
+    if (svg) {
+        if (plot(svg, name, &data, &pf, a2a, na2a, &sig, intra_bw) != ADMIN_OK)
+            goto out;
+        if (out)
+            printf("wrote plot to %s\n", svg);
+    }
+    rc = ADMIN_OK;
+out:
+    if (o && o != stdout)
+        fclose(o);
+    free(a2a);
+    ct_bench_free(&data);
+    ct_sigfile_free(&cfg);
+    return rc;
+}

@@ -1,0 +1,271 @@
+/* contention-admin show: the installed signatures, as text or JSON. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "admin.h"
+#include "contention/penalty.h"
+
+static void help(void)
+{
+    printf("Usage: contention-admin show [--config PATH] [--fabric NAME] [--json]\n\n"
+           "Print the signature file (default %s):\n"
+           "every fabric, or only NAME, with partitions and the default.\n\n"
+           "  --config PATH   read PATH instead of the installed file\n"
+           "  --fabric NAME   only this fabric\n"
+           "  --json          JSON in SI units (s, s/byte, bytes, bytes/s)\n\n"
+           "Exit status: 0 ok, 1 unreadable/invalid file or unknown fabric, 2 usage error.\n",
+           CT_DEFAULT_SIGNATURES);
+}
+
+static const char *model_name(ct_model_kind k)
+{
+    switch (k) {
+    case CT_MODEL_NONE: return "none";
+    case CT_MODEL_GIGE: return "gige";
+    case CT_MODEL_STOPGO: return "stopgo";
+    case CT_MODEL_FAIRSHARE: return "fairshare";
+    }
+    return "?";
+}
+
+static const char *method_name(ct_stopgo_method m)
+{
+    return m == CT_STOPGO_EXACT ? "exact" : m == CT_STOPGO_SCALABLE ? "scalable" : "auto";
+}
+
+static void text_fabric(const ct_fabric *f)
+{
+    char t1[32], t2[32], b1[32];
+    printf("\nfabric %s  [%s]\n", f->name,
+           f->published ? "published values, not measured here" : "measured");
+    if (f->description[0])
+        printf("  %s\n", f->description);
+    if (f->source[0])
+        printf("  source:      %s\n", f->source);
+    printf("  p2p:         alpha %s, bandwidth %.6g MB/s (beta %.6g s/byte)\n",
+           admin_fmt_time(f->alpha, t1, sizeof t1), 1.0 / f->beta / 1e6, f->beta);
+    if (f->p2p_source[0])
+        printf("               %s\n", f->p2p_source);
+    if (f->ngap || f->plogp_L != 0) {
+        printf("  pLogP:       L %s, %zu gap entries", admin_fmt_time(f->plogp_L, t1, sizeof t1),
+               f->ngap);
+        for (size_t i = 0; i < f->ngap; i++)
+            printf("%s g(%s) = %s", i ? "," : ":", admin_fmt_bytes(f->gap_m[i], b1, sizeof b1),
+                   admin_fmt_time(f->gap_g[i], t2, sizeof t2));
+        putchar('\n');
+    }
+    if (f->has_alltoall) {
+        printf("  alltoall:    gamma %.6g, delta %s for m >= %s (000 eq. 5)\n", f->alltoall.gamma,
+               admin_fmt_time(f->alltoall.delta, t1, sizeof t1),
+               admin_fmt_bytes(f->alltoall.M, b1, sizeof b1));
+        if (f->a2a_date[0] || f->a2a_fitted_n || f->a2a_fit_error >= 0) {
+            printf("               fitted");
+            if (f->a2a_date[0])
+                printf(" on %s", f->a2a_date);
+            if (f->a2a_fitted_n)
+                printf(" with n = %d", f->a2a_fitted_n);
+            if (f->a2a_fit_error >= 0)
+                printf(", max relative error %.1f%%", 100 * f->a2a_fit_error);
+            putchar('\n');
+        }
+    } else {
+        printf("  alltoall:    no signature (Alltoall predictions use the penalty model)\n");
+    }
+    printf("  penalty:     %s", model_name(f->penalty.kind));
+    if (f->penalty.kind == CT_MODEL_GIGE)
+        printf(" (beta %.6g, gamma_i %.6g, gamma_o %.6g; 001 §V-A)", f->penalty.beta,
+               f->penalty.gamma_i, f->penalty.gamma_o);
+    if (f->penalty.kind == CT_MODEL_STOPGO)
+        printf(" (method %s; 001 §V-B)", method_name(f->penalty.stopgo_method));
+    putchar('\n');
+    if (f->penalty_source[0])
+        printf("               %s\n", f->penalty_source);
+    if (f->intra_bw > 0)
+        printf("  intra-node:  %.6g MB/s\n", f->intra_bw / 1e6);
+    else
+        printf("  intra-node:  not modelled (time through shared memory ignored)\n");
+}
+
+static void json_key(const char *k, int *first)
+{
+    printf("%s", *first ? "" : ", ");
+    *first = 0;
+    admin_json_string(stdout, k);
+    fputs(": ", stdout);
+}
+
+static void json_num(const char *k, double v, int *first)
+{
+    json_key(k, first);
+    admin_json_number(stdout, v);
+}
+
+static void json_str(const char *k, const char *v, int *first)
+{
+    json_key(k, first);
+    admin_json_string(stdout, v);
+}
+
+static void json_fabric(const ct_fabric *f)
+{
+    int first = 1;
+    putchar('{');
+    json_str("name", f->name, &first);
+    json_str("description", f->description, &first);
+    json_key("published", &first);
+    fputs(f->published ? "true" : "false", stdout);
+    json_str("source", f->source, &first);
+    json_key("p2p", &first);
+    {
+        int fi = 1;
+        putchar('{');
+        json_num("alpha_s", f->alpha, &fi);
+        json_num("beta_s_per_byte", f->beta, &fi);
+        json_num("bandwidth_bytes_per_s", 1.0 / f->beta, &fi);
+        json_str("source", f->p2p_source, &fi);
+        json_key("plogp", &fi);
+        if (f->ngap || f->plogp_L != 0) {
+            int fp = 1;
+            putchar('{');
+            json_num("L_s", f->plogp_L, &fp);
+            json_key("gap", &fp);
+            putchar('[');
+            for (size_t i = 0; i < f->ngap; i++) {
+                int fg = 1;
+                printf("%s{", i ? ", " : "");
+                json_num("m_bytes", f->gap_m[i], &fg);
+                json_num("g_s", f->gap_g[i], &fg);
+                putchar('}');
+            }
+            fputs("]}", stdout);
+        } else {
+            fputs("null", stdout);
+        }
+        putchar('}');
+    }
+    json_key("alltoall", &first);
+    if (f->has_alltoall) {
+        int fa = 1;
+        putchar('{');
+        json_num("gamma", f->alltoall.gamma, &fa);
+        json_num("delta_s", f->alltoall.delta, &fa);
+        json_num("M_bytes", f->alltoall.M, &fa);
+        json_key("date", &fa);
+        if (f->a2a_date[0])
+            admin_json_string(stdout, f->a2a_date);
+        else
+            fputs("null", stdout);
+        json_key("fitted_n", &fa);
+        if (f->a2a_fitted_n)
+            printf("%d", f->a2a_fitted_n);
+        else
+            fputs("null", stdout);
+        json_key("fit_max_rel_err", &fa);
+        if (f->a2a_fit_error >= 0)
+            admin_json_number(stdout, f->a2a_fit_error);
+        else
+            fputs("null", stdout);
+        putchar('}');
+    } else {
+        fputs("null", stdout);
+    }
+    json_key("penalty", &first);
+    {
+        int fp = 1;
+        putchar('{');
+        json_str("model", model_name(f->penalty.kind), &fp);
+        if (f->penalty.kind == CT_MODEL_GIGE) {
+            json_num("beta", f->penalty.beta, &fp);
+            json_num("gamma_i", f->penalty.gamma_i, &fp);
+            json_num("gamma_o", f->penalty.gamma_o, &fp);
+        }
+        if (f->penalty.kind == CT_MODEL_STOPGO) {
+            json_str("method", method_name(f->penalty.stopgo_method), &fp);
+            json_key("seed", &fp);
+            printf("%lu", f->penalty.stopgo_seed);
+        }
+        json_str("source", f->penalty_source, &fp);
+        putchar('}');
+    }
+    json_num("intra_node_bandwidth_bytes_per_s", f->intra_bw, &first);
+    putchar('}');
+}
+
+int cmd_show(int argc, char **argv)
+{
+    static const struct option opts[] = {{"config", required_argument, NULL, 'c'},
+                                         {"fabric", required_argument, NULL, 'f'},
+                                         {"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *config = CT_DEFAULT_SIGNATURES, *only = NULL;
+    int json = 0, c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "c:f:jh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': config = optarg; break;
+        case 'f': only = optarg; break;
+        case 'j': json = 1; break;
+        case 'h': help(); return ADMIN_OK;
+        default:
+            return admin_bad_option("show", argc, argv, "--config PATH, --fabric NAME, --json, --help");
+        }
+    }
+    if (optind < argc)
+        return admin_usage("show", "unexpected argument '%s' (accepted: options only)",
+                           argv[optind]);
+    ct_sigfile sf;
+    if (admin_load("show", config, &sf) < 0)
+        return ADMIN_INVALID;
+    if (only && !admin_pick_fabric("show", &sf, config, only)) {
+        ct_sigfile_free(&sf);
+        return ADMIN_INVALID;
+    }
+    const ct_fabric *def = ct_sigfile_for_partition(&sf, NULL);
+    if (json) {
+        int first = 1;
+        putchar('{');
+        json_str("path", config, &first);
+        json_key("version", &first);
+        printf("%d", sf.version);
+        json_key("default", &first);
+        if (def)
+            admin_json_string(stdout, def->name);
+        else
+            fputs("null", stdout);
+        json_key("partitions", &first);
+        putchar('{');
+        for (size_t i = 0; i < sf.nparts; i++) {
+            int fp = i == 0;
+            json_str(sf.parts[i].partition, sf.fabrics[sf.parts[i].fabric].name, &fp);
+        }
+        putchar('}');
+        json_key("fabrics", &first);
+        putchar('[');
+        int nf = 0;
+        for (size_t i = 0; i < sf.nfabrics; i++) {
+            if (only && strcmp(only, sf.fabrics[i].name) != 0)
+                continue;
+            if (nf++)
+                fputs(", ", stdout);
+            json_fabric(&sf.fabrics[i]);
+        }
+        fputs("]}\n", stdout);
+    } else {
+        printf("%s: version %d, %zu fabric%s\n", config, sf.version, sf.nfabrics,
+               sf.nfabrics == 1 ? "" : "s");
+        printf("default fabric: %s\n", def ? def->name : "(none)");
+        if (sf.nparts == 0)
+            printf("partitions: none mapped\n");
+        for (size_t i = 0; i < sf.nparts; i++)
+            printf("partition %s -> %s\n", sf.parts[i].partition,
+                   sf.fabrics[sf.parts[i].fabric].name);
+        for (size_t i = 0; i < sf.nfabrics; i++)
+            if (!only || strcmp(only, sf.fabrics[i].name) == 0)
+                text_fabric(&sf.fabrics[i]);
+    }
+    ct_sigfile_free(&sf);
+    return ADMIN_OK;
+}

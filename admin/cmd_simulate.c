@@ -1,0 +1,451 @@
+/* contention-admin simulate: replay a trace (doc/trace-format.md) under a
+ * fabric's model with the simulator of paper 001 §VI-A, and, given measured
+ * times, report the errors of §VI-B. A translation layer over simulate.h. */
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "admin.h"
+#include "contention/layout.h"
+#include "contention/penalty.h"
+#include "contention/simulate.h"
+#include "contention/trace.h"
+
+#define CMD "simulate"
+
+static void help(void)
+{
+    printf("Usage: contention-admin simulate TRACE --fabric NAME\n"
+           "           (--cpus-per-node SPEC | --nodes N --cores C)\n"
+           "           [--placement rrn|rrp|random[:SEED]|list:FILE]\n"
+           "           [--model gige|stopgo|fairshare|none] [--measured FILE]\n"
+           "           [--config PATH] [--summary] [--json]\n\n"
+           "Replay the application TRACE (format: doc/trace-format.md) on a cluster with\n"
+           "the simulator of paper 001 §VI-A: tasks run their compute and communication\n"
+           "events in order, sends and receives meet as MPI_Send/MPI_Recv do, and the\n"
+           "fabric's bandwidth-sharing model re-prices every transfer in flight each\n"
+           "time one starts or ends. Prints per task its total, compute and\n"
+           "communication time, per communication its start, end, penalty and conflict\n"
+           "kind (001 §IV-A), and averages.\n\n"
+           "  --fabric NAME          fabric of the signature file (default: its default)\n"
+           "  --config PATH          signature file (default %s)\n"
+           "  --cpus-per-node SPEC   the cluster as Slurm writes it, e.g. 2(x16) or 4(x2),3\n"
+           "  --nodes N --cores C    or N nodes of C cores each\n"
+           "  --placement P          rrp: fill each node first (Slurm block, default);\n"
+           "                         rrn: one task per node in turn (Slurm cyclic);\n"
+           "                         random[:SEED]: seeded random (SEED default 1);\n"
+           "                         list:FILE: 'TASK NODE' lines (doc/trace-format.md)\n"
+           "  --model M              override the fabric's penalty model: gige (needs the\n"
+           "                         fabric's GigE parameters), stopgo, fairshare or none\n"
+           "  --measured FILE        'LABEL SECONDS' per communication: adds E_rel per\n"
+           "                         communication and E_abs per graph and per task (001 §VI-B)\n"
+           "  --summary              per task and totals only, no per-communication lines\n"
+           "  --json                 one JSON object\n\n"
+           "Exit status: 0 ok, 1 invalid input (trace, placement, deadlock), 2 usage error.\n",
+           CT_DEFAULT_SIGNATURES);
+}
+
+static const char *conflict_name(unsigned k, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (!k) {
+        snprintf(buf, n, "none");
+        return buf;
+    }
+    static const char *names[] = {"out", "in", "in-out"};
+    for (int b = 0; b < 3; b++)
+        if (k & (1u << b))
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? "+" : "", names[b]);
+    return buf;
+}
+
+typedef struct placement {
+    ct_dist dist;
+    uint64_t seed;
+    const char *list;
+    char name[64];
+} placement;
+
+static int parse_placement(const char *s, placement *p)
+{
+    memset(p, 0, sizeof *p);
+    p->seed = 1;
+    if (strcmp(s, "rrp") == 0 || strcmp(s, "block") == 0) {
+        p->dist = CT_DIST_BLOCK;
+        snprintf(p->name, sizeof p->name, "rrp (block)");
+    } else if (strcmp(s, "rrn") == 0 || strcmp(s, "cyclic") == 0) {
+        p->dist = CT_DIST_CYCLIC;
+        snprintf(p->name, sizeof p->name, "rrn (cyclic)");
+    } else if (strncmp(s, "random", 6) == 0 && (s[6] == '\0' || s[6] == ':')) {
+        p->dist = CT_DIST_RANDOM;
+        if (s[6] == ':') {
+            long v;
+            if (admin_int_opt(CMD, "--placement random:SEED", s + 7, 0, INT32_MAX, &v) < 0)
+                return -1;
+            p->seed = (uint64_t)v;
+        }
+        snprintf(p->name, sizeof p->name, "random (seed %llu)", (unsigned long long)p->seed);
+    } else if (strncmp(s, "list:", 5) == 0 && s[5]) {
+        p->dist = CT_DIST_EXPLICIT;
+        p->list = s + 5;
+        snprintf(p->name, sizeof p->name, "list");
+    } else {
+        admin_usage(CMD, "--placement '%s' (accepted: rrp, rrn, random, random:SEED, list:FILE)",
+                    s);
+        return -1;
+    }
+    return 0;
+}
+
+static int build_layout(const ct_trace *tr, const ct_alloc *a, const placement *pl, ct_layout *l)
+{
+    ct_err err;
+    if (pl->dist != CT_DIST_EXPLICIT) {
+        if (ct_layout_build(a, tr->ntasks, 1, pl->dist, 1, pl->seed, l, &err) < 0)
+            return admin_fail(CMD, "%s: %s", tr->name, err.msg);
+        return 0;
+    }
+    int32_t *node_of = malloc((size_t)tr->ntasks * sizeof *node_of);
+    int32_t *count = calloc((size_t)a->nnodes, sizeof *count);
+    int rc = ADMIN_INVALID;
+    if (!node_of || !count) {
+        admin_fail(CMD, "out of memory");
+        goto out;
+    }
+    if (ct_placement_load(pl->list, tr->ntasks, a->nnodes, node_of, &err) < 0) {
+        admin_fail(CMD, "%s", err.msg);
+        goto out;
+    }
+    for (int32_t t = 0; t < tr->ntasks; t++) {
+        int32_t v = node_of[t];
+        if (++count[v] > a->cpus[v]) {
+            admin_fail(CMD, "%s places %d tasks on node %d, which has %d CPUs (one task per CPU)",
+                       pl->list, (int)count[v], (int)v, (int)a->cpus[v]);
+            goto out;
+        }
+    }
+    if (ct_layout_explicit(a->nnodes, tr->ntasks, node_of, l, &err) < 0) {
+        admin_fail(CMD, "%s: %s", pl->list, err.msg);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(node_of);
+    free(count);
+    return rc;
+}
+
+static void print_model(FILE *f, const ct_sim_params *p)
+{
+    fprintf(f, "%s", ct_model_name(p->model.kind));
+    if (p->model.kind == CT_MODEL_GIGE)
+        fprintf(f, " (beta %.6g, gamma_i %.6g, gamma_o %.6g)", p->model.beta, p->model.gamma_i,
+                p->model.gamma_o);
+}
+
+static void print_text(const ct_trace *tr, const ct_layout *l, const char *fabric,
+                       const ct_sim_params *p, const placement *pl, const ct_sim_result *r,
+                       const ct_sim_eval *ev, const double *meas, int summary)
+{
+    char b1[32], b2[32], b3[32], b4[32], b5[32];
+    printf("trace     %s: %d tasks, %zu communications (%zu events), %s\n", tr->name,
+           (int)tr->ntasks, tr->ncomm, tr->nevents, admin_fmt_bytes(tr->total_bytes, b1, sizeof b1));
+    printf("cluster   %d nodes, placement %s\n", (int)l->nnodes, pl->name);
+    char intra[32];
+    if (p->intra_bw > 0)
+        snprintf(intra, sizeof intra, "%.6g MB/s", p->intra_bw / 1e6);
+    else
+        snprintf(intra, sizeof intra, "free (not timed)");
+    printf("fabric    %s: alpha %s, %.6g MB/s, intra-node %s; model ", fabric,
+           admin_fmt_time(p->alpha, b1, sizeof b1), p->beta > 0 ? 1e-6 / p->beta : INFINITY,
+           intra);
+    print_model(stdout, p);
+    printf("\n\nper task%s\n", ev ? " (E_abs over the communications it sends, 001 §VI-B)" : "");
+    printf("  %5s %5s %12s %12s %12s %6s %6s%s\n", "task", "node", "total", "compute", "comm",
+           "sends", "recvs", ev ? "     S_p          S_m      E_abs" : "");
+    for (int32_t t = 0; t < r->ntasks; t++) {
+        const ct_sim_task *k = &r->task[t];
+        printf("  %5d %5d %12s %12s %12s %6lld %6lld", (int)t, (int)l->node_of[t],
+               admin_fmt_time(k->total, b1, sizeof b1), admin_fmt_time(k->compute, b2, sizeof b2),
+               admin_fmt_time(k->comm, b3, sizeof b3), (long long)k->sends, (long long)k->recvs);
+        if (ev && !isnan(ev->e_abs_task[t]))
+            printf(" %12s %12s %8.2f%%", admin_fmt_time(ev->s_p[t], b4, sizeof b4),
+                   admin_fmt_time(ev->s_m[t], b5, sizeof b5), ev->e_abs_task[t]);
+        printf("\n");
+    }
+    if (!summary) {
+        printf("\nper communication (time = end - send call, as measured at the source; "
+               "p_eff = transfer / alone)\n");
+        printf("  %-12s %9s %11s %10s %12s %12s %12s %8s %8s %-14s%s\n", "label", "tasks",
+               "nodes", "bytes", "start", "end", "time", "p_start", "p_eff", "conflict",
+               ev ? "     measured    E_rel" : "");
+        for (size_t c = 0; c < r->ncomm; c++) {
+            const ct_sim_comm *x = &r->comm[c];
+            char lab[CT_LABEL_MAX], tasks[32], nodes[32], kind[32];
+            snprintf(tasks, sizeof tasks, "%d>%d", (int)x->src, (int)x->dst);
+            if (x->src_node == x->dst_node)
+                snprintf(nodes, sizeof nodes, "%d (intra)", (int)x->src_node);
+            else
+                snprintf(nodes, sizeof nodes, "%d>%d", (int)x->src_node, (int)x->dst_node);
+            printf("  %-12s %9s %11s %10s %12s %12s %12s %8.4g %8.4g %-14s",
+                   ct_trace_label(tr, c, lab, sizeof lab), tasks, nodes,
+                   admin_fmt_bytes(x->bytes, b1, sizeof b1), admin_fmt_time(x->start, b2, sizeof b2),
+                   admin_fmt_time(x->end, b3, sizeof b3),
+                   admin_fmt_time(ct_sim_comm_time(x), b4, sizeof b4), x->p_start, x->p_eff,
+                   x->src_node == x->dst_node ? "-" : conflict_name(x->conflict, kind, sizeof kind));
+            if (ev && !isnan(meas[c]))
+                printf(" %12s %+8.2f%%", admin_fmt_time(meas[c], b5, sizeof b5), ev->e_rel[c]);
+            printf("\n");
+        }
+    }
+    printf("\nsummary\n");
+    printf("  makespan            %s\n", admin_fmt_time(r->makespan, b1, sizeof b1));
+    printf("  communications      %zu over the network, %zu inside a node\n", r->nremote,
+           r->nintra);
+    printf("  mean penalty        %.4g effective, %.4g at start (network communications)\n",
+           r->mean_p_eff, r->mean_p_start);
+    printf("  conflicts (§IV-A)   none %zu, outgoing %zu, incoming %zu, in-out %zu\n",
+           r->n_conflict[0], r->n_conflict[1], r->n_conflict[2], r->n_conflict[3]);
+    if (ev) {
+        printf("  E_abs(G)            %.2f%% over %zu measured communications\n", ev->e_abs_graph,
+               ev->n);
+        printf("  mean E_abs(t_i)     %.2f%%\n", ev->e_abs_task_mean);
+    }
+}
+
+static void json_num(const char *key, double v, int comma)
+{
+    printf("\"%s\": ", key);
+    admin_json_number(stdout, v);
+    if (comma)
+        printf(", ");
+}
+
+static void print_json(const ct_trace *tr, const ct_layout *l, const char *fabric,
+                       const ct_sim_params *p, const placement *pl, const ct_sim_result *r,
+                       const ct_sim_eval *ev, const double *meas, int summary)
+{
+    char kind[32];
+    printf("{\"trace\": ");
+    admin_json_string(stdout, tr->name);
+    printf(", \"tasks\": %d, \"communications\": %zu, \"events\": %zu, \"nodes\": %d, "
+           "\"placement\": ",
+           (int)tr->ntasks, tr->ncomm, tr->nevents, (int)l->nnodes);
+    admin_json_string(stdout, pl->name);
+    printf(", \"fabric\": ");
+    admin_json_string(stdout, fabric);
+    printf(", \"model\": ");
+    admin_json_string(stdout, ct_model_name(p->model.kind));
+    printf(", ");
+    json_num("alpha", p->alpha, 1);
+    json_num("beta", p->beta, 1);
+    json_num("intra_bw", p->intra_bw, 1);
+    json_num("makespan", r->makespan, 1);
+    json_num("mean_p_eff", r->mean_p_eff, 1);
+    json_num("mean_p_start", r->mean_p_start, 1);
+    printf("\"network\": %zu, \"intra\": %zu, \"conflicts\": {\"none\": %zu, \"out\": %zu, "
+           "\"in\": %zu, \"inout\": %zu},\n",
+           r->nremote, r->nintra, r->n_conflict[0], r->n_conflict[1], r->n_conflict[2],
+           r->n_conflict[3]);
+    printf(" \"per_task\": [");
+    for (int32_t t = 0; t < r->ntasks; t++) {
+        const ct_sim_task *k = &r->task[t];
+        printf("%s\n  {\"task\": %d, \"node\": %d, ", t ? "," : "", (int)t, (int)l->node_of[t]);
+        json_num("total", k->total, 1);
+        json_num("compute", k->compute, 1);
+        json_num("comm", k->comm, 1);
+        printf("\"sends\": %lld, \"recvs\": %lld", (long long)k->sends, (long long)k->recvs);
+        if (ev) {
+            printf(", ");
+            json_num("s_p", ev->s_p[t], 1);
+            json_num("s_m", ev->s_m[t], 1);
+            json_num("e_abs", ev->e_abs_task[t], 0);
+        }
+        printf("}");
+    }
+    printf("]");
+    if (!summary) {
+        printf(",\n \"per_comm\": [");
+        for (size_t c = 0; c < r->ncomm; c++) {
+            const ct_sim_comm *x = &r->comm[c];
+            char lab[CT_LABEL_MAX];
+            printf("%s\n  {\"label\": ", c ? "," : "");
+            admin_json_string(stdout, ct_trace_label(tr, c, lab, sizeof lab));
+            printf(", \"src\": %d, \"dst\": %d, \"src_node\": %d, \"dst_node\": %d, ",
+                   (int)x->src, (int)x->dst, (int)x->src_node, (int)x->dst_node);
+            json_num("bytes", x->bytes, 1);
+            json_num("send_post", x->send_post, 1);
+            json_num("recv_post", x->recv_post, 1);
+            json_num("start", x->start, 1);
+            json_num("end", x->end, 1);
+            json_num("time", ct_sim_comm_time(x), 1);
+            json_num("alone", x->alone, 1);
+            json_num("p_start", x->p_start, 1);
+            json_num("p_eff", x->p_eff, 1);
+            printf("\"conflict\": ");
+            admin_json_string(stdout, x->src_node == x->dst_node
+                                          ? "intra"
+                                          : conflict_name(x->conflict, kind, sizeof kind));
+            if (ev) {
+                printf(", ");
+                json_num("measured", meas[c], 1);
+                json_num("e_rel", ev->e_rel[c], 0);
+            }
+            printf("}");
+        }
+        printf("]");
+    }
+    if (ev) {
+        printf(",\n \"evaluation\": {\"measured\": %zu, ", ev->n);
+        json_num("e_abs_graph", ev->e_abs_graph, 1);
+        json_num("e_abs_task_mean", ev->e_abs_task_mean, 0);
+        printf("}");
+    }
+    printf("}\n");
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+    static const struct option opts[] = {{"fabric", required_argument, NULL, 'f'},
+                                         {"config", required_argument, NULL, 'g'},
+                                         {"cpus-per-node", required_argument, NULL, 'C'},
+                                         {"nodes", required_argument, NULL, 'N'},
+                                         {"cores", required_argument, NULL, 'c'},
+                                         {"placement", required_argument, NULL, 'p'},
+                                         {"model", required_argument, NULL, 'm'},
+                                         {"measured", required_argument, NULL, 'M'},
+                                         {"summary", no_argument, NULL, 's'},
+                                         {"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *config = CT_DEFAULT_SIGNATURES, *fabric = NULL, *spec = NULL, *model = NULL,
+               *measured = NULL, *place = "rrp";
+    long nodes = -1, cores = -1;
+    int json = 0, summary = 0, c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "f:g:C:N:c:p:m:M:sjh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f': fabric = optarg; break;
+        case 'g': config = optarg; break;
+        case 'C': spec = optarg; break;
+        case 'N':
+            if (admin_int_opt(CMD, "--nodes", optarg, 1, CT_ALLOC_MAX_NODES, &nodes) < 0)
+                return ADMIN_USAGE;
+            break;
+        case 'c':
+            if (admin_int_opt(CMD, "--cores", optarg, 1, CT_ALLOC_MAX_CPUS, &cores) < 0)
+                return ADMIN_USAGE;
+            break;
+        case 'p': place = optarg; break;
+        case 'm': model = optarg; break;
+        case 'M': measured = optarg; break;
+        case 's': summary = 1; break;
+        case 'j': json = 1; break;
+        case 'h': help(); return ADMIN_OK;
+        default:
+            return admin_bad_option(CMD, argc, argv, "--fabric, --config, --cpus-per-node, "
+                                    "--nodes, --cores, --placement, --model, --measured, "
+                                    "--summary, --json, --help");
+        }
+    }
+    if (optind >= argc)
+        return admin_usage(CMD, "no TRACE given");
+    if (optind + 1 < argc)
+        return admin_usage(CMD, "unexpected argument '%s' (accepted: one TRACE)",
+                           argv[optind + 1]);
+    const char *trace_path = argv[optind];
+    if (spec && (nodes > 0 || cores > 0))
+        return admin_usage(CMD, "give either --cpus-per-node or --nodes and --cores, not both");
+    if (!spec && (nodes < 0 || cores < 0))
+        return admin_usage(CMD, "the cluster is required: --cpus-per-node SPEC, or --nodes N "
+                                "and --cores C");
+    placement pl;
+    if (parse_placement(place, &pl) < 0)
+        return ADMIN_USAGE;
+    ct_model_kind mk = CT_MODEL_NONE;
+    if (model && (ct_model_from_name(model, &mk) < 0))
+        return admin_usage(CMD, "--model '%s' (accepted: gige, stopgo, fairshare, none)", model);
+
+    ct_err err;
+    ct_alloc alloc = {0, NULL};
+    int rc = spec ? ct_alloc_parse(spec, &alloc, &err)
+                  : ct_alloc_uniform((int32_t)nodes, (int32_t)cores, &alloc, &err);
+    if (rc < 0)
+        return admin_usage(CMD, "%s%s", spec ? "--cpus-per-node: " : "", err.msg);
+
+    ct_sigfile sf;
+    memset(&sf, 0, sizeof sf);
+    ct_trace tr;
+    memset(&tr, 0, sizeof tr);
+    ct_layout l;
+    memset(&l, 0, sizeof l);
+    ct_sim_result res;
+    memset(&res, 0, sizeof res);
+    ct_sim_eval ev;
+    memset(&ev, 0, sizeof ev);
+    double *meas = NULL;
+    rc = ADMIN_INVALID;
+    if (admin_load(CMD, config, &sf) < 0)
+        goto out;
+    const ct_fabric *fab = admin_pick_fabric(CMD, &sf, config, fabric);
+    if (!fab)
+        goto out;
+    ct_sim_params p;
+    ct_sim_params_from_fabric(fab, &p);
+    if (model && mk != p.model.kind) {
+        if (mk == CT_MODEL_GIGE) {
+            admin_fail(CMD, "fabric '%s' has no GigE parameters (its penalty model is %s); "
+                            "accepted --model for it: stopgo, fairshare, none",
+                       fab->name, ct_model_name(p.model.kind));
+            goto out;
+        }
+        memset(&p.model, 0, sizeof p.model);
+        p.model.kind = mk;
+    }
+    p.keep_comms = 1;
+    if (ct_trace_load(trace_path, &tr, &err) < 0) {
+        admin_fail(CMD, "%s", err.msg);
+        goto out;
+    }
+    if (tr.ntasks < 1) {
+        admin_fail(CMD, "%s: the trace has no task", trace_path);
+        goto out;
+    }
+    if (build_layout(&tr, &alloc, &pl, &l))
+        goto out;
+    if (ct_simulate(&tr, &l, &p, &res, &err) < 0) {
+        admin_fail(CMD, "%s", err.msg);
+        goto out;
+    }
+    if (measured) {
+        meas = malloc((tr.ncomm ? tr.ncomm : 1) * sizeof *meas);
+        if (!meas) {
+            admin_fail(CMD, "out of memory");
+            goto out;
+        }
+        if (ct_measured_load(measured, &tr, meas, &err) < 0 ||
+            ct_sim_evaluate(&res, meas, &ev, &err) < 0) {
+            admin_fail(CMD, "%s", err.msg);
+            goto out;
+        }
+    }
+    if (json)
+        print_json(&tr, &l, fab->name, &p, &pl, &res, measured ? &ev : NULL, meas, summary);
+    else
+        print_text(&tr, &l, fab->name, &p, &pl, &res, measured ? &ev : NULL, meas, summary);
+    rc = ADMIN_OK;
+out:
+    free(meas);
+    ct_sim_eval_free(&ev);
+    ct_sim_result_free(&res);
+    ct_layout_free(&l);
+    ct_trace_free(&tr);
+    if (sf.fabrics || sf.parts)
+        ct_sigfile_free(&sf);
+    ct_alloc_free(&alloc);
+    return rc;
+}

@@ -1,0 +1,180 @@
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "admin.h"
+#include "contention/error.h"
+#include "contention/penalty.h"
+
+int admin_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "contention-admin %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'contention-admin %s --help'.\n", cmd);
+    return ADMIN_USAGE;
+}
+
+int admin_fail(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "contention-admin %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return ADMIN_INVALID;
+}
+
+int admin_bad_option(const char *cmd, int argc, char **argv, const char *accepted)
+{
+    const char *arg = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
+    if (optopt && arg[0] == '-' && arg[1] != '-')
+        return admin_usage(cmd, "option '-%c' is unknown or lacks its value (accepted: %s)",
+                           optopt, accepted);
+    return admin_usage(cmd, "option '%s' is unknown or lacks its value (accepted: %s)", arg,
+                       accepted);
+}
+
+int admin_load(const char *cmd, const char *path, ct_sigfile *sf)
+{
+    ct_err err;
+    if (ct_sigfile_load(path, sf, &err) < 0) {
+        fprintf(stderr, "contention-admin %s: %s\n", cmd, err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+const ct_fabric *admin_pick_fabric(const char *cmd, const ct_sigfile *sf, const char *path,
+                                   const char *name)
+{
+    const ct_fabric *fab = name ? ct_sigfile_fabric(sf, name) : ct_sigfile_for_partition(sf, NULL);
+    if (fab)
+        return fab;
+    fprintf(stderr, "contention-admin %s: ", cmd);
+    if (name)
+        fprintf(stderr, "%s defines no fabric '%s' (accepted:", path, name);
+    else
+        fprintf(stderr, "%s names no default fabric; give --fabric (accepted:", path);
+    for (size_t i = 0; i < sf->nfabrics; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", sf->fabrics[i].name);
+    fputs(")\n", stderr);
+    return NULL;
+}
+
+int admin_int_opt(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
+{
+    errno = 0;
+    char *end = NULL;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno == ERANGE || v < lo || v > hi) {
+        admin_usage(cmd, "%s '%s' (accepted: an integer from %ld to %ld)", opt, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int admin_size_opt(const char *cmd, const char *opt, const char *s, double *bytes)
+{
+    ct_err err;
+    if (ct_parse_size(s, bytes, &err) < 0) {
+        admin_usage(cmd, "%s: %s", opt, err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+const char *admin_fmt_time(double s, char *buf, size_t sz)
+{
+    double a = fabs(s);
+    if (a == 0)
+        snprintf(buf, sz, "0 s");
+    else if (a < 1e-3)
+        snprintf(buf, sz, "%.4g us", s * 1e6);
+    else if (a < 1)
+        snprintf(buf, sz, "%.4g ms", s * 1e3);
+    else
+        snprintf(buf, sz, "%.4g s", s);
+    return buf;
+}
+
+const char *admin_fmt_bytes(double b, char *buf, size_t sz)
+{
+    static const char *const suf[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int k = 0;
+    double v = b;
+    while (v >= 1024 && k < 4) {
+        v /= 1024;
+        k++;
+    }
+    snprintf(buf, sz, "%.4g %s", v, suf[k]);
+    return buf;
+}
+
+static const char *model_label(ct_model_kind k)
+{
+    switch (k) {
+    case CT_MODEL_NONE: return "none";
+    case CT_MODEL_GIGE: return "gige";
+    case CT_MODEL_STOPGO: return "stopgo";
+    case CT_MODEL_FAIRSHARE: return "fairshare";
+    }
+    return "?";
+}
+
+void admin_fabric_line(FILE *f, const ct_fabric *fab)
+{
+    char a[32], d[32], m[32];
+    fprintf(f, "  %-20s %-9s alpha %s, %.4g MB/s", fab->name,
+            fab->published ? "published" : "measured", admin_fmt_time(fab->alpha, a, sizeof a),
+            1.0 / fab->beta / 1e6);
+    if (fab->has_alltoall)
+        fprintf(f, "; alltoall gamma %.6g, delta %s, M %s", fab->alltoall.gamma,
+                admin_fmt_time(fab->alltoall.delta, d, sizeof d),
+                admin_fmt_bytes(fab->alltoall.M, m, sizeof m));
+    else
+        fputs("; no alltoall signature", f);
+    fprintf(f, "; penalty %s\n", model_label(fab->penalty.kind));
+}
+
+void admin_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\r': fputs("\\r", f); break;
+        default:
+            if (*p < 0x20 || *p == 0x7F)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+void admin_json_number(FILE *f, double v)
+{
+    if (!isfinite(v)) {
+        fputs("null", f);
+        return;
+    }
+    char buf[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    fputs(buf, f);
+}

@@ -1,0 +1,618 @@
+/* ct-mpibench: the MPI measurements behind `contention-admin calibrate`.
+ *
+ *   ct-mpibench pingpong --sizes LIST                 one-way time, ranks on two nodes
+ *   ct-mpibench alltoall --sizes LIST                 MPI_Alltoall, all ranks
+ *   ct-mpibench conflict --scheme [NAME=]SPEC --size M  paper 001 §IV-B conflict schemes
+ *   ct-mpibench pattern  --pattern ring|halves|halo2d --size M
+ * common: --reps R (5) --warmup W (1) --max-time S (per size, 20) --poll-us U (500)
+ *         --no-header --blocking (alltoall: MPI_Alltoall instead of a polled MPI_Ialltoall)
+ *
+ * Output (rank 0, stdout), one CSV line per measurement, each after a
+ * '# ...' comment line saying how many repetitions it averages:
+ *   benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node[,detail]
+ * (the detail column only for conflict and pattern, which `contention-admin
+ * fit` does not read). pingpong: one-way time (round trip / 2); alltoall:
+ * size per destination, time = slowest rank; conflict: one line per communication, time of that
+ * communication at its sender, detail NAME:LABEL:SRC>DST; pattern: detail
+ * PATTERN:LAYOUT where LAYOUT (block, cyclic, other) is read from where the
+ * ranks actually run. Nodes are told apart by CT_NODE, else SLURMD_NODENAME,
+ * else the MPI processor name (emulated nodes share one host name), and are
+ * numbered in the order of their first rank.
+ *
+ * Waits are MPI_Test loops with short sleeps, so that idle or waiting ranks
+ * leave the CPUs to the ranks that move data and to the kernel's network
+ * path: calibration runs oversubscribed on small hosts, where busy-polling
+ * ranks would turn a network measurement into a CPU one (16 ranks of a
+ * blocking MPI_Alltoall on 2 cores took 5.8 s on average for what the
+ * polled MPI_Ialltoall does in 0.7 s). The Alltoall is therefore
+ * MPI_Ialltoall + polled wait by default; --blocking times MPI_Alltoall.
+ */
+#include <mpi.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NAME_LEN 64
+#define MAX_COMMS 64
+#define MAX_SCHEMES 32
+#define MAX_SIZES 64
+
+static int rank, nranks;
+static long poll_ns = 500000;
+static int reps = 5, warmup = 1;
+static double max_time = 20.0;
+static int header = 1;
+static int blocking = 0;
+
+/* node identity of every rank */
+static int *node_of;        /* node index of each rank */
+static int nnodes;
+static int *tasks_on;       /* tasks on each node */
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+    if (rank == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        fputs("ct-mpibench: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    }
+    MPI_Abort(MPI_COMM_WORLD, 2);
+    exit(2);
+}
+
+/* Sleep between polls, growing from 10 us to poll_ns: short waits stay
+ * precise, long ones cost little CPU. */
+static void wait_all(int n, MPI_Request *r)
+{
+    int done = 0;
+    long ns = poll_ns < 10000 ? poll_ns : 10000;
+    for (;;) {
+        MPI_Testall(n, r, &done, MPI_STATUSES_IGNORE);
+        if (done)
+            return;
+        if (ns > 0) {
+            struct timespec ts = {0, ns};
+            nanosleep(&ts, NULL);
+            ns = 2 * ns < poll_ns ? 2 * ns : poll_ns;
+        }
+    }
+}
+
+static void barrier(void)
+{
+    MPI_Request r;
+    MPI_Ibarrier(MPI_COMM_WORLD, &r);
+    wait_all(1, &r);
+}
+
+static double reduce_max(double t)
+{
+    double m = 0;
+    MPI_Request r;
+    MPI_Iallreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &r);
+    wait_all(1, &r);
+    return m;
+}
+
+/* rank 0 decides whether another repetition fits in the time budget */
+static int more(int done, double spent)
+{
+    int go = done < warmup + reps && (done < warmup + 2 || spent < max_time);
+    MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return go;
+}
+
+static void discover_nodes(void)
+{
+    char me[NAME_LEN] = {0};
+    const char *e = getenv("CT_NODE");
+    if (!e || !*e)
+        e = getenv("SLURMD_NODENAME");
+    if (e && *e) {
+        snprintf(me, sizeof me, "%s", e);
+    } else {
+        int len = 0;
+        char pn[MPI_MAX_PROCESSOR_NAME];
+        MPI_Get_processor_name(pn, &len);
+        snprintf(me, sizeof me, "%.63s", pn);
+    }
+    char *all = calloc((size_t)nranks, NAME_LEN);
+    node_of = calloc((size_t)nranks, sizeof *node_of);
+    tasks_on = calloc((size_t)nranks, sizeof *tasks_on);
+    if (!all || !node_of || !tasks_on)
+        die("out of memory");
+    MPI_Allgather(me, NAME_LEN, MPI_CHAR, all, NAME_LEN, MPI_CHAR, MPI_COMM_WORLD);
+    nnodes = 0;
+    for (int r = 0; r < nranks; r++) {
+        int k;
+        for (k = 0; k < r; k++)
+            if (strncmp(all + (size_t)r * NAME_LEN, all + (size_t)k * NAME_LEN, NAME_LEN) == 0)
+                break;
+        node_of[r] = k < r ? node_of[k] : nnodes++;
+        tasks_on[node_of[r]]++;
+    }
+    free(all);
+}
+
+static int max_tasks_per_node(void)
+{
+    int m = 0;
+    for (int k = 0; k < nnodes; k++)
+        if (tasks_on[k] > m)
+            m = tasks_on[k];
+    return m;
+}
+
+/* "block" when ranks fill nodes in order, "cyclic" when they are dealt
+ * round-robin, else "other" (as launched, not as requested) */
+static const char *layout_name(void)
+{
+    int block = 1, cyclic = 1, tpn = max_tasks_per_node();
+    for (int r = 0; r < nranks; r++) {
+        if (node_of[r] != r / tpn)
+            block = 0;
+        if (node_of[r] != r % nnodes)
+            cyclic = 0;
+    }
+    if (nnodes == 1 || (block && cyclic))
+        return "block";
+    return block ? "block" : cyclic ? "cyclic" : "other";
+}
+
+/* pingpong and alltoall rows carry exactly the columns `contention-admin
+ * fit` reads; conflict and pattern rows add a detail column. */
+static void print_header(int with_detail)
+{
+    if (rank == 0 && header)
+        printf("benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node%s\n",
+               with_detail ? ",detail" : "");
+}
+
+static void emit(const char *bench, int tasks, double m, double avg, double mn, int nodes, int tpn,
+                 int nrep, const char *detail)
+{
+    if (rank != 0)
+        return;
+    printf("# %s m=%.0f: %d repetitions%s%s\n", bench, m, nrep, detail ? ", " : "",
+           detail ? detail : "");
+    printf("%s,%d,%.0f,%.9g,%.9g,%d,%d", bench, tasks, m, avg, mn, nodes, tpn);
+    if (strcmp(bench, "conflict") == 0 || strcmp(bench, "pattern") == 0)
+        printf(",%s", detail ? detail : "");
+    printf("\n");
+    fflush(stdout);
+}
+
+static int parse_sizes(const char *s, double *out, int max)
+{
+    int n = 0;
+    char *dup = strdup(s), *save = NULL;
+    for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        errno = 0;
+        double v = strtod(t, &end);
+        double mult = 1;
+        if (*end == 'k' || *end == 'K')
+            mult = 1024, end++;
+        else if (*end == 'm' || *end == 'M')
+            mult = 1024.0 * 1024, end++;
+        if (end == t || *end || errno || v < 0 || !isfinite(v) || n == max)
+            die("invalid size '%s' in '%s' (accepted: comma-separated bytes with optional K or M, "
+                "at most %d)", t, s, max);
+        out[n++] = v * mult;
+    }
+    free(dup);
+    if (n == 0)
+        die("empty size list");
+    return n;
+}
+
+static char *xalloc(double bytes)
+{
+    size_t b = bytes < 1 ? 1 : (size_t)bytes;
+    char *p = malloc(b);
+    if (!p)
+        die("cannot allocate %zu bytes", b);
+    memset(p, 1, b);
+    return p;
+}
+
+/* ---- ping-pong: rank 0 and the first rank on another node ---- */
+static void run_pingpong(const double *sizes, int nsizes)
+{
+    int peer = -1;
+    for (int r = 1; r < nranks; r++)
+        if (node_of[r] != node_of[0]) {
+            peer = r;
+            break;
+        }
+    if (peer < 0)
+        die("pingpong needs ranks on two nodes (all %d ranks are on one node)", nranks);
+    print_header(0);
+    double maxm = 0;
+    for (int i = 0; i < nsizes; i++)
+        maxm = sizes[i] > maxm ? sizes[i] : maxm;
+    char *buf = xalloc(maxm);
+    for (int i = 0; i < nsizes; i++) {
+        int m = (int)sizes[i];
+        double sum = 0, mn = INFINITY, spent = 0;
+        int done = 0, n = 0;
+        while (more(done, spent)) {
+            barrier();
+            double t = 0;
+            if (rank == 0 || rank == peer) {
+                /* the pair busy-polls: a nap would add to the latency */
+                double t0 = MPI_Wtime();
+                if (rank == 0) {
+                    MPI_Send(buf, m, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+                    MPI_Recv(buf, m, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                } else {
+                    MPI_Recv(buf, m, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Send(buf, m, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+                }
+                t = (MPI_Wtime() - t0) / 2;
+                if (rank == 0 && getenv("CT_BENCH_TRACE"))
+                    fprintf(stderr, "pingpong m=%d rep=%d t=%.6f\n", m, done, t);
+            }
+            spent += 2 * t;
+            if (done >= warmup) {
+                sum += t;
+                mn = t < mn ? t : mn;
+                n++;
+            }
+            done++;
+        }
+        emit("pingpong", 2, sizes[i], sum / n, mn, 2, 1, n, NULL);
+    }
+    free(buf);
+}
+
+/* ---- Alltoall sweep (papers 000/002 §V: average of repetitions, barrier before each) ---- */
+static void run_alltoall(const double *sizes, int nsizes)
+{
+    print_header(0);
+    for (int i = 0; i < nsizes; i++) {
+        int m = (int)sizes[i];
+        char *sb = xalloc(sizes[i] * nranks), *rb = xalloc(sizes[i] * nranks);
+        double sum = 0, mn = INFINITY, spent = 0;
+        int done = 0, n = 0;
+        while (more(done, spent)) {
+            barrier();
+            double t0 = MPI_Wtime();
+            if (!blocking) {
+                MPI_Request r;
+                MPI_Ialltoall(sb, m, MPI_CHAR, rb, m, MPI_CHAR, MPI_COMM_WORLD, &r);
+                wait_all(1, &r);
+            } else {
+                MPI_Alltoall(sb, m, MPI_CHAR, rb, m, MPI_CHAR, MPI_COMM_WORLD);
+            }
+            double t = reduce_max(MPI_Wtime() - t0);
+            spent += t;
+            if (done >= warmup) {
+                sum += t;
+                mn = t < mn ? t : mn;
+                n++;
+            }
+            done++;
+        }
+        char detail[64];
+        snprintf(detail, sizeof detail, "%s layout, %s", layout_name(),
+                 blocking ? "MPI_Alltoall" : "MPI_Ialltoall polled");
+        emit("alltoall", nranks, sizes[i], sum / n, mn, nnodes, max_tasks_per_node(), n, detail);
+        free(sb);
+        free(rb);
+    }
+}
+
+/* ---- conflict schemes (paper 001 §IV-B: time at the sender, penalty = T_i / T_ref) ---- */
+typedef struct scheme {
+    char name[NAME_LEN];
+    int ncomm;
+    char label[MAX_COMMS][8];
+    int src[MAX_COMMS], dst[MAX_COMMS];
+} scheme;
+
+/* "[NAME=][L:]S>D,..." with S, D node indices */
+static void parse_scheme(const char *arg, int idx, scheme *s)
+{
+    memset(s, 0, sizeof *s);
+    const char *spec = strchr(arg, '=');
+    if (spec) {
+        snprintf(s->name, sizeof s->name, "%.*s", (int)(spec - arg), arg);
+        spec++;
+    } else {
+        snprintf(s->name, sizeof s->name, "s%d", idx);
+        spec = arg;
+    }
+    char *dup = strdup(spec), *save = NULL;
+    for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (s->ncomm == MAX_COMMS)
+            die("scheme '%s': more than %d communications", arg, MAX_COMMS);
+        char *colon = strchr(t, ':');
+        int c = s->ncomm;
+        if (colon) {
+            snprintf(s->label[c], sizeof s->label[c], "%.*s", (int)(colon - t), t);
+            t = colon + 1;
+        } else {
+            snprintf(s->label[c], sizeof s->label[c], "%c", 'a' + c % 26);
+        }
+        int a, b, used = 0;
+        if (sscanf(t, "%d>%d%n", &a, &b, &used) != 2 || t[used] || a < 0 || b < 0 || a == b)
+            die("scheme '%s': bad communication '%s' (accepted: [LABEL:]SRC>DST with distinct "
+                "node indices, e.g. a:0>1)", arg, t);
+        s->src[c] = a;
+        s->dst[c] = b;
+        s->ncomm++;
+    }
+    free(dup);
+    if (s->ncomm == 0)
+        die("scheme '%s' has no communication", arg);
+}
+
+static void run_conflict(const scheme *schemes, int nschemes, double size)
+{
+    print_header(1);
+    char *buf = xalloc(size);
+    int m = (int)size;
+    for (int si = 0; si < nschemes; si++) {
+        const scheme *s = &schemes[si];
+        /* give each communication its own sender and receiver rank */
+        int *sender = malloc(sizeof(int) * (size_t)s->ncomm);
+        int *receiver = malloc(sizeof(int) * (size_t)s->ncomm);
+        char *used = calloc((size_t)nranks, 1);
+        int *per_node = calloc((size_t)nranks + MAX_COMMS, sizeof(int));
+        int need_nodes = 0, need_tpn = 0;
+        for (int c = 0; c < s->ncomm; c++) {
+            int ends[2] = {s->src[c], s->dst[c]};
+            int *who[2] = {&sender[c], &receiver[c]};
+            for (int e = 0; e < 2; e++) {
+                if (ends[e] >= nnodes)
+                    die("scheme %s needs node %d but the job has %d nodes", s->name, ends[e],
+                        nnodes);
+                need_nodes = ends[e] + 1 > need_nodes ? ends[e] + 1 : need_nodes;
+                int r;
+                for (r = 0; r < nranks; r++)
+                    if (!used[r] && node_of[r] == ends[e])
+                        break;
+                if (r == nranks)
+                    die("scheme %s needs more tasks on node %d than the %d it has", s->name,
+                        ends[e], tasks_on[ends[e]]);
+                used[r] = 1;
+                *who[e] = r;
+                if (++per_node[ends[e]] > need_tpn)
+                    need_tpn = per_node[ends[e]];
+            }
+        }
+        int my_send = -1, my_recv = -1;
+        for (int c = 0; c < s->ncomm; c++) {
+            if (sender[c] == rank)
+                my_send = c;
+            if (receiver[c] == rank)
+                my_recv = c;
+        }
+        double *sum = calloc((size_t)s->ncomm, sizeof(double));
+        double *mn = malloc(sizeof(double) * (size_t)s->ncomm);
+        double *mine = calloc((size_t)nranks, sizeof(double));
+        for (int c = 0; c < s->ncomm; c++)
+            mn[c] = INFINITY;
+        double spent = 0;
+        int done = 0, n = 0;
+        while (more(done, spent)) {
+            barrier();
+            double t = 0;
+            if (my_send >= 0) {
+                /* from before the send until the receiver confirms the last
+                 * byte: socket buffers cannot hide bytes still on the wire */
+                MPI_Request r;
+                char ack;
+                double t0 = MPI_Wtime();
+                MPI_Isend(buf, m, MPI_CHAR, receiver[my_send], 2, MPI_COMM_WORLD, &r);
+                wait_all(1, &r);
+                MPI_Irecv(&ack, 1, MPI_CHAR, receiver[my_send], 3, MPI_COMM_WORLD, &r);
+                wait_all(1, &r);
+                t = MPI_Wtime() - t0;
+            } else if (my_recv >= 0) {
+                MPI_Request r;
+                char ack = 0;
+                MPI_Irecv(buf, m, MPI_CHAR, sender[my_recv], 2, MPI_COMM_WORLD, &r);
+                wait_all(1, &r);
+                MPI_Isend(&ack, 1, MPI_CHAR, sender[my_recv], 3, MPI_COMM_WORLD, &r);
+                wait_all(1, &r);
+            }
+            MPI_Request r;
+            MPI_Igather(&t, 1, MPI_DOUBLE, mine, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &r);
+            wait_all(1, &r);
+            if (rank == 0) {
+                double tmax = 0;
+                for (int c = 0; c < s->ncomm; c++) {
+                    double tc = mine[sender[c]];
+                    tmax = tc > tmax ? tc : tmax;
+                    if (done >= warmup) {
+                        sum[c] += tc;
+                        mn[c] = tc < mn[c] ? tc : mn[c];
+                    }
+                }
+                spent += tmax;
+            }
+            if (done >= warmup)
+                n++;
+            done++;
+        }
+        for (int c = 0; c < s->ncomm; c++) {
+            char detail[160];
+            snprintf(detail, sizeof detail, "%.63s:%.7s:%d>%d", s->name, s->label[c], s->src[c],
+                     s->dst[c]);
+            emit("conflict", 2 * s->ncomm, size, sum[c] / n, mn[c], need_nodes, need_tpn, n, detail);
+        }
+        free(sender);
+        free(receiver);
+        free(used);
+        free(per_node);
+        free(sum);
+        free(mn);
+        free(mine);
+    }
+    free(buf);
+}
+
+/* ---- patterns: one step of the communication pattern, all tasks at once ---- */
+static void near_square(int n, int *px, int *py)
+{
+    int a = (int)floor(sqrt((double)n));
+    while (a > 1 && n % a)
+        a--;
+    *px = a < 1 ? 1 : a;
+    *py = n / *px;
+}
+
+/* peers of `me`: sends to dst[], receives from src[] (same count) */
+static int pattern_peers(const char *pat, int me, int n, int *dst, int *src)
+{
+    int k = 0;
+    if (strcmp(pat, "ring") == 0) {
+        if (n > 1) {
+            dst[k] = (me + 1) % n;
+            src[k++] = (me - 1 + n) % n;
+        }
+    } else if (strcmp(pat, "halves") == 0) {
+        int h = n / 2;
+        if (h > 0 && me < 2 * h) {
+            int p = me < h ? me + h : me - h;
+            dst[k] = p;
+            src[k++] = p;
+        }
+    } else if (strcmp(pat, "halo2d") == 0) {
+        /* as modelcore's pattern.c: a near-square px x py grid (px <= py),
+         * rank = y*px + x, 4 neighbours, not periodic */
+        int px, py;
+        near_square(n, &px, &py);
+        int x = me % px, y = me / px;
+        int nb[4][2] = {{x + 1, y}, {x - 1, y}, {x, y + 1}, {x, y - 1}};
+        for (int i = 0; i < 4; i++) {
+            if (nb[i][0] < 0 || nb[i][0] >= px || nb[i][1] < 0 || nb[i][1] >= py)
+                continue;
+            int p = nb[i][0] + nb[i][1] * px;
+            dst[k] = p;
+            src[k++] = p;
+        }
+    } else {
+        die("unknown pattern '%s' (accepted: ring, halves, halo2d)", pat);
+    }
+    return k;
+}
+
+static void run_pattern(const char *pat, double size)
+{
+    print_header(1);
+    int dst[4], src[4];
+    int k = pattern_peers(pat, rank, nranks, dst, src);
+    int m = (int)size;
+    char *sb = xalloc(size * (k ? k : 1)), *rb = xalloc(size * (k ? k : 1));
+    double sum = 0, mn = INFINITY, spent = 0;
+    int done = 0, n = 0;
+    while (more(done, spent)) {
+        barrier();
+        MPI_Request r[8];
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < k; i++)
+            MPI_Irecv(rb + (size_t)i * (size_t)m, m, MPI_CHAR, src[i], 4, MPI_COMM_WORLD, &r[i]);
+        for (int i = 0; i < k; i++)
+            MPI_Isend(sb + (size_t)i * (size_t)m, m, MPI_CHAR, dst[i], 4, MPI_COMM_WORLD,
+                      &r[k + i]);
+        wait_all(2 * k, r);
+        double t = reduce_max(MPI_Wtime() - t0);
+        spent += t;
+        if (done >= warmup) {
+            sum += t;
+            mn = t < mn ? t : mn;
+            n++;
+        }
+        done++;
+    }
+    char detail[64];
+    snprintf(detail, sizeof detail, "%s:%s", pat, layout_name());
+    emit("pattern", nranks, size, sum / n, mn, nnodes, max_tasks_per_node(), n, detail);
+    free(sb);
+    free(rb);
+}
+
+static void usage(void)
+{
+    die("usage: ct-mpibench pingpong|alltoall --sizes LIST | conflict --scheme [NAME=]SPEC... "
+        "--size M | pattern --pattern ring|halves|halo2d --size M  [--reps R] [--warmup W] "
+        "[--max-time S] [--poll-us U] [--no-header] [--blocking]");
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    if (argc < 2)
+        usage();
+    const char *mode = argv[1];
+    static double sizes[MAX_SIZES];
+    static scheme schemes[MAX_SCHEMES];
+    int nsizes = 0, nschemes = 0;
+    const char *pat = NULL;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = 1;
+        if (strcmp(a, "--sizes") == 0 && v) {
+            nsizes = parse_sizes(v, sizes, MAX_SIZES);
+        } else if (strcmp(a, "--size") == 0 && v) {
+            nsizes = parse_sizes(v, sizes, 1);
+        } else if (strcmp(a, "--scheme") == 0 && v) {
+            if (nschemes == MAX_SCHEMES)
+                die("more than %d --scheme options", MAX_SCHEMES);
+            parse_scheme(v, nschemes, &schemes[nschemes]);
+            nschemes++;
+        } else if (strcmp(a, "--pattern") == 0 && v) {
+            pat = v;
+        } else if (strcmp(a, "--reps") == 0 && v) {
+            reps = atoi(v);
+        } else if (strcmp(a, "--warmup") == 0 && v) {
+            warmup = atoi(v);
+        } else if (strcmp(a, "--max-time") == 0 && v) {
+            max_time = atof(v);
+        } else if (strcmp(a, "--poll-us") == 0 && v) {
+            poll_ns = atol(v) * 1000;
+        } else if (strcmp(a, "--no-header") == 0) {
+            header = 0;
+            takes = 0;
+        } else if (strcmp(a, "--blocking") == 0) {
+            blocking = 1;
+            takes = 0;
+        } else {
+            die("unknown or incomplete option '%s'", a);
+        }
+        i += takes;
+    }
+    if (reps < 1 || reps > 10000 || warmup < 0 || warmup > 100 || !(max_time > 0) || poll_ns < 0 ||
+        poll_ns > 100000000)
+        die("out-of-range option: --reps 1..10000, --warmup 0..100, --max-time > 0, --poll-us "
+            "0..100000");
+    discover_nodes();
+    if (strcmp(mode, "pingpong") == 0 && nsizes)
+        run_pingpong(sizes, nsizes);
+    else if (strcmp(mode, "alltoall") == 0 && nsizes)
+        run_alltoall(sizes, nsizes);
+    else if (strcmp(mode, "conflict") == 0 && nschemes && nsizes)
+        run_conflict(schemes, nschemes, sizes[0]);
+    else if (strcmp(mode, "pattern") == 0 && pat && nsizes)
+        run_pattern(pat, sizes[0]);
+    else
+        usage();
+    MPI_Finalize();
+    return 0;
+}

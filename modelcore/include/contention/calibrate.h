@@ -1,0 +1,144 @@
+/* Calibration from measurements (`contention-admin calibrate`): which
+ * Alltoall samples the signature fit uses and which it holds back, the fit
+ * (papers 000/002 §V: alpha, beta from a ping-pong, then gamma, delta, M on
+ * ONE configuration), the errors on the held-back samples, and the GigE
+ * penalty parameters from the conflict schemes of paper 001 §IV-B/§V-A.
+ *
+ * No Slurm and no MPI here: the inputs are benchmark outputs already parsed
+ * (benchparse.h for ping-pong and Alltoall rows; ct_conflict_parse below for
+ * the conflict rows of bench/mpi/ct-mpibench).
+ */
+#ifndef CONTENTION_CALIBRATE_H
+#define CONTENTION_CALIBRATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "contention/alltoall.h"
+#include "contention/error.h"
+#include "contention/fit.h"
+#include "contention/penalty.h"
+
+typedef struct ct_calib_opts {
+    /* The configuration the signature is fitted on, like the paper: one
+     * tasks-per-node value (default 1, one task per node)... */
+    int32_t fit_tasks_per_node;
+    /* ...minus one node count, held back to test extrapolation in n
+     * (0 = the largest node count measured at fit_tasks_per_node, when at
+     * least two are; -1 = hold none back). */
+    int32_t hold_nodes;
+    /* Held-back errors are also summarised over m >= saturated_m (bytes),
+     * the saturated regime the paper's error claims are about. */
+    double saturated_m;
+    /* Intra-node bandwidth (bytes/s) for the layout-aware model; <= 0 ignores it. */
+    double intra_bw;
+} ct_calib_opts;
+
+/* fit_tasks_per_node 1, hold_nodes 0, saturated_m 128 KiB, intra_bw 0. */
+void ct_calib_opts_default(ct_calib_opts *o);
+
+/* One Alltoall sample after the fit. */
+typedef struct ct_calib_point {
+    int32_t nodes;
+    int32_t tasks_per_node;
+    double m;            /* bytes per destination */
+    double measured;     /* s */
+    double predicted;    /* s, layout-aware eq. 5 (ct_a2a_uniform) */
+    double bound;        /* s, contention-free bound of the same layout */
+    double rel_err;      /* (predicted - measured) / measured */
+    int held;            /* 1: held back (not used by the fit) */
+} ct_calib_point;
+
+/* Absolute relative errors over a set of points. */
+typedef struct ct_calib_summary {
+    size_t n;
+    double median_abs;
+    double mean_abs;
+    double max_abs;
+} ct_calib_summary;
+
+typedef struct ct_calib_result {
+    double alpha, beta;            /* Hockney, from the ping-pong */
+    ct_fit_diag p2p_diag;
+    ct_a2a_sig sig;                /* fitted on the fit set only */
+    ct_fit_diag a2a_diag;          /* diagnostics of the fit set */
+    int32_t fit_tasks_per_node;
+    int32_t held_nodes;            /* node count held back at fit_tasks_per_node, 0 if none */
+    int32_t fit_max_tasks;         /* largest process count in the fit set */
+    size_t npoints;                /* every Alltoall sample, in input order */
+    ct_calib_point *points;
+    size_t nfit, nheld;
+    ct_calib_summary held_all;     /* over every held-back point */
+    ct_calib_summary held_saturated; /* over held-back points with m >= saturated_m */
+} ct_calib_result;
+
+/* 1 when sample s belongs to the fit set under o (held_nodes resolved). */
+int ct_calib_in_fit(const ct_a2a_sample *s, int32_t fit_tasks_per_node, int32_t held_nodes);
+
+/* Fit alpha, beta on p2p, split a2a into fit and held-back sets, fit the
+ * signature on the fit set and predict every sample. Fails (-1, message)
+ * when a fit fails or the fit set has fewer than 4 samples or a single
+ * size. r is zeroed first; free it with ct_calib_result_free. */
+int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sample *a2a,
+                          size_t na2a, const ct_calib_opts *o, ct_calib_result *r, ct_err *err);
+void ct_calib_result_free(ct_calib_result *r);
+
+/* Summary of |rel_err| over the points with held == `held` and m >= min_m. */
+ct_calib_summary ct_calib_summarise(const ct_calib_point *p, size_t n, int held, double min_m);
+
+/* --- conflict schemes (paper 001 §IV-B) --- */
+
+#define CT_SCHEME_NAME_MAX 32
+
+/* One communication of a measured conflict scheme: its time at the sender
+ * (bench/mpi/ct-mpibench conflict rows, detail NAME:LABEL:SRC>DST). */
+typedef struct ct_conflict_sample {
+    char scheme[CT_SCHEME_NAME_MAX];
+    char label[8];
+    int32_t src, dst;    /* node indices within the scheme; src == dst: intra-node */
+    double m;            /* bytes */
+    double t;            /* s, average */
+} ct_conflict_sample;
+
+/* Parse the conflict rows of a ct-mpibench CSV (header naming at least
+ * benchmark, size_bytes, t_avg_s and detail; '#' lines are comments; rows of
+ * other benchmarks are skipped). Appends to *out (realloc'd), count in *n.
+ * Errors: "NAME:LINE: what is wrong (what is accepted)". */
+int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict_sample **out,
+                      size_t *n, ct_err *err);
+
+/* Scheme names ct_calibrate_gige understands: "ref" (0>1 alone, T_ref),
+ * "out2", "out3", ... (0>1, 0>2, ...: pure outgoing conflicts, 001 Fig. 2),
+ * "in2", "in3", ... (1>0, 2>0, ...), "fig4" (a:0>1 b:0>2 c:0>3 d:4>2 e:5>3
+ * f:6>3, 001 Fig. 4) and "intra" (0>0, intra-node). */
+#define CT_MAX_SCHEME_COMMS 16
+
+typedef struct ct_calib_scheme_check {
+    char scheme[CT_SCHEME_NAME_MAX];
+    char label[8];
+    double measured_penalty;     /* t / t_ref */
+    double predicted_penalty;    /* progressive GigE model (progressive.h) */
+} ct_calib_scheme_check;
+
+typedef struct ct_calib_gige {
+    double m;                    /* message size of the schemes */
+    double t_ref;                /* s, 0>1 alone */
+    size_t nout;                 /* pure outgoing conflicts measured */
+    int k[CT_MAX_SCHEME_COMMS];
+    double penalty[CT_MAX_SCHEME_COMMS]; /* mean penalty of the k communications */
+    double beta, gamma_i, gamma_o;
+    int has_gammas;              /* 0 when fig4 was not measured or did not fit: gammas 0 */
+    char note[CT_ERR_MAX];       /* why has_gammas is 0, "" otherwise */
+    double intra_bw;             /* bytes/s from "intra", 0 when not measured */
+    size_t nchecks;              /* held-back communications (in-k, fig4 b..e) */
+    ct_calib_scheme_check checks[4 * CT_MAX_SCHEME_COMMS];
+    ct_calib_summary check_err;  /* |predicted - measured| / measured penalty */
+} ct_calib_gige;
+
+/* Estimate beta (001 §V-A: mean of penalty(k)/k over out-k), gamma_o and
+ * gamma_i (from fig4's a and f) and check the model on the communications
+ * not used: in-k and fig4's b, c, d, e. Needs "ref" and at least one out-k
+ * with k >= 2; all schemes must share one message size. */
+int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, ct_err *err);
+
+#endif

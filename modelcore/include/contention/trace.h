@@ -1,0 +1,121 @@
+/* Application traces for the trace-replay simulator (paper 001 §VI-A: "an
+ * application represented by a sequence of events", compute events and
+ * communication events), plus the two small files that go with a replay:
+ * measured communication times (for 001 §VI-B's E_rel / E_abs) and an
+ * explicit task -> node placement. Formats: doc/trace-format.md.
+ *
+ * Each line of a trace belongs to one task; a task's program order is the
+ * file order of its lines. Communications follow MPI's blocking rendez-vous
+ * (MPI_Send / MPI_Recv, as the paper's benchmark used): a transfer starts
+ * once the send and its matching receive are both posted. Matching is MPI's:
+ * a receive takes the oldest pending send from its source (or from anyone for
+ * `any`), sends from one task to another are never overtaken.
+ */
+#ifndef CONTENTION_TRACE_H
+#define CONTENTION_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "contention/error.h"
+
+#define CT_ANY_SOURCE (-1)
+/* Task ids are 0 .. CT_TRACE_MAX_TASKS-1. */
+#define CT_TRACE_MAX_TASKS (1 << 28)
+#define CT_LABEL_MAX 64
+
+typedef enum ct_ev_kind {
+    CT_EV_COMPUTE = 0, /* busy for `value` seconds */
+    CT_EV_SEND,        /* blocking send of `value` bytes to `peer` (MPI_Send, rendez-vous) */
+    CT_EV_ISEND,       /* non-blocking send, completed by a later waitall (MPI_Isend) */
+    CT_EV_RECV,        /* blocking receive from `peer` or CT_ANY_SOURCE (MPI_Recv) */
+    CT_EV_IRECV,       /* non-blocking receive (MPI_Irecv) */
+    CT_EV_WAITALL,     /* wait for every outstanding isend/irecv of the task (MPI_Waitall) */
+} ct_ev_kind;
+
+typedef struct ct_event {
+    double value;  /* compute: s; send/isend: bytes; recv/irecv: buffer bytes, < 0 = any size */
+    int32_t peer;  /* send: destination task; recv: source task or CT_ANY_SOURCE; else -1 */
+    int32_t comm;  /* send/isend: communication index (sends in file order); else -1 */
+    int32_t line;  /* line in the trace file, 0 when built in memory */
+    uint8_t kind;  /* ct_ev_kind */
+} ct_event;
+
+typedef struct ct_trace {
+    char name[256];      /* file name used in messages */
+    int32_t ntasks;
+    size_t nevents;
+    ct_event *ev;        /* grouped by task, program order inside a task */
+    size_t *task_first;  /* task t owns ev[task_first[t] .. task_first[t+1]) */
+    size_t ncomm;        /* communications = send + isend events */
+    int32_t *comm_src;   /* sending task of communication c */
+    size_t *comm_event;  /* index in ev of the send that defines communication c */
+    double total_bytes;  /* sum of the bytes of every communication */
+    /* explicit labels (`send ... LABEL`); communications without one are "c<index>" */
+    uint32_t *label_off; /* per communication: offset in labels, UINT32_MAX = none */
+    char *labels;
+    size_t labels_len, labels_cap;
+    /* builder state (freed by ct_trace_finish) */
+    int32_t *stage_task;
+    void *stage_labels;  /* label -> communication table while building */
+    size_t ev_cap, comm_cap;
+    int32_t declared_tasks; /* `tasks N` header, -1 when absent */
+    int32_t declared_line;
+    int finished;
+} ct_trace;
+
+/* Start an empty trace; `name` appears in messages. Events are then added in
+ * file order (any interleaving of tasks) and ct_trace_finish groups them. */
+int ct_trace_init(ct_trace *tr, const char *name, ct_err *err);
+/* Declare the number of tasks (the `tasks N` header); without it the trace has
+ * max(task id) + 1 tasks. Must come before any event. */
+int ct_trace_set_ntasks(ct_trace *tr, int32_t ntasks, int32_t line, ct_err *err);
+int ct_trace_add_compute(ct_trace *tr, int32_t task, double seconds, int32_t line, ct_err *err);
+/* A send (blocking = 1: send, 0: isend) of `bytes` from task to dst. `label`
+ * may be NULL; otherwise [A-Za-z_][A-Za-z0-9_.-]*, unique in the trace. */
+int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int blocking,
+                      const char *label, int32_t line, ct_err *err);
+/* A receive (blocking = 1: recv, 0: irecv) from src (CT_ANY_SOURCE: any);
+ * max_bytes < 0 accepts any size, otherwise a larger send is an error. */
+int ct_trace_add_recv(ct_trace *tr, int32_t task, int32_t src, double max_bytes, int blocking,
+                      int32_t line, ct_err *err);
+int ct_trace_add_waitall(ct_trace *tr, int32_t task, int32_t line, ct_err *err);
+/* Group events by task and check peers against the task count. */
+int ct_trace_finish(ct_trace *tr, ct_err *err);
+void ct_trace_free(ct_trace *tr);
+
+/* Parse a trace file (doc/trace-format.md). Errors read
+ * "FILE:LINE:COL: what is wrong (what is accepted)"; *tr is then empty. */
+int ct_trace_load(const char *path, ct_trace *tr, ct_err *err);
+/* Same from memory; `name` is used in messages in place of a path. */
+int ct_trace_parse_buffer(const char *name, const char *buf, size_t len, ct_trace *tr,
+                          ct_err *err);
+
+/* Label of communication c: its explicit label or "c<c>". Returns buf. */
+const char *ct_trace_label(const ct_trace *tr, size_t c, char *buf, size_t n);
+/* The event (send or isend) that defines communication c. */
+const ct_event *ct_trace_comm_event(const ct_trace *tr, size_t c);
+
+/* "compute", "send", ... for a ct_ev_kind. */
+const char *ct_ev_kind_name(int kind);
+
+/* Measured times, one line per communication: `LABEL SECONDS` (s, ms, us or ns
+ * suffix allowed). measured[c] (array of tr->ncomm) receives the time or NaN
+ * when the file does not list c. Unknown or repeated labels are errors. */
+int ct_measured_load(const char *path, const ct_trace *tr, double *measured, ct_err *err);
+int ct_measured_parse_buffer(const char *name, const char *buf, size_t len, const ct_trace *tr,
+                             double *measured, ct_err *err);
+
+/* Explicit placement, one `TASK NODE` line per task of the trace, each task
+ * exactly once. node_of (array of ntasks) receives the nodes; nodes must be
+ * below nnodes. */
+int ct_placement_load(const char *path, int32_t ntasks, int32_t nnodes, int32_t *node_of,
+                      ct_err *err);
+int ct_placement_parse_buffer(const char *name, const char *buf, size_t len, int32_t ntasks,
+                              int32_t nnodes, int32_t *node_of, ct_err *err);
+
+/* Parse a duration: a non-negative number with an optional s, ms, us or ns
+ * suffix, e.g. "1.5ms". */
+int ct_parse_duration(const char *s, double *seconds, ct_err *err);
+
+#endif

@@ -1,0 +1,145 @@
+/* Alltoall contention signature (papers 000/002, Steffenel, Martinasso,
+ * Trystram): Proposition 1, eq. 4, eq. 5, and this project's layout-aware
+ * form for several tasks per node (see doc/models-alltoall.md).
+ *
+ * Every formula is written through the same two helpers so that the
+ * layout-aware form with one task per node reproduces eq. 5 bit for bit
+ * (the tests compare with ==), not merely to rounding. */
+#include "contention/alltoall.h"
+
+#include <math.h>
+#include <stddef.h>
+
+/* Per-communication network cost m*beta*gamma (+ delta once m >= M): the
+ * bracket of 000 eq. 5 without alpha. */
+static double per_comm(double beta, double m, double gamma, double delta, double M)
+{
+    return m * beta * gamma + (m >= M ? delta : 0.0); /* 000 eq. 5 */
+}
+
+/* Time a node's t tasks spend exchanging through memory: t(t-1) messages. */
+static double intra_time(int64_t t, double m, double intra_bw)
+{
+    if (intra_bw <= 0 || t < 2)
+        return 0.0;
+    return (double)t * (double)(t - 1) * m / intra_bw;
+}
+
+double ct_a2a_lower_bound(int64_t n, double alpha, double beta, double m)
+{
+    if (n <= 1)
+        return 0.0;
+    double k = (double)(n - 1);
+    return k * alpha + k * per_comm(beta, m, 1.0, 0.0, INFINITY); /* 000 Prop. 1 */
+}
+
+double ct_a2a_eq4(int64_t n, double alpha, double beta, double m, double gamma)
+{
+    if (n <= 1)
+        return 0.0;
+    double k = (double)(n - 1);
+    return k * alpha + k * per_comm(beta, m, gamma, 0.0, INFINITY); /* 000 eq. 4 */
+}
+
+double ct_a2a_eq5(int64_t n, double alpha, double beta, double m, const ct_a2a_sig *s)
+{
+    if (!s)
+        return NAN;
+    if (n <= 1)
+        return 0.0;
+    double k = (double)(n - 1);
+    return k * alpha + k * per_comm(beta, m, s->gamma, s->delta, s->M); /* 000 eq. 5 */
+}
+
+/* The busiest node's share: max_k r_k * c + intra_k, r_k = t_k (n - t_k). */
+static double layout_time(const int32_t *tasks, int32_t nnodes, double alpha, double c, double m,
+                          double intra_bw)
+{
+    if (!tasks || nnodes <= 0)
+        return NAN;
+    int64_t n = 0;
+    for (int32_t k = 0; k < nnodes; k++) {
+        if (tasks[k] < 0)
+            return NAN;
+        n += tasks[k];
+    }
+    if (n == 0)
+        return NAN;
+    if (n == 1)
+        return 0.0;
+    double worst = 0.0;
+    for (int32_t k = 0; k < nnodes; k++) {
+        int64_t t = tasks[k];
+        /* node k's NIC carries t_k (n - t_k) remote messages each way */
+        double v = (double)t * (double)(n - t) * c + intra_time(t, m, intra_bw);
+        if (v > worst)
+            worst = v;
+    }
+    return (double)(n - 1) * alpha + worst; /* layout-aware eq. 5 (alltoall.h) */
+}
+
+double ct_a2a_layout(const int32_t *tasks, int32_t nnodes, double alpha, double beta, double m,
+                     const ct_a2a_sig *s, double intra_bw)
+{
+    if (!s)
+        return NAN;
+    return layout_time(tasks, nnodes, alpha, per_comm(beta, m, s->gamma, s->delta, s->M), m,
+                       intra_bw);
+}
+
+double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double alpha, double beta,
+                                 double m, double intra_bw)
+{
+    /* 000 Prop. 1 generalised: gamma = 1, no delta */
+    return layout_time(tasks, nnodes, alpha, per_comm(beta, m, 1.0, 0.0, INFINITY), m, intra_bw);
+}
+
+double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, double beta, double m,
+                      const ct_a2a_sig *s, double intra_bw)
+{
+    if (!s || nodes <= 0 || tasks_per_node <= 0)
+        return NAN;
+    int64_t t = tasks_per_node;
+    int64_t n = (int64_t)nodes * t;
+    if (n == 1)
+        return 0.0;
+    double c = per_comm(beta, m, s->gamma, s->delta, s->M);
+    /* same expression as layout_time() so both agree exactly */
+    return (double)(n - 1) * alpha + ((double)t * (double)(n - t) * c + intra_time(t, m, intra_bw));
+}
+
+int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, double beta, double m,
+                          const ct_a2a_sig *s, double intra_bw, double *T, ct_err *err)
+{
+    if (!tasks || nnodes <= 0)
+        return ct_err_set(err, "alltoall layout: %d nodes (accepted: at least one node)",
+                          (int)nnodes);
+    if (!s || !T)
+        return ct_err_set(err, "alltoall layout: missing signature or result pointer");
+    int64_t n = 0;
+    for (int32_t k = 0; k < nnodes; k++) {
+        if (tasks[k] < 0)
+            return ct_err_set(err, "alltoall layout: tasks[%d] = %d (accepted: >= 0)", (int)k,
+                              (int)tasks[k]);
+        n += tasks[k];
+    }
+    if (n == 0)
+        return ct_err_set(err,
+                          "alltoall layout: no task on any of the %d nodes (accepted: >= 1 "
+                          "task in total)",
+                          (int)nnodes);
+    const struct {
+        const char *name;
+        double v;
+    } chk[] = {{"alpha", alpha},    {"beta", beta},      {"m", m},
+               {"gamma", s->gamma}, {"delta", s->delta}, {"M", s->M}};
+    for (size_t i = 0; i < sizeof chk / sizeof chk[0]; i++)
+        if (!isfinite(chk[i].v) || chk[i].v < 0)
+            return ct_err_set(err, "alltoall layout: %s = %g (accepted: a finite value >= 0)",
+                              chk[i].name, chk[i].v);
+    if (isnan(intra_bw))
+        return ct_err_set(err, "alltoall layout: intra_bw = nan (accepted: bytes/s > 0, or <= 0 "
+                               "to ignore intra-node time)");
+    *T = ct_a2a_layout(tasks, nnodes, alpha, beta, m, s, intra_bw);
+    return 0;
+}

@@ -1,0 +1,496 @@
+/* Calibration: fit on one configuration, validate on the held-back samples
+ * (papers 000/002 §V fit the signature on one process count with one task
+ * per node and predict the others), and the GigE penalty parameters from
+ * the conflict schemes (paper 001 §IV-B measurement, §V-A estimation). */
+#include "contention/calibrate.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "contention/commgraph.h"
+#include "contention/progressive.h"
+
+void ct_calib_opts_default(ct_calib_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->fit_tasks_per_node = 1;
+    o->hold_nodes = 0;
+    o->saturated_m = 128.0 * 1024.0;
+    o->intra_bw = 0;
+}
+
+static int32_t tpn_of(const ct_a2a_sample *s)
+{
+    return s->tasks_per_node > 0 ? s->tasks_per_node : 1;
+}
+
+int ct_calib_in_fit(const ct_a2a_sample *s, int32_t fit_tasks_per_node, int32_t held_nodes)
+{
+    return tpn_of(s) == fit_tasks_per_node && s->nodes != held_nodes;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+ct_calib_summary ct_calib_summarise(const ct_calib_point *p, size_t n, int held, double min_m)
+{
+    ct_calib_summary s = {0, 0, 0, 0};
+    double *e = malloc((n ? n : 1) * sizeof *e);
+    if (!e)
+        return s;
+    for (size_t i = 0; i < n; i++)
+        if (p[i].held == held && p[i].m >= min_m)
+            e[s.n++] = fabs(p[i].rel_err);
+    if (s.n) {
+        qsort(e, s.n, sizeof *e, cmp_double);
+        s.median_abs = s.n % 2 ? e[s.n / 2] : 0.5 * (e[s.n / 2 - 1] + e[s.n / 2]);
+        double sum = 0;
+        for (size_t i = 0; i < s.n; i++)
+            sum += e[i];
+        s.mean_abs = sum / (double)s.n;
+        s.max_abs = e[s.n - 1];
+    }
+    free(e);
+    return s;
+}
+
+void ct_calib_result_free(ct_calib_result *r)
+{
+    if (!r)
+        return;
+    free(r->points);
+    r->points = NULL;
+    r->npoints = 0;
+}
+
+/* The node count to hold back: o->hold_nodes when given, else the largest
+ * of at least two node counts measured at the fit configuration. */
+static int32_t resolve_held(const ct_a2a_sample *a, size_t n, const ct_calib_opts *o)
+{
+    if (o->hold_nodes < 0)
+        return 0;
+    if (o->hold_nodes > 0)
+        return o->hold_nodes;
+    int32_t lo = INT32_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (tpn_of(&a[i]) != o->fit_tasks_per_node)
+            continue;
+        lo = a[i].nodes < lo ? a[i].nodes : lo;
+        hi = a[i].nodes > hi ? a[i].nodes : hi;
+    }
+    return hi > lo ? hi : 0;
+}
+
+int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sample *a2a,
+                          size_t na2a, const ct_calib_opts *opts, ct_calib_result *r, ct_err *err)
+{
+    if (!r)
+        return ct_err_set(err, "calibrate: missing result pointer");
+    memset(r, 0, sizeof *r);
+    ct_calib_opts o;
+    if (opts)
+        o = *opts;
+    else
+        ct_calib_opts_default(&o);
+    if (o.fit_tasks_per_node < 1)
+        return ct_err_set(err, "calibrate: fit_tasks_per_node = %d (accepted: >= 1)",
+                          (int)o.fit_tasks_per_node);
+    if (!a2a || na2a == 0)
+        return ct_err_set(err, "calibrate: no Alltoall samples (accepted: >= 4 at the fit "
+                               "configuration plus held-back ones)");
+    if (ct_fit_hockney(p2p, np2p, &r->alpha, &r->beta, &r->p2p_diag, err) < 0)
+        return ct_err_prefix(err, "calibrate: ping-pong: ");
+
+    int32_t held = resolve_held(a2a, na2a, &o);
+    ct_a2a_sample *fit = malloc(na2a * sizeof *fit);
+    ct_calib_point *pts = calloc(na2a, sizeof *pts);
+    if (!fit || !pts) {
+        free(fit);
+        free(pts);
+        return ct_err_set(err, "calibrate: out of memory for %zu samples", na2a);
+    }
+    size_t nfit = 0;
+    int32_t maxn = 0;
+    for (size_t i = 0; i < na2a; i++) {
+        if (ct_calib_in_fit(&a2a[i], o.fit_tasks_per_node, held)) {
+            fit[nfit++] = a2a[i];
+            int32_t n = a2a[i].nodes * tpn_of(&a2a[i]);
+            maxn = n > maxn ? n : maxn;
+        }
+    }
+    if (nfit < 4) {
+        free(fit);
+        free(pts);
+        return ct_err_set(err,
+                          "calibrate: %zu Alltoall samples at %d task(s) per node, %d node(s) "
+                          "held back (accepted: >= 4, at two sizes or more, to fit gamma and "
+                          "delta)",
+                          nfit, (int)o.fit_tasks_per_node, (int)held);
+    }
+    if (ct_fit_signature(fit, nfit, r->alpha, r->beta, o.intra_bw, NULL, 0, &r->sig,
+                         &r->a2a_diag, err) < 0) {
+        free(fit);
+        free(pts);
+        return ct_err_prefix(err, "calibrate: Alltoall signature: ");
+    }
+    free(fit);
+
+    for (size_t i = 0; i < na2a; i++) {
+        const ct_a2a_sample *s = &a2a[i];
+        ct_calib_point *p = &pts[i];
+        int32_t t = tpn_of(s);
+        p->nodes = s->nodes;
+        p->tasks_per_node = t;
+        p->m = s->m;
+        p->measured = s->t;
+        p->predicted = ct_a2a_uniform(s->nodes, t, r->alpha, r->beta, s->m, &r->sig, o.intra_bw);
+        ct_a2a_sig none = {1.0, 0.0, 0.0};
+        p->bound = ct_a2a_uniform(s->nodes, t, r->alpha, r->beta, s->m, &none, o.intra_bw);
+        p->rel_err = (p->predicted - p->measured) / p->measured; /* 000 §VI: error rate */
+        p->held = !ct_calib_in_fit(s, o.fit_tasks_per_node, held);
+        if (p->held)
+            r->nheld++;
+        else
+            r->nfit++;
+    }
+    r->points = pts;
+    r->npoints = na2a;
+    r->fit_tasks_per_node = o.fit_tasks_per_node;
+    r->held_nodes = held;
+    r->fit_max_tasks = maxn;
+    r->held_all = ct_calib_summarise(pts, na2a, 1, 0.0);
+    r->held_saturated = ct_calib_summarise(pts, na2a, 1, o.saturated_m);
+    return 0;
+}
+
+/* ---- conflict rows --------------------------------------------------------- */
+
+#define LINE_MAX_LEN 1024
+#define MAX_COLS 32
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+static int parse_num(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return (end == s || *trim(end) || errno || !isfinite(*v)) ? -1 : 0;
+}
+
+/* NAME:LABEL:SRC>DST */
+static int parse_detail(const char *d, ct_conflict_sample *c)
+{
+    const char *c1 = strchr(d, ':');
+    const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || !c2 || c1 == d || c2 == c1 + 1)
+        return -1;
+    size_t ln = (size_t)(c1 - d), ll = (size_t)(c2 - c1 - 1);
+    if (ln >= sizeof c->scheme || ll >= sizeof c->label)
+        return -1;
+    memcpy(c->scheme, d, ln);
+    c->scheme[ln] = '\0';
+    memcpy(c->label, c1 + 1, ll);
+    c->label[ll] = '\0';
+    int a, b, used = 0;
+    if (sscanf(c2 + 1, "%d>%d%n", &a, &b, &used) != 2 || c2[1 + used] || a < 0 || b < 0)
+        return -1;
+    c->src = a;
+    c->dst = b;
+    return 0;
+}
+
+int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict_sample **out,
+                      size_t *n, ct_err *err)
+{
+    if (!name)
+        name = "(conflicts)";
+    if (!buf || !out || !n)
+        return ct_err_set(err, "%s: missing buffer or result pointer", name);
+    size_t cap = *n, start = *n;
+    int col_b = -1, col_m = -1, col_t = -1, col_d = -1, ncols = 0;
+    size_t pos = 0, lineno = 0;
+    while (pos < len) {
+        size_t e = pos;
+        while (e < len && buf[e] != '\n')
+            e++;
+        lineno++;
+        if (e - pos >= LINE_MAX_LEN) {
+            *n = start;
+            return ct_err_set(err, "%s:%zu: line longer than %d bytes (accepted: ct-mpibench CSV)",
+                              name, lineno, LINE_MAX_LEN - 1);
+        }
+        char line[LINE_MAX_LEN];
+        memcpy(line, buf + pos, e - pos);
+        line[e - pos] = '\0';
+        pos = e + 1;
+        char *t = trim(line);
+        if (!*t || *t == '#')
+            continue;
+        char *tok[MAX_COLS];
+        int nt = 0;
+        for (char *p = t;;) {
+            if (nt == MAX_COLS) {
+                *n = start;
+                return ct_err_set(err, "%s:%zu: more than %d columns", name, lineno, MAX_COLS);
+            }
+            char *c = strchr(p, ',');
+            if (c)
+                *c = '\0';
+            tok[nt++] = trim(p);
+            if (!c)
+                break;
+            p = c + 1;
+        }
+        if (!ncols) {
+            for (int i = 0; i < nt; i++) {
+                if (strcasecmp(tok[i], "benchmark") == 0)
+                    col_b = i;
+                else if (strcasecmp(tok[i], "size_bytes") == 0)
+                    col_m = i;
+                else if (strcasecmp(tok[i], "t_avg_s") == 0)
+                    col_t = i;
+                else if (strcasecmp(tok[i], "detail") == 0)
+                    col_d = i;
+            }
+            if (col_b < 0 || col_m < 0 || col_t < 0) {
+                *n = start;
+                return ct_err_set(err, "%s:%zu: header '%.60s' lacks benchmark, size_bytes or "
+                                       "t_avg_s (accepted: ct-mpibench CSV)", name, lineno, t);
+            }
+            ncols = nt;
+            continue;
+        }
+        if (nt != ncols) {
+            *n = start;
+            return ct_err_set(err, "%s:%zu: %d fields where the header has %d (accepted: one "
+                                   "value per column)", name, lineno, nt, ncols);
+        }
+        if (strcasecmp(tok[col_b], "conflict") != 0)
+            continue;
+        if (col_d < 0) {
+            *n = start;
+            return ct_err_set(err, "%s:%zu: conflict row but no detail column (accepted: "
+                                   "ct-mpibench conflict output)", name, lineno);
+        }
+        ct_conflict_sample c;
+        memset(&c, 0, sizeof c);
+        if (parse_detail(tok[col_d], &c) < 0) {
+            *n = start;
+            return ct_err_set(err, "%s:%zu: detail '%.60s' (accepted: NAME:LABEL:SRC>DST, e.g. "
+                                   "fig4:a:0>1)", name, lineno, tok[col_d]);
+        }
+        if (parse_num(tok[col_m], &c.m) < 0 || c.m < 0) {
+            *n = start;
+            return ct_err_set(err, "%s:%zu: size_bytes '%.40s' (accepted: bytes >= 0)", name,
+                              lineno, tok[col_m]);
+        }
+        if (parse_num(tok[col_t], &c.t) < 0 || !(c.t > 0)) {
+            *n = start;
+            return ct_err_set(err, "%s:%zu: t_avg_s '%.40s' (accepted: seconds > 0)", name,
+                              lineno, tok[col_t]);
+        }
+        if (*n == cap) {
+            size_t nc = cap ? 2 * cap : 32;
+            ct_conflict_sample *g = realloc(*out, nc * sizeof *g);
+            if (!g) {
+                *n = start;
+                return ct_err_set(err, "%s: out of memory", name);
+            }
+            *out = g;
+            cap = nc;
+        }
+        (*out)[(*n)++] = c;
+    }
+    if (!ncols) {
+        *n = start;
+        return ct_err_set(err, "%s: no header line (accepted: ct-mpibench CSV with a "
+                               "'benchmark,...,detail' header)", name);
+    }
+    return 0;
+}
+
+/* ---- GigE parameters (001 §V-A) -------------------------------------------- */
+
+static const ct_conflict_sample *find(const ct_conflict_sample *c, size_t n, const char *scheme,
+                                      const char *label)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(c[i].scheme, scheme) == 0 && (!label || strcmp(c[i].label, label) == 0))
+            return &c[i];
+    return NULL;
+}
+
+/* "out3" -> 3 for prefix "out"; 0 when the name is not of that form */
+static int k_of(const char *scheme, const char *prefix)
+{
+    size_t l = strlen(prefix);
+    if (strncmp(scheme, prefix, l) != 0 || !isdigit((unsigned char)scheme[l]))
+        return 0;
+    char *end;
+    long k = strtol(scheme + l, &end, 10);
+    return (*end || k < 1 || k > CT_MAX_SCHEME_COMMS) ? 0 : (int)k;
+}
+
+/* Predicted penalties of every communication of one scheme under the
+ * progressive GigE model, appended to g->checks with the measured ones. */
+static int check_scheme(const ct_conflict_sample *c, size_t n, const char *scheme,
+                        const char *const *skip, ct_calib_gige *g, ct_err *err)
+{
+    size_t idx[CT_MAX_SCHEME_COMMS];
+    size_t k = 0;
+    int32_t maxnode = 0;
+    for (size_t i = 0; i < n && k < CT_MAX_SCHEME_COMMS; i++)
+        if (strcmp(c[i].scheme, scheme) == 0) {
+            idx[k++] = i;
+            maxnode = c[i].src > maxnode ? c[i].src : maxnode;
+            maxnode = c[i].dst > maxnode ? c[i].dst : maxnode;
+        }
+    if (k == 0)
+        return 0;
+    ct_graph gr;
+    if (ct_graph_init(&gr, maxnode + 1, err) < 0)
+        return -1;
+    for (size_t j = 0; j < k; j++)
+        if (ct_graph_add(&gr, c[idx[j]].src, c[idx[j]].dst, 1, g->m, err) < 0) {
+            ct_graph_free(&gr);
+            return -1;
+        }
+    ct_penalty_model pm;
+    memset(&pm, 0, sizeof pm);
+    pm.kind = CT_MODEL_GIGE;
+    pm.beta = g->beta;
+    pm.gamma_i = g->gamma_i;
+    pm.gamma_o = g->gamma_o;
+    double alone[CT_MAX_SCHEME_COMMS], finish[CT_MAX_SCHEME_COMMS];
+    for (size_t j = 0; j < k; j++)
+        alone[j] = g->t_ref;
+    int rc = ct_progressive_times(&pm, &gr, alone, finish, err);
+    ct_graph_free(&gr);
+    if (rc < 0)
+        return -1;
+    for (size_t j = 0; j < k; j++) {
+        const ct_conflict_sample *s = &c[idx[j]];
+        int skipped = 0;
+        for (const char *const *sk = skip; sk && *sk; sk++)
+            skipped |= strcmp(*sk, s->label) == 0;
+        if (skipped || g->nchecks == sizeof g->checks / sizeof g->checks[0])
+            continue;
+        ct_calib_scheme_check *ck = &g->checks[g->nchecks++];
+        snprintf(ck->scheme, sizeof ck->scheme, "%s", s->scheme);
+        snprintf(ck->label, sizeof ck->label, "%s", s->label);
+        ck->measured_penalty = s->t / g->t_ref;    /* 001 §IV-B: P_i = T_i / T_ref */
+        ck->predicted_penalty = finish[j] / g->t_ref;
+    }
+    return 0;
+}
+
+int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, ct_err *err)
+{
+    if (!g)
+        return ct_err_set(err, "conflict calibration: missing result pointer");
+    memset(g, 0, sizeof *g);
+    if (!c || n == 0)
+        return ct_err_set(err, "conflict calibration: no conflict measurements (accepted: "
+                               "schemes 'ref' and out2, out3, ...)");
+    const ct_conflict_sample *ref = find(c, n, "ref", NULL);
+    if (!ref)
+        return ct_err_set(err, "conflict calibration: scheme 'ref' (0>1 alone, T_ref) not "
+                               "measured (accepted: ref, outK, inK, fig4, intra)");
+    g->m = ref->m;
+    g->t_ref = ref->t;
+    for (size_t i = 0; i < n; i++)
+        if (c[i].m != g->m && strcmp(c[i].scheme, "intra") != 0)
+            return ct_err_set(err, "conflict calibration: scheme %s uses %.0f bytes but ref "
+                                   "uses %.0f (accepted: one message size for every scheme)",
+                              c[i].scheme, c[i].m, g->m);
+
+    /* pure outgoing conflicts: penalty(k) = mean of T_i / T_ref over the k */
+    for (size_t i = 0; i < n; i++) {
+        int k = k_of(c[i].scheme, "out");
+        if (k < 2)
+            continue;
+        size_t j;
+        for (j = 0; j < g->nout; j++)
+            if (g->k[j] == k)
+                break;
+        if (j < g->nout || g->nout == CT_MAX_SCHEME_COMMS)
+            continue;
+        double sum = 0;
+        int cnt = 0;
+        for (size_t q = 0; q < n; q++)
+            if (strcmp(c[q].scheme, c[i].scheme) == 0) {
+                sum += c[q].t / g->t_ref; /* 001 §IV-B: P_i = T_i / T_ref */
+                cnt++;
+            }
+        g->k[g->nout] = k;
+        g->penalty[g->nout] = sum / cnt;
+        g->nout++;
+    }
+    if (g->nout == 0)
+        return ct_err_set(err, "conflict calibration: no pure outgoing conflict with k >= 2 "
+                               "(accepted: schemes out2, out3, ...)");
+    if (ct_fit_gige_beta(g->k, g->penalty, g->nout, &g->beta, err) < 0)
+        return ct_err_prefix(err, "conflict calibration: ");
+
+    const ct_conflict_sample *a = find(c, n, "fig4", "a"), *f = find(c, n, "fig4", "f");
+    if (a && f) {
+        ct_err e2 = {{0}};
+        if (ct_fit_gige_gammas(g->beta, g->t_ref, a->t, f->t, &g->gamma_i, &g->gamma_o, &e2) == 0)
+            g->has_gammas = 1;
+        else
+            snprintf(g->note, sizeof g->note, "%s", e2.msg);
+    } else {
+        snprintf(g->note, sizeof g->note,
+                 "scheme fig4 (7 nodes) not measured: gamma_i = gamma_o = 0");
+    }
+
+    const ct_conflict_sample *in = find(c, n, "intra", NULL);
+    if (in && in->t > 0)
+        g->intra_bw = in->m / in->t;
+
+    /* validation on what the estimation did not use */
+    static const char *const fig4_used[] = {"a", "f", NULL};
+    char seen[64][CT_SCHEME_NAME_MAX];
+    size_t nseen = 0;
+    for (size_t i = 0; i < n && nseen < 64; i++) {
+        if (k_of(c[i].scheme, "in") < 2)
+            continue;
+        size_t j;
+        for (j = 0; j < nseen; j++)
+            if (strcmp(seen[j], c[i].scheme) == 0)
+                break;
+        if (j < nseen)
+            continue;
+        snprintf(seen[nseen++], CT_SCHEME_NAME_MAX, "%s", c[i].scheme);
+        if (check_scheme(c, n, c[i].scheme, NULL, g, err) < 0)
+            return -1;
+    }
+    if (g->has_gammas && check_scheme(c, n, "fig4", fig4_used, g, err) < 0)
+        return -1;
+    ct_calib_point pts[sizeof g->checks / sizeof g->checks[0]];
+    for (size_t i = 0; i < g->nchecks; i++) {
+        memset(&pts[i], 0, sizeof pts[i]);
+        pts[i].held = 1;
+        pts[i].rel_err = (g->checks[i].predicted_penalty - g->checks[i].measured_penalty) /
+                         g->checks[i].measured_penalty;
+    }
+    g->check_err = ct_calib_summarise(pts, g->nchecks, 1, 0.0);
+    return 0;
+}

@@ -1,0 +1,53 @@
+/* GigE penalty parameters from measured conflict schemes (paper 001 §V-A). */
+#include "contention/fit.h"
+
+#include <math.h>
+
+int ct_fit_gige_beta(const int *k, const double *penalty, size_t n, double *beta, ct_err *err)
+{
+    if (!k || !penalty || n == 0)
+        return ct_err_set(err, "GigE beta fit: no samples (accepted: >= 1 pure outgoing conflict "
+                               "with k >= 2 communications)");
+    double sum = 0;
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k[i] < 1)
+            return ct_err_set(err, "GigE beta fit: sample %zu has k = %d outgoing communications "
+                                   "(accepted: k >= 1)",
+                              i, k[i]);
+        if (!isfinite(penalty[i]) || penalty[i] <= 0)
+            return ct_err_set(err, "GigE beta fit: sample %zu (k = %d) has penalty %g "
+                                   "(accepted: finite, > 0)",
+                              i, k[i], penalty[i]);
+        if (k[i] < 2) /* k = 1 is the reference itself: penalty 1 by definition */
+            continue;
+        sum += penalty[i] / k[i]; /* 001 §V-A: penalty(k) / k, e.g. 1.5/2 = 2.25/3 = 0.75 */
+        used++;
+    }
+    if (used == 0)
+        return ct_err_set(err, "GigE beta fit: only k = 1 samples (accepted: >= 1 sample with "
+                               "k >= 2 outgoing communications)");
+    *beta = sum / (double)used;
+    return 0;
+}
+
+int ct_fit_gige_gammas(double beta, double t_ref, double t_a, double t_f, double *gamma_i,
+                       double *gamma_o, ct_err *err)
+{
+    if (!(isfinite(beta) && beta > 0))
+        return ct_err_set(err, "GigE gamma fit: beta = %g (accepted: finite, > 0)", beta);
+    if (!(isfinite(t_ref) && t_ref > 0))
+        return ct_err_set(err, "GigE gamma fit: t_ref = %g s (accepted: finite, > 0)", t_ref);
+    const double top = 3.0 * beta * t_ref; /* three communications sharing, no gamma */
+    if (!(isfinite(t_a) && t_a > 0 && t_a <= top))
+        return ct_err_set(err, "GigE gamma fit: t_a = %g s (accepted: 0 < t_a <= 3*beta*t_ref "
+                               "= %g s, giving 0 <= gamma_o < 1)",
+                          t_a, top);
+    if (!(isfinite(t_f) && t_f > 0 && t_f <= top))
+        return ct_err_set(err, "GigE gamma fit: t_f = %g s (accepted: 0 < t_f <= 3*beta*t_ref "
+                               "= %g s, giving 0 <= gamma_i < 1)",
+                          t_f, top);
+    *gamma_o = 1.0 - t_a / top; /* 001 §V-A: gamma_o = 1 - t_a / (3 beta t_ref) */
+    *gamma_i = 1.0 - t_f / top; /* 001 §V-A: gamma_i = 1 - t_f / (3 beta t_ref) */
+    return 0;
+}

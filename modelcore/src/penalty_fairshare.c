@@ -1,0 +1,81 @@
+/* Max-min fair-share baseline: every node has one outgoing and one incoming
+ * NIC of capacity 1 (the bandwidth of a communication alone). Progressive
+ * filling raises the rate of every unfrozen flow together; when a NIC is
+ * full, the flows through it are frozen at the current level. Penalty = 1/r.
+ * Not a model of paper 001: the simulator's reference point for "what a
+ * perfectly fair network would do" (the bottleneck is the NIC, not the fabric).
+ */
+#include "contention/penalty.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct nic {
+    double used;     /* bandwidth taken by frozen flows */
+    int64_t nfree;   /* unfrozen flows through this NIC (communications) */
+} nic;
+
+int ct_fairshare_penalties_ex(const ct_graph *g, const unsigned char *active, double *penalty,
+                              ct_err *err)
+{
+    if (g->nnodes < 1)
+        return ct_err_set(err, "graph with %d nodes (accepted: >= 1)", (int)g->nnodes);
+    const size_t n = g->ncomm, nn = (size_t)g->nnodes;
+    nic *out = calloc(nn, sizeof *out), *in = calloc(nn, sizeof *in);
+    double *rate = malloc((n ? n : 1) * sizeof *rate);
+    if (!out || !in || !rate) {
+        free(out), free(in), free(rate);
+        return ct_err_set(err, "out of memory for a fair-share evaluation of %zu arcs", n);
+    }
+    const ct_comm *c = g->comm;
+    size_t unfrozen = 0;
+    for (size_t i = 0; i < n; i++) {
+        rate[i] = 0.0;
+        if (active && !active[i])
+            continue;
+        out[c[i].src].nfree += c[i].mult;
+        in[c[i].dst].nfree += c[i].mult;
+        rate[i] = -1.0; /* unfrozen */
+        unfrozen++;
+    }
+    while (unfrozen > 0) {
+        /* The water level at which the first NIC fills: (1 - used) / nfree. */
+        double level = INFINITY;
+        for (size_t v = 0; v < nn; v++) {
+            if (out[v].nfree > 0 && (1.0 - out[v].used) / (double)out[v].nfree < level)
+                level = (1.0 - out[v].used) / (double)out[v].nfree;
+            if (in[v].nfree > 0 && (1.0 - in[v].used) / (double)in[v].nfree < level)
+                level = (1.0 - in[v].used) / (double)in[v].nfree;
+        }
+        const double tol = level * 1e-12;
+        /* Freeze every unfrozen flow through a NIC that fills at this level. */
+        for (size_t i = 0; i < n; i++) {
+            if (rate[i] >= 0)
+                continue;
+            const nic *o = &out[c[i].src], *d = &in[c[i].dst];
+            double lo = (1.0 - o->used) / (double)o->nfree;
+            double ld = (1.0 - d->used) / (double)d->nfree;
+            if (lo <= level + tol || ld <= level + tol)
+                rate[i] = -2.0; /* marked: freeze after the scan, levels must not move */
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (rate[i] != -2.0)
+                continue;
+            rate[i] = level;
+            out[c[i].src].used += level * (double)c[i].mult;
+            out[c[i].src].nfree -= c[i].mult;
+            in[c[i].dst].used += level * (double)c[i].mult;
+            in[c[i].dst].nfree -= c[i].mult;
+            unfrozen--;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
+    free(out), free(in), free(rate);
+    return 0;
+}
+
+int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err)
+{
+    return ct_fairshare_penalties_ex(g, NULL, penalty, err);
+}

@@ -1,0 +1,268 @@
+/* Candidate mappings -> predicted times (see score.h for the model). */
+#include "contention/score.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contention/alltoall.h"
+#include "contention/commgraph.h"
+#include "contention/hockney.h"
+#include "contention/penalty.h"
+#include "contention/progressive.h"
+#include "contention/simulate.h"
+#include "contention/trace.h"
+
+typedef struct timing {
+    double predicted, uncontended, intra;
+    int64_t remote;
+} timing;
+
+static double intra_time(const double *intra_bytes, int32_t nnodes, double intra_bw)
+{
+    if (intra_bw <= 0)
+        return 0; /* signatures.h: intra_bw <= 0 ignores intra-node time */
+    double worst = 0;
+    for (int32_t k = 0; k < nnodes; k++)
+        if (intra_bytes[k] / intra_bw > worst)
+            worst = intra_bytes[k] / intra_bw;
+    return worst;
+}
+
+static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, const ct_layout *l,
+                         timing *t, ct_err *err)
+{
+    int32_t *cnt = malloc((size_t)l->nnodes * sizeof *cnt);
+    double *intra = malloc((size_t)l->nnodes * sizeof *intra);
+    int rc = 0;
+    if (!cnt || !intra) {
+        rc = ct_err_set(err, "out of memory for %d nodes", (int)l->nnodes);
+        goto out;
+    }
+    ct_layout_counts(l, cnt);
+    t->remote = 0;
+    for (int32_t k = 0; k < l->nnodes; k++) {
+        t->remote += (int64_t)cnt[k] * (l->ntasks - cnt[k]);
+        intra[k] = (double)cnt[k] * (cnt[k] - 1) * m;
+    }
+    /* 000/002 eq. 5, layout-aware form of alltoall.h */
+    if (ct_a2a_layout_checked(cnt, l->nnodes, f->alpha, f->beta, m, sig, f->intra_bw,
+                              &t->predicted, err) < 0) {
+        rc = -1;
+        goto out;
+    }
+    /* 000 Proposition 1, same layout */
+    t->uncontended =
+        ct_a2a_layout_lower_bound(cnt, l->nnodes, f->alpha, f->beta, m, f->intra_bw);
+    t->intra = intra_time(intra, l->nnodes, f->intra_bw);
+out:
+    free(cnt);
+    free(intra);
+    return rc;
+}
+
+static int time_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l, timing *t,
+                    ct_err *err)
+{
+    ct_graph g;
+    double *intra = malloc((size_t)l->nnodes * sizeof *intra);
+    if (!intra)
+        return ct_err_set(err, "out of memory for %d nodes", (int)l->nnodes);
+    if (ct_pattern_graph(p, l, &g, intra, err) < 0) {
+        free(intra);
+        return -1;
+    }
+    int rc = 0;
+    double *alone = malloc((g.ncomm ? g.ncomm : 1) * sizeof *alone);
+    double *finish = malloc((g.ncomm ? g.ncomm : 1) * sizeof *finish);
+    if (!alone || !finish) {
+        rc = ct_err_set(err, "out of memory for %zu arcs", g.ncomm);
+        goto out;
+    }
+    double net0 = 0, net = 0;
+    for (size_t i = 0; i < g.ncomm; i++) {
+        alone[i] = ct_hockney(f->alpha, f->beta, g.comm[i].bytes); /* Hockney: alpha + m*beta */
+        if (alone[i] > net0)
+            net0 = alone[i];
+    }
+    if (g.ncomm) {
+        /* 001 §IV-B: T = p * T_alone, penalties re-applied as communications end */
+        if (ct_progressive_times(&f->penalty, &g, alone, finish, err) < 0) {
+            rc = -1;
+            goto out;
+        }
+        for (size_t i = 0; i < g.ncomm; i++)
+            if (finish[i] > net)
+                net = finish[i];
+    }
+    t->remote = ct_graph_total(&g);
+    t->intra = intra_time(intra, l->nnodes, f->intra_bw);
+    t->predicted = net > t->intra ? net : t->intra;
+    t->uncontended = net0 > t->intra ? net0 : t->intra;
+out:
+    free(alone);
+    free(finish);
+    free(intra);
+    ct_graph_free(&g);
+    return rc;
+}
+
+static int time_trace(const ct_fabric *f, const ct_trace *tr, const ct_layout *l, timing *t,
+                      ct_err *err)
+{
+    ct_sim_params sp;
+    ct_sim_result r;
+    ct_sim_params_from_fabric(f, &sp);
+    sp.keep_comms = 0;
+    if (ct_simulate(tr, l, &sp, &r, err) < 0)
+        return -1;
+    t->predicted = r.makespan;
+    t->remote = (int64_t)r.nremote;
+    ct_sim_result_free(&r);
+    sp.model.kind = CT_MODEL_NONE;
+    if (ct_simulate(tr, l, &sp, &r, err) < 0)
+        return -1;
+    t->uncontended = r.makespan;
+    ct_sim_result_free(&r);
+    t->intra = 0;
+    return 0;
+}
+
+static void note_add(ct_score_result *out, const char *s)
+{
+    size_t len = strlen(out->note);
+    snprintf(out->note + len, sizeof out->note - len, "%s%s", len ? "; " : "", s);
+}
+
+int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_result *out,
+             ct_err *err)
+{
+    if (!out)
+        return ct_err_set(err, "ct_score: NULL result");
+    memset(out, 0, sizeof *out);
+    if (!fabric)
+        return ct_err_set(err, "no fabric to score on");
+    if (!req || !req->alloc || req->alloc->nnodes < 1 || !req->alloc->cpus)
+        return ct_err_set(err, "no allocation to score (empty node list)");
+    if (!isfinite(fabric->alpha) || fabric->alpha < 0 || !isfinite(fabric->beta) ||
+        fabric->beta < 0)
+        return ct_err_set(err, "fabric '%s': alpha %g s, beta %g s/byte (accepted: finite, >= 0)",
+                          fabric->name, fabric->alpha, fabric->beta);
+    const ct_pattern *p = &req->pattern;
+    if (!isfinite(p->bytes) || p->bytes < 0)
+        return ct_err_set(err, "message size %g bytes (accepted: finite, >= 0)", p->bytes);
+    if (req->include_plane && req->plane_size < 1)
+        return ct_err_set(err, "plane size %d (accepted: >= 1)", (int)req->plane_size);
+    int32_t cpt = req->cpus_per_task < 1 ? 1 : req->cpus_per_task;
+
+    ct_trace tr;
+    int have_trace = 0;
+    int32_t ntasks = req->ntasks;
+    if (p->kind == CT_PAT_TRACE) {
+        if (ct_trace_load(p->trace, &tr, err) < 0)
+            return -1;
+        have_trace = 1;
+        if (ntasks <= 0)
+            ntasks = tr.ntasks;
+        else if (ntasks != tr.ntasks) {
+            ct_trace_free(&tr);
+            return ct_err_set(err, "%s: trace has %d tasks but the job runs %d (they must match)",
+                              p->trace, (int)tr.ntasks, (int)ntasks);
+        }
+    }
+    if (ntasks <= 0) {
+        int64_t slots = ct_alloc_slots(req->alloc, cpt);
+        ntasks = slots > INT32_MAX ? INT32_MAX : (int32_t)slots;
+    }
+
+    snprintf(out->fabric, sizeof out->fabric, "%s", fabric->name);
+    ct_a2a_sig sig = fabric->alltoall;
+    if (p->kind == CT_PAT_ALLTOALL) {
+        snprintf(out->model, sizeof out->model, "alltoall-signature");
+        if (!fabric->has_alltoall) {
+            sig = (ct_a2a_sig){.gamma = 1, .delta = 0, .M = 0};
+            note_add(out, "fabric has no Alltoall signature: scored with gamma = 1, delta = 0 "
+                          "(no contention)");
+        }
+    } else if (p->kind == CT_PAT_TRACE) {
+        snprintf(out->model, sizeof out->model, "simulate/%s",
+                 ct_model_name(fabric->penalty.kind));
+    } else {
+        snprintf(out->model, sizeof out->model, "%s", ct_model_name(fabric->penalty.kind));
+    }
+    if (p->kind != CT_PAT_ALLTOALL && fabric->penalty.kind == CT_MODEL_NONE)
+        note_add(out, "fabric has no penalty model: point-to-point contention not modelled "
+                      "(every penalty 1)");
+    if (fabric->intra_bw <= 0)
+        note_add(out, "fabric has no intra-node bandwidth: intra-node time ignored");
+
+    struct cand {
+        ct_dist d;
+        int32_t plane;
+    } cand[4];
+    size_t nc = 0;
+    cand[nc++] = (struct cand){CT_DIST_BLOCK, 0};
+    cand[nc++] = (struct cand){CT_DIST_CYCLIC, 0};
+    if (req->include_plane)
+        cand[nc++] = (struct cand){CT_DIST_PLANE, req->plane_size};
+    if (req->include_random)
+        cand[nc++] = (struct cand){CT_DIST_RANDOM, 0};
+
+    int rc = 0;
+    for (size_t i = 0; i < nc; i++) {
+        ct_layout l;
+        if (ct_layout_build(req->alloc, ntasks, cpt, cand[i].d, cand[i].plane, req->seed, &l,
+                            err) < 0) {
+            rc = -1;
+            break;
+        }
+        timing t = {0};
+        if (p->kind == CT_PAT_ALLTOALL)
+            rc = time_alltoall(fabric, &sig, p->bytes, &l, &t, err);
+        else if (p->kind == CT_PAT_TRACE)
+            rc = time_trace(fabric, &tr, &l, &t, err);
+        else
+            rc = time_p2p(fabric, p, &l, &t, err);
+        ct_layout_free(&l);
+        if (rc < 0) {
+            char name[32];
+            ct_err_prefix(err, "%s: ", ct_dist_label(cand[i].d, cand[i].plane, name, sizeof name));
+            break;
+        }
+        ct_candidate_score *c = &out->c[out->n++];
+        c->dist = cand[i].d;
+        c->plane = cand[i].plane;
+        ct_dist_label(cand[i].d, cand[i].plane, c->name, sizeof c->name);
+        c->predicted_s = t.predicted;
+        c->uncontended_s = t.uncontended;
+        c->slowdown = t.uncontended > 0 ? t.predicted / t.uncontended : 1.0;
+        c->remote_comms = t.remote;
+        c->intra_s = t.intra;
+    }
+    if (have_trace)
+        ct_trace_free(&tr);
+    if (rc < 0) {
+        out->n = 0;
+        return -1;
+    }
+    /* stable insertion sort: ties keep Slurm's default (block) first */
+    for (size_t i = 1; i < out->n; i++) {
+        ct_candidate_score x = out->c[i];
+        size_t j = i;
+        while (j > 0 && out->c[j - 1].predicted_s > x.predicted_s) {
+            out->c[j] = out->c[j - 1];
+            j--;
+        }
+        out->c[j] = x;
+    }
+    out->winner = 0;
+    out->ntasks = ntasks;
+    if (out->n < 2)
+        out->margin = 0;
+    else if (out->c[0].predicted_s > 0)
+        out->margin = (out->c[1].predicted_s - out->c[0].predicted_s) / out->c[0].predicted_s;
+    else
+        out->margin = out->c[1].predicted_s > 0 ? INFINITY : 0;
+    return 0;
+}

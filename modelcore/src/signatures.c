@@ -1,0 +1,1078 @@
+/* The signature file (schema `version: 1`, conf/README.md).
+ *
+ * YAML carries readable units named in each key (`_us` microseconds,
+ * `_MBps` 10^6 bytes per second, `_bytes`); the structs are SI. Every number
+ * field is described once in a table below, which drives loading, range
+ * checks, writing and diffs, so the four cannot drift apart.
+ */
+#include "contention/signatures.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "yamlutil.h"
+
+/* ---- number fields ---------------------------------------------------- */
+
+typedef enum conv {
+    CONV_PLAIN,    /* dimensionless, or bytes */
+    CONV_US,       /* YAML microseconds -> s */
+    CONV_MBPS,     /* YAML MB/s (10^6 bytes/s) -> bytes/s */
+    CONV_INV_MBPS, /* YAML MB/s -> s/byte (Hockney beta = 1 / bandwidth) */
+} conv;
+
+typedef struct numfield {
+    const char *key;
+    size_t off;       /* offset of the double in ct_fabric */
+    conv conv;
+    int required;
+    double lo;        /* accepted: v >= lo, or v > lo when lo_open */
+    int lo_open;
+    double hi;        /* accepted: v <= hi, or v < hi when hi_open (INFINITY: no bound) */
+    int hi_open;
+    double absent;    /* stored when an optional key is missing; not written back */
+} numfield;
+
+#define FOFF(m) offsetof(ct_fabric, m)
+
+static const numfield p2p_fields[] = {
+    {"alpha_us", FOFF(alpha), CONV_US, 1, 0, 0, INFINITY, 0, 0},
+    {"bandwidth_MBps", FOFF(beta), CONV_INV_MBPS, 1, 0, 1, INFINITY, 0, 0},
+};
+static const numfield plogp_fields[] = {
+    {"L_us", FOFF(plogp_L), CONV_US, 0, 0, 0, INFINITY, 0, 0},
+};
+static const numfield a2a_fields[] = {
+    {"gamma", FOFF(alltoall.gamma), CONV_PLAIN, 1, 0, 0, INFINITY, 0, 0},
+    {"delta_us", FOFF(alltoall.delta), CONV_US, 1, 0, 0, INFINITY, 0, 0},
+    {"M_bytes", FOFF(alltoall.M), CONV_PLAIN, 1, 0, 0, INFINITY, 0, 0},
+    {"fit_max_rel_err", FOFF(a2a_fit_error), CONV_PLAIN, 0, 0, 0, INFINITY, 0, -1},
+};
+/* 001 §V-A: p = Δ·β·(1 ± γ ...); γ < 1 keeps the "then" branch positive */
+static const numfield gige_fields[] = {
+    {"beta", FOFF(penalty.beta), CONV_PLAIN, 1, 0, 1, INFINITY, 0, 0},
+    {"gamma_i", FOFF(penalty.gamma_i), CONV_PLAIN, 1, 0, 0, 1, 1, 0},
+    {"gamma_o", FOFF(penalty.gamma_o), CONV_PLAIN, 1, 0, 0, 1, 1, 0},
+};
+static const numfield fabric_fields[] = {
+    {"intra_node_bandwidth_MBps", FOFF(intra_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
+};
+#define NF(a) (sizeof(a) / sizeof(a[0]))
+
+static double *field_ptr(ct_fabric *f, const numfield *d)
+{
+    return (double *)((char *)f + d->off);
+}
+
+static double field_get(const ct_fabric *f, const numfield *d)
+{
+    double v;
+    memcpy(&v, (const char *)f + d->off, sizeof v);
+    return v;
+}
+
+/* The decimal text times 10^k, correctly rounded: the exponent is shifted in
+ * the text so that "25.5" us becomes exactly the double nearest 25.5e-6 s
+ * (multiplying the parsed double by 1e-6 would round twice). The text has
+ * passed is_decimal(). */
+static double strtod_shift(const char *text, long k)
+{
+    size_t n = strlen(text);
+    const char *e = strpbrk(text, "eE");
+    size_t mlen = e ? (size_t)(e - text) : n;
+    long ex = 0;
+    if (e) {
+        errno = 0;
+        ex = strtol(e + 1, NULL, 10);
+        if (errno == ERANGE || ex > 100000 || ex < -100000)
+            ex = ex > 0 ? 100000 : -100000; /* far beyond any double either way */
+    }
+    char small[128];
+    char *buf = mlen + 32 <= sizeof small ? small : malloc(mlen + 32);
+    if (!buf)
+        return NAN;
+    memcpy(buf, text, mlen);
+    snprintf(buf + mlen, 32, "e%ld", ex + k);
+    double v = strtod(buf, NULL);
+    if (buf != small)
+        free(buf);
+    return v;
+}
+
+/* SI value of a YAML number text of the given unit. */
+static double to_si(conv c, const char *text)
+{
+    switch (c) {
+    case CONV_US: return strtod_shift(text, -6);
+    case CONV_MBPS: return strtod_shift(text, 6);
+    case CONV_INV_MBPS: return 1.0 / strtod_shift(text, 6); /* Hockney beta = 1 / bandwidth */
+    case CONV_PLAIN: break;
+    }
+    return strtod(text, NULL);
+}
+
+static double from_si(conv c, double si)
+{
+    switch (c) {
+    case CONV_US: return si * 1e6;
+    case CONV_MBPS: return si / 1e6;
+    case CONV_INV_MBPS: return 1.0 / (si * 1e6);
+    case CONV_PLAIN: break;
+    }
+    return si;
+}
+
+static int in_range(const numfield *d, double v)
+{
+    if (!isfinite(v))
+        return 0;
+    if (d->lo_open ? !(v > d->lo) : !(v >= d->lo))
+        return 0;
+    if (isfinite(d->hi) && (d->hi_open ? !(v < d->hi) : !(v <= d->hi)))
+        return 0;
+    return 1;
+}
+
+static void range_text(const numfield *d, char *buf, size_t sz)
+{
+    if (isfinite(d->hi))
+        snprintf(buf, sz, "a number %s %g and %s %g", d->lo_open ? ">" : ">=", d->lo,
+                 d->hi_open ? "<" : "<=", d->hi);
+    else
+        snprintf(buf, sz, "a number %s %g", d->lo_open ? ">" : ">=", d->lo);
+}
+
+static int fields_equal(const ct_fabric *a, const ct_fabric *b, const numfield *d)
+{
+    double x = field_get(a, d), y = field_get(b, d);
+    if (!d->required && d->absent < 0 && x < 0 && y < 0)
+        return 1; /* both "unknown" */
+    return x == y;
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+typedef struct ctx {
+    const char *name;
+    ct_err *err;
+} ctx;
+
+static int missing(const ctx *c, const ct_ynode *map, const char *path, const char *key,
+                   const char *required)
+{
+    return ct_y_err(c->err, c->name, map, "%s: missing required key '%s' (required here: %s)",
+                    path, key, required);
+}
+
+static int load_fields(const ctx *c, const ct_ynode *map, const char *path, const numfield *fs,
+                       size_t nfs, ct_fabric *fab)
+{
+    for (size_t i = 0; i < nfs; i++) {
+        const numfield *d = &fs[i];
+        const ct_ynode *v = ct_ymap_get(map, d->key);
+        if (!v) {
+            if (d->required) {
+                char req[200];
+                size_t used = 0;
+                req[0] = '\0';
+                for (size_t j = 0; j < nfs; j++) {
+                    if (!fs[j].required)
+                        continue;
+                    int w = snprintf(req + used, sizeof req - used, "%s%s", used ? ", " : "", fs[j].key);
+                    if (w < 0 || (size_t)w >= sizeof req - used)
+                        break;
+                    used += (size_t)w;
+                }
+                return missing(c, map, path, d->key, req);
+            }
+            *field_ptr(fab, d) = d->absent;
+            continue;
+        }
+        char what[CT_NAME_MAX * 2 + 64];
+        snprintf(what, sizeof what, "%s.%s", path, d->key);
+        double x;
+        if (ct_y_number(c->name, v, what, &x, c->err) < 0)
+            return -1;
+        if (!in_range(d, x)) {
+            char acc[96];
+            range_text(d, acc, sizeof acc);
+            return ct_y_err(c->err, c->name, v, "%s is %s (accepted: %s)", what, v->str, acc);
+        }
+        double si = to_si(d->conv, v->str);
+        if (!isfinite(si) || (d->conv == CONV_INV_MBPS && !(si > 0)))
+            return ct_y_err(c->err, c->name, v, "%s is %s, out of range once converted to SI "
+                            "(accepted: a number of ordinary magnitude)", what, v->str);
+        *field_ptr(fab, d) = si;
+    }
+    return 0;
+}
+
+static int name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= CT_NAME_MAX || !isalnum((unsigned char)s[0]))
+        return 0;
+    /* YAML reads these as null when written unquoted as a value */
+    if (strcmp(s, "null") == 0 || strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (!isalnum(ch) && ch != '_' && ch != '-' && ch != '.')
+            return 0;
+    }
+    return 1;
+}
+
+static int load_name(const ctx *c, const ct_ynode *n, const char *what, char *out)
+{
+    if (n->kind != CT_Y_SCALAR || !name_ok(n->str))
+        return ct_y_err(c->err, c->name, n,
+                        "%s '%.64s' is not a valid name (accepted: 1-%d characters from "
+                        "A-Z a-z 0-9 _ - ., starting with a letter or digit)",
+                        what, n->kind == CT_Y_SCALAR ? n->str : "", CT_NAME_MAX - 1);
+    memcpy(out, n->str, strlen(n->str) + 1);
+    return 0;
+}
+
+static const char *const model_names[] = {"none", "gige", "stopgo", "fairshare"};
+static const ct_model_kind model_kinds[] = {CT_MODEL_NONE, CT_MODEL_GIGE, CT_MODEL_STOPGO,
+                                            CT_MODEL_FAIRSHARE};
+static const char *const method_names[] = {"auto", "exact", "scalable"};
+static const ct_stopgo_method method_kinds[] = {CT_STOPGO_AUTO, CT_STOPGO_EXACT,
+                                                CT_STOPGO_SCALABLE};
+
+static const char *model_str(ct_model_kind k)
+{
+    for (size_t i = 0; i < NF(model_kinds); i++)
+        if (model_kinds[i] == k)
+            return model_names[i];
+    return NULL;
+}
+
+static const char *method_str(ct_stopgo_method m)
+{
+    for (size_t i = 0; i < NF(method_kinds); i++)
+        if (method_kinds[i] == m)
+            return method_names[i];
+    return NULL;
+}
+
+static int date_ok(const char *s)
+{
+    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+        return 0;
+    for (int i = 0; i < 10; i++)
+        if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
+            return 0;
+    int mon = (s[5] - '0') * 10 + (s[6] - '0');
+    int day = (s[8] - '0') * 10 + (s[9] - '0');
+    return mon >= 1 && mon <= 12 && day >= 1 && day <= 31;
+}
+
+static int load_plogp(const ctx *c, const ct_ynode *map, const char *path, ct_fabric *fab)
+{
+    static const char *const keys[] = {"L_us", "gap", NULL};
+    if (ct_y_expect(c->name, map, CT_Y_MAP, path, c->err) < 0 ||
+        ct_ymap_check_keys(c->name, map, path, keys, c->err) < 0 ||
+        load_fields(c, map, path, plogp_fields, NF(plogp_fields), fab) < 0)
+        return -1;
+    const ct_ynode *gap = ct_ymap_get(map, "gap");
+    if (!gap)
+        return 0;
+    char what[CT_NAME_MAX * 2 + 64];
+    snprintf(what, sizeof what, "%s.gap", path);
+    if (ct_y_expect(c->name, gap, CT_Y_SEQ, what, c->err) < 0)
+        return -1;
+    if (gap->nitems > CT_GAP_MAX)
+        return ct_y_err(c->err, c->name, gap, "%s has %zu entries (accepted: at most %d)", what,
+                        gap->nitems, CT_GAP_MAX);
+    static const char *const ekeys[] = {"m_bytes", "g_us", NULL};
+    for (size_t i = 0; i < gap->nitems; i++) {
+        const ct_ynode *e = gap->items[i];
+        char ew[CT_NAME_MAX * 2 + 96];
+        snprintf(ew, sizeof ew, "%s[%zu]", what, i);
+        if (ct_y_expect(c->name, e, CT_Y_MAP, ew, c->err) < 0 ||
+            ct_ymap_check_keys(c->name, e, ew, ekeys, c->err) < 0)
+            return -1;
+        const ct_ynode *m = ct_ymap_get(e, "m_bytes"), *g = ct_ymap_get(e, "g_us");
+        if (!m)
+            return missing(c, e, ew, "m_bytes", "m_bytes, g_us");
+        if (!g)
+            return missing(c, e, ew, "g_us", "m_bytes, g_us");
+        char fw[CT_NAME_MAX * 2 + 128];
+        double mv, gv;
+        snprintf(fw, sizeof fw, "%s.m_bytes", ew);
+        if (ct_y_number(c->name, m, fw, &mv, c->err) < 0)
+            return -1;
+        if (mv < 0 || (i > 0 && !(mv > fab->gap_m[i - 1])))
+            return ct_y_err(c->err, c->name, m, "%s is %s (accepted: a number >= 0, larger than "
+                            "the previous entry's m_bytes)", fw, m->str);
+        snprintf(fw, sizeof fw, "%s.g_us", ew);
+        if (ct_y_number(c->name, g, fw, &gv, c->err) < 0)
+            return -1;
+        if (gv < 0)
+            return ct_y_err(c->err, c->name, g, "%s is %s (accepted: a number >= 0)", fw, g->str);
+        fab->gap_m[i] = mv;
+        fab->gap_g[i] = to_si(CONV_US, g->str);
+    }
+    fab->ngap = gap->nitems;
+    return 0;
+}
+
+static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_fabric *fab)
+{
+    if (ct_y_expect(c->name, map, CT_Y_MAP, path, c->err) < 0)
+        return -1;
+    const ct_ynode *m = ct_ymap_get(map, "model");
+    if (!m)
+        return missing(c, map, path, "model", "model");
+    char what[CT_NAME_MAX * 2 + 64], kind[32];
+    snprintf(what, sizeof what, "%s.model", path);
+    if (ct_y_string(c->name, m, what, kind, sizeof kind, c->err) < 0)
+        return ct_y_err(c->err, c->name, m, "unknown penalty model '%.40s' (accepted: none, "
+                        "gige, stopgo, fairshare)", m->kind == CT_Y_SCALAR ? m->str : "");
+    size_t k = 0;
+    while (k < NF(model_names) && strcmp(kind, model_names[k]) != 0)
+        k++;
+    if (k == NF(model_names))
+        return ct_y_err(c->err, c->name, m, "unknown penalty model '%s' (accepted: none, gige, "
+                        "stopgo, fairshare)", kind);
+    fab->penalty.kind = model_kinds[k];
+    static const char *const plain_keys[] = {"model", "source", NULL};
+    static const char *const gige_keys[] = {"model", "beta", "gamma_i", "gamma_o", "source", NULL};
+    static const char *const stopgo_keys[] = {"model", "method", "seed", "source", NULL};
+    const char *const *keys = fab->penalty.kind == CT_MODEL_GIGE     ? gige_keys
+                              : fab->penalty.kind == CT_MODEL_STOPGO ? stopgo_keys
+                                                                     : plain_keys;
+    char pw[CT_NAME_MAX * 2 + 64];
+    snprintf(pw, sizeof pw, "%s (model %s)", path, kind);
+    if (ct_ymap_check_keys(c->name, map, pw, keys, c->err) < 0)
+        return -1;
+    const ct_ynode *src = ct_ymap_get(map, "source");
+    snprintf(what, sizeof what, "%s.source", path);
+    if (src && ct_y_string(c->name, src, what, fab->penalty_source, sizeof fab->penalty_source,
+                           c->err) < 0)
+        return -1;
+    if (fab->penalty.kind == CT_MODEL_GIGE)
+        return load_fields(c, map, path, gige_fields, NF(gige_fields), fab);
+    if (fab->penalty.kind == CT_MODEL_STOPGO) {
+        const ct_ynode *meth = ct_ymap_get(map, "method");
+        if (meth) {
+            char mv[32];
+            snprintf(what, sizeof what, "%s.method", path);
+            size_t j = NF(method_names);
+            if (meth->kind == CT_Y_SCALAR && !ct_y_is_null(meth) && meth->len < sizeof mv) {
+                memcpy(mv, meth->str, meth->len + 1);
+                for (j = 0; j < NF(method_names) && strcmp(mv, method_names[j]) != 0; j++)
+                    ;
+            }
+            if (j == NF(method_names))
+                return ct_y_err(c->err, c->name, meth, "%s '%.40s' is unknown (accepted: auto, "
+                                "exact, scalable)", what, meth->kind == CT_Y_SCALAR ? meth->str : "");
+            fab->penalty.stopgo_method = method_kinds[j];
+        }
+        const ct_ynode *seed = ct_ymap_get(map, "seed");
+        if (seed) {
+            long long s;
+            snprintf(what, sizeof what, "%s.seed", path);
+            if (ct_y_integer(c->name, seed, what, 0, LLONG_MAX, &s, c->err) < 0)
+                return -1;
+            fab->penalty.stopgo_seed = (unsigned long)s;
+        }
+    }
+    return 0;
+}
+
+static int load_fabric(const ctx *c, const ct_ynode *key, const ct_ynode *val, ct_fabric *fab)
+{
+    ct_fabric_init(fab);
+    if (load_name(c, key, "fabric name", fab->name) < 0)
+        return -1;
+    char path[CT_NAME_MAX + 16], what[CT_NAME_MAX + 64];
+    snprintf(path, sizeof path, "fabrics.%s", fab->name);
+    static const char *const keys[] = {"description", "published", "source", "p2p", "alltoall",
+                                       "penalty", "intra_node_bandwidth_MBps", NULL};
+    if (ct_y_expect(c->name, val, CT_Y_MAP, path, c->err) < 0 ||
+        ct_ymap_check_keys(c->name, val, path, keys, c->err) < 0)
+        return -1;
+    const ct_ynode *n;
+    if ((n = ct_ymap_get(val, "description"))) {
+        snprintf(what, sizeof what, "%s.description", path);
+        if (ct_y_string(c->name, n, what, fab->description, sizeof fab->description, c->err) < 0)
+            return -1;
+    }
+    if ((n = ct_ymap_get(val, "published"))) {
+        snprintf(what, sizeof what, "%s.published", path);
+        if (ct_y_bool(c->name, n, what, &fab->published, c->err) < 0)
+            return -1;
+    }
+    if ((n = ct_ymap_get(val, "source"))) {
+        snprintf(what, sizeof what, "%s.source", path);
+        if (ct_y_string(c->name, n, what, fab->source, sizeof fab->source, c->err) < 0)
+            return -1;
+    }
+
+    const ct_ynode *p2p = ct_ymap_get(val, "p2p");
+    if (!p2p)
+        return missing(c, val, path, "p2p", "p2p");
+    snprintf(what, sizeof what, "%s.p2p", path);
+    static const char *const p2p_keys[] = {"alpha_us", "bandwidth_MBps", "source", "plogp", NULL};
+    if (ct_y_expect(c->name, p2p, CT_Y_MAP, what, c->err) < 0 ||
+        ct_ymap_check_keys(c->name, p2p, what, p2p_keys, c->err) < 0 ||
+        load_fields(c, p2p, what, p2p_fields, NF(p2p_fields), fab) < 0)
+        return -1;
+    if ((n = ct_ymap_get(p2p, "source"))) {
+        char sw[CT_NAME_MAX + 80];
+        snprintf(sw, sizeof sw, "%s.source", what);
+        if (ct_y_string(c->name, n, sw, fab->p2p_source, sizeof fab->p2p_source, c->err) < 0)
+            return -1;
+    }
+    if ((n = ct_ymap_get(p2p, "plogp"))) {
+        char pw[CT_NAME_MAX + 80];
+        snprintf(pw, sizeof pw, "%s.plogp", what);
+        if (load_plogp(c, n, pw, fab) < 0)
+            return -1;
+    }
+
+    const ct_ynode *a2a = ct_ymap_get(val, "alltoall");
+    if (a2a) {
+        snprintf(what, sizeof what, "%s.alltoall", path);
+        static const char *const a2a_keys[] = {"gamma",   "delta_us", "M_bytes",        "date",
+                                               "fitted_n", "fit_max_rel_err", NULL};
+        if (ct_y_expect(c->name, a2a, CT_Y_MAP, what, c->err) < 0 ||
+            ct_ymap_check_keys(c->name, a2a, what, a2a_keys, c->err) < 0 ||
+            load_fields(c, a2a, what, a2a_fields, NF(a2a_fields), fab) < 0)
+            return -1;
+        char sw[CT_NAME_MAX + 80];
+        if ((n = ct_ymap_get(a2a, "date"))) {
+            snprintf(sw, sizeof sw, "%s.date", what);
+            char d[64];
+            if (ct_y_string(c->name, n, sw, d, sizeof d, c->err) < 0 || !date_ok(d))
+                return ct_y_err(c->err, c->name, n, "%s is '%.40s' (accepted: an ISO date "
+                                "YYYY-MM-DD)", sw, n->kind == CT_Y_SCALAR ? n->str : "");
+            memcpy(fab->a2a_date, d, sizeof fab->a2a_date);
+        }
+        if ((n = ct_ymap_get(a2a, "fitted_n"))) {
+            long long v;
+            snprintf(sw, sizeof sw, "%s.fitted_n", what);
+            if (ct_y_integer(c->name, n, sw, 2, INT32_MAX, &v, c->err) < 0)
+                return -1;
+            fab->a2a_fitted_n = (int)v;
+        }
+        fab->has_alltoall = 1;
+    }
+
+    const ct_ynode *pen = ct_ymap_get(val, "penalty");
+    if (pen) {
+        snprintf(what, sizeof what, "%s.penalty", path);
+        if (load_penalty(c, pen, what, fab) < 0)
+            return -1;
+    }
+    return load_fields(c, val, path, fabric_fields, NF(fabric_fields), fab);
+}
+
+static long find_fabric(const ct_sigfile *sf, const char *name)
+{
+    for (size_t i = 0; i < sf->nfabrics; i++)
+        if (strcmp(sf->fabrics[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+static int unknown_fabric(const ctx *c, const ct_sigfile *sf, const ct_ynode *n, const char *what)
+{
+    char list[200];
+    size_t used = 0;
+    list[0] = '\0';
+    for (size_t i = 0; i < sf->nfabrics; i++) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                         sf->fabrics[i].name);
+        if (w < 0 || (size_t)w >= sizeof list - used) {
+            snprintf(list + (sizeof list > 5 ? sizeof list - 5 : 0), 5, "...");
+            break;
+        }
+        used += (size_t)w;
+    }
+    return ct_y_err(c->err, c->name, n, "%s names fabric '%.64s', which is not defined "
+                    "(accepted: a fabric of this file: %s)", what, n->str, list);
+}
+
+static int load_root(const ctx *c, const ct_ynode *root, ct_sigfile *sf)
+{
+    if (!root || ct_y_is_null(root))
+        return ct_err_set(c->err, "%s:1:1: the file is empty (accepted: a mapping starting "
+                          "with 'version: 1'; see conf/README.md)", c->name);
+    if (root->kind != CT_Y_MAP)
+        return ct_y_err(c->err, c->name, root, "the top level is %s (accepted: a mapping with "
+                        "keys version, fabrics, partitions, default)", ct_ykind_name(root));
+    /* the version first: a newer file's new keys must not be reported as unknown */
+    const ct_ynode *ver = ct_ymap_get(root, "version");
+    if (!ver)
+        return missing(c, root, "top level", "version", "version (write 'version: 1')");
+    long long v;
+    if (ct_y_integer(c->name, ver, "version", LLONG_MIN, LLONG_MAX, &v, c->err) < 0)
+        return ct_y_err(c->err, c->name, ver, "version is '%.40s' (accepted: %d, unquoted)",
+                        ver->kind == CT_Y_SCALAR ? ver->str : "", CT_SIG_VERSION);
+    if (v > CT_SIG_VERSION)
+        return ct_y_err(c->err, c->name, ver, "version %lld is newer than this slurm-contention "
+                        "understands (accepted: %d; upgrade slurm-contention)", v, CT_SIG_VERSION);
+    if (v < CT_SIG_VERSION)
+        return ct_y_err(c->err, c->name, ver, "version %lld is not a schema version (accepted: %d)",
+                        v, CT_SIG_VERSION);
+    sf->version = (int)v;
+    static const char *const keys[] = {"version", "fabrics", "partitions", "default", NULL};
+    if (ct_ymap_check_keys(c->name, root, "the top level", keys, c->err) < 0)
+        return -1;
+
+    const ct_ynode *fabs = ct_ymap_get(root, "fabrics");
+    if (!fabs)
+        return missing(c, root, "top level", "fabrics", "version, fabrics");
+    if (ct_y_expect(c->name, fabs, CT_Y_MAP, "fabrics", c->err) < 0 ||
+        ct_ymap_check_keys(c->name, fabs, "fabrics", NULL, c->err) < 0)
+        return -1;
+    size_t nf = ct_ymap_size(fabs);
+    if (nf == 0)
+        return ct_y_err(c->err, c->name, fabs, "fabrics is empty (accepted: at least one fabric)");
+    if (nf > CT_SIG_MAX_FABRICS)
+        return ct_y_err(c->err, c->name, fabs, "%zu fabrics (accepted: at most %d)", nf,
+                        CT_SIG_MAX_FABRICS);
+    sf->fabrics = calloc(nf, sizeof *sf->fabrics);
+    if (!sf->fabrics)
+        return ct_err_set(c->err, "%s: out of memory", c->name);
+    for (size_t i = 0; i < nf; i++) {
+        if (load_fabric(c, ct_ymap_key(fabs, i), ct_ymap_value(fabs, i), &sf->fabrics[i]) < 0)
+            return -1;
+        sf->nfabrics = i + 1;
+    }
+
+    const ct_ynode *parts = ct_ymap_get(root, "partitions");
+    if (parts && !ct_y_is_null(parts)) {
+        if (ct_y_expect(c->name, parts, CT_Y_MAP, "partitions", c->err) < 0 ||
+            ct_ymap_check_keys(c->name, parts, "partitions", NULL, c->err) < 0)
+            return -1;
+        size_t np = ct_ymap_size(parts);
+        if (np > CT_SIG_MAX_PARTITIONS)
+            return ct_y_err(c->err, c->name, parts, "%zu partitions (accepted: at most %d)", np,
+                            CT_SIG_MAX_PARTITIONS);
+        if (np) {
+            sf->parts = calloc(np, sizeof *sf->parts);
+            if (!sf->parts)
+                return ct_err_set(c->err, "%s: out of memory", c->name);
+        }
+        for (size_t i = 0; i < np; i++) {
+            const ct_ynode *k = ct_ymap_key(parts, i), *val = ct_ymap_value(parts, i);
+            ct_partition_map *pm = &sf->parts[i];
+            if (load_name(c, k, "partition name", pm->partition) < 0)
+                return -1;
+            char what[CT_NAME_MAX + 32], fname[CT_NAME_MAX];
+            snprintf(what, sizeof what, "partitions.%s", pm->partition);
+            if (ct_y_string(c->name, val, what, fname, sizeof fname, c->err) < 0)
+                return -1;
+            long idx = find_fabric(sf, fname);
+            if (idx < 0)
+                return unknown_fabric(c, sf, val, what);
+            pm->fabric = (size_t)idx;
+            sf->nparts = i + 1;
+        }
+    }
+
+    const ct_ynode *def = ct_ymap_get(root, "default");
+    if (def) {
+        char fname[CT_NAME_MAX];
+        if (ct_y_string(c->name, def, "default", fname, sizeof fname, c->err) < 0)
+            return -1;
+        sf->default_fabric = find_fabric(sf, fname);
+        if (sf->default_fabric < 0)
+            return unknown_fabric(c, sf, def, "default");
+    }
+    return 0;
+}
+
+static void sigfile_reset(ct_sigfile *sf)
+{
+    memset(sf, 0, sizeof *sf);
+    sf->default_fabric = -1;
+}
+
+int ct_sigfile_load_buffer(const char *name, const char *buf, size_t len, ct_sigfile *out,
+                           ct_err *err)
+{
+    sigfile_reset(out);
+    if (!name)
+        name = "<buffer>";
+    if (!buf && len)
+        return ct_err_set(err, "%s: no data", name);
+    if (len > CT_SIG_MAX_BYTES)
+        return ct_err_set(err, "%s: %zu bytes (accepted: at most %u bytes; is this the right "
+                          "file?)", name, len, CT_SIG_MAX_BYTES);
+    ct_ynode *root = NULL;
+    if (ct_yaml_parse(name, buf ? buf : "", len, &root, err) < 0)
+        return -1;
+    ctx c = {name, err};
+    int rc = load_root(&c, root, out);
+    ct_ynode_free(root);
+    if (rc < 0)
+        ct_sigfile_free(out);
+    return rc;
+}
+
+int ct_sigfile_load(const char *path, ct_sigfile *out, ct_err *err)
+{
+    sigfile_reset(out);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ct_err_set(err, "%s: cannot open: %s (accepted: a readable signature file)", path,
+                          strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int rc = 0;
+    for (;;) {
+        if (len == cap) {
+            if (cap > CT_SIG_MAX_BYTES) {
+                rc = ct_err_set(err, "%s: larger than %u bytes (accepted: a signature file; is "
+                                "this the right file?)", path, CT_SIG_MAX_BYTES);
+                break;
+            }
+            size_t ncap = cap ? cap * 2 : 16384;
+            char *nb = realloc(buf, ncap + 1);
+            if (!nb) {
+                rc = ct_err_set(err, "%s: out of memory", path);
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f))
+                rc = ct_err_set(err, "%s: read error: %s", path, strerror(errno));
+            break;
+        }
+    }
+    fclose(f);
+    if (rc == 0)
+        rc = ct_sigfile_load_buffer(path, buf, len, out, err);
+    free(buf);
+    return rc;
+}
+
+void ct_sigfile_free(ct_sigfile *sf)
+{
+    if (!sf)
+        return;
+    free(sf->fabrics);
+    free(sf->parts);
+    sigfile_reset(sf);
+}
+
+const ct_fabric *ct_sigfile_fabric(const ct_sigfile *sf, const char *name)
+{
+    if (!sf || !name)
+        return NULL;
+    long i = find_fabric(sf, name);
+    return i < 0 ? NULL : &sf->fabrics[i];
+}
+
+const ct_fabric *ct_sigfile_for_partition(const ct_sigfile *sf, const char *partition)
+{
+    if (!sf)
+        return NULL;
+    if (partition) {
+        for (size_t i = 0; i < sf->nparts; i++)
+            if (strcmp(sf->parts[i].partition, partition) == 0 && sf->parts[i].fabric < sf->nfabrics)
+                return &sf->fabrics[sf->parts[i].fabric];
+    }
+    if (sf->default_fabric >= 0 && (size_t)sf->default_fabric < sf->nfabrics)
+        return &sf->fabrics[sf->default_fabric];
+    return NULL;
+}
+
+/* ---- in-memory checks, comparison ------------------------------------- */
+
+void ct_fabric_init(ct_fabric *fab)
+{
+    memset(fab, 0, sizeof *fab);
+    fab->a2a_fit_error = -1;
+    fab->penalty.kind = CT_MODEL_NONE;
+}
+
+static int check_fields(const ct_fabric *fab, const char *section, const numfield *fs, size_t n,
+                        ct_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const numfield *d = &fs[i];
+        double si = field_get(fab, d);
+        if (!d->required && si == d->absent)
+            continue;
+        if (!d->required && d->absent < 0 && si < 0)
+            continue;
+        double v = from_si(d->conv, si);
+        if (!in_range(d, v) || !isfinite(si) || (d->conv == CONV_INV_MBPS && !(si > 0))) {
+            char acc[96];
+            range_text(d, acc, sizeof acc);
+            return ct_err_set(err, "fabric '%s': %s%s is %g (accepted: %s)", fab->name, section,
+                              d->key, v, acc);
+        }
+    }
+    return 0;
+}
+
+static int text_ok(const char *s, size_t cap)
+{
+    return memchr(s, '\0', cap) != NULL;
+}
+
+int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
+{
+    if (!fab)
+        return ct_err_set(err, "no fabric");
+    if (!text_ok(fab->name, sizeof fab->name) || !name_ok(fab->name))
+        return ct_err_set(err, "fabric name '%.*s' is not valid (accepted: 1-%d characters from "
+                          "A-Z a-z 0-9 _ - ., starting with a letter or digit)",
+                          CT_NAME_MAX - 1, fab->name, CT_NAME_MAX - 1);
+    if (!text_ok(fab->description, sizeof fab->description) ||
+        !text_ok(fab->source, sizeof fab->source) ||
+        !text_ok(fab->p2p_source, sizeof fab->p2p_source) ||
+        !text_ok(fab->penalty_source, sizeof fab->penalty_source) ||
+        !text_ok(fab->a2a_date, sizeof fab->a2a_date))
+        return ct_err_set(err, "fabric '%s': a text field is not terminated", fab->name);
+    if (fab->published != 0 && fab->published != 1)
+        return ct_err_set(err, "fabric '%s': published is %d (accepted: 0 or 1)", fab->name,
+                          fab->published);
+    if (check_fields(fab, "p2p.", p2p_fields, NF(p2p_fields), err) < 0 ||
+        check_fields(fab, "", fabric_fields, NF(fabric_fields), err) < 0 ||
+        check_fields(fab, "p2p.plogp.", plogp_fields, NF(plogp_fields), err) < 0)
+        return -1;
+    if (fab->ngap > CT_GAP_MAX)
+        return ct_err_set(err, "fabric '%s': %zu pLogP gap entries (accepted: at most %d)",
+                          fab->name, fab->ngap, CT_GAP_MAX);
+    for (size_t i = 0; i < fab->ngap; i++) {
+        if (!isfinite(fab->gap_m[i]) || fab->gap_m[i] < 0 ||
+            (i > 0 && !(fab->gap_m[i] > fab->gap_m[i - 1])))
+            return ct_err_set(err, "fabric '%s': gap entry %zu has m = %g (accepted: finite, "
+                              ">= 0, ascending)", fab->name, i, fab->gap_m[i]);
+        if (!isfinite(fab->gap_g[i]) || fab->gap_g[i] < 0)
+            return ct_err_set(err, "fabric '%s': gap entry %zu has g = %g s (accepted: finite, "
+                              ">= 0)", fab->name, i, fab->gap_g[i]);
+    }
+    if (fab->has_alltoall) {
+        if (check_fields(fab, "alltoall.", a2a_fields, NF(a2a_fields), err) < 0)
+            return -1;
+        if (fab->a2a_date[0] && !date_ok(fab->a2a_date))
+            return ct_err_set(err, "fabric '%s': alltoall.date '%s' (accepted: YYYY-MM-DD)",
+                              fab->name, fab->a2a_date);
+        if (fab->a2a_fitted_n != 0 && fab->a2a_fitted_n < 2)
+            return ct_err_set(err, "fabric '%s': alltoall.fitted_n is %d (accepted: >= 2, or 0 "
+                              "for unknown)", fab->name, fab->a2a_fitted_n);
+    }
+    if (!model_str(fab->penalty.kind))
+        return ct_err_set(err, "fabric '%s': penalty model %d (accepted: none, gige, stopgo, "
+                          "fairshare)", fab->name, (int)fab->penalty.kind);
+    if (fab->penalty.kind == CT_MODEL_GIGE &&
+        check_fields(fab, "penalty.", gige_fields, NF(gige_fields), err) < 0)
+        return -1;
+    if (fab->penalty.kind == CT_MODEL_STOPGO) {
+        if (!method_str(fab->penalty.stopgo_method))
+            return ct_err_set(err, "fabric '%s': stopgo method %d (accepted: auto, exact, "
+                              "scalable)", fab->name, (int)fab->penalty.stopgo_method);
+        if (fab->penalty.stopgo_seed > (unsigned long)LLONG_MAX)
+            return ct_err_set(err, "fabric '%s': stopgo seed %lu (accepted: at most %lld)",
+                              fab->name, fab->penalty.stopgo_seed, LLONG_MAX);
+    }
+    return 0;
+}
+
+typedef struct diffbuf {
+    char *buf;
+    size_t sz, used;
+    size_t count;
+} diffbuf;
+
+static void diff_add(diffbuf *d, const char *key)
+{
+    d->count++;
+    if (!d->buf || d->sz == 0)
+        return;
+    int w = snprintf(d->buf + d->used, d->sz - d->used, "%s%s", d->count > 1 ? ", " : "", key);
+    if (w > 0)
+        d->used = (size_t)w >= d->sz - d->used ? d->sz - 1 : d->used + (size_t)w;
+}
+
+static void diff_fields(diffbuf *d, const ct_fabric *a, const ct_fabric *b, const char *section,
+                        const numfield *fs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!fields_equal(a, b, &fs[i])) {
+            char key[96];
+            snprintf(key, sizeof key, "%s%s", section, fs[i].key);
+            diff_add(d, key);
+        }
+    }
+}
+
+size_t ct_fabric_diff(const ct_fabric *a, const ct_fabric *b, char *buf, size_t bufsz)
+{
+    diffbuf d = {buf, bufsz, 0, 0};
+    if (buf && bufsz)
+        buf[0] = '\0';
+    if (strcmp(a->description, b->description))
+        diff_add(&d, "description");
+    if (a->published != b->published)
+        diff_add(&d, "published");
+    if (strcmp(a->source, b->source))
+        diff_add(&d, "source");
+    diff_fields(&d, a, b, "p2p.", p2p_fields, NF(p2p_fields));
+    if (strcmp(a->p2p_source, b->p2p_source))
+        diff_add(&d, "p2p.source");
+    diff_fields(&d, a, b, "p2p.plogp.", plogp_fields, NF(plogp_fields));
+    int gap_same = a->ngap == b->ngap;
+    for (size_t i = 0; gap_same && i < a->ngap && i < CT_GAP_MAX; i++)
+        gap_same = a->gap_m[i] == b->gap_m[i] && a->gap_g[i] == b->gap_g[i];
+    if (!gap_same)
+        diff_add(&d, "p2p.plogp.gap");
+    if (a->has_alltoall != b->has_alltoall) {
+        diff_add(&d, "alltoall");
+    } else if (a->has_alltoall) {
+        diff_fields(&d, a, b, "alltoall.", a2a_fields, NF(a2a_fields));
+        if (strcmp(a->a2a_date, b->a2a_date))
+            diff_add(&d, "alltoall.date");
+        if (a->a2a_fitted_n != b->a2a_fitted_n)
+            diff_add(&d, "alltoall.fitted_n");
+    }
+    if (a->penalty.kind != b->penalty.kind) {
+        diff_add(&d, "penalty.model");
+    } else if (a->penalty.kind == CT_MODEL_GIGE) {
+        diff_fields(&d, a, b, "penalty.", gige_fields, NF(gige_fields));
+    } else if (a->penalty.kind == CT_MODEL_STOPGO) {
+        if (a->penalty.stopgo_method != b->penalty.stopgo_method)
+            diff_add(&d, "penalty.method");
+        if (a->penalty.stopgo_seed != b->penalty.stopgo_seed)
+            diff_add(&d, "penalty.seed");
+    }
+    if (strcmp(a->penalty_source, b->penalty_source))
+        diff_add(&d, "penalty.source");
+    diff_fields(&d, a, b, "", fabric_fields, NF(fabric_fields));
+    return d.count;
+}
+
+int ct_sigfile_equal(const ct_sigfile *a, const ct_sigfile *b)
+{
+    if (a->version != b->version || a->nfabrics != b->nfabrics || a->nparts != b->nparts ||
+        a->default_fabric != b->default_fabric)
+        return 0;
+    for (size_t i = 0; i < a->nfabrics; i++)
+        if (strcmp(a->fabrics[i].name, b->fabrics[i].name) ||
+            ct_fabric_diff(&a->fabrics[i], &b->fabrics[i], NULL, 0))
+            return 0;
+    for (size_t i = 0; i < a->nparts; i++)
+        if (strcmp(a->parts[i].partition, b->parts[i].partition) ||
+            a->parts[i].fabric != b->parts[i].fabric)
+            return 0;
+    return 1;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* Print v times 10^k as the shortest decimal that reads back (through
+ * strtod_shift with -k) as exactly v: the digits are those of the shortest
+ * round-tripping %e form of v, only the decimal point moves. */
+static void write_shifted(FILE *f, double v, int k)
+{
+    if (v == 0) {
+        fputs("0", f);
+        return;
+    }
+    char s[40];
+    for (int prec = 0; prec <= 16; prec++) {
+        snprintf(s, sizeof s, "%.*e", prec, v);
+        if (strtod(s, NULL) == v)
+            break;
+    }
+    /* s = [-]D[.DDD]e[+-]XX */
+    const char *p = s;
+    if (*p == '-') {
+        fputc('-', f);
+        p++;
+    }
+    char digits[24];
+    size_t nd = 0;
+    for (; *p && *p != 'e'; p++)
+        if (isdigit((unsigned char)*p) && nd < sizeof digits - 1)
+            digits[nd++] = *p;
+    while (nd > 1 && digits[nd - 1] == '0')
+        nd--;
+    digits[nd] = '\0';
+    long ex = strtol(p + 1, NULL, 10) + k; /* value = D.DDD x 10^ex */
+    if (ex >= 0 && ex < 16) {
+        for (long i = 0; i <= ex || i < (long)nd; i++) {
+            if (i == ex + 1)
+                fputc('.', f);
+            fputc(i < (long)nd ? digits[i] : '0', f);
+        }
+    } else if (ex < 0 && ex >= -6) {
+        fputs("0.", f);
+        for (long i = -1; i > ex; i--)
+            fputc('0', f);
+        fputs(digits, f);
+    } else {
+        fputc(digits[0], f);
+        if (nd > 1)
+            fprintf(f, ".%s", digits + 1);
+        fprintf(f, "e%ld", ex);
+    }
+}
+
+/* A bandwidth x (bytes/s) with 1/x == beta exactly. Loading computes
+ * beta = 1/x, and that map skips some doubles, so a beta computed elsewhere
+ * (a fit) may have no exact preimage: then the nearest one is used and the
+ * written file holds beta to within an ulp; values loaded from a file always
+ * have one and round-trip bit for bit. */
+static double bandwidth_of(double beta)
+{
+    double x0 = 1.0 / beta, up = x0, down = x0;
+    if (1.0 / x0 == beta)
+        return x0;
+    for (int i = 0; i < 64; i++) {
+        up = nextafter(up, INFINITY);
+        down = nextafter(down, 0);
+        if (1.0 / up == beta)
+            return up;
+        if (1.0 / down == beta)
+            return down;
+    }
+    return x0;
+}
+
+static void write_value(FILE *f, conv c, double si)
+{
+    switch (c) {
+    case CONV_US: write_shifted(f, si, 6); return;
+    case CONV_MBPS: write_shifted(f, si, -6); return;
+    case CONV_INV_MBPS: write_shifted(f, bandwidth_of(si), -6); return;
+    case CONV_PLAIN: break;
+    }
+    write_shifted(f, si, 0);
+}
+
+static void write_fields(FILE *f, const ct_fabric *fab, const char *indent, const numfield *fs,
+                         size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const numfield *d = &fs[i];
+        double si = field_get(fab, d);
+        if (!d->required && (si == d->absent || (d->absent < 0 && si < 0)))
+            continue;
+        fprintf(f, "%s%s: ", indent, d->key);
+        write_value(f, d->conv, si);
+        fputc('\n', f);
+    }
+}
+
+static void write_text(FILE *f, const char *indent, const char *key, const char *s)
+{
+    if (!s[0])
+        return;
+    fprintf(f, "%s%s: ", indent, key);
+    ct_y_write_string(f, s);
+    fputc('\n', f);
+}
+
+static void write_fabric(FILE *f, const ct_fabric *fab)
+{
+    fprintf(f, "  %s:\n", fab->name);
+    write_text(f, "    ", "description", fab->description);
+    fprintf(f, "    published: %s\n", fab->published ? "true" : "false");
+    write_text(f, "    ", "source", fab->source);
+    fputs("    p2p:\n", f);
+    write_fields(f, fab, "      ", p2p_fields, NF(p2p_fields));
+    write_text(f, "      ", "source", fab->p2p_source);
+    if (fab->ngap > 0 || fab->plogp_L != 0) {
+        fputs("      plogp:\n", f);
+        write_fields(f, fab, "        ", plogp_fields, NF(plogp_fields));
+        if (fab->ngap > 0) {
+            fputs("        gap:\n", f);
+            for (size_t i = 0; i < fab->ngap; i++) {
+                fputs("          - {m_bytes: ", f);
+                write_value(f, CONV_PLAIN, fab->gap_m[i]);
+                fputs(", g_us: ", f);
+                write_value(f, CONV_US, fab->gap_g[i]);
+                fputs("}\n", f);
+            }
+        }
+    }
+    if (fab->has_alltoall) {
+        fputs("    alltoall:\n", f);
+        write_fields(f, fab, "      ", a2a_fields, NF(a2a_fields));
+        write_text(f, "      ", "date", fab->a2a_date);
+        if (fab->a2a_fitted_n > 0)
+            fprintf(f, "      fitted_n: %d\n", fab->a2a_fitted_n);
+    }
+    fputs("    penalty:\n", f);
+    fprintf(f, "      model: %s\n", model_str(fab->penalty.kind));
+    if (fab->penalty.kind == CT_MODEL_GIGE)
+        write_fields(f, fab, "      ", gige_fields, NF(gige_fields));
+    if (fab->penalty.kind == CT_MODEL_STOPGO) {
+        fprintf(f, "      method: %s\n", method_str(fab->penalty.stopgo_method));
+        if (fab->penalty.stopgo_seed)
+            fprintf(f, "      seed: %lu\n", fab->penalty.stopgo_seed);
+    }
+    write_text(f, "      ", "source", fab->penalty_source);
+    write_fields(f, fab, "    ", fabric_fields, NF(fabric_fields));
+}
+
+int ct_fabric_write(FILE *f, const ct_fabric *fab, ct_err *err)
+{
+    if (ct_fabric_validate(fab, err) < 0)
+        return -1;
+    write_fabric(f, fab);
+    if (ferror(f))
+        return ct_err_set(err, "fabric '%s': write error", fab->name);
+    return 0;
+}
+
+int ct_sigfile_write(FILE *f, const ct_sigfile *sf, ct_err *err)
+{
+    if (sf->nfabrics == 0 || !sf->fabrics)
+        return ct_err_set(err, "no fabrics to write (accepted: at least one)");
+    for (size_t i = 0; i < sf->nfabrics; i++) {
+        if (ct_fabric_validate(&sf->fabrics[i], err) < 0)
+            return -1;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(sf->fabrics[i].name, sf->fabrics[j].name) == 0)
+                return ct_err_set(err, "fabric name '%s' appears twice (accepted: unique names)",
+                                  sf->fabrics[i].name);
+    }
+    for (size_t i = 0; i < sf->nparts; i++) {
+        if (!text_ok(sf->parts[i].partition, CT_NAME_MAX) || !name_ok(sf->parts[i].partition))
+            return ct_err_set(err, "partition name '%.*s' is not valid", CT_NAME_MAX - 1,
+                              sf->parts[i].partition);
+        if (sf->parts[i].fabric >= sf->nfabrics)
+            return ct_err_set(err, "partition '%s' maps to fabric index %zu (accepted: < %zu)",
+                              sf->parts[i].partition, sf->parts[i].fabric, sf->nfabrics);
+    }
+    if (sf->default_fabric >= (long)sf->nfabrics || sf->default_fabric < -1)
+        return ct_err_set(err, "default fabric index %ld (accepted: -1 or < %zu)",
+                          sf->default_fabric, sf->nfabrics);
+    fprintf(f, "# slurm-contention signatures (schema: conf/README.md)\n");
+    fprintf(f, "version: %d\n", CT_SIG_VERSION);
+    fputs("fabrics:\n", f);
+    for (size_t i = 0; i < sf->nfabrics; i++)
+        write_fabric(f, &sf->fabrics[i]);
+    if (sf->nparts) {
+        fputs("partitions:\n", f);
+        for (size_t i = 0; i < sf->nparts; i++)
+            fprintf(f, "  %s: %s\n", sf->parts[i].partition,
+                    sf->fabrics[sf->parts[i].fabric].name);
+    }
+    if (sf->default_fabric >= 0)
+        fprintf(f, "default: %s\n", sf->fabrics[sf->default_fabric].name);
+    if (ferror(f))
+        return ct_err_set(err, "write error");
+    return 0;
+}

@@ -1,0 +1,909 @@
+/* Trace files for the simulator of paper 001 §VI-A, the measured-times file
+ * of §VI-B and explicit placements. Formats: doc/trace-format.md. */
+#include "contention/trace.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_LABEL UINT32_MAX
+#define MAX_TOK 8
+
+static const char *ev_name[] = {"compute", "send", "isend", "recv", "irecv", "waitall"};
+
+/* ---------------------------------------------------------------- helpers */
+
+static void copy_name(char *dst, size_t n, const char *src)
+{
+    snprintf(dst, n, "%s", src ? src : "<trace>");
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem, ct_err *err)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap : 64;
+    while (nc < need)
+        nc *= 2;
+    void *q = realloc(*p, nc * elem);
+    if (!q)
+        return ct_err_set(err, "out of memory (%zu elements of %zu bytes)", nc, elem);
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* Open-addressing set of labels -> communication index. */
+typedef struct label_tab {
+    size_t cap;      /* power of two */
+    size_t n;
+    int64_t *slot;   /* comm index or -1 */
+} label_tab;
+
+static const char *label_of(const ct_trace *tr, size_t c)
+{
+    return tr->label_off[c] == NO_LABEL ? NULL : tr->labels + tr->label_off[c];
+}
+
+static int tab_rehash(label_tab *t, const ct_trace *tr, size_t cap, ct_err *err)
+{
+    int64_t *s = malloc(cap * sizeof *s);
+    if (!s)
+        return ct_err_set(err, "out of memory (label table of %zu entries)", cap);
+    for (size_t i = 0; i < cap; i++)
+        s[i] = -1;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->slot[i] < 0)
+            continue;
+        size_t h = hash_str(label_of(tr, (size_t)t->slot[i])) & (cap - 1);
+        while (s[h] >= 0)
+            h = (h + 1) & (cap - 1);
+        s[h] = t->slot[i];
+    }
+    free(t->slot);
+    t->slot = s;
+    t->cap = cap;
+    return 0;
+}
+
+/* Index of the communication labelled `lab`, or -1. */
+static int64_t tab_find(const label_tab *t, const ct_trace *tr, const char *lab)
+{
+    if (!t->cap)
+        return -1;
+    size_t h = hash_str(lab) & (t->cap - 1);
+    while (t->slot[h] >= 0) {
+        if (strcmp(label_of(tr, (size_t)t->slot[h]), lab) == 0)
+            return t->slot[h];
+        h = (h + 1) & (t->cap - 1);
+    }
+    return -1;
+}
+
+static int tab_insert(label_tab *t, const ct_trace *tr, size_t c, ct_err *err)
+{
+    if (2 * (t->n + 1) > t->cap && tab_rehash(t, tr, t->cap ? 2 * t->cap : 64, err))
+        return -1;
+    size_t h = hash_str(label_of(tr, c)) & (t->cap - 1);
+    while (t->slot[h] >= 0)
+        h = (h + 1) & (t->cap - 1);
+    t->slot[h] = (int64_t)c;
+    t->n++;
+    return 0;
+}
+
+static int build_tab(label_tab *t, const ct_trace *tr, ct_err *err)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t c = 0; c < tr->ncomm; c++)
+        if (tr->label_off[c] != NO_LABEL && tab_insert(t, tr, c, err))
+            return -1;
+    return 0;
+}
+
+/* "c<digits>" -> index, or -1. */
+static int64_t default_label_index(const char *s)
+{
+    if (s[0] != 'c' || !isdigit((unsigned char)s[1]))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s + 1, &end, 10);
+    if (*end || errno || v > (unsigned long long)INT64_MAX)
+        return -1;
+    return (int64_t)v;
+}
+
+static int valid_label(const char *s)
+{
+    if (!(isalpha((unsigned char)s[0]) || s[0] == '_'))
+        return 0;
+    size_t n = 0;
+    for (; *s; s++, n++)
+        if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '.' || *s == '-'))
+            return 0;
+    return n < CT_LABEL_MAX;
+}
+
+/* ---------------------------------------------------------------- builder */
+
+int ct_trace_init(ct_trace *tr, const char *name, ct_err *err)
+{
+    (void)err;
+    memset(tr, 0, sizeof *tr);
+    copy_name(tr->name, sizeof tr->name, name);
+    tr->declared_tasks = -1;
+    return 0;
+}
+
+void ct_trace_free(ct_trace *tr)
+{
+    if (!tr)
+        return;
+    free(tr->ev);
+    free(tr->task_first);
+    free(tr->comm_src);
+    free(tr->comm_event);
+    free(tr->label_off);
+    free(tr->labels);
+    free(tr->stage_task);
+    if (tr->stage_labels) {
+        free(((label_tab *)tr->stage_labels)->slot);
+        free(tr->stage_labels);
+    }
+    char name[sizeof tr->name];
+    memcpy(name, tr->name, sizeof name);
+    memset(tr, 0, sizeof *tr);
+    memcpy(tr->name, name, sizeof name);
+    tr->declared_tasks = -1;
+}
+
+/* Prefix "NAME:LINE: " (or "NAME: " for in-memory events) to err. */
+static int at_line(const ct_trace *tr, int32_t line, ct_err *err)
+{
+    if (line > 0)
+        return ct_err_prefix(err, "%s:%d: ", tr->name, (int)line);
+    return ct_err_prefix(err, "%s: ", tr->name);
+}
+
+int ct_trace_set_ntasks(ct_trace *tr, int32_t ntasks, int32_t line, ct_err *err)
+{
+    if (tr->finished)
+        return ct_err_set(err, "%s: trace already finished", tr->name);
+    if (tr->declared_tasks >= 0) {
+        ct_err_set(err, "second 'tasks' header (the first is on line %d; give it once)",
+                   (int)tr->declared_line);
+        return at_line(tr, line, err);
+    }
+    if (tr->nevents > 0) {
+        ct_err_set(err, "'tasks' header after the first event (put it before any event)");
+        return at_line(tr, line, err);
+    }
+    if (ntasks < 1 || ntasks > CT_TRACE_MAX_TASKS) {
+        ct_err_set(err, "task count %d out of range (accepted: 1 to %d)", (int)ntasks,
+                   CT_TRACE_MAX_TASKS);
+        return at_line(tr, line, err);
+    }
+    tr->declared_tasks = ntasks;
+    tr->declared_line = line;
+    return 0;
+}
+
+static int check_task(ct_trace *tr, int32_t task, const char *what, int32_t line, ct_err *err)
+{
+    int32_t lim = tr->declared_tasks >= 0 ? tr->declared_tasks : CT_TRACE_MAX_TASKS;
+    if (task < 0 || task >= lim) {
+        ct_err_set(err, "%s %d out of range (accepted: 0 to %d%s)", what, (int)task,
+                   (int)lim - 1, tr->declared_tasks >= 0 ? ", as declared by 'tasks'" : "");
+        return at_line(tr, line, err);
+    }
+    return 0;
+}
+
+static int push_event(ct_trace *tr, int32_t task, ct_ev_kind kind, int32_t peer, double value,
+                      int32_t line, ct_err *err)
+{
+    if (tr->finished)
+        return ct_err_set(err, "%s: trace already finished", tr->name);
+    if (check_task(tr, task, "task", line, err))
+        return -1;
+    size_t cap = tr->ev_cap;
+    if (grow((void **)&tr->ev, &cap, tr->nevents + 1, sizeof *tr->ev, err))
+        return -1;
+    cap = tr->ev_cap;
+    if (grow((void **)&tr->stage_task, &cap, tr->nevents + 1, sizeof *tr->stage_task, err))
+        return -1;
+    tr->ev_cap = cap;
+    ct_event *e = &tr->ev[tr->nevents];
+    e->value = value;
+    e->peer = peer;
+    e->comm = -1;
+    e->line = line;
+    e->kind = (uint8_t)kind;
+    tr->stage_task[tr->nevents] = task;
+    tr->nevents++;
+    if (task >= tr->ntasks)
+        tr->ntasks = task + 1;
+    return 0;
+}
+
+int ct_trace_add_compute(ct_trace *tr, int32_t task, double seconds, int32_t line, ct_err *err)
+{
+    if (!isfinite(seconds) || seconds < 0) {
+        ct_err_set(err, "compute time %g out of range (accepted: a finite number >= 0)", seconds);
+        return at_line(tr, line, err);
+    }
+    return push_event(tr, task, CT_EV_COMPUTE, -1, seconds, line, err);
+}
+
+int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int blocking,
+                      const char *label, int32_t line, ct_err *err)
+{
+    if (check_task(tr, dst, "destination task", line, err))
+        return -1;
+    if (!isfinite(bytes) || bytes < 0) {
+        ct_err_set(err, "message size %g out of range (accepted: a finite number of bytes >= 0)",
+                   bytes);
+        return at_line(tr, line, err);
+    }
+    if (blocking && dst == task) {
+        ct_err_set(err, "blocking send from task %d to itself always deadlocks (use isend, "
+                        "irecv and waitall for a self-message)", (int)task);
+        return at_line(tr, line, err);
+    }
+    if (tr->ncomm >= NO_LABEL - 1 || tr->ncomm >= (size_t)INT32_MAX) {
+        ct_err_set(err, "more than %d communications", INT32_MAX);
+        return at_line(tr, line, err);
+    }
+    if (label) {
+        if (!valid_label(label)) {
+            ct_err_set(err, "invalid label '%s' (accepted: a letter or '_' then letters, "
+                            "digits, '_', '.' or '-', at most %d characters)",
+                       label, CT_LABEL_MAX - 1);
+            return at_line(tr, line, err);
+        }
+        if (!tr->stage_labels && !(tr->stage_labels = calloc(1, sizeof(label_tab))))
+            return ct_err_set(err, "out of memory (label table)");
+        int64_t prev = tab_find(tr->stage_labels, tr, label);
+        if (prev >= 0) {
+            ct_err_set(err, "label '%s' already names the communication on line %d (labels "
+                            "must be unique)", label, (int)tr->ev[tr->comm_event[prev]].line);
+            return at_line(tr, line, err);
+        }
+        int64_t di = default_label_index(label);
+        if (di >= 0 && (size_t)di != tr->ncomm) {
+            ct_err_set(err, "label '%s' is the default name of communication %lld (labels "
+                            "of the form c<number> may only name their own communication, "
+                            "here c%zu)", label, (long long)di, tr->ncomm);
+            return at_line(tr, line, err);
+        }
+    }
+    size_t cc = tr->comm_cap;
+    if (grow((void **)&tr->comm_src, &cc, tr->ncomm + 1, sizeof *tr->comm_src, err))
+        return -1;
+    cc = tr->comm_cap;
+    if (grow((void **)&tr->comm_event, &cc, tr->ncomm + 1, sizeof *tr->comm_event, err))
+        return -1;
+    cc = tr->comm_cap;
+    if (grow((void **)&tr->label_off, &cc, tr->ncomm + 1, sizeof *tr->label_off, err))
+        return -1;
+    tr->comm_cap = cc;
+    size_t len = label ? strlen(label) + 1 : 0;
+    if (label && tr->labels_len + len >= NO_LABEL) {
+        ct_err_set(err, "labels too long in total (more than %u bytes)", NO_LABEL - 1);
+        return at_line(tr, line, err);
+    }
+    if (label && grow((void **)&tr->labels, &tr->labels_cap, tr->labels_len + len, 1, err))
+        return -1;
+    if (push_event(tr, task, blocking ? CT_EV_SEND : CT_EV_ISEND, dst, bytes, line, err))
+        return -1;
+    size_t c = tr->ncomm;
+    tr->ev[tr->nevents - 1].comm = (int32_t)c;
+    tr->comm_src[c] = task;
+    tr->comm_event[c] = tr->nevents - 1;
+    tr->label_off[c] = NO_LABEL;
+    if (label) {
+        memcpy(tr->labels + tr->labels_len, label, len);
+        tr->label_off[c] = (uint32_t)tr->labels_len;
+        tr->labels_len += len;
+        if (tab_insert(tr->stage_labels, tr, c, err)) {
+            tr->label_off[c] = NO_LABEL;
+            return at_line(tr, line, err);
+        }
+    }
+    tr->ncomm++;
+    tr->total_bytes += bytes;
+    return 0;
+}
+
+int ct_trace_add_recv(ct_trace *tr, int32_t task, int32_t src, double max_bytes, int blocking,
+                      int32_t line, ct_err *err)
+{
+    if (src != CT_ANY_SOURCE && check_task(tr, src, "source task", line, err))
+        return -1;
+    if (isnan(max_bytes) || (max_bytes >= 0 && !isfinite(max_bytes))) {
+        ct_err_set(err, "receive size %g out of range (accepted: a finite number of bytes)",
+                   max_bytes);
+        return at_line(tr, line, err);
+    }
+    if (blocking && src == task) {
+        ct_err_set(err, "blocking recv of task %d from itself always deadlocks (use isend, "
+                        "irecv and waitall for a self-message)", (int)task);
+        return at_line(tr, line, err);
+    }
+    return push_event(tr, task, blocking ? CT_EV_RECV : CT_EV_IRECV, src,
+                      max_bytes < 0 ? -1.0 : max_bytes, line, err);
+}
+
+int ct_trace_add_waitall(ct_trace *tr, int32_t task, int32_t line, ct_err *err)
+{
+    return push_event(tr, task, CT_EV_WAITALL, -1, 0.0, line, err);
+}
+
+int ct_trace_finish(ct_trace *tr, ct_err *err)
+{
+    if (tr->finished)
+        return 0;
+    if (tr->declared_tasks >= 0)
+        tr->ntasks = tr->declared_tasks;
+    /* peers were checked against the declared count when there is one; without
+     * a header a peer may name a task that has no events of its own */
+    for (size_t i = 0; i < tr->nevents; i++)
+        if (tr->ev[i].peer >= tr->ntasks)
+            tr->ntasks = tr->ev[i].peer + 1;
+    if (tr->stage_labels) {
+        free(((label_tab *)tr->stage_labels)->slot);
+        free(tr->stage_labels);
+        tr->stage_labels = NULL;
+    }
+    size_t nt = (size_t)tr->ntasks;
+    size_t *first = calloc(nt + 1, sizeof *first);
+    ct_event *ev = malloc((tr->nevents ? tr->nevents : 1) * sizeof *ev);
+    if (!first || !ev) {
+        free(first);
+        free(ev);
+        return ct_err_set(err, "out of memory grouping %zu events", tr->nevents);
+    }
+    for (size_t i = 0; i < tr->nevents; i++)
+        first[tr->stage_task[i] + 1]++;
+    for (size_t t2 = 0; t2 < nt; t2++)
+        first[t2 + 1] += first[t2];
+    /* counting sort by task keeps file order within a task */
+    size_t *pos = malloc((nt ? nt : 1) * sizeof *pos);
+    if (!pos) {
+        free(first);
+        free(ev);
+        return ct_err_set(err, "out of memory grouping %zu events", tr->nevents);
+    }
+    memcpy(pos, first, nt * sizeof *pos);
+    for (size_t i = 0; i < tr->nevents; i++) {
+        size_t k = pos[tr->stage_task[i]]++;
+        ev[k] = tr->ev[i];
+        if (ev[k].comm >= 0)
+            tr->comm_event[ev[k].comm] = k;
+    }
+    free(pos);
+    free(tr->ev);
+    free(tr->stage_task);
+    tr->stage_task = NULL;
+    tr->ev = ev;
+    tr->ev_cap = tr->nevents;
+    tr->task_first = first;
+    tr->finished = 1;
+    return 0;
+}
+
+const char *ct_trace_label(const ct_trace *tr, size_t c, char *buf, size_t n)
+{
+    const char *lab = c < tr->ncomm ? label_of(tr, c) : NULL;
+    if (lab)
+        snprintf(buf, n, "%s", lab);
+    else
+        snprintf(buf, n, "c%zu", c);
+    return buf;
+}
+
+const ct_event *ct_trace_comm_event(const ct_trace *tr, size_t c)
+{
+    return &tr->ev[tr->comm_event[c]];
+}
+
+/* ---------------------------------------------------------------- lexing */
+
+typedef struct tok {
+    char *s;
+    int col;
+} tok;
+
+/* Split a line (modified in place) into at most MAX_TOK tokens after removing
+ * a '#' comment. Returns the token count, MAX_TOK + 1 when there are more. */
+static int tokenize(char *line, tok *t)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = '\0';
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' || *p == '\v' || *p == '\f')
+            p++;
+        if (!*p)
+            break;
+        if (n == MAX_TOK)
+            return MAX_TOK + 1;
+        t[n].s = p;
+        t[n].col = (int)(p - line) + 1;
+        n++;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        if (*p)
+            *p++ = '\0';
+    }
+    return n;
+}
+
+static int parse_task_id(const char *s, int32_t *out)
+{
+    if (!isdigit((unsigned char)s[0]))
+        return -1;
+    errno = 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (*end || errno || v < 0 || v >= CT_TRACE_MAX_TASKS)
+        return -1;
+    *out = (int32_t)v;
+    return 0;
+}
+
+int ct_parse_duration(const char *s, double *seconds, ct_err *err)
+{
+    if (!s || !*s)
+        return ct_err_set(err, "empty duration (expected seconds, e.g. 0.5, 1.5ms, 20us)");
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || errno == ERANGE || !isfinite(v) || v < 0 || !(isdigit((unsigned char)*s) || *s == '.'))
+        return ct_err_set(err, "invalid duration '%s' (expected a number >= 0 with optional "
+                               "s, ms, us or ns suffix, e.g. 1.5ms)", s);
+    double mult = 1.0;
+    if (*end) {
+        if (strcmp(end, "s") == 0)
+            mult = 1.0;
+        else if (strcmp(end, "ms") == 0)
+            mult = 1e-3;
+        else if (strcmp(end, "us") == 0)
+            mult = 1e-6;
+        else if (strcmp(end, "ns") == 0)
+            mult = 1e-9;
+        else
+            return ct_err_set(err, "invalid duration suffix in '%s' (accepted: s, ms, us, ns)",
+                              s);
+    }
+    *seconds = v * mult;
+    return 0;
+}
+
+/* Message for a token: "NAME:LINE:COL: ". */
+static int tok_err(const char *name, int line, const tok *t, ct_err *err)
+{
+    return ct_err_prefix(err, "%s:%d:%d: ", name, line, t ? t->col : 1);
+}
+
+static int want_args(const char *name, int line, tok *t, int n, int lo, int hi, const char *usage,
+                     ct_err *err)
+{
+    int got = n - 1;
+    if (got >= lo && got <= hi)
+        return 0;
+    const char *bound = lo == hi ? "" : got < lo ? "at least " : "at most ";
+    int k = lo == hi ? lo : got < lo ? lo : hi;
+    ct_err_set(err, "'%s' takes %s%d argument%s, got %d%s (expected: %s)", t[0].s, bound, k,
+               k == 1 ? "" : "s", n > MAX_TOK ? MAX_TOK - 1 : got, n > MAX_TOK ? " or more" : "",
+               usage);
+    /* too many: point at the first extra field; too few: at the keyword */
+    return tok_err(name, line, got > hi ? &t[hi + 1] : &t[0], err);
+}
+
+static int get_task(const char *name, int line, const tok *t, const char *what, int32_t *out,
+                    ct_err *err)
+{
+    if (parse_task_id(t->s, out)) {
+        ct_err_set(err, "invalid %s '%s' (expected a task number 0 to %d)", what, t->s,
+                   CT_TRACE_MAX_TASKS - 1);
+        return tok_err(name, line, t, err);
+    }
+    return 0;
+}
+
+static int get_bytes(const char *name, int line, const tok *t, double *out, ct_err *err)
+{
+    if (ct_parse_size(t->s, out, err))
+        return tok_err(name, line, t, err);
+    return 0;
+}
+
+/* Task ids against the `tasks` header, reported at the token's column. */
+static int range_ok(const ct_trace *tr, const char *name, int line, const tok *t, int32_t id,
+                    const char *what, ct_err *err)
+{
+    if (tr->declared_tasks >= 0 && id >= tr->declared_tasks) {
+        ct_err_set(err, "%s %d out of range (accepted: 0 to %d, as declared by 'tasks' on "
+                        "line %d)", what, (int)id, (int)tr->declared_tasks - 1,
+                   (int)tr->declared_line);
+        return tok_err(name, line, t, err);
+    }
+    return 0;
+}
+
+/* Re-prefix an at_line message from the builder with the column. */
+static int builder_fail(const char *name, int line, const tok *t, ct_err *err)
+{
+    if (err) {
+        char pre[300];
+        int n = snprintf(pre, sizeof pre, "%s:%d: ", name, line);
+        if (n > 0 && strncmp(err->msg, pre, (size_t)n) == 0) {
+            char rest[CT_ERR_MAX];
+            snprintf(rest, sizeof rest, "%s", err->msg + n);
+            ct_err_set(err, "%s:%d:%d: %s", name, line, t->col, rest);
+        }
+    }
+    return -1;
+}
+
+static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
+{
+    const char *name = tr->name;
+    tok t[MAX_TOK];
+    int n = tokenize(line, t);
+    if (n == 0)
+        return 0;
+    const char *kw = t[0].s;
+    int32_t task, peer;
+    double v;
+    if (strcmp(kw, "tasks") == 0) {
+        if (want_args(name, lineno, t, n, 1, 1, "tasks N", err))
+            return -1;
+        int32_t nt;
+        if (parse_task_id(t[1].s, &nt) || nt < 1) {
+            ct_err_set(err, "invalid task count '%s' (expected a number 1 to %d)", t[1].s,
+                       CT_TRACE_MAX_TASKS);
+            return tok_err(name, lineno, &t[1], err);
+        }
+        if (ct_trace_set_ntasks(tr, nt, lineno, err))
+            return builder_fail(name, lineno, &t[0], err);
+        return 0;
+    }
+    if (strcmp(kw, "compute") == 0) {
+        if (want_args(name, lineno, t, n, 2, 2, "compute TASK SECONDS", err) ||
+            get_task(name, lineno, &t[1], "task", &task, err))
+            return -1;
+        if (ct_parse_duration(t[2].s, &v, err))
+            return tok_err(name, lineno, &t[2], err);
+        if (range_ok(tr, name, lineno, &t[1], task, "task", err))
+            return -1;
+        if (ct_trace_add_compute(tr, task, v, lineno, err))
+            return builder_fail(name, lineno, &t[1], err);
+        return 0;
+    }
+    if (strcmp(kw, "send") == 0 || strcmp(kw, "isend") == 0) {
+        int blocking = kw[0] == 's';
+        if (want_args(name, lineno, t, n, 3, 4,
+                      blocking ? "send TASK DST BYTES [LABEL]" : "isend TASK DST BYTES [LABEL]",
+                      err) ||
+            get_task(name, lineno, &t[1], "task", &task, err) ||
+            get_task(name, lineno, &t[2], "destination task", &peer, err) ||
+            get_bytes(name, lineno, &t[3], &v, err))
+            return -1;
+        if (range_ok(tr, name, lineno, &t[1], task, "task", err) ||
+            range_ok(tr, name, lineno, &t[2], peer, "destination task", err))
+            return -1;
+        const tok *fault = task == peer ? &t[2] : n == 5 ? &t[4] : &t[3];
+        if (ct_trace_add_send(tr, task, peer, v, blocking, n == 5 ? t[4].s : NULL, lineno, err))
+            return builder_fail(name, lineno, fault, err);
+        return 0;
+    }
+    if (strcmp(kw, "recv") == 0 || strcmp(kw, "irecv") == 0) {
+        int blocking = kw[0] == 'r';
+        if (want_args(name, lineno, t, n, 2, 3,
+                      blocking ? "recv TASK SRC|any [BYTES]" : "irecv TASK SRC|any [BYTES]", err) ||
+            get_task(name, lineno, &t[1], "task", &task, err))
+            return -1;
+        if (strcmp(t[2].s, "any") == 0) {
+            peer = CT_ANY_SOURCE;
+        } else if (parse_task_id(t[2].s, &peer)) {
+            ct_err_set(err, "invalid source task '%s' (expected a task number 0 to %d or 'any')",
+                       t[2].s, CT_TRACE_MAX_TASKS - 1);
+            return tok_err(name, lineno, &t[2], err);
+        }
+        v = -1.0;
+        if (n == 4 && get_bytes(name, lineno, &t[3], &v, err))
+            return -1;
+        if (range_ok(tr, name, lineno, &t[1], task, "task", err) ||
+            (peer != CT_ANY_SOURCE &&
+             range_ok(tr, name, lineno, &t[2], peer, "source task", err)))
+            return -1;
+        if (ct_trace_add_recv(tr, task, peer, v, blocking, lineno, err))
+            return builder_fail(name, lineno, &t[2], err);
+        return 0;
+    }
+    if (strcmp(kw, "waitall") == 0) {
+        if (want_args(name, lineno, t, n, 1, 1, "waitall TASK", err) ||
+            get_task(name, lineno, &t[1], "task", &task, err) ||
+            range_ok(tr, name, lineno, &t[1], task, "task", err))
+            return -1;
+        if (ct_trace_add_waitall(tr, task, lineno, err))
+            return builder_fail(name, lineno, &t[1], err);
+        return 0;
+    }
+    ct_err_set(err, "unknown event '%s' (accepted: tasks, compute, send, isend, recv, irecv, "
+                    "waitall)", kw);
+    return tok_err(name, lineno, &t[0], err);
+}
+
+/* --------------------------------------------------------- line readers */
+
+typedef int (*line_fn)(void *ctx, char *line, int lineno, ct_err *err);
+
+static int each_line_buffer(const char *name, const char *buf, size_t len, line_fn fn, void *ctx,
+                            ct_err *err)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0;
+    size_t i = 0;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && buf[j] != '\n')
+            j++;
+        lineno++;
+        if (memchr(buf + i, '\0', j - i)) {
+            free(line);
+            return ct_err_set(err, "%s:%d: NUL byte in text (expected a text file)", name,
+                              lineno);
+        }
+        if (j - i + 1 > cap) {
+            cap = j - i + 1;
+            char *nl = realloc(line, cap);
+            if (!nl) {
+                free(line);
+                return ct_err_set(err, "%s:%d: out of memory", name, lineno);
+            }
+            line = nl;
+        }
+        memcpy(line, buf + i, j - i);
+        line[j - i] = '\0';
+        if (fn(ctx, line, lineno, err)) {
+            free(line);
+            return -1;
+        }
+        i = j + 1;
+    }
+    free(line);
+    return 0;
+}
+
+static int each_line_file(const char *path, line_fn fn, void *ctx, ct_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return ct_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int lineno = 0, rc = 0;
+    while ((n = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if (memchr(line, '\0', (size_t)n)) {
+            rc = ct_err_set(err, "%s:%d: NUL byte in text (expected a text file)", path,
+                            lineno);
+            break;
+        }
+        if ((rc = fn(ctx, line, lineno, err)))
+            break;
+    }
+    if (rc == 0 && ferror(f))
+        rc = ct_err_set(err, "%s: read error: %s", path, strerror(errno));
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+static int trace_line_cb(void *ctx, char *line, int lineno, ct_err *err)
+{
+    return parse_trace_line(ctx, line, lineno, err);
+}
+
+static int trace_end(ct_trace *tr, int rc, ct_err *err)
+{
+    if (rc == 0 && ct_trace_finish(tr, err) == 0)
+        return 0;
+    ct_trace_free(tr);
+    return -1;
+}
+
+int ct_trace_load(const char *path, ct_trace *tr, ct_err *err)
+{
+    ct_trace_init(tr, path, err);
+    return trace_end(tr, each_line_file(path, trace_line_cb, tr, err), err);
+}
+
+int ct_trace_parse_buffer(const char *name, const char *buf, size_t len, ct_trace *tr,
+                          ct_err *err)
+{
+    ct_trace_init(tr, name, err);
+    return trace_end(tr, each_line_buffer(tr->name, buf, len, trace_line_cb, tr, err), err);
+}
+
+/* ------------------------------------------------------ measured times */
+
+typedef struct meas_ctx {
+    const char *name;
+    const ct_trace *tr;
+    label_tab tab;
+    double *out;
+    int *seen_line;
+} meas_ctx;
+
+static int meas_line_cb(void *vctx, char *line, int lineno, ct_err *err)
+{
+    meas_ctx *m = vctx;
+    tok t[MAX_TOK];
+    int n = tokenize(line, t);
+    if (n == 0)
+        return 0;
+    if (n != 2) {
+        ct_err_set(err, "expected 'LABEL SECONDS', got %d field%s", n > MAX_TOK ? MAX_TOK : n,
+                   n == 1 ? "" : "s");
+        return tok_err(m->name, lineno, n > 2 ? &t[2] : &t[0], err);
+    }
+    int64_t c = tab_find(&m->tab, m->tr, t[0].s);
+    if (c < 0) {
+        c = default_label_index(t[0].s);
+        if (c >= (int64_t)m->tr->ncomm)
+            c = -1;
+    }
+    if (c < 0) {
+        ct_err_set(err, "unknown communication '%s' (accepted: a label from %s or c0 to c%zu)",
+                   t[0].s, m->tr->name, m->tr->ncomm ? m->tr->ncomm - 1 : 0);
+        return tok_err(m->name, lineno, &t[0], err);
+    }
+    if (m->seen_line[c]) {
+        ct_err_set(err, "communication '%s' already measured on line %d (give each once)",
+                   t[0].s, m->seen_line[c]);
+        return tok_err(m->name, lineno, &t[0], err);
+    }
+    double v;
+    if (ct_parse_duration(t[1].s, &v, err))
+        return tok_err(m->name, lineno, &t[1], err);
+    if (!(v > 0)) {
+        ct_err_set(err, "measured time '%s' must be > 0 (E_rel divides by it)", t[1].s);
+        return tok_err(m->name, lineno, &t[1], err);
+    }
+    m->seen_line[c] = lineno;
+    m->out[c] = v;
+    return 0;
+}
+
+static int measured_run(const char *name, const char *path, const char *buf, size_t len,
+                        const ct_trace *tr, double *measured, ct_err *err)
+{
+    meas_ctx m = {.name = name, .tr = tr, .out = measured};
+    for (size_t c = 0; c < tr->ncomm; c++)
+        measured[c] = NAN;
+    m.seen_line = calloc(tr->ncomm ? tr->ncomm : 1, sizeof *m.seen_line);
+    if (!m.seen_line)
+        return ct_err_set(err, "out of memory");
+    if (build_tab(&m.tab, tr, err)) {
+        free(m.seen_line);
+        return -1;
+    }
+    int rc = path ? each_line_file(path, meas_line_cb, &m, err)
+                  : each_line_buffer(name, buf, len, meas_line_cb, &m, err);
+    free(m.tab.slot);
+    free(m.seen_line);
+    return rc;
+}
+
+int ct_measured_load(const char *path, const ct_trace *tr, double *measured, ct_err *err)
+{
+    return measured_run(path, path, NULL, 0, tr, measured, err);
+}
+
+int ct_measured_parse_buffer(const char *name, const char *buf, size_t len, const ct_trace *tr,
+                             double *measured, ct_err *err)
+{
+    return measured_run(name, NULL, buf, len, tr, measured, err);
+}
+
+/* ---------------------------------------------------------- placement */
+
+typedef struct place_ctx {
+    const char *name;
+    int32_t ntasks, nnodes;
+    int32_t *node_of;
+    int *seen_line;
+} place_ctx;
+
+static int place_line_cb(void *vctx, char *line, int lineno, ct_err *err)
+{
+    place_ctx *p = vctx;
+    tok t[MAX_TOK];
+    int n = tokenize(line, t);
+    if (n == 0)
+        return 0;
+    if (n != 2) {
+        ct_err_set(err, "expected 'TASK NODE', got %d field%s", n > MAX_TOK ? MAX_TOK : n,
+                   n == 1 ? "" : "s");
+        return tok_err(p->name, lineno, n > 2 ? &t[2] : &t[0], err);
+    }
+    int32_t task, node;
+    if (parse_task_id(t[0].s, &task) || task >= p->ntasks) {
+        ct_err_set(err, "invalid task '%s' (expected a task number 0 to %d)", t[0].s,
+                   (int)p->ntasks - 1);
+        return tok_err(p->name, lineno, &t[0], err);
+    }
+    if (parse_task_id(t[1].s, &node) || node >= p->nnodes) {
+        ct_err_set(err, "invalid node '%s' for task %d (expected a node number 0 to %d)", t[1].s,
+                   (int)task, (int)p->nnodes - 1);
+        return tok_err(p->name, lineno, &t[1], err);
+    }
+    if (p->seen_line[task]) {
+        ct_err_set(err, "task %d already placed on line %d (give each task once)", (int)task,
+                   p->seen_line[task]);
+        return tok_err(p->name, lineno, &t[0], err);
+    }
+    p->seen_line[task] = lineno;
+    p->node_of[task] = node;
+    return 0;
+}
+
+static int placement_run(const char *name, const char *path, const char *buf, size_t len,
+                         int32_t ntasks, int32_t nnodes, int32_t *node_of, ct_err *err)
+{
+    if (ntasks < 1 || nnodes < 1)
+        return ct_err_set(err, "%s: %d tasks on %d nodes (need at least one of each)", name,
+                          (int)ntasks, (int)nnodes);
+    place_ctx p = {.name = name, .ntasks = ntasks, .nnodes = nnodes, .node_of = node_of};
+    p.seen_line = calloc((size_t)ntasks, sizeof *p.seen_line);
+    if (!p.seen_line)
+        return ct_err_set(err, "out of memory");
+    int rc = path ? each_line_file(path, place_line_cb, &p, err)
+                  : each_line_buffer(name, buf, len, place_line_cb, &p, err);
+    for (int32_t i = 0; rc == 0 && i < ntasks; i++)
+        if (!p.seen_line[i])
+            rc = ct_err_set(err, "%s: task %d is not placed (every task 0 to %d needs a "
+                                 "'TASK NODE' line)", name, (int)i, (int)ntasks - 1);
+    free(p.seen_line);
+    return rc;
+}
+
+int ct_placement_load(const char *path, int32_t ntasks, int32_t nnodes, int32_t *node_of,
+                      ct_err *err)
+{
+    return placement_run(path, path, NULL, 0, ntasks, nnodes, node_of, err);
+}
+
+int ct_placement_parse_buffer(const char *name, const char *buf, size_t len, int32_t ntasks,
+                              int32_t nnodes, int32_t *node_of, ct_err *err)
+{
+    return placement_run(name, NULL, buf, len, ntasks, nnodes, node_of, err);
+}
+
+const char *ct_ev_kind_name(int kind)
+{
+    return kind >= 0 && kind <= CT_EV_WAITALL ? ev_name[kind] : "?";
+}

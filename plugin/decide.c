@@ -1,0 +1,483 @@
+/* The srun decision (local context, slurm_spank_init): environment and
+ * command line -> ct_alloc -> ct_score -> what to set and what to say.
+ * No Slurm calls here; spank.c applies the result. The model is entirely
+ * in modelcore (ct_score): this file only translates Slurm's world. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contention/layout.h"
+#include "contention/pattern.h"
+#include "contention/score.h"
+#include "contention/signatures.h"
+#include "plugin.h"
+
+/* snprintf that truncates silently: messages are bounded on purpose */
+static void strf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void strf(char *buf, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+}
+
+static const char *env(ctp_getenv_fn fn, void *ctx, const char *name)
+{
+    const char *v = fn(name, ctx);
+    return v && *v ? v : NULL;
+}
+
+const char *ctp_option_from_env(const char *name, ctp_getenv_fn getenv_fn, void *ctx)
+{
+    /* plugstack.c: "_SLURM_SPANK_OPTION_" + plugin + "_" + option, with
+     * every non-alphanumeric character as '_'; sbatch/salloc hand it to
+     * the job with a further "SLURM_SPANK_" prefix */
+    char opt[64], var[160];
+    strf(opt, sizeof opt, "%s", name);
+    for (char *p = opt; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            *p = '_';
+    strf(var, sizeof var, "SLURM_SPANK__SLURM_SPANK_OPTION_contention_%s", opt);
+    const char *v = env(getenv_fn, ctx, var);
+    if (v)
+        return v;
+    strf(var, sizeof var, "_SLURM_SPANK_OPTION_contention_%s", opt);
+    return env(getenv_fn, ctx, var);
+}
+
+static void say(ctp_decision *d, ctp_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void say(ctp_decision *d, ctp_level level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    va_end(ap);
+    d->level = level;
+}
+
+/* A failure where a score was wanted: fail open, or stop with strict=yes. */
+static void fail(const ctp_config *cfg, ctp_decision *d, const char *what)
+{
+    d->set_distribution = 0;
+    d->mapping[0] = '\0';
+    d->have_slowdown = 0;
+    if (cfg->strict)
+        say(d, CTP_LEVEL_FATAL, "contention: error: %s (strict=yes: srun stops)", what);
+    else
+        say(d, CTP_LEVEL_WARNING, "contention: warning: %s; job launched unchanged", what);
+}
+
+static int parse_count(const char *s, int32_t *v)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end || errno || x < 1 || x > INT32_MAX)
+        return -1;
+    *v = (int32_t)x;
+    return 0;
+}
+
+static void fmt_time(double s, char *buf, size_t n)
+{
+    if (s >= 1)
+        strf(buf, n, "%.3g s", s);
+    else if (s >= 1e-3)
+        strf(buf, n, "%.3g ms", s * 1e3);
+    else
+        strf(buf, n, "%.3g us", s * 1e6);
+}
+
+static void fmt_size(double b, char *buf, size_t n)
+{
+    if (b >= 1073741824.0 && fmod(b, 1073741824.0) == 0)
+        strf(buf, n, "%.0f GiB", b / 1073741824.0);
+    else if (b >= 1048576.0 && fmod(b, 1048576.0) == 0)
+        strf(buf, n, "%.0f MiB", b / 1048576.0);
+    else if (b >= 1024.0 && fmod(b, 1024.0) == 0)
+        strf(buf, n, "%.0f KiB", b / 1024.0);
+    else
+        strf(buf, n, "%.0f B", b);
+}
+
+/* The step's geometry as srun will see it. Returns 1 when it can be
+ * scored, 0 when there is nothing to decide (d->message says why, or a
+ * failure was recorded). */
+typedef struct geometry {
+    ct_alloc alloc;     /* capped by --ntasks-per-node when that applies */
+    int32_t ntasks;
+    int32_t cpt;
+} geometry;
+
+static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn,
+                        void *ctx, int explicit_mode, ctp_decision *d, geometry *g)
+{
+    ctp_level quiet_or_info = explicit_mode ? CTP_LEVEL_INFO : CTP_LEVEL_VERBOSE;
+    char what[CTP_MSG_MAX];
+    ct_err err = {{0}};
+    memset(g, 0, sizeof *g);
+    const char *cpn = env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE");
+    if (!cpn || !env(fn, ctx, "SLURM_JOB_ID")) {
+        say(d, quiet_or_info,
+            "contention: not inside an allocation (no SLURM_JOB_CPUS_PER_NODE): srun lays out the "
+            "job it allocates itself; nothing scored");
+        return 0;
+    }
+    if (args->unsupported[0]) {
+        say(d, quiet_or_info,
+            "contention: srun %s changes the step's nodes or CPUs, which is not modelled: layout "
+            "left to Slurm",
+            args->unsupported);
+        return 0;
+    }
+    static const char *const unsupported_env[] = {"SLURM_OVERCOMMIT", "SLURM_NTASKS_PER_GPU",
+                                                  "SLURM_NTASKS_PER_TRES", "SLURM_HOSTFILE"};
+    for (size_t i = 0; i < sizeof unsupported_env / sizeof unsupported_env[0]; i++)
+        if (env(fn, ctx, unsupported_env[i])) {
+            say(d, quiet_or_info,
+                "contention: %s is set, which is not modelled: layout left to Slurm",
+                unsupported_env[i]);
+            return 0;
+        }
+    if (ct_alloc_parse(cpn, &g->alloc, &err) < 0) {
+        strf(what, sizeof what, "SLURM_JOB_CPUS_PER_NODE: %s", err.msg);
+        fail(cfg, d, what);
+        return 0;
+    }
+    const char *nl = env(fn, ctx, "SLURM_JOB_NODELIST");
+    int64_t hosts = 0;
+    if (nl && ct_nodelist_count(nl, &hosts, &err) < 0) {
+        strf(what, sizeof what, "SLURM_JOB_NODELIST: %s", err.msg);
+        goto bad;
+    }
+    if (nl && hosts != g->alloc.nnodes) {
+        strf(what, sizeof what,
+                 "SLURM_JOB_NODELIST '%s' has %lld nodes but SLURM_JOB_CPUS_PER_NODE '%s' %d", nl,
+                 (long long)hosts, cpn, (int)g->alloc.nnodes);
+        goto bad;
+    }
+    const char *nn = env(fn, ctx, "SLURM_JOB_NUM_NODES");
+    if (!nn)
+        nn = env(fn, ctx, "SLURM_NNODES");
+    int32_t nnodes = 0;
+    if (nn && (parse_count(nn, &nnodes) < 0 || nnodes != g->alloc.nnodes)) {
+        strf(what, sizeof what, "SLURM_JOB_NUM_NODES '%s' disagrees with "
+                 "SLURM_JOB_CPUS_PER_NODE '%s' (%d nodes)", nn, cpn, (int)g->alloc.nnodes);
+        goto bad;
+    }
+    nnodes = g->alloc.nnodes;
+
+    /* cpus per task: srun 22.05 reads -c or SRUN_CPUS_PER_TASK, not
+     * SLURM_CPUS_PER_TASK */
+    g->cpt = 1;
+    const char *s;
+    if (args->has_cpt)
+        g->cpt = args->cpt;
+    else if ((s = env(fn, ctx, "SRUN_CPUS_PER_TASK")) && parse_count(s, &g->cpt) < 0) {
+        strf(what, sizeof what, "SRUN_CPUS_PER_TASK '%s' is not a positive count", s);
+        goto bad;
+    }
+    int has_ntasks = 0;
+    if (args->has_ntasks) {
+        g->ntasks = args->ntasks;
+        has_ntasks = 1;
+    } else if ((s = env(fn, ctx, "SLURM_NTASKS")) || (s = env(fn, ctx, "SLURM_NPROCS"))) {
+        if (parse_count(s, &g->ntasks) < 0) {
+            strf(what, sizeof what, "SLURM_NTASKS '%s' is not a positive count", s);
+            goto bad;
+        }
+        has_ntasks = 1;
+    }
+    int32_t ntpn = 0;
+    if (args->has_ntpn)
+        ntpn = args->ntpn;
+    else if ((s = env(fn, ctx, "SLURM_NTASKS_PER_NODE")) && parse_count(s, &ntpn) < 0)
+        ntpn = 0; /* e.g. a per-node list: srun ignores what it cannot use either */
+
+    int32_t step_nodes = nnodes;
+    if (args->has_nodes && args->nodes_min != nnodes) {
+        step_nodes = args->nodes_min;
+        if (!has_ntasks || g->ntasks > step_nodes) {
+            say(d, quiet_or_info,
+                "contention: srun -N %d uses %d of the allocation's %d nodes, chosen by Slurm: "
+                "layout left to Slurm",
+                (int)args->nodes_min, (int)args->nodes_min, (int)nnodes);
+            goto none;
+        }
+    }
+    if (!has_ntasks)
+        g->ntasks = ntpn > 0 ? step_nodes * ntpn : step_nodes; /* srun's defaults */
+    else if (ntpn > 0 && g->ntasks / step_nodes != ntpn)
+        ntpn = 0; /* srun drops a --ntasks-per-node that contradicts -n and -N */
+    if (g->ntasks <= step_nodes) {
+        say(d, quiet_or_info,
+            "contention: %d tasks on %d nodes: one task per node whatever the mapping; layout "
+            "left to Slurm",
+            (int)g->ntasks, (int)step_nodes);
+        goto none;
+    }
+    if (ntpn > 0) {
+        /* slurm_step_layout.c caps each node at ntasks_per_node tasks */
+        ct_alloc capped;
+        int64_t cap = (int64_t)ntpn * g->cpt;
+        if (ct_alloc_cap(&g->alloc, cap > INT32_MAX ? INT32_MAX : (int32_t)cap, &capped, &err) <
+            0) {
+            strf(what, sizeof what, "--ntasks-per-node: %s", err.msg);
+            goto bad;
+        }
+        ct_alloc_free(&g->alloc);
+        g->alloc = capped;
+    }
+    int64_t slots = ct_alloc_slots(&g->alloc, g->cpt);
+    if (g->ntasks > slots) {
+        say(d, quiet_or_info,
+            "contention: %d tasks of %d CPUs need more than the allocation's %lld task slots "
+            "(SLURM_JOB_CPUS_PER_NODE=%s): layout left to Slurm",
+            (int)g->ntasks, (int)g->cpt, (long long)slots, cpn);
+        goto none;
+    }
+    return 1;
+bad:
+    fail(cfg, d, what);
+none:
+    ct_alloc_free(&g->alloc);
+    return 0;
+}
+
+/* The fabric for this job's partition: plugstack.conf partition_fabric=,
+ * then the file's partition map, then plugstack.conf fabric=, then the
+ * file's default. */
+static const ct_fabric *pick_fabric(const ctp_config *cfg, const ct_sigfile *sf,
+                                    const char *partition, char *what, size_t n)
+{
+    const char *name = NULL, *from = NULL;
+    for (size_t i = 0; partition && i < cfg->nparts; i++)
+        if (strcmp(cfg->parts[i].partition, partition) == 0) {
+            name = cfg->parts[i].fabric;
+            from = "plugstack.conf partition_fabric=";
+        }
+    if (!name && partition)
+        for (size_t i = 0; i < sf->nparts; i++)
+            if (strcmp(sf->parts[i].partition, partition) == 0)
+                return &sf->fabrics[sf->parts[i].fabric];
+    if (!name && cfg->fabric[0]) {
+        name = cfg->fabric;
+        from = "plugstack.conf fabric=";
+    }
+    if (name) {
+        const ct_fabric *f = ct_sigfile_fabric(sf, name);
+        if (!f) {
+            char list[256] = "";
+            for (size_t i = 0; i < sf->nfabrics; i++) {
+                size_t l = strlen(list);
+                strf(list + l, sizeof list - l, "%s%s", i ? ", " : "", sf->fabrics[i].name);
+            }
+            strf(what, n, "fabric '%s' (from %s) is not in %s (fabrics there: %s)", name, from,
+                     cfg->signatures, list);
+        }
+        return f;
+    }
+    if (sf->default_fabric >= 0)
+        return &sf->fabrics[sf->default_fabric];
+    strf(what, n,
+             "no fabric for partition '%s' in %s (map it there or with plugstack.conf "
+             "partition_fabric=, or set a default fabric)",
+             partition ? partition : "(none)", cfg->signatures);
+    return NULL;
+}
+
+static const ct_candidate_score *find_cand(const ct_score_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (strcmp(r->c[i].name, name) == 0)
+            return &r->c[i];
+    return NULL;
+}
+
+/* "block 12.3 ms x2.10, cyclic 5.86 ms x1.00" in candidate order */
+static void fmt_scores(const ct_score_result *r, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    static const char *const order[] = {"block", "cyclic"};
+    for (size_t k = 0; k < 2; k++) {
+        const ct_candidate_score *c = find_cand(r, order[k]);
+        if (!c)
+            continue;
+        char t[32];
+        fmt_time(c->predicted_s, t, sizeof t);
+        size_t l = strlen(buf);
+        strf(buf + l, n - l, "%s%s %s x%.2f", k ? ", " : "", c->name, t, c->slowdown);
+    }
+}
+
+/* Scores block and cyclic; 0 on success, -1 after recording a failure
+ * (what explains it). */
+static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn, void *ctx,
+                 const geometry *g, ct_score_result *res, char *ctxline, size_t ctxn, char *what,
+                 size_t whatn)
+{
+    ct_err err = {{0}};
+    const char *pat_s = args->has_pattern ? args->pattern : ctp_option_from_env("contention-pattern", fn, ctx);
+    if (!pat_s)
+        pat_s = cfg->pattern;
+    ct_score_request req;
+    memset(&req, 0, sizeof req);
+    if (ct_pattern_parse(pat_s, &req.pattern, &err) < 0) {
+        strf(what, whatn, "pattern: %s", err.msg);
+        return -1;
+    }
+    const char *size_s = args->has_size ? args->size : ctp_option_from_env("contention-size", fn, ctx);
+    req.pattern.bytes = cfg->size;
+    if (size_s && ctp_size_parse(size_s, &req.pattern.bytes, &err) < 0) {
+        strf(what, whatn, "size: %s", err.msg);
+        return -1;
+    }
+    if (!cfg->signatures[0]) {
+        strf(what, whatn, "no signature file configured (plugstack.conf signatures=PATH)");
+        return -1;
+    }
+    ct_sigfile sf;
+    if (ct_sigfile_load(cfg->signatures, &sf, &err) < 0) {
+        strf(what, whatn, "signature file: %s", err.msg);
+        return -1;
+    }
+    const char *partition = env(fn, ctx, "SLURM_JOB_PARTITION");
+    const ct_fabric *fab = pick_fabric(cfg, &sf, partition, what, whatn);
+    int rc = 0;
+    if (!fab) {
+        rc = -1;
+        goto out;
+    }
+    req.alloc = &g->alloc;
+    req.ntasks = g->ntasks;
+    req.cpus_per_task = g->cpt;
+    if (ct_score(fab, &req, res, &err) < 0) {
+        strf(what, whatn, "scoring on fabric '%s': %s", fab->name, err.msg);
+        rc = -1;
+        goto out;
+    }
+    char sz[32];
+    fmt_size(req.pattern.bytes, sz, sizeof sz);
+    strf(ctxline, ctxn, "%s %s, %d tasks on %d nodes, fabric %s (%s)%s%s",
+             req.pattern.kind == CT_PAT_TRACE ? pat_s : ct_pattern_name(req.pattern.kind), sz,
+             (int)g->ntasks, (int)g->alloc.nnodes, res->fabric, res->model,
+             res->note[0] ? "; note: " : "", res->note);
+out:
+    ct_sigfile_free(&sf);
+    return rc;
+}
+
+static void fmt_margin(double m, char *buf, size_t n)
+{
+    if (isinf(m))
+        strf(buf, n, "margin inf");
+    else
+        strf(buf, n, "margin %.0f%%", m * 100);
+}
+
+void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn, void *ctx,
+                ctp_decision *d)
+{
+    memset(d, 0, sizeof *d);
+    const char *mode_s = args->has_mode ? args->mode : ctp_option_from_env("contention", fn, ctx);
+    ctp_mode mode = cfg->default_mode;
+    if (mode_s && ctp_mode_parse(mode_s, &mode, NULL) < 0)
+        return; /* srun's option processing refuses the value itself */
+    d->mode = mode;
+    if (mode == CTP_MODE_OFF)
+        return;
+    int explicit_mode = mode_s != NULL;
+    ctp_level note = explicit_mode ? CTP_LEVEL_INFO : CTP_LEVEL_VERBOSE;
+
+    if (!args->ok) {
+        /* -m or -n may hide behind what we could not read */
+        say(d, explicit_mode ? CTP_LEVEL_WARNING : CTP_LEVEL_VERBOSE,
+            "contention: warning: srun's command line not understood (%s): layout left to Slurm",
+            args->why);
+        return;
+    }
+    const char *user_dist = args->has_dist ? args->dist : env(fn, ctx, "SLURM_DISTRIBUTION");
+    if (user_dist && mode != CTP_MODE_REPORT) {
+        say(d, note, "contention: distribution chosen by the user (%s%s): --contention=%s not "
+                     "applied",
+            args->has_dist ? "-m " : "SLURM_DISTRIBUTION=", user_dist, ctp_mode_name(mode));
+        return;
+    }
+
+    geometry g;
+    ct_score_result res;
+    char ctxline[CTP_MSG_MAX / 2], what[CTP_MSG_MAX / 2], scores[256], margin[32];
+    what[0] = '\0';
+
+    if (mode == CTP_MODE_BLOCK || mode == CTP_MODE_CYCLIC) {
+        const char *dist = mode == CTP_MODE_BLOCK ? "block" : "cyclic";
+        d->set_distribution = 1;
+        strf(d->distribution, sizeof d->distribution, "%s", dist);
+        strf(d->mapping, sizeof d->mapping, "%s", dist);
+        /* the prediction is a courtesy here: no warning when it cannot be made */
+        ctp_decision scratch;
+        memset(&scratch, 0, sizeof scratch);
+        char extra[CTP_MSG_MAX] = "";
+        if (get_geometry(cfg, args, fn, ctx, 0, &scratch, &g)) {
+            if (score(cfg, args, fn, ctx, &g, &res, ctxline, sizeof ctxline, what,
+                      sizeof what) == 0) {
+                const ct_candidate_score *c = find_cand(&res, dist);
+                if (c) {
+                    d->have_slowdown = 1;
+                    d->slowdown = c->slowdown;
+                }
+                fmt_scores(&res, scores, sizeof scores);
+                strf(extra, sizeof extra, ": %s; %s", scores, ctxline);
+            }
+            ct_alloc_free(&g.alloc);
+        }
+        say(d, CTP_LEVEL_VERBOSE, "contention: %s forced (--contention=%s)%s", dist, dist, extra);
+        return;
+    }
+
+    /* auto and report need the geometry and the fabric */
+    if (!get_geometry(cfg, args, fn, ctx, explicit_mode || mode == CTP_MODE_REPORT, d, &g))
+        return;
+    int rc = score(cfg, args, fn, ctx, &g, &res, ctxline, sizeof ctxline, what, sizeof what);
+    ct_alloc_free(&g.alloc);
+    if (rc < 0) {
+        fail(cfg, d, what);
+        return;
+    }
+    fmt_scores(&res, scores, sizeof scores);
+    fmt_margin(res.margin, margin, sizeof margin);
+    const ct_candidate_score *win = &res.c[res.winner];
+    if (mode == CTP_MODE_AUTO) {
+        d->set_distribution = 1;
+        strf(d->distribution, sizeof d->distribution, "%s", win->name);
+        strf(d->mapping, sizeof d->mapping, "%s", win->name);
+        d->have_slowdown = 1;
+        d->slowdown = win->slowdown;
+        say(d, CTP_LEVEL_VERBOSE, "contention: %s chosen (auto): %s, %s; %s", win->name, scores,
+            margin, ctxline);
+        return;
+    }
+    /* report: what Slurm will launch is the user's first-level distribution
+     * or its default, block */
+    char launched[64] = "block";
+    if (user_dist) {
+        strf(launched, sizeof launched, "%s", user_dist);
+        launched[strcspn(launched, ":,")] = '\0';
+    }
+    const ct_candidate_score *lc = find_cand(&res, launched);
+    strf(d->mapping, sizeof d->mapping, "%s", launched);
+    if (lc) {
+        d->have_slowdown = 1;
+        d->slowdown = lc->slowdown;
+    }
+    say(d, CTP_LEVEL_INFO,
+        "contention: report: %s predicted fastest, layout left to Slurm (%s): %s, %s; %s",
+        win->name, launched, scores, margin, ctxline);
+}

@@ -1,0 +1,139 @@
+/* Internal interface of contention.so, shared by its files.
+ *
+ * Only spank.c includes <slurm/spank.h>: config.c (plugstack.conf
+ * arguments), options.c (option values and srun's command line) and decide.c
+ * (the srun decision) are plain C over modelcore, so the unit tests compile
+ * them without Slurm (tests/unit/test_plugin_*.c).
+ */
+#ifndef CONTENTION_PLUGIN_H
+#define CONTENTION_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "contention/error.h"
+#include "contention/signatures.h"
+
+#define CTP_PATH_MAX 4096
+#define CTP_PATTERN_MAX 4200
+#define CTP_MAX_PARTITION_FABRICS 64
+#define CTP_MSG_MAX 1024
+
+/* --contention=MODE and plugstack.conf default=MODE */
+typedef enum ctp_mode {
+    CTP_MODE_OFF = 0,   /* nothing at all */
+    CTP_MODE_AUTO,      /* score block and cyclic, launch with the faster */
+    CTP_MODE_REPORT,    /* score and say so, change nothing */
+    CTP_MODE_BLOCK,     /* force block */
+    CTP_MODE_CYCLIC,    /* force cyclic */
+} ctp_mode;
+
+#define CTP_MODES_ACCEPTED "auto, block, cyclic, off, report"
+
+/* ---- options.c: option values ---- */
+
+/* Parse a mode name; the message lists the accepted names. */
+int ctp_mode_parse(const char *s, ctp_mode *m, ct_err *err);
+const char *ctp_mode_name(ctp_mode m);
+/* --contention-pattern: a ct_pattern_parse name. */
+int ctp_pattern_check(const char *s, ct_err *err);
+/* --contention-size: bytes with K/M/G suffixes, > 0. */
+int ctp_size_parse(const char *s, double *bytes, ct_err *err);
+
+/* What srun's own command line says (read from /proc/self/cmdline in
+ * slurm_spank_init, before srun has parsed it). */
+typedef struct ctp_srun_args {
+    int ok;                 /* 1: every option up to the command was understood */
+    char why[160];          /* when !ok: what stopped the scan */
+    int has_ntasks;
+    int32_t ntasks;
+    int has_cpt;
+    int32_t cpt;
+    int has_nodes;
+    int32_t nodes_min, nodes_max;   /* -N min[-max]; max 0 = same as min */
+    int has_dist;
+    char dist[64];          /* -m value */
+    int has_ntpn;
+    int32_t ntpn;           /* --ntasks-per-node */
+    char unsupported[48];   /* first option changing the step's nodes or CPUs we do not model */
+    int verbose;            /* count of -v */
+    int quiet;              /* -Q */
+    int has_mode, has_pattern, has_size;
+    char mode[64];          /* --contention */
+    char pattern[CTP_PATTERN_MAX]; /* --contention-pattern */
+    char size[64];          /* --contention-size */
+} ctp_srun_args;
+
+/* Scan srun's argv (argv[0] = srun) up to the command, the way srun's
+ * getopt_long("+...") does: short option clusters, attached or separate
+ * arguments, unique prefixes of long options. An option the scan does not
+ * know (e.g. another SPANK plugin's) stops it with ok = 0, because its
+ * argument count is unknown. */
+void ctp_srun_args_parse(int argc, char *const *argv, ctp_srun_args *out);
+/* Read a NUL-separated command line file (/proc/self/cmdline) into a
+ * NULL-terminated argv (free with ctp_argv_free). */
+int ctp_read_cmdline(const char *path, int *argc, char ***argv, ct_err *err);
+void ctp_argv_free(int argc, char **argv);
+
+/* ---- config.c: plugstack.conf arguments ---- */
+
+typedef struct ctp_part_fabric {
+    char partition[CT_NAME_MAX];
+    char fabric[CT_NAME_MAX];
+} ctp_part_fabric;
+
+typedef struct ctp_config {
+    char signatures[CTP_PATH_MAX]; /* "" = none configured */
+    ctp_mode default_mode;         /* default: off */
+    char pattern[CTP_PATTERN_MAX]; /* default: alltoall */
+    double size;                   /* bytes, default 1 MiB */
+    size_t nparts;
+    ctp_part_fabric parts[CTP_MAX_PARTITION_FABRICS];
+    char fabric[CT_NAME_MAX];      /* default fabric override, "" = the file's default */
+    int strict;                    /* 1: a failure aborts srun instead of failing open */
+} ctp_config;
+
+#define CTP_CONFIG_KEYS "signatures, default, pattern, size, partition_fabric, fabric, strict"
+
+void ctp_config_defaults(ctp_config *c);
+/* Parse plugstack.conf arguments (key=value each). Unknown keys and bad
+ * values are refused with a message starting "contention: plugstack.conf".
+ * *c holds the defaults plus every argument before the bad one. */
+int ctp_config_parse(int ac, char *const *av, ctp_config *c, ct_err *err);
+
+/* ---- decide.c: the srun decision ---- */
+
+typedef const char *(*ctp_getenv_fn)(const char *name, void *ctx);
+
+typedef enum ctp_level {
+    CTP_LEVEL_NONE = 0,  /* nothing to say */
+    CTP_LEVEL_VERBOSE,   /* shown with srun -v */
+    CTP_LEVEL_INFO,      /* shown at srun's default verbosity */
+    CTP_LEVEL_WARNING,   /* fail-open warning, default verbosity */
+    CTP_LEVEL_FATAL,     /* strict=yes: srun must stop */
+} ctp_level;
+
+typedef struct ctp_decision {
+    ctp_mode mode;
+    int set_distribution;          /* 1: setenv SLURM_DISTRIBUTION=distribution */
+    char distribution[32];
+    char mapping[32];              /* SLURM_CONTENTION_MAPPING, "" = do not export */
+    int have_slowdown;
+    double slowdown;               /* SLURM_CONTENTION_PREDICTED_SLOWDOWN */
+    ctp_level level;
+    char message[CTP_MSG_MAX];     /* one line, starts with "contention:" */
+} ctp_decision;
+
+/* Option values as they reach srun from sbatch/salloc (and srun's own
+ * export to its tasks), for option NAME ("contention", "contention-pattern",
+ * "contention-size"): SLURM_SPANK__SLURM_SPANK_OPTION_contention_<NAME with
+ * '-' as '_'> first, then _SLURM_SPANK_OPTION_contention_<...>. */
+const char *ctp_option_from_env(const char *name, ctp_getenv_fn getenv_fn, void *ctx);
+
+/* The decision for one srun, from its command line, its environment and
+ * the admin's configuration. Never fails: problems become a warning (or a
+ * fatal message with strict=yes) and no change. */
+void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn getenv_fn,
+                void *ctx, ctp_decision *d);
+
+#endif

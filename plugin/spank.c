@@ -1,0 +1,173 @@
+/* contention.so: SPANK entry points. Dispatches on the context:
+ *  - srun (local): slurm_spank_init takes the decision (decide.c) and sets
+ *    SLURM_DISTRIBUTION before srun reads its environment; the message is
+ *    printed from slurm_spank_local_user_init, once srun's -v/-Q apply;
+ *  - sbatch/salloc (allocator): registers and validates the options, which
+ *    Slurm hands on to the job's sruns as SLURM_SPANK_* variables;
+ *  - slurmstepd (remote): registers the options so the values srun sends
+ *    along are accepted; nothing else.
+ * Fails open: nothing here stops srun unless plugstack.conf says strict=yes. */
+#include <slurm/spank.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin.h"
+
+SPANK_PLUGIN(contention, 1);
+
+static ctp_config config;
+static int config_ok;
+static ctp_decision decision;
+
+static int check_mode(int val, const char *optarg, int remote);
+static int check_pattern(int val, const char *optarg, int remote);
+static int check_size(int val, const char *optarg, int remote);
+
+/* Registered from slurm_spank_init (not exported as spank_options): Slurm
+ * loads no static option table in sbatch/salloc, and registering in every
+ * context keeps one definition. */
+static struct spank_option options[] = {
+    {"contention", "MODE",
+     "Task mapping from predicted network contention: auto (launch with the mapping "
+     "predicted fastest), block, cyclic, report (print the prediction, change nothing) or "
+     "off. Default set by the admin.",
+     1, 0, check_mode},
+    {"contention-pattern", "PATTERN",
+     "Communication pattern scored by --contention: alltoall, ring, halves, halo2d, halo3d or "
+     "trace:FILE.",
+     1, 0, check_pattern},
+    {"contention-size", "BYTES",
+     "Message size of --contention-pattern, with K, M or G suffix (e.g. 64K, 4M).", 1, 0,
+     check_size},
+    SPANK_OPTIONS_TABLE_END,
+};
+
+static int check_mode(int val, const char *optarg, int remote)
+{
+    (void)val;
+    ctp_mode m;
+    ct_err err = {{0}};
+    if (ctp_mode_parse(optarg, &m, &err) < 0) {
+        if (!remote)
+            slurm_error("contention: --contention: %s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_pattern(int val, const char *optarg, int remote)
+{
+    (void)val;
+    ct_err err = {{0}};
+    if (ctp_pattern_check(optarg, &err) < 0) {
+        if (!remote)
+            slurm_error("contention: --contention-pattern: %s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_size(int val, const char *optarg, int remote)
+{
+    (void)val;
+    double b;
+    ct_err err = {{0}};
+    if (ctp_size_parse(optarg, &b, &err) < 0) {
+        if (!remote)
+            slurm_error("contention: --contention-size: %s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *process_getenv(const char *name, void *ctx)
+{
+    (void)ctx;
+    return getenv(name);
+}
+
+static int strict_requested(int ac, char **av)
+{
+    for (int i = 0; i < ac; i++)
+        if (strcmp(av[i], "strict=yes") == 0)
+            return 1;
+    return 0;
+}
+
+/* srun, before it reads its environment and command line. */
+static int srun_init(void)
+{
+    /* the variables describe this launch only, not an outer one */
+    unsetenv("SLURM_CONTENTION_MAPPING");
+    unsetenv("SLURM_CONTENTION_PREDICTED_SLOWDOWN");
+
+    ctp_srun_args args;
+    int argc = 0;
+    char **argv = NULL;
+    ct_err err = {{0}};
+    if (ctp_read_cmdline("/proc/self/cmdline", &argc, &argv, &err) < 0) {
+        memset(&args, 0, sizeof args);
+        snprintf(args.why, sizeof args.why, "cannot read it: %.100s", err.msg);
+    } else {
+        ctp_srun_args_parse(argc, argv, &args);
+        ctp_argv_free(argc, argv);
+    }
+    ctp_decide(&config, &args, process_getenv, NULL, &decision);
+    if (decision.level == CTP_LEVEL_FATAL) {
+        slurm_error("%s", decision.message);
+        return -1;
+    }
+    if (decision.set_distribution)
+        setenv("SLURM_DISTRIBUTION", decision.distribution, 1);
+    if (decision.mapping[0])
+        setenv("SLURM_CONTENTION_MAPPING", decision.mapping, 1);
+    if (decision.have_slowdown) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%.3f", decision.slowdown);
+        setenv("SLURM_CONTENTION_PREDICTED_SLOWDOWN", buf, 1);
+    }
+    return 0;
+}
+
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+    spank_context_t ctx = spank_context();
+    if (ctx != S_CTX_LOCAL && ctx != S_CTX_ALLOCATOR && ctx != S_CTX_REMOTE)
+        return 0;
+    for (struct spank_option *o = options; o->name; o++) {
+        spank_err_t rc = spank_option_register(sp, o);
+        if (rc != ESPANK_SUCCESS) {
+            slurm_error("contention: cannot register --%s: %s", o->name, spank_strerror(rc));
+            return -1;
+        }
+    }
+    ct_err err = {{0}};
+    config_ok = ctp_config_parse(ac, av, &config, &err) == 0;
+    if (!config_ok) {
+        if (ctx != S_CTX_REMOTE)
+            slurm_error("%s%s", err.msg,
+                        strict_requested(ac, av) ? "" : "; plugin disabled (fail-open)");
+        return strict_requested(ac, av) ? -1 : 0;
+    }
+    if (ctx == S_CTX_LOCAL)
+        return srun_init();
+    return 0;
+}
+
+int slurm_spank_local_user_init(spank_t sp, int ac, char **av)
+{
+    (void)sp;
+    (void)ac;
+    (void)av;
+    if (spank_context() != S_CTX_LOCAL || !config_ok)
+        return 0;
+    switch (decision.level) {
+    case CTP_LEVEL_VERBOSE: slurm_verbose("%s", decision.message); break;
+    case CTP_LEVEL_INFO:
+    case CTP_LEVEL_WARNING: slurm_info("%s", decision.message); break;
+    case CTP_LEVEL_NONE:
+    case CTP_LEVEL_FATAL: break;
+    }
+    return 0;
+}

@@ -1,0 +1,382 @@
+/* trace.c: the trace format of doc/trace-format.md, the measured-times file
+ * and explicit placements. Every malformed fixture in
+ * tests/fixtures/traces/bad/ states on its first line the position and the
+ * message it must be rejected with ("# expect: LINE:COL: text"). */
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "contention/trace.h"
+
+#define TRACES CT_FIXTURES "/traces"
+
+static int parse(const char *text, ct_trace *tr, ct_err *err)
+{
+    return ct_trace_parse_buffer("t.trace", text, strlen(text), tr, err);
+}
+
+static void test_parse_all_events(void **state)
+{
+    (void)state;
+    const char *text = "# a comment line\n"
+                       "\n"
+                       "compute 1 2.5ms   # trailing comment\n"
+                       "send 0 1 4M first\n"
+                       "recv 1 0 8M\n"
+                       "isend 2 0 1K\r\n"
+                       "irecv 0 any\n"
+                       "  waitall 0\n"
+                       "\twaitall\t2\n"
+                       "compute 0 1.5\n"
+                       "send 1 2 100\n"
+                       "recv 2 1\n";
+    ct_trace tr;
+    ct_err err = {{0}};
+    assert_int_equal(parse(text, &tr, &err), 0);
+    assert_int_equal(tr.ntasks, 3);
+    assert_int_equal(tr.nevents, 10);
+    assert_int_equal(tr.ncomm, 3);
+    assert_true(fabs(tr.total_bytes - (4194304.0 + 1024.0 + 100.0)) < 1e-9);
+
+    /* task 0 in file order: send, irecv, waitall, compute */
+    const ct_event *e = &tr.ev[tr.task_first[0]];
+    assert_int_equal(tr.task_first[1] - tr.task_first[0], 4);
+    assert_int_equal(e[0].kind, CT_EV_SEND);
+    assert_int_equal(e[0].peer, 1);
+    assert_int_equal(e[0].comm, 0);
+    assert_int_equal(e[0].line, 4);
+    assert_true(e[0].value == 4194304.0);
+    assert_int_equal(e[1].kind, CT_EV_IRECV);
+    assert_int_equal(e[1].peer, CT_ANY_SOURCE);
+    assert_true(e[1].value < 0);
+    assert_int_equal(e[2].kind, CT_EV_WAITALL);
+    assert_int_equal(e[3].kind, CT_EV_COMPUTE);
+    assert_true(e[3].value == 1.5);
+
+    /* task 1: compute 2.5 ms, recv with an 8 MiB buffer, send (communication 2) */
+    e = &tr.ev[tr.task_first[1]];
+    assert_int_equal(tr.task_first[2] - tr.task_first[1], 3);
+    assert_int_equal(e[0].kind, CT_EV_COMPUTE);
+    assert_true(fabs(e[0].value - 2.5e-3) < 1e-15);
+    assert_int_equal(e[1].kind, CT_EV_RECV);
+    assert_int_equal(e[1].peer, 0);
+    assert_true(e[1].value == 8388608.0);
+    assert_int_equal(e[2].comm, 2);
+
+    /* task 2: isend (communication 1, CRLF line), waitall, recv */
+    e = &tr.ev[tr.task_first[2]];
+    assert_int_equal(e[0].kind, CT_EV_ISEND);
+    assert_int_equal(e[0].comm, 1);
+    assert_true(e[0].value == 1024.0);
+    assert_int_equal(e[1].kind, CT_EV_WAITALL);
+    assert_int_equal(e[1].line, 9);
+
+    /* communications are numbered by their send lines, whatever the task */
+    assert_int_equal(tr.comm_src[0], 0);
+    assert_int_equal(tr.comm_src[1], 2);
+    assert_int_equal(tr.comm_src[2], 1);
+    assert_int_equal(ct_trace_comm_event(&tr, 1)->line, 6);
+    char buf[CT_LABEL_MAX];
+    assert_string_equal(ct_trace_label(&tr, 0, buf, sizeof buf), "first");
+    assert_string_equal(ct_trace_label(&tr, 1, buf, sizeof buf), "c1");
+    assert_string_equal(ct_ev_kind_name(CT_EV_IRECV), "irecv");
+    ct_trace_free(&tr);
+}
+
+static void test_tasks_header_and_inferred_count(void **state)
+{
+    (void)state;
+    ct_trace tr;
+    ct_err err = {{0}};
+    /* idle tasks are allowed: the header fixes the count */
+    assert_int_equal(parse("tasks 8\ncompute 0 1\n", &tr, &err), 0);
+    assert_int_equal(tr.ntasks, 8);
+    for (int t = 1; t < 8; t++)
+        assert_int_equal(tr.task_first[t + 1] - tr.task_first[t], 0);
+    ct_trace_free(&tr);
+    /* without it, a peer with no events of its own still counts */
+    assert_int_equal(parse("isend 0 5 10\n", &tr, &err), 0);
+    assert_int_equal(tr.ntasks, 6);
+    ct_trace_free(&tr);
+    /* empty trace */
+    assert_int_equal(parse("# nothing\n", &tr, &err), 0);
+    assert_int_equal(tr.ntasks, 0);
+    assert_int_equal(tr.nevents, 0);
+    ct_trace_free(&tr);
+}
+
+static void test_builder_matches_parser(void **state)
+{
+    (void)state;
+    ct_trace a, b;
+    ct_err err = {{0}};
+    assert_int_equal(parse("send 0 1 64 x\nrecv 1 0\ncompute 1 1us\n", &a, &err), 0);
+    assert_int_equal(ct_trace_init(&b, "mem", &err), 0);
+    assert_int_equal(ct_trace_add_send(&b, 0, 1, 64, 1, "x", 0, &err), 0);
+    assert_int_equal(ct_trace_add_recv(&b, 1, 0, -1, 1, 0, &err), 0);
+    assert_int_equal(ct_trace_add_compute(&b, 1, 1e-6, 0, &err), 0);
+    assert_int_equal(ct_trace_finish(&b, &err), 0);
+    assert_int_equal(a.nevents, b.nevents);
+    for (size_t i = 0; i < a.nevents; i++) {
+        assert_int_equal(a.ev[i].kind, b.ev[i].kind);
+        assert_int_equal(a.ev[i].peer, b.ev[i].peer);
+        assert_int_equal(a.ev[i].comm, b.ev[i].comm);
+        assert_true(a.ev[i].value == b.ev[i].value);
+    }
+    /* builder errors for in-memory traces name the trace without a line */
+    assert_int_equal(ct_trace_init(&b, "mem", &err), 0);
+    assert_int_equal(ct_trace_add_compute(&b, 0, NAN, 0, &err), -1);
+    assert_non_null(strstr(err.msg, "mem: compute time nan out of range"));
+    assert_int_equal(ct_trace_add_send(&b, 0, -3, 1, 1, NULL, 0, &err), -1);
+    assert_non_null(strstr(err.msg, "destination task -3 out of range"));
+    ct_trace_free(&a);
+    ct_trace_free(&b);
+}
+
+static void test_file_equals_buffer(void **state)
+{
+    (void)state;
+    ct_trace a, b;
+    ct_err err = {{0}};
+    const char *path = TRACES "/fig4_gige.trace";
+    assert_int_equal(ct_trace_load(path, &a, &err), 0);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    assert_int_equal(ct_trace_parse_buffer("buf", buf, n, &b, &err), 0);
+    assert_int_equal(a.ntasks, 7);
+    assert_int_equal(a.ncomm, 6);
+    assert_int_equal(a.nevents, b.nevents);
+    assert_memory_equal(a.task_first, b.task_first, (a.ntasks + 1) * sizeof *a.task_first);
+    char l1[CT_LABEL_MAX];
+    assert_string_equal(ct_trace_label(&a, 2, l1, sizeof l1), "c");
+    ct_trace_free(&a);
+    ct_trace_free(&b);
+    assert_int_equal(ct_trace_load(TRACES "/no-such.trace", &a, &err), -1);
+    assert_non_null(strstr(err.msg, "no-such.trace: cannot open"));
+}
+
+/* Every fixture under bad/ is rejected at the line and column its first
+ * line announces, with the announced message. */
+static void test_bad_fixtures(void **state)
+{
+    (void)state;
+    DIR *d = opendir(TRACES "/bad");
+    assert_non_null(d);
+    struct dirent *de;
+    int checked = 0;
+    while ((de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len < 7 || strcmp(de->d_name + len - 6, ".trace") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/bad/%s", TRACES, de->d_name);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        char first[512];
+        assert_non_null(fgets(first, sizeof first, f));
+        fclose(f);
+        first[strcspn(first, "\n")] = '\0';
+        const char *tag = "# expect: ";
+        assert_true(strncmp(first, tag, strlen(tag)) == 0);
+        const char *want = first + strlen(tag); /* "LINE:COL: message" */
+        const char *colon2 = strchr(strchr(want, ':') + 1, ':');
+        char pos[32];
+        snprintf(pos, sizeof pos, "%.*s", (int)(colon2 - want), want);
+        const char *msg = colon2 + 2;
+
+        ct_trace tr;
+        ct_err err = {{0}};
+        int rc = ct_trace_load(path, &tr, &err);
+        if (rc != -1)
+            fail_msg("%s: accepted, expected rejection at %s", de->d_name, pos);
+        char prefix[1100];
+        snprintf(prefix, sizeof prefix, "%s:%s: ", path, pos);
+        if (strncmp(err.msg, prefix, strlen(prefix)) != 0 || !strstr(err.msg, msg))
+            fail_msg("%s:\n  got  '%s'\n  want '%s%s...'", de->d_name, err.msg, prefix, msg);
+        /* the trace is left empty: freeing again is harmless */
+        assert_int_equal(tr.nevents, 0);
+        ct_trace_free(&tr);
+        checked++;
+    }
+    closedir(d);
+    assert_true(checked >= 15);
+}
+
+static void test_misc_rejections(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        const char *needle;
+    } bad[] = {
+        {"waitall\n", "t.trace:1:1: 'waitall' takes 1 argument, got 0"},
+        {"recv 0 0\n", "t.trace:1:8: blocking recv of task 0 from itself"},
+        {"send 0 1 1K a b\n", "t.trace:1:15: 'send' takes at most 4 arguments, got 5"},
+        {"compute 0 1 2 3 4 5 6 7 8\n", "t.trace:1:13: 'compute' takes 2 arguments, got 7 or more"},
+        {"compute 0 1\ncompute 268435456 1\n", "t.trace:2:9: invalid task '268435456'"},
+        {"compute 0 .\n", "t.trace:1:11: invalid duration '.'"},
+        {"compute 0 1e999\n", "t.trace:1:11: invalid duration"},
+        {"compute 0 nan\n", "t.trace:1:11: invalid duration 'nan'"},
+        {"send 0 1 1K a.b-c_\nrecv 1 0\nsend 0 1 1 x\x01\n", "t.trace:3:12: invalid label"},
+        {"tasks 2\nrecv 0 2\n", "t.trace:2:8: source task 2 out of range"},
+        {"tasks 2\ncompute 2 1\n", "t.trace:2:9: task 2 out of range"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ct_trace tr;
+        ct_err err = {{0}};
+        if (parse(bad[i].text, &tr, &err) != -1)
+            fail_msg("accepted: %s", bad[i].text);
+        if (!strstr(err.msg, bad[i].needle))
+            fail_msg("case %zu: got '%s', want '%s'", i, err.msg, bad[i].needle);
+    }
+    /* an embedded NUL byte */
+    ct_trace tr;
+    ct_err err = {{0}};
+    assert_int_equal(ct_trace_parse_buffer("t.trace", "compute 0 1\nco\0mpute", 21, &tr, &err),
+                     -1);
+    assert_non_null(strstr(err.msg, "t.trace:2: NUL byte"));
+}
+
+static void test_duration(void **state)
+{
+    (void)state;
+    double s;
+    ct_err err = {{0}};
+    assert_int_equal(ct_parse_duration("2", &s, &err), 0);
+    assert_true(s == 2.0);
+    assert_int_equal(ct_parse_duration("3s", &s, &err), 0);
+    assert_true(s == 3.0);
+    assert_int_equal(ct_parse_duration("250ms", &s, &err), 0);
+    assert_true(fabs(s - 0.25) < 1e-15);
+    assert_int_equal(ct_parse_duration("40us", &s, &err), 0);
+    assert_true(fabs(s - 40e-6) < 1e-18);
+    assert_int_equal(ct_parse_duration("7ns", &s, &err), 0);
+    assert_true(fabs(s - 7e-9) < 1e-21);
+    assert_int_equal(ct_parse_duration("1e-3", &s, &err), 0);
+    assert_true(s == 1e-3);
+    assert_int_equal(ct_parse_duration("", &s, &err), -1);
+    assert_int_equal(ct_parse_duration("-0.5", &s, &err), -1);
+    assert_int_equal(ct_parse_duration("inf", &s, &err), -1);
+    assert_int_equal(ct_parse_duration("2h", &s, &err), -1);
+    assert_non_null(strstr(err.msg, "accepted: s, ms, us, ns"));
+}
+
+static void test_measured(void **state)
+{
+    (void)state;
+    ct_trace tr;
+    ct_err err = {{0}};
+    assert_int_equal(parse("send 0 1 1K a\nrecv 1 0\nsend 1 0 1K\nrecv 0 1\nsend 0 1 2K z\n"
+                           "recv 1 0\n",
+                           &tr, &err),
+                     0);
+    double m[3];
+    const char *good = "# label seconds\na 0.5\nc1 20ms\n";
+    assert_int_equal(ct_measured_parse_buffer("m.txt", good, strlen(good), &tr, m, &err), 0);
+    assert_true(m[0] == 0.5);
+    assert_true(fabs(m[1] - 0.02) < 1e-15);
+    assert_true(isnan(m[2]));
+    /* a labelled communication may still be named by its index */
+    const char *byidx = "c2 1\n";
+    assert_int_equal(ct_measured_parse_buffer("m.txt", byidx, strlen(byidx), &tr, m, &err), 0);
+    assert_true(m[2] == 1.0);
+
+    static const struct {
+        const char *text;
+        const char *needle;
+    } bad[] = {
+        {"a 1\nq 2\n", "m.txt:2:1: unknown communication 'q' (accepted: a label from t.trace or "
+                       "c0 to c2)"},
+        {"c3 1\n", "m.txt:1:1: unknown communication 'c3'"},
+        {"a 1\nc0 2\n", "m.txt:2:1: communication 'c0' already measured on line 1"},
+        {"a 0\n", "m.txt:1:3: measured time '0' must be > 0"},
+        {"a\n", "m.txt:1:1: expected 'LABEL SECONDS', got 1 field"},
+        {"a 1 2\n", "m.txt:1:5: expected 'LABEL SECONDS', got 3 fields"},
+        {"z 1x\n", "m.txt:1:3: invalid duration suffix in '1x'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (ct_measured_parse_buffer("m.txt", bad[i].text, strlen(bad[i].text), &tr, m, &err) !=
+            -1)
+            fail_msg("accepted: %s", bad[i].text);
+        if (!strstr(err.msg, bad[i].needle))
+            fail_msg("case %zu: got '%s', want '%s'", i, err.msg, bad[i].needle);
+    }
+    ct_trace_free(&tr);
+}
+
+static void test_placement(void **state)
+{
+    (void)state;
+    int32_t node_of[4];
+    ct_err err = {{0}};
+    const char *good = "# task node\n3 0\n0 1\n1 1\n2 0\n";
+    assert_int_equal(ct_placement_parse_buffer("p.txt", good, strlen(good), 4, 2, node_of, &err),
+                     0);
+    assert_int_equal(node_of[0], 1);
+    assert_int_equal(node_of[1], 1);
+    assert_int_equal(node_of[2], 0);
+    assert_int_equal(node_of[3], 0);
+    static const struct {
+        const char *text;
+        const char *needle;
+    } bad[] = {
+        {"0 0\n1 0\n2 0\n", "p.txt: task 3 is not placed"},
+        {"0 0\n1 2\n", "p.txt:2:3: invalid node '2' for task 1 (expected a node number 0 to 1)"},
+        {"0 0\n0 1\n", "p.txt:2:1: task 0 already placed on line 1"},
+        {"4 0\n", "p.txt:1:1: invalid task '4' (expected a task number 0 to 3)"},
+        {"0\n", "p.txt:1:1: expected 'TASK NODE', got 1 field"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (ct_placement_parse_buffer("p.txt", bad[i].text, strlen(bad[i].text), 4, 2, node_of,
+                                      &err) != -1)
+            fail_msg("accepted: %s", bad[i].text);
+        if (!strstr(err.msg, bad[i].needle))
+            fail_msg("case %zu: got '%s', want '%s'", i, err.msg, bad[i].needle);
+    }
+}
+
+/* Shipped traces all parse (the bench and doc rely on them). */
+static void test_shipped_traces_parse(void **state)
+{
+    (void)state;
+    static const char *names[] = {"fig4_gige.trace", "fig2_fanout.trace", "tree.trace",
+                                  "complete.trace", "hpl_ring_20500.trace"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", TRACES, names[i]);
+        ct_trace tr;
+        ct_err err = {{0}};
+        if (ct_trace_load(path, &tr, &err) != 0)
+            fail_msg("%s", err.msg);
+        assert_true(tr.ncomm > 0);
+        ct_trace_free(&tr);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_all_events),
+        cmocka_unit_test(test_tasks_header_and_inferred_count),
+        cmocka_unit_test(test_builder_matches_parser),
+        cmocka_unit_test(test_file_equals_buffer),
+        cmocka_unit_test(test_bad_fixtures),
+        cmocka_unit_test(test_misc_rejections),
+        cmocka_unit_test(test_duration),
+        cmocka_unit_test(test_measured),
+        cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_shipped_traces_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
