@@ -29,9 +29,10 @@ static void help(void)
            "and print a signature file holding that one fabric, with the fit diagnostics\n"
            "(R^2, max relative error, unsaturated-reference warning) as comments.\n\n"
            "Inputs (format detected from the text):\n"
-           "  CSV   header benchmark,tasks,size_bytes,t_avg_s[,t_min_s][,tasks_per_node|nodes];\n"
-           "        benchmark pingpong (2 tasks, one-way time) or alltoall (size per\n"
-           "        destination); seconds. Default: one task per node, or '# tasks_per_node: K'.\n"
+           "  CSV   header benchmark,tasks,size_bytes,t_avg_s and optionally t_min_s, nodes,\n"
+           "        tasks_per_node, detail (ct-mpibench output); benchmark pingpong (2 tasks,\n"
+           "        one-way time) or alltoall (size per destination); seconds. Tasks per node:\n"
+           "        the columns, else '# tasks_per_node: K', else --tasks-per-node, else 1.\n"
            "  OSU   osu_latency, osu_bw (bandwidth: beta = 1/peak), osu_alltoall (needs\n"
            "        '# tasks: N' in the file or --tasks).\n"
            "  IMB   IMB-MPI1 PingPong and Alltoall blocks.\n\n"
@@ -85,8 +86,10 @@ static int fit_p2p_with_bw(const ct_bench_data *d, p2p_fit *pf)
     pf->diag.rmse = sqrt(ss_res / (double)d->np2p);
     pf->diag.max_rel_err = maxrel;
     pf->diag.mean_abs_rel_err = sumrel / (double)d->np2p;
-    snprintf(pf->how, sizeof pf->how, "bandwidth = peak of %zu osu_bw samples, alpha fitted on %zu "
-             "latency samples", d->nbw, d->np2p);
+    snprintf(pf->how, sizeof pf->how,
+             "bandwidth = peak of %zu osu_bw samples, alpha fitted on %zu "
+             "latency samples",
+             d->nbw, d->np2p);
     return 0;
 }
 
@@ -113,14 +116,15 @@ static int plot(const char *path, const char *fabric, const ct_bench_data *d, co
     size_t ng = 0, npp = 0;
     double *buf = malloc((3 * (na2a + d->np2p) + 1) * sizeof *buf);
     ct_svg_series *series = calloc(2 * (na2a + 1), sizeof *series);
-    char (*labels)[2][48] = calloc(na2a + 1, sizeof *labels);
+    char(*labels)[2][48] = calloc(na2a + 1, sizeof *labels);
     int rc = ADMIN_INVALID;
     if (!groups || !buf || !series || !labels) {
         admin_fail(CMD, "out of memory while plotting");
         goto out;
     }
     for (size_t i = 0; i < na2a; i++) {
-        if (ng && groups[ng - 1].nodes == a2a[i].nodes && groups[ng - 1].tpn == a2a[i].tasks_per_node) {
+        if (ng && groups[ng - 1].nodes == a2a[i].nodes &&
+            groups[ng - 1].tpn == a2a[i].tasks_per_node) {
             groups[ng - 1].n++;
         } else {
             groups[ng++] = (group){a2a[i].nodes, a2a[i].tasks_per_node, i, 1};
@@ -135,7 +139,7 @@ static int plot(const char *path, const char *fabric, const ct_bench_data *d, co
             ym[groups[g].first + k] = s->t;
             /* the fitted model: layout-aware 000 eq. 5 */
             yf[groups[g].first + k] = ct_a2a_uniform(s->nodes, s->tasks_per_node, pf->alpha,
-                                                      pf->beta, s->m, sig, intra_bw);
+                                                     pf->beta, s->m, sig, intra_bw);
         }
         int32_t n = groups[g].nodes * groups[g].tpn;
         if (groups[g].tpn > 1)
@@ -144,10 +148,20 @@ static int plot(const char *path, const char *fabric, const ct_bench_data *d, co
         else
             snprintf(labels[g][0], sizeof labels[g][0], "n=%d measured", (int)n);
         snprintf(labels[g][1], sizeof labels[g][1], "n=%d fitted", (int)n);
-        series[ns++] = (ct_svg_series){labels[g][0], x + groups[g].first, ym + groups[g].first,
-                                       groups[g].n, CT_SVG_MARKERS, (int)g, 0};
-        series[ns++] = (ct_svg_series){labels[g][1], x + groups[g].first, yf + groups[g].first,
-                                       groups[g].n, CT_SVG_LINE, (int)g, 0};
+        series[ns++] = (ct_svg_series){labels[g][0],
+                                       x + groups[g].first,
+                                       ym + groups[g].first,
+                                       groups[g].n,
+                                       CT_SVG_MARKERS,
+                                       (int)g,
+                                       0};
+        series[ns++] = (ct_svg_series){labels[g][1],
+                                       x + groups[g].first,
+                                       yf + groups[g].first,
+                                       groups[g].n,
+                                       CT_SVG_LINE,
+                                       (int)g,
+                                       0};
     }
     /* ping-pong samples with m > 0 (the log axis cannot show m = 0) */
     double *px = x + na2a, *pm = ym + na2a, *pfit = yf + na2a;
@@ -222,9 +236,15 @@ int cmd_fit(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "f:o:p:n:k:i:c:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'f': name = optarg; break;
-        case 'o': out = optarg; break;
-        case 'p': svg = optarg; break;
+        case 'f':
+            name = optarg;
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        case 'p':
+            svg = optarg;
+            break;
         case 'n':
             if (admin_int_opt(CMD, "--tasks", optarg, 2, INT32_MAX, &tasks) < 0)
                 return ADMIN_USAGE;
@@ -241,10 +261,15 @@ int cmd_fit(int argc, char **argv)
                                    optarg);
             break;
         }
-        case 'c': config = optarg; break;
-        case 'h': help(); return ADMIN_OK;
+        case 'c':
+            config = optarg;
+            break;
+        case 'h':
+            help();
+            return ADMIN_OK;
         default:
-            return admin_bad_option(CMD, argc, argv, "--fabric, --out, --plot, --tasks, "
+            return admin_bad_option(CMD, argc, argv,
+                                    "--fabric, --out, --plot, --tasks, "
                                     "--tasks-per-node, --intra-node-bandwidth, --config, --help");
         }
     }
@@ -295,7 +320,7 @@ int cmd_fit(int argc, char **argv)
         fit_p2p_with_bw(&data, &pf);
     } else if (data.nbw) {
         admin_fail(CMD, "osu_bw output gives the bandwidth but no latency (accepted: add "
-                   "osu_latency output, or ping-pong rows)");
+                        "osu_latency output, or ping-pong rows)");
         goto out;
     } else if (data.np2p) {
         if (ct_fit_hockney(data.p2p, data.np2p, &pf.alpha, &pf.beta, &pf.diag, &err) < 0) {
@@ -314,7 +339,8 @@ int cmd_fit(int argc, char **argv)
         pf.beta = cf->beta;
         snprintf(pf.how, sizeof pf.how, "taken from fabric %s of %s", name, config);
     } else {
-        admin_fail(CMD, "no ping-pong data (accepted: pingpong CSV rows, osu_latency or IMB "
+        admin_fail(CMD,
+                   "no ping-pong data (accepted: pingpong CSV rows, osu_latency or IMB "
                    "PingPong output, or --config PATH to reuse that fabric's alpha and bandwidth)");
         goto out;
     }
@@ -328,8 +354,7 @@ int cmd_fit(int argc, char **argv)
     struct tm tm;
     localtime_r(&now, &tm);
     strftime(today, sizeof today, "%Y-%m-%d", &tm);
-    snprintf(fab.p2p_source, sizeof fab.p2p_source, "contention-admin fit %s: %s", today,
-                 pf.how);
+    snprintf(fab.p2p_source, sizeof fab.p2p_source, "contention-admin fit %s: %s", today, pf.how);
 
     /* Alltoall signature: m = 0 rows carry no bandwidth term and the fit
      * refuses them, so they are left out */
@@ -356,7 +381,8 @@ int cmd_fit(int argc, char **argv)
             nmin = n < nmin ? n : nmin;
             nmax = n > nmax ? n : nmax;
         }
-        if (ct_fit_signature(a2a, na2a, pf.alpha, pf.beta, intra_bw, NULL, 0, &sig, &ad, &err) < 0) {
+        if (ct_fit_signature(a2a, na2a, pf.alpha, pf.beta, intra_bw, NULL, 0, &sig, &ad, &err) <
+            0) {
             admin_fail(CMD, "Alltoall signature fit: %s", err.msg);
             goto out;
         }
@@ -395,12 +421,14 @@ int cmd_fit(int argc, char **argv)
         fprintf(o, "# alltoall (000 eq. 5): %zu samples, n = %d..%d", na2a, (int)nmin, (int)nmax);
         if (dropped)
             fprintf(o, " (%zu zero-byte rows left out)", dropped);
-        fprintf(o, "\n#   gamma = %.6g, delta = %s, M = %.0f bytes; R^2 = %.6f, max rel err "
-                "%.2f%%, mean %.2f%%\n", sig.gamma, admin_fmt_time(sig.delta, t2, sizeof t2),
-                sig.M, ad.r2, 100 * ad.max_rel_err, 100 * ad.mean_abs_rel_err);
+        fprintf(o,
+                "\n#   gamma = %.6g, delta = %s, M = %.0f bytes; R^2 = %.6f, max rel err "
+                "%.2f%%, mean %.2f%%\n",
+                sig.gamma, admin_fmt_time(sig.delta, t2, sizeof t2), sig.M, ad.r2,
+                100 * ad.max_rel_err, 100 * ad.mean_abs_rel_err);
         if (ad.warning[0] || ad.unsaturated)
-            fprintf(o, "#   WARNING: %s\n", ad.warning[0] ? ad.warning
-                                                          : "reference data look unsaturated");
+            fprintf(o, "#   WARNING: %s\n",
+                    ad.warning[0] ? ad.warning : "reference data look unsaturated");
     } else {
         fprintf(o, "# alltoall: no Alltoall data, no signature fitted\n");
     }

@@ -132,7 +132,8 @@ static void print_changes(const ct_sigfile *old, const ct_sigfile *new)
             changes++;
         }
     }
-    const ct_fabric *od = ct_sigfile_for_partition(old, NULL), *nd = ct_sigfile_for_partition(new, NULL);
+    const ct_fabric *od = ct_sigfile_for_partition(old, NULL),
+                    *nd = ct_sigfile_for_partition(new, NULL);
     if ((od == NULL) != (nd == NULL) || (od && strcmp(od->name, nd->name) != 0)) {
         printf("  ~ default: %s -> %s\n", od ? od->name : "(none)", nd ? nd->name : "(none)");
         changes++;
@@ -152,8 +153,8 @@ static char *dir_of(const char *path)
 }
 
 /* Keep the old version: a hard link to its inode when possible, else a copy. */
-static int backup(const char *dest, const char *old_buf, size_t old_len, mode_t mode,
-                  char *name, size_t namesz)
+static int backup(const char *dest, const char *old_buf, size_t old_len, mode_t mode, char *name,
+                  size_t namesz)
 {
     char stamp[32];
     time_t now = time(NULL);
@@ -214,8 +215,10 @@ static int install(const char *src, const char *dest, int dry_run)
     dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dirfd < 0 && errno == ENOENT && !dry_run) {
         if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-            rc = admin_fail(CMD, "%s: cannot create directory: %s (accepted: an existing "
-                            "directory, or one whose parent exists)", dir, strerror(errno));
+            rc = admin_fail(CMD,
+                            "%s: cannot create directory: %s (accepted: an existing "
+                            "directory, or one whose parent exists)",
+                            dir, strerror(errno));
             goto out;
         }
         dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -231,7 +234,8 @@ static int install(const char *src, const char *dest, int dry_run)
             goto out;
         }
         if (st.st_mode & S_IWOTH) {
-            rc = admin_fail(CMD, "refusing to install into world-writable directory %s (mode "
+            rc = admin_fail(CMD,
+                            "refusing to install into world-writable directory %s (mode "
                             "%04o; accepted: a directory only root may write, e.g. chmod o-w %s)",
                             dir, (unsigned)(st.st_mode & 07777), dir);
             goto out;
@@ -248,8 +252,10 @@ static int install(const char *src, const char *dest, int dry_run)
     gid_t gid = 0;
     if (lstat(dest, &st) == 0) {
         if (S_ISLNK(st.st_mode)) {
-            rc = admin_fail(CMD, "refusing to replace %s: it is a symbolic link (accepted: a "
-                            "regular file; give its target with --dest)", dest);
+            rc = admin_fail(CMD,
+                            "refusing to replace %s: it is a symbolic link (accepted: a "
+                            "regular file; give its target with --dest)",
+                            dest);
             goto out;
         }
         if (!S_ISREG(st.st_mode)) {
@@ -257,7 +263,8 @@ static int install(const char *src, const char *dest, int dry_run)
             goto out;
         }
         if (st.st_mode & S_IWOTH) {
-            rc = admin_fail(CMD, "refusing to replace world-writable %s (mode %04o; anyone could "
+            rc = admin_fail(CMD,
+                            "refusing to replace world-writable %s (mode %04o; anyone could "
                             "have changed it; accepted: chmod o-w it first)",
                             dest, (unsigned)(st.st_mode & 07777));
             goto out;
@@ -280,8 +287,8 @@ static int install(const char *src, const char *dest, int dry_run)
     }
     if (have_old) {
         if (ct_sigfile_load_buffer(dest, old_buf, old_len, &old_sf, &err) < 0) {
-            printf("%s: the installed file is not valid (%s); treating every fabric as new\n",
-                   dest, err.msg);
+            printf("%s: the installed file is not valid (%s); treating every fabric as new\n", dest,
+                   err.msg);
             memset(&old_sf, 0, sizeof old_sf);
             old_sf.default_fabric = -1;
         } else {
@@ -370,10 +377,17 @@ int cmd_install(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "d:nh", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': dest = optarg; break;
-        case 'n': dry = 1; break;
-        case 'h': help(); return ADMIN_OK;
-        default: return admin_bad_option(CMD, argc, argv, "--dest PATH, --dry-run, --help");
+        case 'd':
+            dest = optarg;
+            break;
+        case 'n':
+            dry = 1;
+            break;
+        case 'h':
+            help();
+            return ADMIN_OK;
+        default:
+            return admin_bad_option(CMD, argc, argv, "--dest PATH, --dry-run, --help");
         }
     }
     if (optind >= argc)

@@ -34,14 +34,11 @@ static void help(void)
 
 int cmd_predict(int argc, char **argv)
 {
-    static const struct option opts[] = {{"fabric", required_argument, NULL, 'f'},
-                                         {"tasks", required_argument, NULL, 'n'},
-                                         {"size", required_argument, NULL, 's'},
-                                         {"tasks-per-node", required_argument, NULL, 'k'},
-                                         {"config", required_argument, NULL, 'c'},
-                                         {"json", no_argument, NULL, 'j'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"fabric", required_argument, NULL, 'f'}, {"tasks", required_argument, NULL, 'n'},
+        {"size", required_argument, NULL, 's'},   {"tasks-per-node", required_argument, NULL, 'k'},
+        {"config", required_argument, NULL, 'c'}, {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     const char *config = CT_DEFAULT_SIGNATURES, *fabric = NULL;
     long tasks = 0, tpn = 1;
     double size = -1;
@@ -50,7 +47,9 @@ int cmd_predict(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "f:n:s:k:c:jh", opts, NULL)) != -1) {
         switch (c) {
-        case 'f': fabric = optarg; break;
+        case 'f':
+            fabric = optarg;
+            break;
         case 'n':
             if (admin_int_opt(CMD, "--tasks", optarg, 1, 1L << 24, &tasks) < 0)
                 return ADMIN_USAGE;
@@ -63,19 +62,28 @@ int cmd_predict(int argc, char **argv)
             if (admin_int_opt(CMD, "--tasks-per-node", optarg, 1, INT32_MAX, &tpn) < 0)
                 return ADMIN_USAGE;
             break;
-        case 'c': config = optarg; break;
-        case 'j': json = 1; break;
-        case 'h': help(); return ADMIN_OK;
+        case 'c':
+            config = optarg;
+            break;
+        case 'j':
+            json = 1;
+            break;
+        case 'h':
+            help();
+            return ADMIN_OK;
         default:
-            return admin_bad_option(CMD, argc, argv, "--fabric, --tasks, --size, "
+            return admin_bad_option(CMD, argc, argv,
+                                    "--fabric, --tasks, --size, "
                                     "--tasks-per-node, --config, --json, --help");
         }
     }
     if (optind >= argc)
         return admin_usage(CMD, "no pattern given (accepted: alltoall)");
     if (strcmp(argv[optind], "alltoall") != 0)
-        return admin_usage(CMD, "pattern '%s' (accepted: alltoall; other patterns: "
-                           "contention-admin score)", argv[optind]);
+        return admin_usage(CMD,
+                           "pattern '%s' (accepted: alltoall; other patterns: "
+                           "contention-admin score)",
+                           argv[optind]);
     if (optind + 1 < argc)
         return admin_usage(CMD, "unexpected argument '%s'", argv[optind + 1]);
     if (tasks == 0)
@@ -92,8 +100,10 @@ int cmd_predict(int argc, char **argv)
     if (!fab)
         goto out;
     if (!fab->has_alltoall) {
-        admin_fail(CMD, "fabric '%s' has no alltoall signature (accepted: a fabric with an "
-                   "alltoall: section; see contention-admin show)", fab->name);
+        admin_fail(CMD,
+                   "fabric '%s' has no alltoall signature (accepted: a fabric with an "
+                   "alltoall: section; see contention-admin show)",
+                   fab->name);
         goto out;
     }
     int32_t nodes = (int32_t)((tasks + tpn - 1) / tpn);
@@ -118,7 +128,8 @@ int cmd_predict(int argc, char **argv)
         printf("{\"fabric\": ");
         admin_json_string(stdout, fab->name);
         printf(", \"pattern\": \"alltoall\", \"tasks\": %ld, \"nodes\": %d, \"tasks_per_node\": "
-               "%ld, \"size_bytes\": ", tasks, (int)nodes, tpn);
+               "%ld, \"size_bytes\": ",
+               tasks, (int)nodes, tpn);
         admin_json_number(stdout, size);
         printf(", \"predicted_s\": ");
         admin_json_number(stdout, T);

@@ -15,41 +15,37 @@
 
 static void help(void)
 {
-    printf("Usage: contention-admin score --cpus-per-node SPEC --ntasks N --pattern P --size BYTES\n"
-           "           [--fabric NAME] [--cpus-per-task C] [--plane K] [--random SEED]\n"
-           "           [--config PATH] [--json]\n\n"
-           "Score the task mappings the plugin considers (block, cyclic, and plane=K or a\n"
-           "seeded random layout when asked) for a job, as the plugin would at launch, and\n"
-           "print the predicted communication time of each, best first.\n\n"
-           "  --cpus-per-node SPEC  the allocation in Slurm's compressed form, as in\n"
-           "                        SLURM_JOB_CPUS_PER_NODE, e.g. 4(x2),3\n"
-           "  --ntasks N            tasks of the step (0: one per CPU / cpus-per-task)\n"
-           "  --pattern P           alltoall, ring, halves, halo2d, halo3d or trace:FILE\n"
-           "  --size BYTES          bytes per communication (K, M, G suffixes)\n"
-           "  --fabric NAME         fabric of the signature file (default: its default fabric)\n"
-           "  --cpus-per-task C     CPUs per task (default 1)\n"
-           "  --plane K             also score plane=K\n"
-           "  --random SEED         also score a random layout drawn with SEED\n"
-           "  --config PATH         signature file (default %s)\n"
-           "  --json                one JSON object\n\n"
-           "Exit status: 0 ok, 1 invalid file or job geometry, 2 usage error.\n",
-           CT_DEFAULT_SIGNATURES);
+    printf(
+        "Usage: contention-admin score --cpus-per-node SPEC --ntasks N --pattern P --size BYTES\n"
+        "           [--fabric NAME] [--cpus-per-task C] [--plane K] [--random SEED]\n"
+        "           [--config PATH] [--json]\n\n"
+        "Score the task mappings the plugin considers (block, cyclic, and plane=K or a\n"
+        "seeded random layout when asked) for a job, as the plugin would at launch, and\n"
+        "print the predicted communication time of each, best first.\n\n"
+        "  --cpus-per-node SPEC  the allocation in Slurm's compressed form, as in\n"
+        "                        SLURM_JOB_CPUS_PER_NODE, e.g. 4(x2),3\n"
+        "  --ntasks N            tasks of the step (0: one per CPU / cpus-per-task)\n"
+        "  --pattern P           alltoall, ring, halves, halo2d, halo3d or trace:FILE\n"
+        "  --size BYTES          bytes per communication (K, M, G suffixes)\n"
+        "  --fabric NAME         fabric of the signature file (default: its default fabric)\n"
+        "  --cpus-per-task C     CPUs per task (default 1)\n"
+        "  --plane K             also score plane=K\n"
+        "  --random SEED         also score a random layout drawn with SEED\n"
+        "  --config PATH         signature file (default %s)\n"
+        "  --json                one JSON object\n\n"
+        "Exit status: 0 ok, 1 invalid file or job geometry, 2 usage error.\n",
+        CT_DEFAULT_SIGNATURES);
 }
 
 int cmd_score(int argc, char **argv)
 {
-    static const struct option opts[] = {{"fabric", required_argument, NULL, 'f'},
-                                         {"cpus-per-node", required_argument, NULL, 'C'},
-                                         {"ntasks", required_argument, NULL, 'n'},
-                                         {"pattern", required_argument, NULL, 'p'},
-                                         {"size", required_argument, NULL, 's'},
-                                         {"cpus-per-task", required_argument, NULL, 'c'},
-                                         {"plane", required_argument, NULL, 'P'},
-                                         {"random", required_argument, NULL, 'r'},
-                                         {"config", required_argument, NULL, 'g'},
-                                         {"json", no_argument, NULL, 'j'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"fabric", required_argument, NULL, 'f'}, {"cpus-per-node", required_argument, NULL, 'C'},
+        {"ntasks", required_argument, NULL, 'n'}, {"pattern", required_argument, NULL, 'p'},
+        {"size", required_argument, NULL, 's'},   {"cpus-per-task", required_argument, NULL, 'c'},
+        {"plane", required_argument, NULL, 'P'},  {"random", required_argument, NULL, 'r'},
+        {"config", required_argument, NULL, 'g'}, {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     const char *config = CT_DEFAULT_SIGNATURES, *fabric = NULL, *spec = NULL, *pat = NULL;
     long ntasks = -1, cpt = 1, plane = 0, seed = -1;
     double size = -1;
@@ -58,13 +54,19 @@ int cmd_score(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "f:C:n:p:s:c:P:r:g:jh", opts, NULL)) != -1) {
         switch (c) {
-        case 'f': fabric = optarg; break;
-        case 'C': spec = optarg; break;
+        case 'f':
+            fabric = optarg;
+            break;
+        case 'C':
+            spec = optarg;
+            break;
         case 'n':
             if (admin_int_opt(CMD, "--ntasks", optarg, 0, INT32_MAX, &ntasks) < 0)
                 return ADMIN_USAGE;
             break;
-        case 'p': pat = optarg; break;
+        case 'p':
+            pat = optarg;
+            break;
         case 's':
             if (admin_size_opt(CMD, "--size", optarg, &size) < 0)
                 return ADMIN_USAGE;
@@ -81,11 +83,18 @@ int cmd_score(int argc, char **argv)
             if (admin_int_opt(CMD, "--random", optarg, 0, INT32_MAX, &seed) < 0)
                 return ADMIN_USAGE;
             break;
-        case 'g': config = optarg; break;
-        case 'j': json = 1; break;
-        case 'h': help(); return ADMIN_OK;
+        case 'g':
+            config = optarg;
+            break;
+        case 'j':
+            json = 1;
+            break;
+        case 'h':
+            help();
+            return ADMIN_OK;
         default:
-            return admin_bad_option(CMD, argc, argv, "--cpus-per-node, --ntasks, --pattern, "
+            return admin_bad_option(CMD, argc, argv,
+                                    "--cpus-per-node, --ntasks, --pattern, "
                                     "--size, --fabric, --cpus-per-task, --plane, --random, "
                                     "--config, --json, --help");
         }

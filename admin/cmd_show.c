@@ -21,10 +21,14 @@ static void help(void)
 static const char *model_name(ct_model_kind k)
 {
     switch (k) {
-    case CT_MODEL_NONE: return "none";
-    case CT_MODEL_GIGE: return "gige";
-    case CT_MODEL_STOPGO: return "stopgo";
-    case CT_MODEL_FAIRSHARE: return "fairshare";
+    case CT_MODEL_NONE:
+        return "none";
+    case CT_MODEL_GIGE:
+        return "gige";
+    case CT_MODEL_STOPGO:
+        return "stopgo";
+    case CT_MODEL_FAIRSHARE:
+        return "fairshare";
     }
     return "?";
 }
@@ -205,12 +209,21 @@ int cmd_show(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "c:f:jh", opts, NULL)) != -1) {
         switch (c) {
-        case 'c': config = optarg; break;
-        case 'f': only = optarg; break;
-        case 'j': json = 1; break;
-        case 'h': help(); return ADMIN_OK;
+        case 'c':
+            config = optarg;
+            break;
+        case 'f':
+            only = optarg;
+            break;
+        case 'j':
+            json = 1;
+            break;
+        case 'h':
+            help();
+            return ADMIN_OK;
         default:
-            return admin_bad_option("show", argc, argv, "--config PATH, --fabric NAME, --json, --help");
+            return admin_bad_option("show", argc, argv,
+                                    "--config PATH, --fabric NAME, --json, --help");
         }
     }
     if (optind < argc)

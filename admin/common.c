@@ -35,8 +35,8 @@ int admin_bad_option(const char *cmd, int argc, char **argv, const char *accepte
 {
     const char *arg = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
     if (optopt && arg[0] == '-' && arg[1] != '-')
-        return admin_usage(cmd, "option '-%c' is unknown or lacks its value (accepted: %s)",
-                           optopt, accepted);
+        return admin_usage(cmd, "option '-%c' is unknown or lacks its value (accepted: %s)", optopt,
+                           accepted);
     return admin_usage(cmd, "option '%s' is unknown or lacks its value (accepted: %s)", arg,
                        accepted);
 }
@@ -121,10 +121,14 @@ const char *admin_fmt_bytes(double b, char *buf, size_t sz)
 static const char *model_label(ct_model_kind k)
 {
     switch (k) {
-    case CT_MODEL_NONE: return "none";
-    case CT_MODEL_GIGE: return "gige";
-    case CT_MODEL_STOPGO: return "stopgo";
-    case CT_MODEL_FAIRSHARE: return "fairshare";
+    case CT_MODEL_NONE:
+        return "none";
+    case CT_MODEL_GIGE:
+        return "gige";
+    case CT_MODEL_STOPGO:
+        return "stopgo";
+    case CT_MODEL_FAIRSHARE:
+        return "fairshare";
     }
     return "?";
 }
@@ -149,11 +153,21 @@ void admin_json_string(FILE *f, const char *s)
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\r': fputs("\\r", f); break;
+        case '"':
+            fputs("\\\"", f);
+            break;
+        case '\\':
+            fputs("\\\\", f);
+            break;
+        case '\n':
+            fputs("\\n", f);
+            break;
+        case '\t':
+            fputs("\\t", f);
+            break;
+        case '\r':
+            fputs("\\r", f);
+            break;
         default:
             if (*p < 0x20 || *p == 0x7F)
                 fprintf(f, "\\u%04x", *p);

@@ -31,10 +31,12 @@ static const command commands[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: contention-admin COMMAND [OPTIONS] [ARGS]\n"
-               "       contention-admin COMMAND --help\n\n"
-               "Manage slurm-contention's network signatures (installed file: %s).\n\n"
-               "Commands:\n", CT_DEFAULT_SIGNATURES);
+    fprintf(f,
+            "Usage: contention-admin COMMAND [OPTIONS] [ARGS]\n"
+            "       contention-admin COMMAND --help\n\n"
+            "Manage slurm-contention's network signatures (installed file: %s).\n\n"
+            "Commands:\n",
+            CT_DEFAULT_SIGNATURES);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nExit status: 0 ok, 1 invalid input, 2 usage error.\n"

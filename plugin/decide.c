@@ -438,7 +438,7 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
             }
             ct_alloc_free(&g.alloc);
         }
-        say(d, CTP_LEVEL_VERBOSE, "contention: %s forced (--contention=%s)%s", dist, dist, extra);
+        say(d, CTP_LEVEL_VERBOSE, "contention: %s forced (mode %s)%s", dist, dist, extra);
         return;
     }
 
@@ -460,8 +460,8 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         strf(d->mapping, sizeof d->mapping, "%s", win->name);
         d->have_slowdown = 1;
         d->slowdown = win->slowdown;
-        say(d, CTP_LEVEL_VERBOSE, "contention: %s chosen (auto): %s, %s; %s", win->name, scores,
-            margin, ctxline);
+        say(d, CTP_LEVEL_VERBOSE, "contention: %s chosen (auto%s): %s, %s; %s", win->name,
+            res.margin == 0 ? ", a tie: Slurm's default" : "", scores, margin, ctxline);
         return;
     }
     /* report: what Slurm will launch is the user's first-level distribution
@@ -477,7 +477,11 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         d->have_slowdown = 1;
         d->slowdown = lc->slowdown;
     }
-    say(d, CTP_LEVEL_INFO,
-        "contention: report: %s predicted fastest, layout left to Slurm (%s): %s, %s; %s",
-        win->name, launched, scores, margin, ctxline);
+    char verdict[64];
+    if (res.margin == 0)
+        strf(verdict, sizeof verdict, "block and cyclic predicted equal");
+    else
+        strf(verdict, sizeof verdict, "%s predicted fastest", win->name);
+    say(d, CTP_LEVEL_INFO, "contention: report: %s, layout left to Slurm (%s): %s, %s; %s",
+        verdict, launched, scores, margin, ctxline);
 }

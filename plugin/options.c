@@ -359,14 +359,17 @@ void ctp_srun_args_parse(int argc, char *const *argv, ctp_srun_args *o)
 {
     memset(o, 0, sizeof *o);
     o->ok = 1;
+    /* srun takes a lone ':' anywhere, even after the command, as the
+     * separator of a heterogeneous step */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], ":") == 0) {
+            stop(o, "%s", "heterogeneous step (':' on the command line)");
+            return;
+        }
     for (int i = 1; i < argc && o->ok; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0)
             return;
-        if (strcmp(a, ":") == 0) {
-            stop(o, "%s", "heterogeneous step (':' on the command line)");
-            return;
-        }
         if (a[0] != '-' || a[1] == '\0')
             return; /* the command: srun's getopt stops at the first non-option */
         if (a[1] == '-') {

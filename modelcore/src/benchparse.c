@@ -187,19 +187,25 @@ static int add_a2a(parser *p, int32_t n, int32_t tpn, int32_t nodes, double m, d
         tpn = p->def->tasks_per_node;
     if (nodes) {
         if (n % nodes)
-            return perr(p, "%d tasks do not spread evenly over %d nodes (accepted: tasks a "
-                        "multiple of nodes)", (int)n, (int)nodes);
+            return perr(p,
+                        "%d tasks do not spread evenly over %d nodes (accepted: tasks a "
+                        "multiple of nodes)",
+                        (int)n, (int)nodes);
         int32_t t2 = n / nodes;
         if (tpn && tpn != t2)
-            return perr(p, "tasks_per_node %d disagrees with %d tasks on %d nodes", (int)tpn,
-                        (int)n, (int)nodes);
+            return perr(p,
+                        "tasks_per_node %d disagrees with %d tasks on %d nodes (accepted: "
+                        "tasks = nodes x tasks_per_node)",
+                        (int)tpn, (int)n, (int)nodes);
         tpn = t2;
     }
     if (!tpn)
         tpn = 1;
     if (n % tpn)
-        return perr(p, "%d tasks are not a multiple of tasks_per_node %d (accepted: whole "
-                    "nodes of tasks_per_node tasks each)", (int)n, (int)tpn);
+        return perr(p,
+                    "%d tasks are not a multiple of tasks_per_node %d (accepted: whole "
+                    "nodes of tasks_per_node tasks each)",
+                    (int)n, (int)tpn);
     ct_bench_data *d = p->out;
     if (total(d) >= CT_BENCH_MAX_SAMPLES)
         return perr(p, "more than %d samples (accepted: fewer)", CT_BENCH_MAX_SAMPLES);
@@ -227,10 +233,13 @@ static int directive(parser *p, const char *line)
         char *v = trim(val);
         int32_t x;
         if (parse_int(v, 1, INT32_MAX, &x) < 0)
-            return perr(p, "'# %s:' is followed by '%s' (accepted: a positive integer)", keys[k], v);
+            return perr(p, "'# %s:' is followed by '%s' (accepted: a positive integer)", keys[k],
+                        v);
         if (*slots[k] && *slots[k] != x)
-            return perr(p, "'# %s: %d' contradicts an earlier '# %s: %d' (accepted: one value "
-                        "per file)", keys[k], (int)x, keys[k], (int)*slots[k]);
+            return perr(p,
+                        "'# %s: %d' contradicts an earlier '# %s: %d' (accepted: one value "
+                        "per file)",
+                        keys[k], (int)x, keys[k], (int)*slots[k]);
         *slots[k] = x;
     }
     return 0;
@@ -317,16 +326,20 @@ static int parse_csv(parser *p, const char *buf, size_t len)
             continue;
         }
         if (n != ncols)
-            return perr(p, "%zu fields where the header has %zu (accepted: one value per "
-                        "column; leave optional ones empty)", n, ncols);
+            return perr(p,
+                        "%zu fields where the header has %zu (accepted: one value per "
+                        "column; leave optional ones empty)",
+                        n, ncols);
         const char *bench = tok[col[COL_BENCH]];
         int is_pp = strcasecmp(bench, "pingpong") == 0;
         /* ct-mpibench's other measurements share the file; fit has no use for them */
         if (strcasecmp(bench, "conflict") == 0 || strcasecmp(bench, "pattern") == 0)
             continue;
         if (!is_pp && strcasecmp(bench, "alltoall") != 0)
-            return perr(p, "benchmark '%.40s' (accepted: pingpong, alltoall; conflict and "
-                        "pattern rows are skipped)", bench);
+            return perr(p,
+                        "benchmark '%.40s' (accepted: pingpong, alltoall; conflict and "
+                        "pattern rows are skipped)",
+                        bench);
         int32_t tasks, tpn = 0, nodes = 0;
         double m, tavg, tmin = 0;
         if (parse_int(tok[col[COL_TASKS]], 2, INT32_MAX, &tasks) < 0)
@@ -338,8 +351,10 @@ static int parse_csv(parser *p, const char *buf, size_t len)
             return perr(p, "t_avg_s '%.40s' (accepted: a time in seconds > 0)", tok[col[COL_TAVG]]);
         if (col[COL_TMIN] >= 0 && *tok[col[COL_TMIN]]) {
             if (parse_double(tok[col[COL_TMIN]], &tmin) < 0 || !(tmin > 0) || tmin > tavg)
-                return perr(p, "t_min_s '%.40s' (accepted: a time in seconds > 0 and <= "
-                            "t_avg_s, or empty)", tok[col[COL_TMIN]]);
+                return perr(p,
+                            "t_min_s '%.40s' (accepted: a time in seconds > 0 and <= "
+                            "t_avg_s, or empty)",
+                            tok[col[COL_TMIN]]);
         }
         if (col[COL_TPN] >= 0 && *tok[col[COL_TPN]] &&
             parse_int(tok[col[COL_TPN]], 1, INT32_MAX, &tpn) < 0)
@@ -351,7 +366,8 @@ static int parse_csv(parser *p, const char *buf, size_t len)
                         tok[col[COL_NODES]]);
         if (is_pp) {
             if (tasks != 2 || tpn > 1 || (nodes && nodes != 2))
-                return perr(p, "pingpong row with %d tasks%s (accepted: 2 tasks on 2 nodes; a "
+                return perr(p,
+                            "pingpong row with %d tasks%s (accepted: 2 tasks on 2 nodes; a "
                             "ping-pong inside one node measures memory, not the network)",
                             (int)tasks, tpn > 1 || nodes == 1 ? " on one node" : "");
             if (add_p2p(p, m, tavg) < 0)
@@ -385,7 +401,7 @@ static int parse_osu(parser *p, const char *buf, size_t len, ct_bench_format fmt
             tasks = p->dir_nodes * p->dir_tpn;
         if (tasks < 2)
             return perr(p, "osu_alltoall output does not say how many processes ran (accepted: "
-                        "a line '# tasks: N' with N >= 2 in the file, or fit --tasks N)");
+                           "a line '# tasks: N' with N >= 2 in the file, or fit --tasks N)");
     }
     while ((r = next_line(&L, line, sizeof line)) > 0) {
         p->lineno = L.no;
@@ -397,20 +413,24 @@ static int parse_osu(parser *p, const char *buf, size_t len, ct_bench_format fmt
                 header = 1;
             continue;
         }
+        char orig[48];
+        snprintf(orig, sizeof orig, "%s", t); /* split_ws cuts t up */
         char *tok[MAX_TOKENS];
         size_t n = split_ws(t, tok, MAX_TOKENS);
         int32_t size;
         double v;
         if (n < 2 || n > MAX_TOKENS || parse_int(tok[0], 0, INT32_MAX, &size) < 0 ||
             parse_double(tok[1], &v) < 0)
-            return perr(p, "unexpected line '%.40s' (accepted: '# ...' comments and 'SIZE VALUE' "
-                        "rows)", t);
+            return perr(p,
+                        "unexpected line '%s' (accepted: '# ...' comments and 'SIZE VALUE' "
+                        "rows)",
+                        orig);
         if (!header)
             return perr(p, "data row before the '# Size ...' header line (accepted: OSU output "
-                        "with its header)");
+                           "with its header)");
         if (!(v > 0))
             return perr(p, "value %s for size %d (accepted: > 0)", tok[1], (int)size);
-        int rc = fmt == CT_BENCH_OSU_BW      ? add_bw(p, size, v * 1e6)
+        int rc = fmt == CT_BENCH_OSU_BW        ? add_bw(p, size, v * 1e6)
                  : fmt == CT_BENCH_OSU_LATENCY ? add_p2p(p, size, v / 1e6)
                                                : add_a2a(p, tasks, 0, 0, size, v / 1e6);
         if (rc < 0)
@@ -443,7 +463,10 @@ static int parse_imb(parser *p, const char *buf, size_t len)
             char *tok[MAX_TOKENS];
             size_t n = split_ws(t, tok, MAX_TOKENS);
             if (n > MAX_TOKENS)
-                return perr(p, "column header with more than %d columns", MAX_TOKENS);
+                return perr(p,
+                            "column header with more than %d columns (accepted: IMB-MPI1 "
+                            "output)",
+                            MAX_TOKENS);
             col_bytes = col_t = -1;
             const char *want = bench == B_PINGPONG ? "t[usec]" : "t_avg[usec]";
             for (size_t i = 0; i < n; i++) {
@@ -477,28 +500,35 @@ static int parse_imb(parser *p, const char *buf, size_t len)
                 char *sp = trim(num);
                 sp[strcspn(sp, " \t(")] = '\0';
                 if (parse_int(sp, 1, INT32_MAX, &nprocs) < 0)
-                    return perr(p, "'#processes' line without a count (accepted: '# #processes = N')");
+                    return perr(p,
+                                "'#processes' line without a count (accepted: '# #processes = N')");
             }
             continue;
         }
         if (bench == B_OTHER)
             continue; /* other benchmarks' rows: not ours to judge */
         if (bench == B_NONE || !ncols)
-            return perr(p, "unexpected line '%.40s' before a '# Benchmarking' block and its "
-                        "'#bytes' header (accepted: IMB-MPI1 output)", t);
+            return perr(p,
+                        "unexpected line '%.40s' before a '# Benchmarking' block and its "
+                        "'#bytes' header (accepted: IMB-MPI1 output)",
+                        t);
+        char orig[48];
+        snprintf(orig, sizeof orig, "%s", t); /* split_ws cuts t up */
         char *tok[MAX_TOKENS];
         size_t n = split_ws(t, tok, MAX_TOKENS);
         int32_t size;
         double us;
         if (n != ncols || col_bytes < 0 || parse_int(tok[col_bytes], 0, INT32_MAX, &size) < 0 ||
             parse_double(tok[col_t], &us) < 0)
-            return perr(p, "unexpected line '%.40s' (accepted: %zu numbers per row, as in the "
-                        "'#bytes' header)", t, ncols);
+            return perr(p,
+                        "unexpected line '%s' (accepted: %zu numbers per row, as in the "
+                        "'#bytes' header)",
+                        orig, ncols);
         if (!(us > 0))
             return perr(p, "time %s us for %d bytes (accepted: > 0)", tok[col_t], (int)size);
         if (nprocs == 0)
             return perr(p, "row without a '# #processes = N' line in its block (accepted: "
-                        "IMB-MPI1 output)");
+                           "IMB-MPI1 output)");
         if (bench == B_PINGPONG) {
             if (nprocs != 2)
                 return perr(p, "PingPong with %d processes (accepted: 2)", (int)nprocs);
@@ -558,12 +588,18 @@ ct_bench_format ct_bench_detect(const char *buf, size_t len)
 const char *ct_bench_format_name(ct_bench_format f)
 {
     switch (f) {
-    case CT_BENCH_CSV: return "csv";
-    case CT_BENCH_OSU_LATENCY: return "osu_latency";
-    case CT_BENCH_OSU_BW: return "osu_bw";
-    case CT_BENCH_OSU_ALLTOALL: return "osu_alltoall";
-    case CT_BENCH_IMB: return "imb";
-    case CT_BENCH_UNKNOWN: break;
+    case CT_BENCH_CSV:
+        return "csv";
+    case CT_BENCH_OSU_LATENCY:
+        return "osu_latency";
+    case CT_BENCH_OSU_BW:
+        return "osu_bw";
+    case CT_BENCH_OSU_ALLTOALL:
+        return "osu_alltoall";
+    case CT_BENCH_IMB:
+        return "imb";
+    case CT_BENCH_UNKNOWN:
+        break;
     }
     return "unknown";
 }
@@ -582,21 +618,24 @@ int ct_bench_parse(const char *name, const char *buf, size_t len, const ct_bench
     if (fmt)
         *fmt = f;
     if (f == CT_BENCH_UNKNOWN)
-        return perr(&p, "unrecognised benchmark output (accepted: the project's CSV with header "
+        return perr(&p,
+                    "unrecognised benchmark output (accepted: the project's CSV with header "
                     "'benchmark,tasks,size_bytes,t_avg_s', OSU osu_latency/osu_bw/osu_alltoall "
                     "output with its '# OSU MPI ...' title, IMB-MPI1 PingPong/Alltoall output)");
     size_t n0 = out->np2p, n1 = out->nbw, n2 = out->na2a;
     int rc = scan_directives(&p, buf, len);
     if (rc == 0) {
         p.lineno = 0;
-        rc = f == CT_BENCH_CSV ? parse_csv(&p, buf, len)
+        rc = f == CT_BENCH_CSV   ? parse_csv(&p, buf, len)
              : f == CT_BENCH_IMB ? parse_imb(&p, buf, len)
                                  : parse_osu(&p, buf, len, f);
     }
     if (rc == 0 && out->np2p == n0 && out->nbw == n1 && out->na2a == n2) {
         p.lineno = 0;
-        rc = perr(&p, "no measurements found in this %s output (accepted: at least one "
-                  "ping-pong, bandwidth or Alltoall row)", ct_bench_format_name(f));
+        rc = perr(&p,
+                  "no measurements found in this %s output (accepted: at least one "
+                  "ping-pong, bandwidth or Alltoall row)",
+                  ct_bench_format_name(f));
     }
     if (rc < 0) {
         out->np2p = n0;

@@ -19,7 +19,7 @@ void ct_calib_opts_default(ct_calib_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->fit_tasks_per_node = 1;
-    o->hold_nodes = 0;
+    o->fit_nodes = 0;
     o->saturated_m = 128.0 * 1024.0;
     o->intra_bw = 0;
 }
@@ -29,9 +29,9 @@ static int32_t tpn_of(const ct_a2a_sample *s)
     return s->tasks_per_node > 0 ? s->tasks_per_node : 1;
 }
 
-int ct_calib_in_fit(const ct_a2a_sample *s, int32_t fit_tasks_per_node, int32_t held_nodes)
+int ct_calib_in_fit(const ct_a2a_sample *s, int32_t fit_tasks_per_node, int32_t fit_nodes)
 {
-    return tpn_of(s) == fit_tasks_per_node && s->nodes != held_nodes;
+    return tpn_of(s) == fit_tasks_per_node && s->nodes == fit_nodes;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -71,22 +71,17 @@ void ct_calib_result_free(ct_calib_result *r)
     r->npoints = 0;
 }
 
-/* The node count to hold back: o->hold_nodes when given, else the largest
- * of at least two node counts measured at the fit configuration. */
-static int32_t resolve_held(const ct_a2a_sample *a, size_t n, const ct_calib_opts *o)
+/* The node count fitted on: o->fit_nodes when given, else the largest one
+ * measured with fit_tasks_per_node tasks per node. */
+static int32_t resolve_fit_nodes(const ct_a2a_sample *a, size_t n, const ct_calib_opts *o)
 {
-    if (o->hold_nodes < 0)
-        return 0;
-    if (o->hold_nodes > 0)
-        return o->hold_nodes;
-    int32_t lo = INT32_MAX, hi = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (tpn_of(&a[i]) != o->fit_tasks_per_node)
-            continue;
-        lo = a[i].nodes < lo ? a[i].nodes : lo;
-        hi = a[i].nodes > hi ? a[i].nodes : hi;
-    }
-    return hi > lo ? hi : 0;
+    if (o->fit_nodes > 0)
+        return o->fit_nodes;
+    int32_t hi = 0;
+    for (size_t i = 0; i < n; i++)
+        if (tpn_of(&a[i]) == o->fit_tasks_per_node && a[i].m > 0)
+            hi = a[i].nodes > hi ? a[i].nodes : hi;
+    return hi;
 }
 
 int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sample *a2a,
@@ -109,7 +104,7 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
     if (ct_fit_hockney(p2p, np2p, &r->alpha, &r->beta, &r->p2p_diag, err) < 0)
         return ct_err_prefix(err, "calibrate: ping-pong: ");
 
-    int32_t held = resolve_held(a2a, na2a, &o);
+    int32_t fn = resolve_fit_nodes(a2a, na2a, &o);
     ct_a2a_sample *fit = malloc(na2a * sizeof *fit);
     ct_calib_point *pts = calloc(na2a, sizeof *pts);
     if (!fit || !pts) {
@@ -118,22 +113,17 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
         return ct_err_set(err, "calibrate: out of memory for %zu samples", na2a);
     }
     size_t nfit = 0;
-    int32_t maxn = 0;
-    for (size_t i = 0; i < na2a; i++) {
-        if (ct_calib_in_fit(&a2a[i], o.fit_tasks_per_node, held)) {
+    for (size_t i = 0; i < na2a; i++)
+        if (a2a[i].m > 0 && ct_calib_in_fit(&a2a[i], o.fit_tasks_per_node, fn))
             fit[nfit++] = a2a[i];
-            int32_t n = a2a[i].nodes * tpn_of(&a2a[i]);
-            maxn = n > maxn ? n : maxn;
-        }
-    }
     if (nfit < 4) {
         free(fit);
         free(pts);
         return ct_err_set(err,
-                          "calibrate: %zu Alltoall samples at %d task(s) per node, %d node(s) "
-                          "held back (accepted: >= 4, at two sizes or more, to fit gamma and "
-                          "delta)",
-                          nfit, (int)o.fit_tasks_per_node, (int)held);
+                          "calibrate: %zu Alltoall samples with m > 0 at the fit configuration "
+                          "(%d nodes x %d task(s)) (accepted: >= 4, at two sizes or more, to fit "
+                          "gamma and delta, 000 §V)",
+                          nfit, (int)fn, (int)o.fit_tasks_per_node);
     }
     if (ct_fit_signature(fit, nfit, r->alpha, r->beta, o.intra_bw, NULL, 0, &r->sig,
                          &r->a2a_diag, err) < 0) {
@@ -143,9 +133,12 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
     }
     free(fit);
 
+    size_t np = 0;
     for (size_t i = 0; i < na2a; i++) {
         const ct_a2a_sample *s = &a2a[i];
-        ct_calib_point *p = &pts[i];
+        if (!(s->m > 0))
+            continue;
+        ct_calib_point *p = &pts[np++];
         int32_t t = tpn_of(s);
         p->nodes = s->nodes;
         p->tasks_per_node = t;
@@ -155,19 +148,18 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
         ct_a2a_sig none = {1.0, 0.0, 0.0};
         p->bound = ct_a2a_uniform(s->nodes, t, r->alpha, r->beta, s->m, &none, o.intra_bw);
         p->rel_err = (p->predicted - p->measured) / p->measured; /* 000 §VI: error rate */
-        p->held = !ct_calib_in_fit(s, o.fit_tasks_per_node, held);
+        p->held = !ct_calib_in_fit(s, o.fit_tasks_per_node, fn);
         if (p->held)
             r->nheld++;
         else
             r->nfit++;
     }
     r->points = pts;
-    r->npoints = na2a;
+    r->npoints = np;
     r->fit_tasks_per_node = o.fit_tasks_per_node;
-    r->held_nodes = held;
-    r->fit_max_tasks = maxn;
-    r->held_all = ct_calib_summarise(pts, na2a, 1, 0.0);
-    r->held_saturated = ct_calib_summarise(pts, na2a, 1, o.saturated_m);
+    r->fit_nodes = fn;
+    r->held_all = ct_calib_summarise(pts, np, 1, 0.0);
+    r->held_saturated = ct_calib_summarise(pts, np, 1, o.saturated_m);
     return 0;
 }
 

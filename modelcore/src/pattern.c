@@ -1,8 +1,8 @@
 /* Patterns -> node-level graphs with multiplicities (paper 001 §IV-A: the
  * graph's vertices are nodes, a task-level communication between two nodes
  * is an arc). Task-level communications are folded into arcs as they are
- * generated, through a hash table keyed by (src node, dst node, bytes), so
- * the cost is linear in tasks and the graph holds one arc per node pair. */
+ * generated and merged by node pair (acc_finish), so the cost is linear in
+ * tasks and the graph holds one arc per node pair and size. */
 #include "contention/pattern.h"
 
 #include <math.h>
@@ -104,102 +104,60 @@ int ct_grid_dims(int64_t n, int ndims, int32_t *dims, ct_err *err)
 }
 
 /* ------------------------------------------------------------------ */
-/* arc accumulator */
+/* arc accumulator: task-level communications are appended (runs of
+ * identical ones folded on the fly), then sorted by (src, dst) with two
+ * counting-sort passes over the node numbers and merged. Sequential passes
+ * keep a 65,536-task random layout cheap where a hash table would miss the
+ * cache on every communication. */
+
+typedef struct raw {
+    int32_t src, dst;
+    double bytes;
+    int64_t mult;
+} raw;
 
 typedef struct acc {
     ct_graph *g;
-    size_t *slot;      /* hash slots: arc index + 1, 0 = empty */
-    size_t nslots;     /* power of two */
     double *intra;     /* per node, may be NULL */
-    /* run-length cache: consecutive identical communications are common */
-    int32_t last_src, last_dst;
-    double last_bytes;
-    int64_t last_mult;
+    raw *v;
+    size_t n, cap;
+    int have_last;
+    raw last;          /* the run being folded */
 } acc;
 
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    return x ^ (x >> 33);
-}
-
-static uint64_t arc_hash(int32_t s, int32_t d, double bytes)
-{
-    uint64_t b;
-    memcpy(&b, &bytes, sizeof b);
-    return mix(((uint64_t)(uint32_t)s << 32 | (uint32_t)d) ^ mix(b));
-}
-
-static int acc_init(acc *a, ct_graph *g, double *intra, size_t expect, ct_err *err)
+static void acc_init(acc *a, ct_graph *g, double *intra)
 {
     memset(a, 0, sizeof *a);
     a->g = g;
     a->intra = intra;
-    a->last_src = -1;
-    size_t n = 64;
-    while (n < 2 * expect && n < ((size_t)1 << 40))
-        n <<= 1;
-    a->slot = calloc(n, sizeof *a->slot);
-    if (!a->slot)
-        return ct_err_set(err, "out of memory for a %zu-slot arc table", n);
-    a->nslots = n;
-    return 0;
 }
 
 static void acc_free(acc *a)
 {
-    free(a->slot);
-    a->slot = NULL;
+    free(a->v);
+    a->v = NULL;
 }
 
-static int acc_grow(acc *a, ct_err *err)
+static int acc_push(acc *a, raw r, ct_err *err)
 {
-    size_t n = a->nslots * 2;
-    size_t *s = calloc(n, sizeof *s);
-    if (!s)
-        return ct_err_set(err, "out of memory for a %zu-slot arc table", n);
-    for (size_t i = 0; i < a->g->ncomm; i++) {
-        const ct_comm *c = &a->g->comm[i];
-        size_t h = arc_hash(c->src, c->dst, c->bytes) & (n - 1);
-        while (s[h])
-            h = (h + 1) & (n - 1);
-        s[h] = i + 1;
+    if (a->n == a->cap) {
+        size_t nc = a->cap ? 2 * a->cap : 1024;
+        raw *v = realloc(a->v, nc * sizeof *v);
+        if (!v)
+            return ct_err_set(err, "out of memory for %zu communications", nc);
+        a->v = v;
+        a->cap = nc;
     }
-    free(a->slot);
-    a->slot = s;
-    a->nslots = n;
-    return 0;
-}
-
-static int acc_commit(acc *a, int32_t s, int32_t d, int64_t mult, double bytes, ct_err *err)
-{
-    size_t h = arc_hash(s, d, bytes) & (a->nslots - 1);
-    while (a->slot[h]) {
-        ct_comm *c = &a->g->comm[a->slot[h] - 1];
-        if (c->src == s && c->dst == d && c->bytes == bytes) {
-            c->mult += mult;
-            return 0;
-        }
-        h = (h + 1) & (a->nslots - 1);
-    }
-    if (ct_graph_add(a->g, s, d, mult, bytes, err) < 0)
-        return -1;
-    a->slot[h] = a->g->ncomm;
-    if (2 * a->g->ncomm > a->nslots)
-        return acc_grow(a, err);
+    a->v[a->n++] = r;
     return 0;
 }
 
 static int acc_flush(acc *a, ct_err *err)
 {
-    if (a->last_src < 0)
+    if (!a->have_last)
         return 0;
-    int rc = acc_commit(a, a->last_src, a->last_dst, a->last_mult, a->last_bytes, err);
-    a->last_src = -1;
-    return rc;
+    a->have_last = 0;
+    return acc_push(a, a->last, err);
 }
 
 /* mult communications of `bytes` from node s to node d */
@@ -210,17 +168,75 @@ static int acc_add(acc *a, int32_t s, int32_t d, int64_t mult, double bytes, ct_
             a->intra[s] += (double)mult * bytes;
         return 0;
     }
-    if (s == a->last_src && d == a->last_dst && bytes == a->last_bytes) {
-        a->last_mult += mult;
+    if (a->have_last && s == a->last.src && d == a->last.dst && bytes == a->last.bytes) {
+        a->last.mult += mult;
         return 0;
     }
     if (acc_flush(a, err) < 0)
         return -1;
-    a->last_src = s;
-    a->last_dst = d;
-    a->last_bytes = bytes;
-    a->last_mult = mult;
+    a->last = (raw){.src = s, .dst = d, .bytes = bytes, .mult = mult};
+    a->have_last = 1;
     return 0;
+}
+
+static int cmp_bytes(const void *pa, const void *pb)
+{
+    const raw *x = pa, *y = pb;
+    return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
+}
+
+/* Stable counting sort of `in` into `out` by key(src or dst). */
+static int count_sort(const raw *in, raw *out, size_t n, int32_t nnodes, int by_src, ct_err *err)
+{
+    size_t *cnt = calloc((size_t)nnodes + 1, sizeof *cnt);
+    if (!cnt)
+        return ct_err_set(err, "out of memory for %d nodes", (int)nnodes);
+    for (size_t i = 0; i < n; i++)
+        cnt[(by_src ? in[i].src : in[i].dst) + 1]++;
+    for (int32_t k = 0; k < nnodes; k++)
+        cnt[k + 1] += cnt[k];
+    for (size_t i = 0; i < n; i++)
+        out[cnt[by_src ? in[i].src : in[i].dst]++] = in[i];
+    free(cnt);
+    return 0;
+}
+
+static int acc_finish(acc *a, ct_err *err)
+{
+    if (acc_flush(a, err) < 0)
+        return -1;
+    if (a->n == 0)
+        return 0;
+    raw *tmp = malloc(a->n * sizeof *tmp);
+    if (!tmp)
+        return ct_err_set(err, "out of memory for %zu communications", a->n);
+    /* LSD: by destination, then (stably) by source */
+    if (count_sort(a->v, tmp, a->n, a->g->nnodes, 0, err) < 0 ||
+        count_sort(tmp, a->v, a->n, a->g->nnodes, 1, err) < 0) {
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    int rc = 0;
+    for (size_t i = 0; i < a->n && rc == 0;) {
+        size_t j = i + 1, mixed = 0;
+        while (j < a->n && a->v[j].src == a->v[i].src && a->v[j].dst == a->v[i].dst) {
+            mixed |= a->v[j].bytes != a->v[i].bytes;
+            j++;
+        }
+        if (mixed) /* only traces mix sizes on one node pair */
+            qsort(a->v + i, j - i, sizeof *a->v, cmp_bytes);
+        for (size_t k = i; k < j && rc == 0;) {
+            int64_t m = 0;
+            size_t q = k;
+            while (q < j && a->v[q].bytes == a->v[k].bytes)
+                m += a->v[q++].mult;
+            rc = ct_graph_add(a->g, a->v[k].src, a->v[k].dst, m, a->v[k].bytes, err);
+            k = q;
+        }
+        i = j;
+    }
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -240,7 +256,7 @@ static int graph_alltoall(const ct_layout *l, double m, acc *a, ct_err *err)
             a->intra[i] += (double)t[i] * (double)(t[i] - 1) * m;
         for (int32_t j = 0; j < l->nnodes && rc == 0; j++)
             if (j != i && t[j])
-                rc = acc_commit(a, i, j, (int64_t)t[i] * t[j], m, err);
+                rc = ct_graph_add(a->g, i, j, (int64_t)t[i] * t[j], m, err);
     }
     free(t);
     return rc;
@@ -334,11 +350,8 @@ int ct_pattern_graph(const ct_pattern *p, const ct_layout *l, ct_graph *g, doubl
     if (!isfinite(p->bytes) || p->bytes < 0) {
         return ct_err_set(err, "message size %g bytes (accepted: finite, >= 0)", p->bytes);
     }
-    size_t expect = p->kind == CT_PAT_ALLTOALL ? (size_t)l->nnodes * (size_t)l->nnodes
-                                               : (size_t)l->nnodes * 8;
     acc a;
-    if (acc_init(&a, g, intra_bytes, expect, err) < 0)
-        return -1;
+    acc_init(&a, g, intra_bytes);
     int rc;
     switch (p->kind) {
     case CT_PAT_ALLTOALL: rc = graph_alltoall(l, p->bytes, &a, err); break;
@@ -349,6 +362,8 @@ int ct_pattern_graph(const ct_pattern *p, const ct_layout *l, ct_graph *g, doubl
     case CT_PAT_TRACE: rc = graph_trace(p, l, &a, err); break;
     default: rc = ct_err_set(err, "unknown pattern kind %d", (int)p->kind); break;
     }
+    if (rc == 0 && p->kind != CT_PAT_ALLTOALL)
+        rc = acc_finish(&a, err);
     acc_free(&a);
     if (rc < 0)
         ct_graph_free(g);

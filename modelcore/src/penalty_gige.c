@@ -12,7 +12,7 @@
  *    card(C_o^m) and every other part of p_i is stated over C_i, so we read it
  *    as a misprint for card(C_i^m). CT_GIGE_LITERAL_PI selects the printed
  *    card(C_o^m) (of c_i's source node). On Fig. 4 both readings agree.
- * Cost: four passes over the arcs and O(nodes) memory, so a 4,096-node
+ * Cost: three passes over the arcs and O(nodes) memory, so a 4,096-node
  * all-to-all (16.8 M arcs) stays well under a second.
  */
 #include "contention/penalty.h"
@@ -57,22 +57,19 @@ int ct_gige_penalties_ex(double beta, double gamma_i, double gamma_o, unsigned f
         nd[c[i].src].dout += c[i].mult;
         nd[c[i].dst].din += c[i].mult;
     }
+    /* Running max with the communications that reach it: card(C_o^m) and
+     * card(C_i^m) in the same pass. */
     for (size_t i = 0; i < n; i++) {
         if (active && !active[i])
             continue;
         node_info *s = &nd[c[i].src], *d = &nd[c[i].dst];
         if (d->din > s->max_in_of_out)
-            s->max_in_of_out = d->din;
-        if (s->dout > d->max_out_of_in)
-            d->max_out_of_in = s->dout;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (active && !active[i])
-            continue;
-        node_info *s = &nd[c[i].src], *d = &nd[c[i].dst];
-        if (d->din == s->max_in_of_out)
+            s->max_in_of_out = d->din, s->card_om = c[i].mult;
+        else if (d->din == s->max_in_of_out)
             s->card_om += c[i].mult;
-        if (s->dout == d->max_out_of_in)
+        if (s->dout > d->max_out_of_in)
+            d->max_out_of_in = s->dout, d->card_im = c[i].mult;
+        else if (s->dout == d->max_out_of_in)
             d->card_im += c[i].mult;
     }
     const int literal = (flags & CT_GIGE_LITERAL_PI) != 0;

@@ -156,18 +156,23 @@ static int sg_build(const ct_graph *g, const unsigned char *active, sg_graph *sg
         if (x != y)
             parent[x] = y;
     }
+    /* Component number per sending node (one find per node, not per arc). */
     uint32_t nc = 0;
-    for (uint32_t a = 0; a < na; a++) {
-        uint32_t r = uf_find(parent, (uint32_t)sg->asrc[a]);
+    for (size_t v = 0; v < nn; v++) {
+        if (sg->sstart[v] == sg->sstart[v + 1])
+            continue;
+        uint32_t r = uf_find(parent, (uint32_t)v);
         if (croot[r] == SG_NONE)
             croot[r] = nc++;
+        parent[v] = r;          /* compressed, so the loops below read it directly */
     }
     sg->ncomp = nc;
     sg->cstart = calloc((size_t)nc + 1, sizeof *sg->cstart);
     if (!sg->cstart)
         goto oom;
-    for (uint32_t a = 0; a < na; a++)
-        sg->cstart[croot[uf_find(parent, (uint32_t)sg->asrc[a])] + 1]++;
+    for (size_t v = 0; v < nn; v++)
+        if (sg->sstart[v] != sg->sstart[v + 1])
+            sg->cstart[croot[parent[v]] + 1] += sg->sstart[v + 1] - sg->sstart[v];
     for (uint32_t c = 0; c < nc; c++)
         sg->cstart[c + 1] += sg->cstart[c];
     {
@@ -175,8 +180,9 @@ static int sg_build(const ct_graph *g, const unsigned char *active, sg_graph *sg
         if (!fill)
             goto oom;
         memcpy(fill, sg->cstart, (size_t)nc * sizeof *fill);
-        for (uint32_t a = 0; a < na; a++) /* stays sorted by src */
-            sg->carcs[fill[croot[uf_find(parent, (uint32_t)sg->asrc[a])]]++] = a;
+        for (size_t v = 0; v < nn; v++) /* arcs stay sorted by src */
+            for (uint32_t a = sg->sstart[v]; a < sg->sstart[v + 1]; a++)
+                sg->carcs[fill[croot[parent[v]]]++] = a;
         free(fill);
     }
     free(parent), free(croot);
@@ -208,8 +214,8 @@ static void comp_free(sg_comp *c)
 }
 
 /* lmap: nnodes entries, all SG_NONE on entry and on return. */
-static int comp_build(const sg_graph *sg, uint32_t ci, int32_t nnodes, uint32_t *lmap_s,
-                      uint32_t *lmap_r, sg_comp *c)
+static int comp_build(const sg_graph *sg, uint32_t ci, uint32_t *lmap_s, uint32_t *lmap_r,
+                      sg_comp *c)
 {
     memset(c, 0, sizeof *c);
     const uint32_t *A = sg->carcs + sg->cstart[ci];
@@ -237,7 +243,6 @@ static int comp_build(const sg_graph *sg, uint32_t ci, int32_t nnodes, uint32_t 
         lmap_s[sg->asrc[A[k]]] = SG_NONE;
         lmap_r[sg->adst[A[k]]] = SG_NONE;
     }
-    (void)nnodes;
     c->sst = calloc((size_t)c->ns + 1, sizeof *c->sst);
     c->rst = calloc((size_t)c->nr + 1, sizeof *c->rst);
     if (!c->sst || !c->rst)
@@ -275,7 +280,7 @@ static int comp_build(const sg_graph *sg, uint32_t ci, int32_t nnodes, uint32_t 
  * at x not in {u, v}. With r = D_{n-1}/D_n and S = sum_x 1/(a_x b_x):
  *   Pr[(u,v)] = (1/(n-1) + r/(n-2) (S - 1/c_u - 1/c_v)) / (1 + r S).       */
 
-static int sg_closed(const sg_graph *sg, uint32_t ci, uint32_t *lmap, int32_t nnodes)
+static int sg_closed(const sg_graph *sg, uint32_t ci, uint32_t *lmap)
 {
     const uint32_t *A = sg->carcs + sg->cstart[ci];
     const uint32_t m = sg->cstart[ci + 1] - sg->cstart[ci];
@@ -358,7 +363,6 @@ static int sg_closed(const sg_graph *sg, uint32_t ci, uint32_t *lmap, int32_t nn
 out:
     for (uint32_t u = 0; u < nset; u++)
         lmap[node[u]] = SG_NONE;
-    (void)nnodes;
     free(node), free(first), free(a), free(b), free(ic);
     return ok;
 }
@@ -808,7 +812,8 @@ static int sg_mcmc(sg_comp *c, uint64_t seed, size_t updates, size_t *done)
             maxdeg = c->sst[s + 1] - c->sst[s];
     uint32_t *F1 = malloc(((size_t)maxdeg + 1) * sizeof *F1);
     uint32_t *F2 = malloc(((size_t)maxdeg + 1) * sizeof *F2);
-    double *cw = malloc(((size_t)maxdeg + 2) * ((size_t)maxdeg + 2) * sizeof *cw);
+    size_t cw_cap = 64;
+    double *cw = malloc(cw_cap * sizeof *cw); /* option weights, grown on demand */
     int rc = -1;
     if (!mS || !mR || !acc || !cnt || !F1 || !F2 || !cw)
         goto out;
@@ -865,6 +870,14 @@ static int sg_mcmc(sg_comp *c, uint64_t seed, size_t updates, size_t *done)
                     else if (mS[sx] == SG_NONE)
                         fr_ok[i] = 0;
                 }
+            }
+            if ((size_t)n1 * n2 > cw_cap) {
+                while ((size_t)n1 * n2 > cw_cap)
+                    cw_cap *= 2;
+                double *ncw = realloc(cw, cw_cap * sizeof *cw);
+                if (!ncw)
+                    goto out;
+                cw = ncw;
             }
             double Z = 0;
             for (uint32_t i = 0; i < n1; i++)
@@ -940,6 +953,58 @@ out:
 
 /* ------------------------------------------------------------------------ */
 
+/* Fast path for the commonest large case, a job's all-to-all with one
+ * multiplicity m: arcs grouped by source, no repeated pair, n >= 3 senders
+ * each reaching the n-1 others. One pass over the arcs; the formula is
+ * sg_closed's with c_x = m for every node. Returns 1 when it applied. */
+static int sg_fast_alltoall(const ct_graph *g, const unsigned char *active, double *penalty)
+{
+    const size_t n = g->ncomm, nn = (size_t)g->nnodes;
+    if (n < 6)
+        return 0;
+    uint32_t *stamp = malloc(nn * sizeof *stamp);
+    uint32_t *indeg = calloc(nn, sizeof *indeg), *outdeg = calloc(nn, sizeof *outdeg);
+    int ok = stamp && indeg && outdeg;
+    int64_t m = -1;
+    int32_t prev = -1;
+    for (size_t v = 0; ok && v < nn; v++)
+        stamp[v] = SG_NONE;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (active && !active[i])
+            continue;
+        const ct_comm *c = &g->comm[i];
+        if (m < 0)
+            m = c->mult;
+        if (c->mult != m || c->src < prev || stamp[c->dst] == (uint32_t)c->src) {
+            /* other multiplicities, sources not in order, or a repeated pair */
+            ok = 0;
+            break;
+        }
+        prev = c->src;
+        stamp[c->dst] = (uint32_t)c->src;
+        outdeg[c->src]++;
+        indeg[c->dst]++;
+    }
+    size_t ns = 0;
+    for (size_t v = 0; ok && v < nn; v++)
+        ns += outdeg[v] > 0;
+    for (size_t v = 0; ok && v < nn; v++)
+        if ((outdeg[v] || indeg[v]) && (outdeg[v] != ns - 1 || indeg[v] != ns - 1))
+            ok = 0;
+    if (ok && ns >= 3) {
+        double r = 0.0, k = (double)ns, w = (double)m, S = k / w;
+        for (size_t j = 3; j <= ns; j++)
+            r = 1.0 / ((double)(j - 1) * (1.0 + r));
+        double pi = (1.0 / (k - 1) + r / (k - 2) * (S - 2.0 / w)) / (1.0 + r * S);
+        for (size_t i = 0; i < n; i++)
+            penalty[i] = (active && !active[i]) ? 0.0 : w / pi; /* 001 §V-B: #sets / minimum */
+    } else {
+        ok = 0;
+    }
+    free(stamp), free(indeg), free(outdeg);
+    return ok;
+}
+
 static const char *path_name(ct_stopgo_path p)
 {
     switch (p) {
@@ -981,6 +1046,13 @@ int ct_stopgo_penalties_ex(const ct_stopgo_opts *o, const ct_graph *g, const uns
     if (g->nnodes < 1)
         return ct_err_set(err, "graph with %d nodes (accepted: >= 1)", (int)g->nnodes);
     ct_stopgo_stats stats = {0};
+    if (o->method != CT_STOPGO_EXACT && (o->force == CT_SG_ANY || o->force == CT_SG_CLOSED) &&
+        sg_fast_alltoall(g, active, penalty)) {
+        stats.components = stats.closed = 1;
+        if (st)
+            *st = stats;
+        return 0;
+    }
     size_t enum_max = o->enum_max_steps ? o->enum_max_steps : CT_STOPGO_ENUM_MAX_STEPS;
     size_t dp_max = o->dp_max_states ? o->dp_max_states : CT_STOPGO_DP_MAX_STATES;
     uint64_t seed = o->seed ? o->seed : SG_DEFAULT_SEED;
@@ -1011,7 +1083,7 @@ int ct_stopgo_penalties_ex(const ct_stopgo_opts *o, const ct_graph *g, const uns
             continue;
         }
         if (want == CT_SG_ANY || want == CT_SG_CLOSED) {
-            if (sg_closed(&sg, ci, lmap_s, g->nnodes)) {
+            if (sg_closed(&sg, ci, lmap_s)) {
                 stats.closed++;
                 continue;
             }
@@ -1024,7 +1096,7 @@ int ct_stopgo_penalties_ex(const ct_stopgo_opts *o, const ct_graph *g, const uns
             }
         }
         sg_comp c;
-        if (comp_build(&sg, ci, g->nnodes, lmap_s, lmap_r, &c) < 0) {
+        if (comp_build(&sg, ci, lmap_s, lmap_r, &c) < 0) {
             comp_free(&c);
             ct_err_set(err, "Stop & Go: out of memory for a component of %u node pairs", m);
             goto out;
@@ -1057,7 +1129,7 @@ int ct_stopgo_penalties_ex(const ct_stopgo_opts *o, const ct_graph *g, const uns
                 ct_err_set(err, "Stop & Go exact enumeration: the component of sender node %d "
                                 "(%u senders, %u receivers, %u node pairs) needs more than %zu "
                                 "search steps or %d node pairs (accepted: components within "
-                                "CT_STOPGO_ENUM_MAX_STEPS, e.g. an all-to-all of up to 9 nodes; "
+                                "CT_STOPGO_ENUM_MAX_STEPS, e.g. an all-to-all of up to 10 nodes; "
                                 "use the scalable method beyond)",
                            (int)sg.asrc[A[0]], c.ns, c.nr, m, want == CT_SG_ENUM ? enum_max : 0,
                            CT_STOPGO_ENUM_MAX_ARCS);
@@ -1131,7 +1203,7 @@ int ct_stopgo_exact_counts(const ct_graph *g, double *nsets, double *emission, c
         const uint32_t *A = sg.carcs + sg.cstart[ci];
         const uint32_t m = sg.cstart[ci + 1] - sg.cstart[ci];
         sg_comp c;
-        if (comp_build(&sg, ci, g->nnodes, lmap_s, lmap_r, &c) < 0) {
+        if (comp_build(&sg, ci, lmap_s, lmap_r, &c) < 0) {
             comp_free(&c);
             ct_err_set(err, "Stop & Go: out of memory for a component of %u node pairs", m);
             goto out;

@@ -62,49 +62,69 @@ out:
     return rc;
 }
 
-static int time_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l, timing *t,
-                    ct_err *err)
-{
+/* A point-to-point candidate between graph building and timing. */
+typedef struct p2p_work {
     ct_graph g;
+    double intra;     /* s */
+    int built;
+} p2p_work;
+
+static int build_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l, p2p_work *w,
+                     ct_err *err)
+{
     double *intra = malloc((size_t)l->nnodes * sizeof *intra);
     if (!intra)
         return ct_err_set(err, "out of memory for %d nodes", (int)l->nnodes);
-    if (ct_pattern_graph(p, l, &g, intra, err) < 0) {
+    if (ct_pattern_graph(p, l, &w->g, intra, err) < 0) {
         free(intra);
         return -1;
     }
+    w->intra = intra_time(intra, l->nnodes, f->intra_bw);
+    w->built = 1;
+    free(intra);
+    return 0;
+}
+
+static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive, timing *t,
+                    ct_err *err)
+{
+    const ct_graph *g = &w->g;
     int rc = 0;
-    double *alone = malloc((g.ncomm ? g.ncomm : 1) * sizeof *alone);
-    double *finish = malloc((g.ncomm ? g.ncomm : 1) * sizeof *finish);
-    if (!alone || !finish) {
-        rc = ct_err_set(err, "out of memory for %zu arcs", g.ncomm);
+    double *alone = malloc((g->ncomm ? g->ncomm : 1) * sizeof *alone);
+    double *fin = malloc((g->ncomm ? g->ncomm : 1) * sizeof *fin);
+    if (!alone || !fin) {
+        rc = ct_err_set(err, "out of memory for %zu arcs", g->ncomm);
         goto out;
     }
     double net0 = 0, net = 0;
-    for (size_t i = 0; i < g.ncomm; i++) {
-        alone[i] = ct_hockney(f->alpha, f->beta, g.comm[i].bytes); /* Hockney: alpha + m*beta */
+    for (size_t i = 0; i < g->ncomm; i++) {
+        alone[i] = ct_hockney(f->alpha, f->beta, g->comm[i].bytes); /* Hockney: alpha + m*beta */
         if (alone[i] > net0)
             net0 = alone[i];
     }
-    if (g.ncomm) {
-        /* 001 §IV-B: T = p * T_alone, penalties re-applied as communications end */
-        if (ct_progressive_times(&f->penalty, &g, alone, finish, err) < 0) {
-            rc = -1;
-            goto out;
+    if (g->ncomm) {
+        if (progressive) {
+            /* 001 §IV-B T = p * T_alone, penalties re-applied as communications end */
+            rc = ct_progressive_times(&f->penalty, g, alone, fin, err);
+        } else {
+            /* 001 §IV-B with the penalties of the first instant for the whole life */
+            rc = ct_penalties(&f->penalty, g, fin, err);
+            for (size_t i = 0; rc == 0 && i < g->ncomm; i++)
+                fin[i] *= alone[i];
         }
-        for (size_t i = 0; i < g.ncomm; i++)
-            if (finish[i] > net)
-                net = finish[i];
+        if (rc < 0)
+            goto out;
+        for (size_t i = 0; i < g->ncomm; i++)
+            if (fin[i] > net)
+                net = fin[i];
     }
-    t->remote = ct_graph_total(&g);
-    t->intra = intra_time(intra, l->nnodes, f->intra_bw);
+    t->remote = ct_graph_total(g);
+    t->intra = w->intra;
     t->predicted = net > t->intra ? net : t->intra;
     t->uncontended = net0 > t->intra ? net0 : t->intra;
 out:
     free(alone);
-    free(finish);
-    free(intra);
-    ct_graph_free(&g);
+    free(fin);
     return rc;
 }
 
@@ -166,9 +186,10 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
         if (ntasks <= 0)
             ntasks = tr.ntasks;
         else if (ntasks != tr.ntasks) {
+            int32_t tn = tr.ntasks;
             ct_trace_free(&tr);
             return ct_err_set(err, "%s: trace has %d tasks but the job runs %d (they must match)",
-                              p->trace, (int)tr.ntasks, (int)ntasks);
+                              p->trace, (int)tn, (int)ntasks);
         }
     }
     if (ntasks <= 0) {
@@ -210,36 +231,62 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
         cand[nc++] = (struct cand){CT_DIST_RANDOM, 0};
 
     int rc = 0;
-    for (size_t i = 0; i < nc; i++) {
+    int p2p = p->kind != CT_PAT_ALLTOALL && p->kind != CT_PAT_TRACE;
+    p2p_work work[4];
+    memset(work, 0, sizeof work);
+    timing tm[4];
+    memset(tm, 0, sizeof tm);
+    size_t max_arcs = 0;
+    for (size_t i = 0; i < nc && rc == 0; i++) {
         ct_layout l;
         if (ct_layout_build(req->alloc, ntasks, cpt, cand[i].d, cand[i].plane, req->seed, &l,
                             err) < 0) {
             rc = -1;
             break;
         }
-        timing t = {0};
         if (p->kind == CT_PAT_ALLTOALL)
-            rc = time_alltoall(fabric, &sig, p->bytes, &l, &t, err);
+            rc = time_alltoall(fabric, &sig, p->bytes, &l, &tm[i], err);
         else if (p->kind == CT_PAT_TRACE)
-            rc = time_trace(fabric, &tr, &l, &t, err);
-        else
-            rc = time_p2p(fabric, p, &l, &t, err);
+            rc = time_trace(fabric, &tr, &l, &tm[i], err);
+        else if ((rc = build_p2p(fabric, p, &l, &work[i], err)) == 0 &&
+                 work[i].g.ncomm > max_arcs)
+            max_arcs = work[i].g.ncomm;
         ct_layout_free(&l);
         if (rc < 0) {
             char name[32];
             ct_err_prefix(err, "%s: ", ct_dist_label(cand[i].d, cand[i].plane, name, sizeof name));
+        }
+    }
+    /* one evaluation method for every candidate, so that they compare fairly */
+    int progressive = max_arcs <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
+    if (p2p && rc == 0 && !progressive) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "%zu node pairs exceed %d: static penalties (first instant) instead of "
+                 "progressive evaluation",
+                 max_arcs, CT_SCORE_PROGRESSIVE_MAX_ARCS);
+        note_add(out, msg);
+    }
+    for (size_t i = 0; i < nc && rc == 0; i++) {
+        if (p2p && time_p2p(fabric, &work[i], progressive, &tm[i], err) < 0) {
+            char name[32];
+            ct_err_prefix(err, "%s: ", ct_dist_label(cand[i].d, cand[i].plane, name, sizeof name));
+            rc = -1;
             break;
         }
         ct_candidate_score *c = &out->c[out->n++];
         c->dist = cand[i].d;
         c->plane = cand[i].plane;
         ct_dist_label(cand[i].d, cand[i].plane, c->name, sizeof c->name);
-        c->predicted_s = t.predicted;
-        c->uncontended_s = t.uncontended;
-        c->slowdown = t.uncontended > 0 ? t.predicted / t.uncontended : 1.0;
-        c->remote_comms = t.remote;
-        c->intra_s = t.intra;
+        c->predicted_s = tm[i].predicted;
+        c->uncontended_s = tm[i].uncontended;
+        c->slowdown = tm[i].uncontended > 0 ? tm[i].predicted / tm[i].uncontended : 1.0;
+        c->remote_comms = tm[i].remote;
+        c->intra_s = tm[i].intra;
     }
+    for (size_t i = 0; i < nc; i++)
+        if (work[i].built)
+            ct_graph_free(&work[i].g);
     if (have_trace)
         ct_trace_free(&tr);
     if (rc < 0) {

@@ -28,14 +28,14 @@ typedef enum conv {
 
 typedef struct numfield {
     const char *key;
-    size_t off;       /* offset of the double in ct_fabric */
+    size_t off; /* offset of the double in ct_fabric */
     conv conv;
     int required;
-    double lo;        /* accepted: v >= lo, or v > lo when lo_open */
+    double lo; /* accepted: v >= lo, or v > lo when lo_open */
     int lo_open;
-    double hi;        /* accepted: v <= hi, or v < hi when hi_open (INFINITY: no bound) */
+    double hi; /* accepted: v <= hi, or v < hi when hi_open (INFINITY: no bound) */
     int hi_open;
-    double absent;    /* stored when an optional key is missing; not written back */
+    double absent; /* stored when an optional key is missing; not written back */
 } numfield;
 
 #define FOFF(m) offsetof(ct_fabric, m)
@@ -108,10 +108,14 @@ static double strtod_shift(const char *text, long k)
 static double to_si(conv c, const char *text)
 {
     switch (c) {
-    case CONV_US: return strtod_shift(text, -6);
-    case CONV_MBPS: return strtod_shift(text, 6);
-    case CONV_INV_MBPS: return 1.0 / strtod_shift(text, 6); /* Hockney beta = 1 / bandwidth */
-    case CONV_PLAIN: break;
+    case CONV_US:
+        return strtod_shift(text, -6);
+    case CONV_MBPS:
+        return strtod_shift(text, 6);
+    case CONV_INV_MBPS:
+        return 1.0 / strtod_shift(text, 6); /* Hockney beta = 1 / bandwidth */
+    case CONV_PLAIN:
+        break;
     }
     return strtod(text, NULL);
 }
@@ -119,10 +123,14 @@ static double to_si(conv c, const char *text)
 static double from_si(conv c, double si)
 {
     switch (c) {
-    case CONV_US: return si * 1e6;
-    case CONV_MBPS: return si / 1e6;
-    case CONV_INV_MBPS: return 1.0 / (si * 1e6);
-    case CONV_PLAIN: break;
+    case CONV_US:
+        return si * 1e6;
+    case CONV_MBPS:
+        return si / 1e6;
+    case CONV_INV_MBPS:
+        return 1.0 / (si * 1e6);
+    case CONV_PLAIN:
+        break;
     }
     return si;
 }
@@ -165,8 +173,8 @@ typedef struct ctx {
 static int missing(const ctx *c, const ct_ynode *map, const char *path, const char *key,
                    const char *required)
 {
-    return ct_y_err(c->err, c->name, map, "%s: missing required key '%s' (required here: %s)",
-                    path, key, required);
+    return ct_y_err(c->err, c->name, map, "%s: missing required key '%s' (required here: %s)", path,
+                    key, required);
 }
 
 static int load_fields(const ctx *c, const ct_ynode *map, const char *path, const numfield *fs,
@@ -183,7 +191,8 @@ static int load_fields(const ctx *c, const ct_ynode *map, const char *path, cons
                 for (size_t j = 0; j < nfs; j++) {
                     if (!fs[j].required)
                         continue;
-                    int w = snprintf(req + used, sizeof req - used, "%s%s", used ? ", " : "", fs[j].key);
+                    int w = snprintf(req + used, sizeof req - used, "%s%s", used ? ", " : "",
+                                     fs[j].key);
                     if (w < 0 || (size_t)w >= sizeof req - used)
                         break;
                     used += (size_t)w;
@@ -205,8 +214,10 @@ static int load_fields(const ctx *c, const ct_ynode *map, const char *path, cons
         }
         double si = to_si(d->conv, v->str);
         if (!isfinite(si) || (d->conv == CONV_INV_MBPS && !(si > 0)))
-            return ct_y_err(c->err, c->name, v, "%s is %s, out of range once converted to SI "
-                            "(accepted: a number of ordinary magnitude)", what, v->str);
+            return ct_y_err(c->err, c->name, v,
+                            "%s is %s, out of range once converted to SI "
+                            "(accepted: a number of ordinary magnitude)",
+                            what, v->str);
         *field_ptr(fab, d) = si;
     }
     return 0;
@@ -310,8 +321,10 @@ static int load_plogp(const ctx *c, const ct_ynode *map, const char *path, ct_fa
         if (ct_y_number(c->name, m, fw, &mv, c->err) < 0)
             return -1;
         if (mv < 0 || (i > 0 && !(mv > fab->gap_m[i - 1])))
-            return ct_y_err(c->err, c->name, m, "%s is %s (accepted: a number >= 0, larger than "
-                            "the previous entry's m_bytes)", fw, m->str);
+            return ct_y_err(c->err, c->name, m,
+                            "%s is %s (accepted: a number >= 0, larger than "
+                            "the previous entry's m_bytes)",
+                            fw, m->str);
         snprintf(fw, sizeof fw, "%s.g_us", ew);
         if (ct_y_number(c->name, g, fw, &gv, c->err) < 0)
             return -1;
@@ -334,14 +347,18 @@ static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_
     char what[CT_NAME_MAX * 2 + 64], kind[32];
     snprintf(what, sizeof what, "%s.model", path);
     if (ct_y_string(c->name, m, what, kind, sizeof kind, c->err) < 0)
-        return ct_y_err(c->err, c->name, m, "unknown penalty model '%.40s' (accepted: none, "
-                        "gige, stopgo, fairshare)", m->kind == CT_Y_SCALAR ? m->str : "");
+        return ct_y_err(c->err, c->name, m,
+                        "unknown penalty model '%.40s' (accepted: none, "
+                        "gige, stopgo, fairshare)",
+                        m->kind == CT_Y_SCALAR ? m->str : "");
     size_t k = 0;
     while (k < NF(model_names) && strcmp(kind, model_names[k]) != 0)
         k++;
     if (k == NF(model_names))
-        return ct_y_err(c->err, c->name, m, "unknown penalty model '%s' (accepted: none, gige, "
-                        "stopgo, fairshare)", kind);
+        return ct_y_err(c->err, c->name, m,
+                        "unknown penalty model '%s' (accepted: none, gige, "
+                        "stopgo, fairshare)",
+                        kind);
     fab->penalty.kind = model_kinds[k];
     static const char *const plain_keys[] = {"model", "source", NULL};
     static const char *const gige_keys[] = {"model", "beta", "gamma_i", "gamma_o", "source", NULL};
@@ -372,8 +389,10 @@ static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_
                     ;
             }
             if (j == NF(method_names))
-                return ct_y_err(c->err, c->name, meth, "%s '%.40s' is unknown (accepted: auto, "
-                                "exact, scalable)", what, meth->kind == CT_Y_SCALAR ? meth->str : "");
+                return ct_y_err(c->err, c->name, meth,
+                                "%s '%.40s' is unknown (accepted: auto, "
+                                "exact, scalable)",
+                                what, meth->kind == CT_Y_SCALAR ? meth->str : "");
             fab->penalty.stopgo_method = method_kinds[j];
         }
         const ct_ynode *seed = ct_ymap_get(map, "seed");
@@ -395,8 +414,14 @@ static int load_fabric(const ctx *c, const ct_ynode *key, const ct_ynode *val, c
         return -1;
     char path[CT_NAME_MAX + 16], what[CT_NAME_MAX + 64];
     snprintf(path, sizeof path, "fabrics.%s", fab->name);
-    static const char *const keys[] = {"description", "published", "source", "p2p", "alltoall",
-                                       "penalty", "intra_node_bandwidth_MBps", NULL};
+    static const char *const keys[] = {"description",
+                                       "published",
+                                       "source",
+                                       "p2p",
+                                       "alltoall",
+                                       "penalty",
+                                       "intra_node_bandwidth_MBps",
+                                       NULL};
     if (ct_y_expect(c->name, val, CT_Y_MAP, path, c->err) < 0 ||
         ct_ymap_check_keys(c->name, val, path, keys, c->err) < 0)
         return -1;
@@ -442,7 +467,7 @@ static int load_fabric(const ctx *c, const ct_ynode *key, const ct_ynode *val, c
     const ct_ynode *a2a = ct_ymap_get(val, "alltoall");
     if (a2a) {
         snprintf(what, sizeof what, "%s.alltoall", path);
-        static const char *const a2a_keys[] = {"gamma",   "delta_us", "M_bytes",        "date",
+        static const char *const a2a_keys[] = {"gamma",    "delta_us",        "M_bytes", "date",
                                                "fitted_n", "fit_max_rel_err", NULL};
         if (ct_y_expect(c->name, a2a, CT_Y_MAP, what, c->err) < 0 ||
             ct_ymap_check_keys(c->name, a2a, what, a2a_keys, c->err) < 0 ||
@@ -453,8 +478,10 @@ static int load_fabric(const ctx *c, const ct_ynode *key, const ct_ynode *val, c
             snprintf(sw, sizeof sw, "%s.date", what);
             char d[64];
             if (ct_y_string(c->name, n, sw, d, sizeof d, c->err) < 0 || !date_ok(d))
-                return ct_y_err(c->err, c->name, n, "%s is '%.40s' (accepted: an ISO date "
-                                "YYYY-MM-DD)", sw, n->kind == CT_Y_SCALAR ? n->str : "");
+                return ct_y_err(c->err, c->name, n,
+                                "%s is '%.40s' (accepted: an ISO date "
+                                "YYYY-MM-DD)",
+                                sw, n->kind == CT_Y_SCALAR ? n->str : "");
             memcpy(fab->a2a_date, d, sizeof fab->a2a_date);
         }
         if ((n = ct_ymap_get(a2a, "fitted_n"))) {
@@ -490,26 +517,32 @@ static int unknown_fabric(const ctx *c, const ct_sigfile *sf, const ct_ynode *n,
     size_t used = 0;
     list[0] = '\0';
     for (size_t i = 0; i < sf->nfabrics; i++) {
-        int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
-                         sf->fabrics[i].name);
+        int w =
+            snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", sf->fabrics[i].name);
         if (w < 0 || (size_t)w >= sizeof list - used) {
             snprintf(list + (sizeof list > 5 ? sizeof list - 5 : 0), 5, "...");
             break;
         }
         used += (size_t)w;
     }
-    return ct_y_err(c->err, c->name, n, "%s names fabric '%.64s', which is not defined "
-                    "(accepted: a fabric of this file: %s)", what, n->str, list);
+    return ct_y_err(c->err, c->name, n,
+                    "%s names fabric '%.64s', which is not defined "
+                    "(accepted: a fabric of this file: %s)",
+                    what, n->str, list);
 }
 
 static int load_root(const ctx *c, const ct_ynode *root, ct_sigfile *sf)
 {
     if (!root || ct_y_is_null(root))
-        return ct_err_set(c->err, "%s:1:1: the file is empty (accepted: a mapping starting "
-                          "with 'version: 1'; see conf/README.md)", c->name);
+        return ct_err_set(c->err,
+                          "%s:1:1: the file is empty (accepted: a mapping starting "
+                          "with 'version: 1'; see conf/README.md)",
+                          c->name);
     if (root->kind != CT_Y_MAP)
-        return ct_y_err(c->err, c->name, root, "the top level is %s (accepted: a mapping with "
-                        "keys version, fabrics, partitions, default)", ct_ykind_name(root));
+        return ct_y_err(c->err, c->name, root,
+                        "the top level is %s (accepted: a mapping with "
+                        "keys version, fabrics, partitions, default)",
+                        ct_ykind_name(root));
     /* the version first: a newer file's new keys must not be reported as unknown */
     const ct_ynode *ver = ct_ymap_get(root, "version");
     if (!ver)
@@ -519,8 +552,10 @@ static int load_root(const ctx *c, const ct_ynode *root, ct_sigfile *sf)
         return ct_y_err(c->err, c->name, ver, "version is '%.40s' (accepted: %d, unquoted)",
                         ver->kind == CT_Y_SCALAR ? ver->str : "", CT_SIG_VERSION);
     if (v > CT_SIG_VERSION)
-        return ct_y_err(c->err, c->name, ver, "version %lld is newer than this slurm-contention "
-                        "understands (accepted: %d; upgrade slurm-contention)", v, CT_SIG_VERSION);
+        return ct_y_err(c->err, c->name, ver,
+                        "version %lld is newer than this slurm-contention "
+                        "understands (accepted: %d; upgrade slurm-contention)",
+                        v, CT_SIG_VERSION);
     if (v < CT_SIG_VERSION)
         return ct_y_err(c->err, c->name, ver, "version %lld is not a schema version (accepted: %d)",
                         v, CT_SIG_VERSION);
@@ -608,8 +643,10 @@ int ct_sigfile_load_buffer(const char *name, const char *buf, size_t len, ct_sig
     if (!buf && len)
         return ct_err_set(err, "%s: no data", name);
     if (len > CT_SIG_MAX_BYTES)
-        return ct_err_set(err, "%s: %zu bytes (accepted: at most %u bytes; is this the right "
-                          "file?)", name, len, CT_SIG_MAX_BYTES);
+        return ct_err_set(err,
+                          "%s: %zu bytes (accepted: at most %u bytes; is this the right "
+                          "file?)",
+                          name, len, CT_SIG_MAX_BYTES);
     ct_ynode *root = NULL;
     if (ct_yaml_parse(name, buf ? buf : "", len, &root, err) < 0)
         return -1;
@@ -634,8 +671,10 @@ int ct_sigfile_load(const char *path, ct_sigfile *out, ct_err *err)
     for (;;) {
         if (len == cap) {
             if (cap > CT_SIG_MAX_BYTES) {
-                rc = ct_err_set(err, "%s: larger than %u bytes (accepted: a signature file; is "
-                                "this the right file?)", path, CT_SIG_MAX_BYTES);
+                rc = ct_err_set(err,
+                                "%s: larger than %u bytes (accepted: a signature file; is "
+                                "this the right file?)",
+                                path, CT_SIG_MAX_BYTES);
                 break;
             }
             size_t ncap = cap ? cap * 2 : 16384;
@@ -685,7 +724,8 @@ const ct_fabric *ct_sigfile_for_partition(const ct_sigfile *sf, const char *part
         return NULL;
     if (partition) {
         for (size_t i = 0; i < sf->nparts; i++)
-            if (strcmp(sf->parts[i].partition, partition) == 0 && sf->parts[i].fabric < sf->nfabrics)
+            if (strcmp(sf->parts[i].partition, partition) == 0 &&
+                sf->parts[i].fabric < sf->nfabrics)
                 return &sf->fabrics[sf->parts[i].fabric];
     }
     if (sf->default_fabric >= 0 && (size_t)sf->default_fabric < sf->nfabrics)
@@ -733,7 +773,8 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
     if (!fab)
         return ct_err_set(err, "no fabric");
     if (!text_ok(fab->name, sizeof fab->name) || !name_ok(fab->name))
-        return ct_err_set(err, "fabric name '%.*s' is not valid (accepted: 1-%d characters from "
+        return ct_err_set(err,
+                          "fabric name '%.*s' is not valid (accepted: 1-%d characters from "
                           "A-Z a-z 0-9 _ - ., starting with a letter or digit)",
                           CT_NAME_MAX - 1, fab->name, CT_NAME_MAX - 1);
     if (!text_ok(fab->description, sizeof fab->description) ||
@@ -755,11 +796,15 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
     for (size_t i = 0; i < fab->ngap; i++) {
         if (!isfinite(fab->gap_m[i]) || fab->gap_m[i] < 0 ||
             (i > 0 && !(fab->gap_m[i] > fab->gap_m[i - 1])))
-            return ct_err_set(err, "fabric '%s': gap entry %zu has m = %g (accepted: finite, "
-                              ">= 0, ascending)", fab->name, i, fab->gap_m[i]);
+            return ct_err_set(err,
+                              "fabric '%s': gap entry %zu has m = %g (accepted: finite, "
+                              ">= 0, ascending)",
+                              fab->name, i, fab->gap_m[i]);
         if (!isfinite(fab->gap_g[i]) || fab->gap_g[i] < 0)
-            return ct_err_set(err, "fabric '%s': gap entry %zu has g = %g s (accepted: finite, "
-                              ">= 0)", fab->name, i, fab->gap_g[i]);
+            return ct_err_set(err,
+                              "fabric '%s': gap entry %zu has g = %g s (accepted: finite, "
+                              ">= 0)",
+                              fab->name, i, fab->gap_g[i]);
     }
     if (fab->has_alltoall) {
         if (check_fields(fab, "alltoall.", a2a_fields, NF(a2a_fields), err) < 0)
@@ -768,19 +813,25 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
             return ct_err_set(err, "fabric '%s': alltoall.date '%s' (accepted: YYYY-MM-DD)",
                               fab->name, fab->a2a_date);
         if (fab->a2a_fitted_n != 0 && fab->a2a_fitted_n < 2)
-            return ct_err_set(err, "fabric '%s': alltoall.fitted_n is %d (accepted: >= 2, or 0 "
-                              "for unknown)", fab->name, fab->a2a_fitted_n);
+            return ct_err_set(err,
+                              "fabric '%s': alltoall.fitted_n is %d (accepted: >= 2, or 0 "
+                              "for unknown)",
+                              fab->name, fab->a2a_fitted_n);
     }
     if (!model_str(fab->penalty.kind))
-        return ct_err_set(err, "fabric '%s': penalty model %d (accepted: none, gige, stopgo, "
-                          "fairshare)", fab->name, (int)fab->penalty.kind);
+        return ct_err_set(err,
+                          "fabric '%s': penalty model %d (accepted: none, gige, stopgo, "
+                          "fairshare)",
+                          fab->name, (int)fab->penalty.kind);
     if (fab->penalty.kind == CT_MODEL_GIGE &&
         check_fields(fab, "penalty.", gige_fields, NF(gige_fields), err) < 0)
         return -1;
     if (fab->penalty.kind == CT_MODEL_STOPGO) {
         if (!method_str(fab->penalty.stopgo_method))
-            return ct_err_set(err, "fabric '%s': stopgo method %d (accepted: auto, exact, "
-                              "scalable)", fab->name, (int)fab->penalty.stopgo_method);
+            return ct_err_set(err,
+                              "fabric '%s': stopgo method %d (accepted: auto, exact, "
+                              "scalable)",
+                              fab->name, (int)fab->penalty.stopgo_method);
         if (fab->penalty.stopgo_seed > (unsigned long)LLONG_MAX)
             return ct_err_set(err, "fabric '%s': stopgo seed %lu (accepted: at most %lld)",
                               fab->name, fab->penalty.stopgo_seed, LLONG_MAX);
@@ -952,10 +1003,17 @@ static double bandwidth_of(double beta)
 static void write_value(FILE *f, conv c, double si)
 {
     switch (c) {
-    case CONV_US: write_shifted(f, si, 6); return;
-    case CONV_MBPS: write_shifted(f, si, -6); return;
-    case CONV_INV_MBPS: write_shifted(f, bandwidth_of(si), -6); return;
-    case CONV_PLAIN: break;
+    case CONV_US:
+        write_shifted(f, si, 6);
+        return;
+    case CONV_MBPS:
+        write_shifted(f, si, -6);
+        return;
+    case CONV_INV_MBPS:
+        write_shifted(f, bandwidth_of(si), -6);
+        return;
+    case CONV_PLAIN:
+        break;
     }
     write_shifted(f, si, 0);
 }
@@ -1067,8 +1125,7 @@ int ct_sigfile_write(FILE *f, const ct_sigfile *sf, ct_err *err)
     if (sf->nparts) {
         fputs("partitions:\n", f);
         for (size_t i = 0; i < sf->nparts; i++)
-            fprintf(f, "  %s: %s\n", sf->parts[i].partition,
-                    sf->fabrics[sf->parts[i].fabric].name);
+            fprintf(f, "  %s: %s\n", sf->parts[i].partition, sf->fabrics[sf->parts[i].fabric].name);
     }
     if (sf->default_fabric >= 0)
         fprintf(f, "default: %s\n", sf->fabrics[sf->default_fabric].name);

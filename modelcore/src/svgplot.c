@@ -11,11 +11,21 @@ void ct_svg_escape(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&apos;", f); break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&apos;", f);
+            break;
         default:
             /* XML 1.0 forbids most C0 controls even escaped */
             if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
@@ -27,9 +37,9 @@ void ct_svg_escape(FILE *f, const char *s)
 }
 
 typedef struct axis {
-    double lo, hi;   /* data range after padding (log10 units when log) */
+    double lo, hi; /* data range after padding (log10 units when log) */
     int log;
-    double p0, p1;   /* pixel positions of lo and hi */
+    double p0, p1; /* pixel positions of lo and hi */
 } axis;
 
 static double to_px(const axis *a, double v)
@@ -73,8 +83,7 @@ static void tick(FILE *f, int vertical, double px, double a0, double a1, const c
     fputs("</text>\n", f);
 }
 
-int ct_svg_write(FILE *f, const ct_svg_plot *plot, const ct_svg_series *s, size_t ns,
-                 ct_err *err)
+int ct_svg_write(FILE *f, const ct_svg_plot *plot, const ct_svg_series *s, size_t ns, ct_err *err)
 {
     static const ct_svg_plot defaults = {0};
     if (!plot)
@@ -88,11 +97,15 @@ int ct_svg_write(FILE *f, const ct_svg_plot *plot, const ct_svg_series *s, size_
         for (size_t j = 0; j < s[i].n; j++) {
             double x = s[i].x[j], y = s[i].y[j];
             if (!isfinite(x) || !(x > 0))
-                return ct_err_set(err, "plot series '%s' point %zu has x = %g (accepted: finite "
-                                  "x > 0 on the log x axis)", s[i].label ? s[i].label : "", j, x);
+                return ct_err_set(err,
+                                  "plot series '%s' point %zu has x = %g (accepted: finite "
+                                  "x > 0 on the log x axis)",
+                                  s[i].label ? s[i].label : "", j, x);
             if (!isfinite(y) || (plot->logy && !(y > 0)))
-                return ct_err_set(err, "plot series '%s' point %zu has y = %g (accepted: finite "
-                                  "y%s)", s[i].label ? s[i].label : "", j, y,
+                return ct_err_set(err,
+                                  "plot series '%s' point %zu has y = %g (accepted: finite "
+                                  "y%s)",
+                                  s[i].label ? s[i].label : "", j, y,
                                   plot->logy ? " > 0 on the log y axis" : "");
             xmin = fmin(xmin, x);
             xmax = fmax(xmax, x);
@@ -129,13 +142,17 @@ int ct_svg_write(FILE *f, const ct_svg_plot *plot, const ct_svg_series *s, size_
         ay.lo = floor(ay.lo / st) * st;
         ay.hi = ceil(ay.hi / st) * st;
         if (!isfinite(ay.hi - ay.lo) || !(ay.hi > ay.lo))
-            return ct_err_set(err, "y range %g to %g cannot be drawn (accepted: values of "
-                              "ordinary magnitude)", ymin, ymax);
+            return ct_err_set(err,
+                              "y range %g to %g cannot be drawn (accepted: values of "
+                              "ordinary magnitude)",
+                              ymin, ymax);
     }
 
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-            "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
+            W, H, W, H);
     fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
     if (plot->title) {
         fprintf(f, "<text x=\"%.1f\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">",
@@ -184,8 +201,10 @@ int ct_svg_write(FILE *f, const ct_svg_plot *plot, const ct_svg_series *s, size_
         }
     }
     fputs("</g>\n", f);
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-            "stroke=\"black\"/>\n", left, top, W - right - left, H - bottom - top);
+    fprintf(f,
+            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+            "stroke=\"black\"/>\n",
+            left, top, W - right - left, H - bottom - top);
     if (plot->xlabel) {
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (left + W - right) / 2,
                 (double)H - 18);
@@ -193,8 +212,10 @@ int ct_svg_write(FILE *f, const ct_svg_plot *plot, const ct_svg_series *s, size_
         fputs("</text>\n", f);
     }
     if (plot->ylabel) {
-        fprintf(f, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" "
-                "transform=\"rotate(-90 18 %.1f)\">", (top + H - bottom) / 2, (top + H - bottom) / 2);
+        fprintf(f,
+                "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" "
+                "transform=\"rotate(-90 18 %.1f)\">",
+                (top + H - bottom) / 2, (top + H - bottom) / 2);
         ct_svg_escape(f, plot->ylabel);
         fputs("</text>\n", f);
     }
@@ -222,8 +243,10 @@ int ct_svg_write(FILE *f, const ct_svg_plot *plot, const ct_svg_series *s, size_
         if (s[i].label) {
             double lx = W - right + 14, ly = top + 10 + 18 * (double)legend++;
             if (s[i].style & CT_SVG_LINE)
-                fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                        "stroke-width=\"1.5\"%s/>\n", lx, ly, lx + 22, ly, col, dash);
+                fprintf(f,
+                        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                        "stroke-width=\"1.5\"%s/>\n",
+                        lx, ly, lx + 22, ly, col, dash);
             if (s[i].style & CT_SVG_MARKERS)
                 fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", lx + 11, ly,
                         col);

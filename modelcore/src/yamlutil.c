@@ -49,9 +49,12 @@ const char *ct_ykind_name(const ct_ynode *n)
     if (!n)
         return "nothing";
     switch (n->kind) {
-    case CT_Y_MAP: return "a mapping";
-    case CT_Y_SEQ: return "a list";
-    case CT_Y_SCALAR: return ct_y_is_null(n) ? "an empty value" : "a scalar";
+    case CT_Y_MAP:
+        return "a mapping";
+    case CT_Y_SEQ:
+        return "a list";
+    case CT_Y_SCALAR:
+        return ct_y_is_null(n) ? "an empty value" : "a scalar";
     }
     return "?";
 }
@@ -105,8 +108,10 @@ static int parser_error(const yaml_parser_t *p, const char *name, const char *bu
     if (p->error == YAML_MEMORY_ERROR)
         return ct_err_set(err, "%s: out of memory while parsing YAML", name);
     if (p->context)
-        return ct_err_set(err, "%s:%lu:%lu: YAML syntax error: %s (%s started at %lu:%lu; the "
-                          "file must be valid YAML)", name, line, col, problem, p->context,
+        return ct_err_set(err,
+                          "%s:%lu:%lu: YAML syntax error: %s (%s started at %lu:%lu; the "
+                          "file must be valid YAML)",
+                          name, line, col, problem, p->context,
                           (unsigned long)p->context_mark.line + 1,
                           (unsigned long)p->context_mark.column + 1);
     return ct_err_set(err, "%s:%lu:%lu: YAML syntax error: %s (the file must be valid YAML)", name,
@@ -146,9 +151,10 @@ int ct_yaml_parse(const char *name, const char *buf, size_t len, ct_ynode **root
             }
             break;
         case YAML_ALIAS_EVENT:
-            ct_y_err(err, name, &where,
-                     "YAML alias '*%s' (aliases and anchors are not accepted here; write the value out)",
-                     ev.data.alias.anchor ? (const char *)ev.data.alias.anchor : "");
+            ct_y_err(
+                err, name, &where,
+                "YAML alias '*%s' (aliases and anchors are not accepted here; write the value out)",
+                ev.data.alias.anchor ? (const char *)ev.data.alias.anchor : "");
             fail = 1;
             break;
         case YAML_SCALAR_EVENT:
@@ -166,14 +172,18 @@ int ct_yaml_parse(const char *name, const char *buf, size_t len, ct_ynode **root
                 break;
             }
             if (++nodes > CT_Y_MAX_NODES) {
-                ct_y_err(err, name, &where, "more than %d YAML nodes (a signature file is far "
-                         "smaller; is this the right file?)", CT_Y_MAX_NODES);
+                ct_y_err(err, name, &where,
+                         "more than %d YAML nodes (a signature file is far "
+                         "smaller; is this the right file?)",
+                         CT_Y_MAX_NODES);
                 fail = 1;
                 break;
             }
             if (ev.type != YAML_SCALAR_EVENT && depth >= CT_Y_MAX_DEPTH) {
-                ct_y_err(err, name, &where, "nesting deeper than %d levels (accepted: the "
-                         "schema of conf/README.md, a few levels deep)", CT_Y_MAX_DEPTH);
+                ct_y_err(err, name, &where,
+                         "nesting deeper than %d levels (accepted: the "
+                         "schema of conf/README.md, a few levels deep)",
+                         CT_Y_MAX_DEPTH);
                 fail = 1;
                 break;
             }
@@ -305,7 +315,8 @@ int ct_ymap_check_keys(const char *name, const ct_ynode *map, const char *what,
                 size_t used = 0;
                 list[0] = '\0';
                 for (const char *const *a = allowed; *a; a++) {
-                    int w = snprintf(list + used, sizeof list - used, "%s%s", a == allowed ? "" : ", ", *a);
+                    int w = snprintf(list + used, sizeof list - used, "%s%s",
+                                     a == allowed ? "" : ", ", *a);
                     if (w < 0 || (size_t)w >= sizeof list - used)
                         break;
                     used += (size_t)w;
@@ -359,7 +370,7 @@ int ct_y_expect(const char *name, const ct_ynode *n, ct_ykind kind, const char *
 {
     if (n && n->kind == kind && !(kind == CT_Y_SCALAR && ct_y_is_null(n)))
         return 0;
-    const char *want = kind == CT_Y_MAP ? "a mapping (key: value lines)"
+    const char *want = kind == CT_Y_MAP   ? "a mapping (key: value lines)"
                        : kind == CT_Y_SEQ ? "a list"
                                           : "a value";
     return ct_y_err(err, name, n, "%s is %s (accepted: %s)", what, ct_ykind_name(n), want);
@@ -413,8 +424,7 @@ static int looks_nonfinite(const char *s)
         s++;
     if (*s == '.')
         s++;
-    return strcasecmp(s, "inf") == 0 || strcasecmp(s, "nan") == 0 ||
-           strcasecmp(s, "infinity") == 0;
+    return strcasecmp(s, "inf") == 0 || strcasecmp(s, "nan") == 0 || strcasecmp(s, "infinity") == 0;
 }
 
 int ct_y_number(const char *name, const ct_ynode *n, const char *what, double *out, ct_err *err)
@@ -422,17 +432,21 @@ int ct_y_number(const char *name, const ct_ynode *n, const char *what, double *o
     if (scalar_value(name, n, what, err) < 0)
         return -1;
     if (looks_nonfinite(n->str))
-        return ct_y_err(err, name, n, "%s is '%.40s', not finite (accepted: a finite decimal number)",
-                        what, n->str);
+        return ct_y_err(err, name, n,
+                        "%s is '%.40s', not finite (accepted: a finite decimal number)", what,
+                        n->str);
     if (!n->plain || !is_decimal(n->str))
         return ct_y_err(err, name, n,
-                        "%s is %s'%.40s', not a number (accepted: an unquoted decimal number such as 60 or 1.5e-3)",
+                        "%s is %s'%.40s', not a number (accepted: an unquoted decimal number such "
+                        "as 60 or 1.5e-3)",
                         what, n->plain ? "" : "the quoted string ", n->str);
     errno = 0;
     double v = strtod(n->str, NULL);
     if (errno == ERANGE || !isfinite(v))
-        return ct_y_err(err, name, n, "%s is '%.40s', out of range (accepted: a finite decimal "
-                        "number of ordinary magnitude)", what, n->str);
+        return ct_y_err(err, name, n,
+                        "%s is '%.40s', out of range (accepted: a finite decimal "
+                        "number of ordinary magnitude)",
+                        what, n->str);
     *out = v;
     return 0;
 }
@@ -451,8 +465,9 @@ int ct_y_integer(const char *name, const ct_ynode *n, const char *what, long lon
     errno = 0;
     long long v = ok ? strtoll(n->str, NULL, 10) : 0;
     if (!ok || errno == ERANGE || v < lo || v > hi)
-        return ct_y_err(err, name, n, "%s is '%.40s' (accepted: an unquoted integer from %lld to %lld)",
-                        what, n->str, lo, hi);
+        return ct_y_err(err, name, n,
+                        "%s is '%.40s' (accepted: an unquoted integer from %lld to %lld)", what,
+                        n->str, lo, hi);
     *out = v;
     return 0;
 }
@@ -469,7 +484,8 @@ int ct_y_bool(const char *name, const ct_ynode *n, const char *what, int *out, c
         *out = 0;
         return 0;
     }
-    return ct_y_err(err, name, n, "%s is '%.40s' (accepted: true or false, unquoted)", what, n->str);
+    return ct_y_err(err, name, n, "%s is '%.40s' (accepted: true or false, unquoted)", what,
+                    n->str);
 }
 
 /* Decode one UTF-8 code point; returns its length or 0 when malformed. */
@@ -528,8 +544,10 @@ int ct_y_string(const char *name, const ct_ynode *n, const char *what, char *out
         uint32_t cp = 0;
         size_t k = utf8_next(s + i, n->len - i, &cp);
         if (!k || !string_char_ok(cp))
-            return ct_y_err(err, name, n, "%s contains character U+%04X at byte %zu (accepted: "
-                            "printable text, tabs and newlines)", what, (unsigned)cp, i);
+            return ct_y_err(err, name, n,
+                            "%s contains character U+%04X at byte %zu (accepted: "
+                            "printable text, tabs and newlines)",
+                            what, (unsigned)cp, i);
         i += k;
     }
     memcpy(out, n->str, n->len + 1);
@@ -551,15 +569,31 @@ void ct_y_write_string(FILE *f, const char *s)
             continue;
         }
         switch (cp) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\t': fputs("\\t", f); break;
+        case '"':
+            fputs("\\\"", f);
+            break;
+        case '\\':
+            fputs("\\\\", f);
+            break;
+        case '\n':
+            fputs("\\n", f);
+            break;
+        case '\t':
+            fputs("\\t", f);
+            break;
         /* YAML line breaks that a quoted scalar would fold */
-        case 0x85: fputs("\\N", f); break;
-        case 0x2028: fputs("\\L", f); break;
-        case 0x2029: fputs("\\P", f); break;
-        case 0xFEFF: fputs("\\uFEFF", f); break;
+        case 0x85:
+            fputs("\\N", f);
+            break;
+        case 0x2028:
+            fputs("\\L", f);
+            break;
+        case 0x2029:
+            fputs("\\P", f);
+            break;
+        case 0xFEFF:
+            fputs("\\uFEFF", f);
+            break;
         default:
             if (cp < 0x20 || cp == 0x7F)
                 fprintf(f, "\\x%02X", (unsigned)cp);

@@ -22,11 +22,11 @@ typedef enum ct_ykind { CT_Y_SCALAR, CT_Y_SEQ, CT_Y_MAP } ct_ykind;
 
 typedef struct ct_ynode {
     ct_ykind kind;
-    unsigned long line, col;   /* 1-based position of the node's start */
+    unsigned long line, col; /* 1-based position of the node's start */
     /* scalars */
-    char *str;                 /* NUL-terminated (embedded NULs are rejected) */
+    char *str; /* NUL-terminated (embedded NULs are rejected) */
     size_t len;
-    int plain;                 /* 1: unquoted (plain style); numbers must be plain */
+    int plain; /* 1: unquoted (plain style); numbers must be plain */
     /* sequences: items[i]; mappings: items[2i] key (a scalar), items[2i+1] value */
     struct ct_ynode **items;
     size_t nitems;

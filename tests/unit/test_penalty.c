@@ -97,6 +97,26 @@ static void test_active_every_model(void **state)
     ct_graph_free(&h);
 }
 
+/* No communication at all: every model answers without touching penalty. */
+static void test_empty_graph(void **state)
+{
+    (void)state;
+    ct_graph g;
+    ct_graph_init(&g, 4, NULL);
+    ct_penalty_model ms[] = {
+        {.kind = CT_MODEL_NONE},
+        {.kind = CT_MODEL_GIGE, .beta = 0.75, .gamma_i = 0.036, .gamma_o = 0.115},
+        {.kind = CT_MODEL_STOPGO},
+        {.kind = CT_MODEL_STOPGO, .stopgo_method = CT_STOPGO_EXACT},
+        {.kind = CT_MODEL_FAIRSHARE},
+    };
+    double sentinel = 42.0;
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(ct_penalties(&ms[k], &g, &sentinel, NULL), 0);
+    assert_true(sentinel == 42.0);
+    ct_graph_free(&g);
+}
+
 static void test_bad_kind(void **state)
 {
     (void)state;
@@ -116,6 +136,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_dispatch_matches_models),
         cmocka_unit_test(test_active_every_model),
+        cmocka_unit_test(test_empty_graph),
         cmocka_unit_test(test_bad_kind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

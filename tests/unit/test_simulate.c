@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <unistd.h>
 
+#include "../../admin/admin.h"
 #include "contention/layout.h"
 #include "contention/penalty.h"
 #include "contention/simulate.h"
@@ -696,6 +698,178 @@ static void test_rejected_inputs(void **state)
     ct_trace_free(&tr);
 }
 
+
+/* ------------------------------------------------- contention-admin simulate */
+
+typedef struct cli_out {
+    int rc;
+    char out[65536];
+    char err[4096];
+} cli_out;
+
+static void slurp(FILE *f, char *buf, size_t n)
+{
+    rewind(f);
+    size_t k = fread(buf, 1, n - 1, f);
+    buf[k] = '\0';
+    fclose(f);
+}
+
+/* Run cmd_simulate with stdout and stderr captured. */
+static void run_cli(cli_out *o, int argc, char **argv)
+{
+    fflush(stdout);
+    fflush(stderr);
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    assert_non_null(fo);
+    assert_non_null(fe);
+    int so = dup(1), se = dup(2);
+    dup2(fileno(fo), 1);
+    dup2(fileno(fe), 2);
+    o->rc = cmd_simulate(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(so, 1);
+    dup2(se, 2);
+    close(so);
+    close(se);
+    slurp(fo, o->out, sizeof o->out);
+    slurp(fe, o->err, sizeof o->err);
+}
+
+/* The number after "key": inside the JSON object that holds "label": "lab". */
+static double json_field(const char *json, const char *lab, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"label\": \"%s\"", lab);
+    const char *p = strstr(json, pat);
+    assert_non_null(p);
+    const char *end = strchr(p, '}');
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    const char *q = strstr(p, pat);
+    assert_true(q && q < end);
+    return strtod(q + strlen(pat), NULL);
+}
+
+/* Fig. 4 through the front end, with a fabric whose t_ref is the paper's. */
+static void test_cli_fig4(void **state)
+{
+    (void)state;
+    fig4_row rows[8];
+    double t_ref;
+    assert_int_equal(load_fig4(rows, &t_ref), 6);
+    char *argv[] = {"simulate", TRACES "/fig4_gige.trace", "--config",
+                    TRACES "/paper001_gige.yaml", "--nodes", "7", "--cores", "1",
+                    "--placement", "rrn", "--measured", TRACES "/fig4_gige.measured", "--json",
+                    NULL};
+    static cli_out o;
+    run_cli(&o, 13, argv);
+    if (o.rc != 0)
+        fail_msg("rc %d: %s", o.rc, o.err);
+    for (int c = 0; c < 6; c++) {
+        double tp = json_field(o.out, rows[c].name, "time");
+        assert_true(fabs(tp - rows[c].printed) <= 0.0005 + 1e-12); /* printed to 3 decimals */
+        double e = json_field(o.out, rows[c].name, "e_rel");
+        double want = (rows[c].completion * t_ref - rows[c].measured) / rows[c].measured * 100;
+        assert_true(fabs(e - want) < 0.01); /* % points; bandwidth given to 9 digits */
+    }
+    assert_non_null(strstr(o.out, "\"model\": \"gige\""));
+    assert_non_null(strstr(o.out, "\"e_abs_graph\": "));
+
+    /* the text form names the §IV-A kinds and the errors */
+    char *argv2[] = {"simulate", TRACES "/fig4_gige.trace", "--config",
+                     TRACES "/paper001_gige.yaml", "--cpus-per-node", "1(x7)", "--measured",
+                     TRACES "/fig4_gige.measured", NULL};
+    run_cli(&o, 8, argv2);
+    assert_int_equal(o.rc, 0);
+    assert_non_null(strstr(o.out, "out+in"));
+    assert_non_null(strstr(o.out, "E_abs(G)"));
+}
+
+static void test_cli_errors(void **state)
+{
+    (void)state;
+    static cli_out o;
+    const char *cfg = CT_SOURCE_ROOT "/conf/signatures.yaml";
+    /* usage: no cluster */
+    char *a1[] = {"simulate", TRACES "/tree.trace", "--config", (char *)cfg, NULL};
+    run_cli(&o, 4, a1);
+    assert_int_equal(o.rc, ADMIN_USAGE);
+    assert_non_null(strstr(o.err, "the cluster is required"));
+    /* usage: unknown placement */
+    char *a2[] = {"simulate", TRACES "/tree.trace", "--nodes", "9", "--cores", "1",
+                  "--placement", "zigzag", NULL};
+    run_cli(&o, 8, a2);
+    assert_int_equal(o.rc, ADMIN_USAGE);
+    assert_non_null(strstr(o.err, "--placement 'zigzag' (accepted: rrp, rrn, random"));
+    /* invalid: a malformed trace, reported at its line */
+    char *a3[] = {"simulate", TRACES "/bad/unknown_event.trace", "--config", (char *)cfg,
+                  "--nodes", "2", "--cores", "1", NULL};
+    run_cli(&o, 8, a3);
+    assert_int_equal(o.rc, ADMIN_INVALID);
+    assert_non_null(strstr(o.err, "bad/unknown_event.trace:3:1: unknown event 'sendd'"));
+    /* invalid: GigE asked of a Stop & Go fabric */
+    char *a4[] = {"simulate", TRACES "/tree.trace", "--config", (char *)cfg, "--fabric",
+                  "myrinet_gm", "--model", "gige", "--nodes", "9", "--cores", "1", NULL};
+    run_cli(&o, 12, a4);
+    assert_int_equal(o.rc, ADMIN_INVALID);
+    assert_non_null(strstr(o.err, "fabric 'myrinet_gm' has no GigE parameters"));
+    /* invalid: more tasks than CPUs */
+    char *a5[] = {"simulate", TRACES "/tree.trace", "--config", (char *)cfg, "--nodes", "2",
+                  "--cores", "2", NULL};
+    run_cli(&o, 8, a5);
+    assert_int_equal(o.rc, ADMIN_INVALID);
+    /* a list placement that overfills a node */
+    char list[] = "/tmp/ct-test-simulate-list-XXXXXX";
+    int fd = mkstemp(list);
+    assert_true(fd >= 0);
+    const char *text = "0 0\n1 0\n2 1\n3 1\n4 1\n";
+    assert_int_equal(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+    char place[128];
+    snprintf(place, sizeof place, "list:%s", list);
+    char *a6[] = {"simulate", TRACES "/complete.trace", "--config", (char *)cfg, "--nodes", "3",
+                  "--cores", "2", "--placement", place, NULL};
+    run_cli(&o, 10, a6);
+    unlink(list);
+    assert_int_equal(o.rc, ADMIN_INVALID);
+    assert_non_null(strstr(o.err, "places 3 tasks on node 1, which has 2 CPUs"));
+    /* --help */
+    char *a7[] = {"simulate", "--help", NULL};
+    run_cli(&o, 2, a7);
+    assert_int_equal(o.rc, ADMIN_OK);
+    assert_non_null(strstr(o.out, "--placement"));
+}
+
+/* The shipped synthetic graphs under each model: all bytes through, and the
+ * complete graph (every node in every kind of conflict) penalised more than
+ * the tree on every model but none. */
+static void test_cli_synthetic_graphs(void **state)
+{
+    (void)state;
+    static const char *models[] = {"gige", "stopgo", "fairshare", "none"};
+    double mean[2][4];
+    for (int g = 0; g < 2; g++) {
+        for (int m = 0; m < 4; m++) {
+            char *argv[] = {"simulate", g ? TRACES "/complete.trace" : TRACES "/tree.trace",
+                            "--config", CT_SOURCE_ROOT "/conf/signatures.yaml", "--fabric",
+                            "gigabit_ethernet", "--nodes", g ? "5" : "9", "--cores", "1",
+                            "--model", (char *)models[m], "--json", "--summary", NULL};
+            static cli_out o;
+            run_cli(&o, 14, argv);
+            if (o.rc != 0)
+                fail_msg("%s: %s", models[m], o.err);
+            const char *p = strstr(o.out, "\"mean_p_eff\": ");
+            assert_non_null(p);
+            mean[g][m] = strtod(p + 14, NULL);
+            assert_null(strstr(o.out, "per_comm"));
+        }
+    }
+    for (int m = 0; m < 3; m++)
+        assert_true(mean[1][m] > mean[0][m]);
+    assert_true(mean[0][3] == 1.0 && mean[1][3] == 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -712,6 +886,9 @@ int main(void)
         cmocka_unit_test(test_incremental_replay_equals_reference),
         cmocka_unit_test(test_incremental_gige_snapshots),
         cmocka_unit_test(test_rejected_inputs),
+        cmocka_unit_test(test_cli_fig4),
+        cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_cli_synthetic_graphs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,6 +132,7 @@ static void test_builder_matches_parser(void **state)
         assert_true(a.ev[i].value == b.ev[i].value);
     }
     /* builder errors for in-memory traces name the trace without a line */
+    ct_trace_free(&b);
     assert_int_equal(ct_trace_init(&b, "mem", &err), 0);
     assert_int_equal(ct_trace_add_compute(&b, 0, NAN, 0, &err), -1);
     assert_non_null(strstr(err.msg, "mem: compute time nan out of range"));

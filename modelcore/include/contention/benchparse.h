@@ -28,7 +28,7 @@
 #include "contention/error.h"
 #include "contention/fit.h"
 
-#define CT_BENCH_MAX_BYTES (64u << 20)   /* larger inputs are refused */
+#define CT_BENCH_MAX_BYTES (64u << 20) /* larger inputs are refused */
 #define CT_BENCH_MAX_SAMPLES 1000000
 
 typedef enum ct_bench_format {
@@ -48,7 +48,7 @@ typedef struct ct_bw_sample {
 
 /* Samples gathered from one or more inputs (parsing appends). */
 typedef struct ct_bench_data {
-    ct_p2p_sample *p2p;      /* one-way ping-pong times */
+    ct_p2p_sample *p2p; /* one-way ping-pong times */
     size_t np2p, cap_p2p;
     ct_bw_sample *bw;
     size_t nbw, cap_bw;
@@ -58,8 +58,8 @@ typedef struct ct_bench_data {
 
 /* What to assume when an input does not say (0 = no assumption). */
 typedef struct ct_bench_defaults {
-    int32_t tasks;           /* osu_alltoall process count */
-    int32_t tasks_per_node;  /* Alltoall inputs; 0 means one task per node */
+    int32_t tasks;          /* osu_alltoall process count */
+    int32_t tasks_per_node; /* Alltoall inputs; 0 means one task per node */
 } ct_bench_defaults;
 
 /* The format of a text, or CT_BENCH_UNKNOWN. */

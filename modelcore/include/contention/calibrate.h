@@ -20,13 +20,15 @@
 #include "contention/penalty.h"
 
 typedef struct ct_calib_opts {
-    /* The configuration the signature is fitted on, like the paper: one
-     * tasks-per-node value (default 1, one task per node)... */
+    /* The ONE configuration the signature is fitted on, like the paper
+     * (000 §VI: 24 machines, one process each): fit_nodes nodes with
+     * fit_tasks_per_node tasks each, over the measured sizes. Every other
+     * sample is held back for validation. fit_tasks_per_node defaults to 1;
+     * fit_nodes = 0 picks the largest node count measured with
+     * fit_tasks_per_node tasks per node (the most saturated reference, 000
+     * §VI-C's lesson). */
     int32_t fit_tasks_per_node;
-    /* ...minus one node count, held back to test extrapolation in n
-     * (0 = the largest node count measured at fit_tasks_per_node, when at
-     * least two are; -1 = hold none back). */
-    int32_t hold_nodes;
+    int32_t fit_nodes;
     /* Held-back errors are also summarised over m >= saturated_m (bytes),
      * the saturated regime the paper's error claims are about. */
     double saturated_m;
@@ -34,7 +36,7 @@ typedef struct ct_calib_opts {
     double intra_bw;
 } ct_calib_opts;
 
-/* fit_tasks_per_node 1, hold_nodes 0, saturated_m 128 KiB, intra_bw 0. */
+/* fit_tasks_per_node 1, fit_nodes 0, saturated_m 128 KiB, intra_bw 0. */
 void ct_calib_opts_default(ct_calib_opts *o);
 
 /* One Alltoall sample after the fit. */
@@ -62,9 +64,8 @@ typedef struct ct_calib_result {
     ct_fit_diag p2p_diag;
     ct_a2a_sig sig;                /* fitted on the fit set only */
     ct_fit_diag a2a_diag;          /* diagnostics of the fit set */
-    int32_t fit_tasks_per_node;
-    int32_t held_nodes;            /* node count held back at fit_tasks_per_node, 0 if none */
-    int32_t fit_max_tasks;         /* largest process count in the fit set */
+    int32_t fit_tasks_per_node;    /* the configuration fitted on */
+    int32_t fit_nodes;
     size_t npoints;                /* every Alltoall sample, in input order */
     ct_calib_point *points;
     size_t nfit, nheld;
@@ -72,13 +73,14 @@ typedef struct ct_calib_result {
     ct_calib_summary held_saturated; /* over held-back points with m >= saturated_m */
 } ct_calib_result;
 
-/* 1 when sample s belongs to the fit set under o (held_nodes resolved). */
-int ct_calib_in_fit(const ct_a2a_sample *s, int32_t fit_tasks_per_node, int32_t held_nodes);
+/* 1 when sample s belongs to the fit configuration. */
+int ct_calib_in_fit(const ct_a2a_sample *s, int32_t fit_tasks_per_node, int32_t fit_nodes);
 
-/* Fit alpha, beta on p2p, split a2a into fit and held-back sets, fit the
- * signature on the fit set and predict every sample. Fails (-1, message)
- * when a fit fails or the fit set has fewer than 4 samples or a single
- * size. r is zeroed first; free it with ct_calib_result_free. */
+/* Fit alpha, beta on p2p, split a2a into the fit configuration and the
+ * held-back rest, fit the signature on the former and predict every
+ * sample. Samples with m = 0 carry no bandwidth term and are skipped.
+ * Fails (-1, message) when a fit fails or the fit configuration has fewer
+ * than 4 samples. r is zeroed first; free it with ct_calib_result_free. */
 int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sample *a2a,
                           size_t na2a, const ct_calib_opts *o, ct_calib_result *r, ct_err *err);
 void ct_calib_result_free(ct_calib_result *r);

@@ -16,5 +16,7 @@
 #include "contention/layout.h"
 #include "contention/pattern.h"
 #include "contention/score.h"
+#include "contention/trace.h"
+#include "contention/simulate.h"
 
 #endif

@@ -13,7 +13,12 @@
  *    model (paper 001), each communication alone taking Hockney
  *    alpha + bytes * beta; the network time is the last completion, the
  *    uncontended time the longest alone time. A fabric whose penalty model
- *    is "none" is scored as such (and a note says so);
+ *    is "none" is scored as such (and a note says so). Progressive
+ *    evaluation costs about (arcs x completion events); when a candidate's
+ *    graph has more than CT_SCORE_PROGRESSIVE_MAX_ARCS node pairs (e.g. a
+ *    random layout of a large job) every candidate is timed with the
+ *    penalties of the first instant instead (001's static penalties,
+ *    pessimistic), and a note says so;
  *  - trace:FILE: the trace is replayed with the simulator (simulate.h) and
  *    the makespan is the time; uncontended = the same replay with no
  *    penalty model.
@@ -34,6 +39,7 @@
 #include "contention/signatures.h"
 
 #define CT_MAX_CANDIDATES 8
+#define CT_SCORE_PROGRESSIVE_MAX_ARCS 1024
 
 typedef struct ct_candidate_score {
     ct_dist dist;

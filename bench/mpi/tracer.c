@@ -1,0 +1,202 @@
+/* ct-tracer: run a trace (doc/trace-format.md) with real MPI calls and record
+ * the measured time of every communication, the way paper 001 §IV-B
+ * measured its schemes: at the source, from the call to MPI_Send (or
+ * MPI_Isend) until it returns (or its request completes), after a barrier.
+ *
+ *   srun -n N ct-tracer TRACE OUT [--runs R]
+ *   mpirun -n N ct-tracer TRACE OUT [--runs R]
+ *
+ * Every rank reads TRACE (rank r runs task r; N must equal the trace's task
+ * count) and executes its events in order: compute = sleep (the CPU stays
+ * free for the network stack), send/recv = MPI_Send/MPI_Recv, isend/irecv =
+ * MPI_Isend/MPI_Irecv, waitall = MPI_Waitsome until every request is done
+ * (so each isend gets its own completion time); all on tag 0 of
+ * MPI_COMM_WORLD, whose matching is the trace's. The whole trace runs R times
+ * (default 3), separated by barriers; the first run warms connections up and
+ * is not recorded (001 §IV-B: "several not-measured communications before
+ * each benchmark"), the mean over the other runs is written.
+ *
+ * OUT receives one "LABEL SECONDS" line per communication, the measured-time
+ * format that `contention-admin simulate --measured` reads; OUT.runs the
+ * time of every run, and the spread, per communication.
+ */
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "contention/trace.h"
+
+static void sleep_for(double s)
+{
+    if (s <= 0)
+        return;
+    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - floor(s)) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+typedef struct req_info {
+    MPI_Request req;
+    int32_t comm; /* send: communication index; receive: -1 */
+} req_info;
+
+/* Run task `me` once; post[c], end[c] for the communications it sends. */
+static void run_once(const ct_trace *tr, int me, char *buf, double *post, double *end,
+                     req_info *reqs, int *idx, MPI_Request *rq, double t0)
+{
+    int n = 0;
+    for (size_t i = tr->task_first[me]; i < tr->task_first[me + 1]; i++) {
+        const ct_event *e = &tr->ev[i];
+        int count = (int)e->value;
+        int src = e->peer == CT_ANY_SOURCE ? MPI_ANY_SOURCE : e->peer;
+        switch (e->kind) {
+        case CT_EV_COMPUTE:
+            sleep_for(e->value);
+            break;
+        case CT_EV_SEND:
+            post[e->comm] = MPI_Wtime() - t0;
+            MPI_Send(buf, count, MPI_BYTE, e->peer, 0, MPI_COMM_WORLD);
+            end[e->comm] = MPI_Wtime() - t0;
+            break;
+        case CT_EV_RECV:
+            MPI_Recv(buf, INT32_MAX / 2, MPI_BYTE, src, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            break;
+        case CT_EV_ISEND:
+            post[e->comm] = MPI_Wtime() - t0;
+            reqs[n].comm = e->comm;
+            MPI_Isend(buf, count, MPI_BYTE, e->peer, 0, MPI_COMM_WORLD, &reqs[n].req);
+            n++;
+            break;
+        case CT_EV_IRECV:
+            reqs[n].comm = -1;
+            MPI_Irecv(buf, INT32_MAX / 2, MPI_BYTE, src, 0, MPI_COMM_WORLD, &reqs[n].req);
+            n++;
+            break;
+        }
+        if (e->kind == CT_EV_WAITALL || i + 1 == tr->task_first[me + 1]) {
+            int left = n;
+            for (int k = 0; k < n; k++)
+                rq[k] = reqs[k].req;
+            while (left > 0) {
+                int done;
+                MPI_Waitsome(n, rq, &done, idx, MPI_STATUSES_IGNORE);
+                double t = MPI_Wtime() - t0;
+                for (int k = 0; k < done; k++)
+                    if (reqs[idx[k]].comm >= 0)
+                        end[reqs[idx[k]].comm] = t;
+                left -= done;
+            }
+            n = 0;
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int me, np, runs = 3;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (argc == 5 && strcmp(argv[3], "--runs") == 0)
+        runs = atoi(argv[4]);
+    if ((argc != 3 && argc != 5) || runs < 2) {
+        if (me == 0)
+            fprintf(stderr, "usage: ct-tracer TRACE OUT [--runs R]   (R >= 2; the first run "
+                            "is a warm-up)\n");
+        MPI_Finalize();
+        return 2;
+    }
+    ct_trace tr;
+    ct_err err;
+    if (ct_trace_load(argv[1], &tr, &err)) {
+        if (me == 0)
+            fprintf(stderr, "ct-tracer: %s\n", err.msg);
+        MPI_Finalize();
+        return 1;
+    }
+    if (tr.ntasks != np) {
+        if (me == 0)
+            fprintf(stderr, "ct-tracer: %s has %d tasks, the job %d ranks (they must match)\n",
+                    argv[1], (int)tr.ntasks, np);
+        MPI_Finalize();
+        return 1;
+    }
+    double maxb = 1;
+    size_t nreq = 1;
+    for (size_t i = tr.task_first[me]; i < tr.task_first[me + 1]; i++)
+        nreq++;
+    for (size_t c = 0; c < tr.ncomm; c++)
+        if (ct_trace_comm_event(&tr, c)->value > maxb)
+            maxb = ct_trace_comm_event(&tr, c)->value;
+    if (maxb > INT32_MAX / 2) {
+        if (me == 0)
+            fprintf(stderr, "ct-tracer: a message of %.0f bytes (at most %d)\n", maxb,
+                    INT32_MAX / 2);
+        MPI_Finalize();
+        return 1;
+    }
+    char *buf = calloc(1, (size_t)maxb);
+    size_t nc = tr.ncomm ? tr.ncomm : 1;
+    double *post = calloc(nc, sizeof *post), *end = calloc(nc, sizeof *end);
+    double *all = calloc(nc * (size_t)runs, sizeof *all);
+    req_info *reqs = malloc(nreq * sizeof *reqs);
+    int *idx = malloc(nreq * sizeof *idx);
+    MPI_Request *rq = malloc(nreq * sizeof *rq);
+    for (int r = 0; r < runs; r++) {
+        memset(post, 0, nc * sizeof *post);
+        memset(end, 0, nc * sizeof *end);
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        run_once(&tr, me, buf, post, end, reqs, idx, rq, t0);
+        for (size_t c = 0; c < tr.ncomm; c++)
+            end[c] -= post[c]; /* zero on ranks that do not send c */
+        MPI_Reduce(end, me == 0 ? all + (size_t)r * nc : NULL, (int)tr.ncomm, MPI_DOUBLE,
+                   MPI_SUM, 0, MPI_COMM_WORLD);
+    }
+    if (me == 0) {
+        char path[4096];
+        FILE *f = fopen(argv[2], "w");
+        snprintf(path, sizeof path, "%s.runs", argv[2]);
+        FILE *g = fopen(path, "w");
+        if (!f || !g) {
+            fprintf(stderr, "ct-tracer: cannot write %s: %s\n", f ? path : argv[2],
+                    strerror(errno));
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        fprintf(f, "# measured by ct-tracer: %s, %d ranks, mean of %d runs after 1 warm-up\n"
+                   "# time at the source from the send call to its completion (001 §IV-B)\n",
+                argv[1], np, runs - 1);
+        fprintf(g, "# label, then the time of each run (first = warm-up, not used), s\n");
+        for (size_t c = 0; c < tr.ncomm; c++) {
+            char lab[CT_LABEL_MAX];
+            ct_trace_label(&tr, c, lab, sizeof lab);
+            double s = 0;
+            fprintf(g, "%s", lab);
+            for (int r = 0; r < runs; r++) {
+                fprintf(g, " %.9f", all[(size_t)r * nc + c]);
+                if (r > 0)
+                    s += all[(size_t)r * nc + c];
+            }
+            fprintf(g, "\n");
+            fprintf(f, "%s %.9f\n", lab, s / (runs - 1));
+        }
+        fclose(f);
+        fclose(g);
+        printf("ct-tracer: %zu communications of %s measured over %d runs -> %s\n", tr.ncomm,
+               argv[1], runs - 1, argv[2]);
+    }
+    free(buf);
+    free(post);
+    free(end);
+    free(all);
+    free(reqs);
+    free(idx);
+    free(rq);
+    ct_trace_free(&tr);
+    MPI_Finalize();
+    return 0;
+}

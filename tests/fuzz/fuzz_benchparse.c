@@ -1,0 +1,53 @@
+/* libFuzzer harness for the benchmark parsers (scripts/fuzz builds it):
+ * never crash, never leak, refusals carry a position and what is accepted,
+ * accepted samples are finite and within the documented ranges. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contention/benchparse.h"
+
+static void check(const ct_bench_data *d)
+{
+    for (size_t i = 0; i < d->np2p; i++)
+        if (!(d->p2p[i].m >= 0) || !(d->p2p[i].t > 0) || !isfinite(d->p2p[i].t))
+            abort();
+    for (size_t i = 0; i < d->nbw; i++)
+        if (!(d->bw[i].m >= 0) || !(d->bw[i].bw > 0) || !isfinite(d->bw[i].bw))
+            abort();
+    for (size_t i = 0; i < d->na2a; i++) {
+        const ct_a2a_sample *s = &d->a2a[i];
+        if (s->nodes < 1 || s->tasks_per_node < 1 || (int64_t)s->nodes * s->tasks_per_node < 2 ||
+            !(s->m >= 0) || !(s->t > 0) || !isfinite(s->t) || !isfinite(s->m))
+            abort();
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const ct_bench_defaults defs[2] = {{0, 0}, {8, 2}};
+    for (int k = 0; k < 2; k++) {
+        ct_bench_data d;
+        memset(&d, 0, sizeof d);
+        ct_err err;
+        ct_bench_format fmt;
+        if (ct_bench_parse("fuzz", (const char *)data, size, k ? &defs[k] : NULL, &d, &fmt, &err) <
+            0) {
+            if (strncmp(err.msg, "fuzz", 4) != 0 ||
+                (!strchr(err.msg, '(') && !strstr(err.msg, "out of memory"))) {
+                fprintf(stderr, "message without position or accepted values: %s\n", err.msg);
+                abort();
+            }
+            if (d.np2p + d.nbw + d.na2a)
+                abort(); /* a refusal appends nothing */
+        } else {
+            if (fmt == CT_BENCH_UNKNOWN || d.np2p + d.nbw + d.na2a == 0)
+                abort();
+            check(&d);
+        }
+        ct_bench_free(&d);
+    }
+    return 0;
+}

@@ -1,0 +1,520 @@
+/* contention-admin, driven as a program (the binary meson builds at
+ * CT_BUILD_ROOT/admin/contention-admin): --help everywhere, exit statuses
+ * (0 ok, 1 invalid input, 2 usage), validate/show/predict/score/fit output
+ * checked against numbers computed here from the papers' formulas. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "contention/signatures.h"
+
+#define ADMIN CT_BUILD_ROOT "/admin/contention-admin"
+#define CONF CT_SOURCE_ROOT "/conf/signatures.yaml"
+#define BENCH CT_FIXTURES "/bench/"
+#define SIG CT_FIXTURES "/signatures/"
+
+typedef struct result {
+    int status; /* exit status, or -1 if it did not exit normally */
+    char *out, *err;
+} result;
+
+static char *read_fd(int fd)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t r;
+    while ((r = read(fd, buf + len, cap - len - 1)) > 0) {
+        len += (size_t)r;
+        if (len + 1 == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* Run ADMIN with args (NULL-terminated), stdout and stderr to temp files. */
+static result run(const char *first, ...)
+{
+    const char *argv[64];
+    int n = 0;
+    argv[n++] = ADMIN;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && n < 63; a = va_arg(ap, const char *))
+        argv[n++] = a;
+    va_end(ap);
+    argv[n] = NULL;
+    char o[] = "/tmp/ct-admin-out-XXXXXX", e[] = "/tmp/ct-admin-err-XXXXXX";
+    int fo = mkstemp(o), fe = mkstemp(e);
+    assert_true(fo >= 0 && fe >= 0);
+    unlink(o);
+    unlink(e);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(ADMIN, (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    result r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, read_fd(fo), read_fd(fe)};
+    close(fo);
+    close(fe);
+    return r;
+}
+
+static void done(result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static void expect_status(const result *r, int status)
+{
+    if (r->status != status) {
+        print_error("exit %d, wanted %d\nstdout:\n%s\nstderr:\n%s\n", r->status, status, r->out,
+                    r->err);
+        fail();
+    }
+}
+
+static void expect_in(const char *hay, const char *needle)
+{
+    if (!strstr(hay, needle)) {
+        print_error("output lacks '%s':\n%s\n", needle, hay);
+        fail();
+    }
+}
+
+/* The number after "key": in a JSON text (first occurrence after from). */
+static double json_num(const char *json, const char *key)
+{
+    char pat[128];
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    const char *p = strstr(json, pat);
+    if (!p) {
+        print_error("no key %s in %s\n", key, json);
+        fail();
+    }
+    return strtod(p + strlen(pat), NULL);
+}
+
+static void close_rel(double got, double want, double rtol, const char *what)
+{
+    if (!(fabs(got - want) <= rtol * fabs(want))) {
+        print_error("%s: got %.17g, want %.17g (relative tolerance %g)\n", what, got, want, rtol);
+        fail();
+    }
+}
+
+/* Subcommands listed by the top-level --help (includes calibrate and
+ * simulate when their files were built in). */
+static int subcommands(char names[][32], int max)
+{
+    result r = run("--help", NULL);
+    expect_status(&r, 0);
+    const char *p = strstr(r.out, "Commands:\n");
+    assert_non_null(p);
+    p += 10;
+    int n = 0;
+    while (n < max && p[0] == ' ' && p[1] == ' ' && sscanf(p, "%31s", names[n]) == 1) {
+        n++;
+        p = strchr(p, '\n');
+        if (!p)
+            break;
+        p++;
+    }
+    done(&r);
+    return n;
+}
+
+static void test_help_and_usage_errors(void **state)
+{
+    (void)state;
+    char names[16][32];
+    int n = subcommands(names, 16);
+    const char *mine[] = {"validate", "install", "show", "fit", "predict"};
+    for (size_t k = 0; k < 5; k++) {
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            found |= strcmp(names[i], mine[k]) == 0;
+        assert_true(found);
+    }
+    for (int i = 0; i < n; i++) {
+        result r = run(names[i], "--help", NULL);
+        expect_status(&r, 0);
+        char want[600];
+        snprintf(want, sizeof want, "contention-admin %s", names[i]);
+        expect_in(r.out, want);
+        done(&r);
+        /* an unknown option is a usage error, for every subcommand */
+        r = run(names[i], "--no-such-option", NULL);
+        expect_status(&r, 2);
+        done(&r);
+        r = run("help", names[i], NULL);
+        expect_status(&r, 0);
+        expect_in(r.out, want);
+        done(&r);
+    }
+    result r = run(NULL);
+    expect_status(&r, 2);
+    done(&r);
+    r = run("frobnicate", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "unknown command 'frobnicate' (accepted: validate, install, show");
+    done(&r);
+    r = run("--version", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "contention-admin ");
+    done(&r);
+    r = run("validate", "--bogus", CONF, NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "contention-admin validate: option '--bogus' is unknown");
+    expect_in(r.err, "Try 'contention-admin validate --help'.");
+    done(&r);
+}
+
+static void test_validate(void **state)
+{
+    (void)state;
+    result r = run("validate", CONF, NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, CONF
+              ": valid (version 1, 4 fabrics, 0 partition mappings, default gigabit_ethernet)");
+    expect_in(r.out, "  fast_ethernet ");
+    expect_in(r.out, "gamma 4.3628, delta 4.93 ms, M 8 KiB; penalty gige");
+    int lines = 0;
+    for (const char *p = r.out; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 1 + 4);
+    done(&r);
+
+    r = run("validate", SIG "bad_negative.yaml", NULL);
+    expect_status(&r, 1);
+    expect_in(
+        r.err, SIG
+        "bad_negative.yaml:5:36: fabrics.eth0.alltoall.delta_us is -5 (accepted: a number >= 0)");
+    assert_string_equal(r.out, "");
+    done(&r);
+
+    r = run("validate", CONF, SIG "bad_alias.yaml", SIG "valid_full.yaml", NULL);
+    expect_status(&r, 1);
+    expect_in(r.out,
+              "valid_full.yaml: valid (version 1, 3 fabrics, 2 partition mappings, default ib0)");
+    expect_in(r.err, "bad_alias.yaml:5:9: YAML alias");
+    done(&r);
+
+    r = run("validate", NULL);
+    expect_status(&r, 2);
+    done(&r);
+    r = run("validate", "/nonexistent/sig.yaml", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "/nonexistent/sig.yaml: cannot open");
+    done(&r);
+}
+
+static void test_show(void **state)
+{
+    (void)state;
+    result r = run("show", "--config", CONF, NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "default fabric: gigabit_ethernet");
+    expect_in(r.out, "fabric myrinet_gm  [published values, not measured here]");
+    expect_in(r.out, "penalty:     gige (beta 0.75, gamma_i 0.036, gamma_o 0.115; 001 §V-A)");
+    done(&r);
+
+    r = run("show", "--config", CONF, "--fabric", "gigabit_ethernet", "--json", NULL);
+    expect_status(&r, 0);
+    assert_true(r.out[0] == '{');
+    int names = 0;
+    for (const char *p = strstr(r.out, "\"name\": "); p; p = strstr(p + 1, "\"name\": "))
+        names++;
+    assert_int_equal(names, 1); /* --fabric: one fabric only */
+    expect_in(r.out, "\"name\": \"gigabit_ethernet\"");
+    assert_null(strstr(r.out, "\"fast_ethernet\""));
+    assert_true(json_num(r.out, "gamma") == 4.3628);
+    assert_true(json_num(r.out, "delta_s") == 0.00493);
+    assert_true(json_num(r.out, "M_bytes") == 8192);
+    assert_true(json_num(r.out, "alpha_s") == 50e-6);
+    assert_true(json_num(r.out, "beta_s_per_byte") == 1.0 / 125e6);
+    expect_in(r.out, "\"published\": true");
+    expect_in(r.out, "\"default\": \"gigabit_ethernet\"");
+    done(&r);
+
+    r = run("show", "--config", CONF, "--fabric", "infiniband", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "defines no fabric 'infiniband' (accepted: fast_ethernet, gigabit_ethernet, "
+                     "myrinet_gm, grid_local_gige)");
+    done(&r);
+    r = run("show", "--config", SIG "bad_tab.yaml", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "bad_tab.yaml:4:1: YAML syntax error");
+    done(&r);
+    r = run("show", "--config", CONF, "extra", NULL);
+    expect_status(&r, 2);
+    done(&r);
+}
+
+/* 000 eq. 5 with one task per node; the layout-aware form of alltoall.h with
+ * t tasks per node: T = (n-1) alpha + t (n - t) (m beta gamma + [m >= M] delta). */
+static double eq5_layout(double n, double t, double alpha, double beta, double m, double gamma,
+                         double delta, double M)
+{
+    return (n - 1) * alpha + t * (n - t) * (m * beta * gamma + (m >= M ? delta : 0));
+}
+
+static void test_predict(void **state)
+{
+    (void)state;
+    /* gigabit_ethernet of conf/signatures.yaml: alpha 50 us, 125 MB/s,
+     * gamma 4.3628, delta 4.93 ms, M 8 KiB */
+    const double a = 50e-6, b = 1 / 125e6, g = 4.3628, d = 4.93e-3, M = 8192;
+    result r = run("predict", "alltoall", "--config", CONF, "--fabric", "gigabit_ethernet",
+                   "--tasks", "40", "--size", "64K", "--json", NULL);
+    expect_status(&r, 0);
+    close_rel(json_num(r.out, "predicted_s"), 39 * (a + 65536 * b * g + d), 1e-12, "eq. 5");
+    close_rel(json_num(r.out, "lower_bound_s"), 39 * (a + 65536 * b), 1e-12, "Prop. 1");
+    done(&r);
+
+    /* below M: no delta */
+    r = run("predict", "alltoall", "--config", CONF, "--fabric", "gigabit_ethernet", "--tasks",
+            "40", "--size", "1K", "--json", NULL);
+    expect_status(&r, 0);
+    close_rel(json_num(r.out, "predicted_s"), 39 * (a + 1024 * b * g), 1e-12, "eq. 5 below M");
+    done(&r);
+
+    /* two tasks per node: each NIC carries t (n - t) = 2 * 38 messages */
+    r = run("predict", "alltoall", "--config", CONF, "--tasks", "40", "--tasks-per-node", "2",
+            "--size", "1M", "--json", NULL); /* default fabric: gigabit_ethernet */
+    expect_status(&r, 0);
+    close_rel(json_num(r.out, "predicted_s"), eq5_layout(40, 2, a, b, 1048576, g, d, M), 1e-12,
+              "layout-aware");
+    close_rel(json_num(r.out, "lower_bound_s"), eq5_layout(40, 2, a, b, 1048576, 1, 0, M), 1e-12,
+              "layout-aware bound");
+    assert_int_equal((int)json_num(r.out, "nodes"), 20);
+    done(&r);
+
+    /* text form says which is which */
+    r = run("predict", "alltoall", "--config", CONF, "--fabric", "myrinet_gm", "--tasks", "24",
+            "--size", "4096", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "fabric myrinet_gm (published signature): Alltoall of 24 tasks on 24 nodes");
+    expect_in(r.out, "predicted ");
+    expect_in(r.out, "lower bound ");
+    done(&r);
+
+    r = run("predict", "alltoall", "--config", CONF, "--tasks", "4", "--size", "12Q", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "invalid size suffix in '12Q'");
+    done(&r);
+    r = run("predict", "alltoall", "--config", CONF, "--size", "1K", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--tasks N is required");
+    done(&r);
+    r = run("predict", "ring", "--config", CONF, "--tasks", "4", "--size", "1K", NULL);
+    expect_status(&r, 2);
+    done(&r);
+    r = run("predict", "alltoall", "--config", SIG "valid_full.yaml", "--fabric", "ib0", "--tasks",
+            "4", "--size", "1K", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "fabric 'ib0' has no alltoall signature");
+    done(&r);
+}
+
+static int have_subcommand(const char *name)
+{
+    char names[16][32];
+    int n = subcommands(names, 16);
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* score: the front end hands the job to ct_score and prints its table. A
+ * ring (task i -> i+1 mod n) of 8 tasks on 2 nodes of 4 CPUs crosses the
+ * network twice under block (3->4, 7->0) and 8 times under cyclic. */
+static void test_score(void **state)
+{
+    (void)state;
+    if (!have_subcommand("score")) {
+        print_message("score is not built (modelcore scorer absent)\n");
+        skip();
+    }
+    result r = run("score", "--config", CONF, "--cpus-per-node", "4(x2)", "--ntasks", "8",
+                   "--pattern", "ring", "--size", "1M", "--json", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "\"fabric\": \"gigabit_ethernet\"");
+    const char *blk = strstr(r.out, "\"name\": \"block\"");
+    const char *cyc = strstr(r.out, "\"name\": \"cyclic\"");
+    assert_non_null(blk);
+    assert_non_null(cyc);
+    assert_int_equal((int)json_num(blk, "remote_comms"), 2);
+    assert_int_equal((int)json_num(cyc, "remote_comms"), 8);
+    /* candidates are sorted by predicted time, winner first */
+    double first = json_num(strstr(r.out, "\"candidates\""), "predicted_s");
+    double b = json_num(blk, "predicted_s"), c = json_num(cyc, "predicted_s");
+    assert_true(first == fmin(b, c));
+    close_rel(json_num(blk, "slowdown"), b / json_num(blk, "uncontended_s"), 1e-12, "slowdown");
+    done(&r);
+
+    r = run("score", "--config", CONF, "--cpus-per-node", "4(x2)", "--ntasks", "8", "--pattern",
+            "alltoall", "--size", "64K", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "winner: ");
+    done(&r);
+    r = run("score", "--config", CONF, "--cpus-per-node", "4(x2)", "--ntasks", "8", "--pattern",
+            "nonsense", "--size", "64K", NULL);
+    expect_status(&r, 2);
+    done(&r);
+    r = run("score", "--config", CONF, "--cpus-per-node", "4(x2)", "--pattern", "ring", "--size",
+            "1K", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--ntasks N is required");
+    done(&r);
+}
+
+/* fit on the recorded CSV (written by tests/fixtures/bench/gen_synthetic.py
+ * from alpha 60 us, 110 MB/s, gamma 3.2, delta 2.5 ms, M 8192, noise <= 2%):
+ * the file it writes validates and holds those parameters. */
+static void test_fit(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ct-admin-fit-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char out[256], svg[256];
+    snprintf(out, sizeof out, "%s/lab.yaml", dir);
+    snprintf(svg, sizeof svg, "%s/lab.svg", dir);
+    result r = run("fit", "--fabric", "lab_eth", BENCH "recorded_one_per_node.csv", "--out", out,
+                   "--plot", svg, NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "wrote fabric lab_eth to ");
+    done(&r);
+    ct_sigfile sf;
+    ct_err err;
+    int rc = ct_sigfile_load(out, &sf, &err);
+    if (rc)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, 0);
+    const ct_fabric *f = ct_sigfile_fabric(&sf, "lab_eth");
+    assert_non_null(f);
+    close_rel(f->alpha, 60e-6, 0.05, "alpha");
+    close_rel(1 / f->beta, 110e6, 0.02, "bandwidth");
+    assert_int_equal(f->has_alltoall, 1);
+    close_rel(f->alltoall.gamma, 3.2, 0.04, "gamma");
+    close_rel(f->alltoall.delta, 2.5e-3, 0.15, "delta");
+    assert_true(f->alltoall.M == 8192);
+    assert_int_equal(f->a2a_fitted_n, 24);
+    assert_true(f->a2a_fit_error >= 0 && f->a2a_fit_error < 0.06);
+    assert_int_equal(f->published, 0);
+    ct_sigfile_free(&sf);
+    FILE *s = fopen(svg, "r");
+    assert_non_null(s);
+    char head[64] = "";
+    assert_non_null(fgets(head, sizeof head, s));
+    fclose(s);
+    expect_in(head, "<?xml");
+    result v = run("validate", out, NULL);
+    expect_status(&v, 0);
+    done(&v);
+    unlink(out);
+    unlink(svg);
+    rmdir(dir);
+
+    /* printed to stdout: comment lines with the diagnostics, then YAML */
+    r = run("fit", "--fabric", "x", BENCH "recorded_two_per_node.csv", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "# point-to-point: Hockney least squares on 13 ping-pong samples");
+    expect_in(r.out, "# alltoall (000 eq. 5): 33 samples, n = 8..24");
+    expect_in(r.out, "R^2 = ");
+    expect_in(r.out, "max rel err ");
+    ct_sigfile two;
+    assert_int_equal(ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &two, &err), 0);
+    close_rel(two.fabrics[0].alltoall.gamma, 3.2, 0.04, "gamma, 2 per node");
+    ct_sigfile_free(&two);
+    done(&r);
+
+    /* OSU + IMB inputs together; osu_bw sets the bandwidth */
+    r = run("fit", "--fabric", "osu", BENCH "osu_latency.txt", BENCH "osu_bw.txt",
+            BENCH "osu_alltoall.txt", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "bandwidth = peak of 23 osu_bw samples");
+    assert_int_equal(ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &two, &err), 0);
+    close_rel(two.fabrics[0].alpha, 52e-6, 0.03, "osu alpha");
+    close_rel(two.fabrics[0].alltoall.gamma, 2.5, 0.05, "osu gamma");
+    ct_sigfile_free(&two);
+    done(&r);
+
+    /* refusals */
+    r = run("fit", BENCH "recorded_one_per_node.csv", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--fabric NAME is required");
+    done(&r);
+    r = run("fit", "--fabric", "bad name", BENCH "recorded_one_per_node.csv", NULL);
+    expect_status(&r, 2);
+    done(&r);
+    r = run("fit", "--fabric", "a", BENCH "osu_alltoall.txt", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "no ping-pong data");
+    done(&r);
+    r = run("fit", "--fabric", "a", BENCH "osu_bw.txt", BENCH "osu_alltoall.txt", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "osu_bw output gives the bandwidth but no latency");
+    done(&r);
+    r = run("fit", "--fabric", "a", BENCH "osu_latency.txt", BENCH "osu_alltoall_full_notasks.txt",
+            NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "osu_alltoall output does not say how many processes ran");
+    done(&r);
+    r = run("fit", "--fabric", "a", "--tasks", "8", BENCH "osu_latency.txt",
+            BENCH "osu_alltoall_full_notasks.txt", NULL);
+    expect_status(&r, 0);
+    done(&r);
+    r = run("fit", "--fabric", "a", SIG "valid_full.yaml", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "unrecognised benchmark output");
+    done(&r);
+
+    /* alpha and bandwidth taken from an installed fabric */
+    r = run("fit", "--fabric", "gigabit_ethernet", "--config", CONF, BENCH "osu_alltoall.txt",
+            NULL);
+    expect_status(&r, 0);
+    assert_int_equal(ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &two, &err), 0);
+    assert_true(two.fabrics[0].alpha == 50e-6);
+    assert_true(two.fabrics[0].beta == 1 / 125e6);
+    expect_in(two.fabrics[0].p2p_source, "taken from fabric gigabit_ethernet of");
+    ct_sigfile_free(&two);
+    done(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_and_usage_errors),
+        cmocka_unit_test(test_validate),
+        cmocka_unit_test(test_show),
+        cmocka_unit_test(test_predict),
+        cmocka_unit_test(test_score),
+        cmocka_unit_test(test_fit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

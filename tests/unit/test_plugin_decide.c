@@ -1,0 +1,361 @@
+/* plugin/decide.c: the srun decision from a command line, an environment
+ * (given here as a list, never the process's) and plugstack.conf arguments,
+ * scored on tests/fixtures/plugin/signatures.yaml. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../plugin/plugin.h"
+
+#define SIGS CT_FIXTURES "/plugin/signatures.yaml"
+
+typedef struct fake_env {
+    const char *const *vars; /* "NAME=VALUE", NULL-terminated */
+} fake_env;
+
+static const char *fake_getenv(const char *name, void *ctx)
+{
+    const fake_env *e = ctx;
+    size_t n = strlen(name);
+    for (const char *const *v = e->vars; *v; v++)
+        if (strncmp(*v, name, n) == 0 && (*v)[n] == '=')
+            return *v + n + 1;
+    return NULL;
+}
+
+/* An allocation like `salloc -N4 -n16` on nodes of 4 CPUs. */
+#define ALLOC_4x4                                                                                  \
+    "SLURM_JOB_ID=12", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_JOB_NODELIST=n[1-4]",             \
+        "SLURM_JOB_NUM_NODES=4", "SLURM_NTASKS=16", "SLURM_JOB_PARTITION=debug"
+
+static void decide(const char *const *argv_extra, const char *const *vars, const char *plugstack,
+                   ctp_decision *d)
+{
+    ctp_config c;
+    ct_err err = {{0}};
+    /* plugstack: space-separated arguments */
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", plugstack);
+    char *av[16];
+    int ac = 0;
+    for (char *t = strtok(buf, " "); t && ac < 16; t = strtok(NULL, " "))
+        av[ac++] = t;
+    if (ctp_config_parse(ac, av, &c, &err) != 0)
+        fail_msg("%s", err.msg);
+    char *argv[32] = {"srun"};
+    int argc = 1;
+    for (const char *const *a = argv_extra; a && *a; a++)
+        argv[argc++] = (char *)*a;
+    argv[argc++] = "hostname";
+    ctp_srun_args args;
+    ctp_srun_args_parse(argc, argv, &args);
+    fake_env e = {vars};
+    ctp_decide(&c, &args, fake_getenv, &e, d);
+}
+
+#define V(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define NOARGS ((const char *const *)NULL)
+
+static void test_off_by_default(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    decide(NOARGS, V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.mode, CTP_MODE_OFF);
+    assert_int_equal(d.set_distribution, 0);
+    assert_int_equal(d.level, CTP_LEVEL_NONE);
+    assert_string_equal(d.mapping, "");
+    /* an explicit --contention=off beats an admin's default=auto */
+    decide(V("--contention=off"), V(ALLOC_4x4), "signatures=" SIGS " default=auto", &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_int_equal(d.level, CTP_LEVEL_NONE);
+}
+
+static void test_auto_ring_and_halves(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    decide(V("--contention=auto", "--contention-pattern=ring"), V(ALLOC_4x4), "signatures=" SIGS,
+           &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "block");
+    assert_string_equal(d.mapping, "block");
+    assert_int_equal(d.have_slowdown, 1);
+    assert_int_equal(d.level, CTP_LEVEL_VERBOSE); /* said with srun -v */
+    assert_non_null(strstr(d.message, "contention: block chosen (auto)"));
+    assert_non_null(strstr(d.message, "cyclic"));
+    assert_non_null(strstr(d.message, "fabric gige_lab (gige)"));
+
+    decide(NOARGS, V(ALLOC_4x4), "signatures=" SIGS " default=auto pattern=halves", &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "cyclic");
+    assert_true(d.slowdown >= 1.0);
+    assert_non_null(strstr(d.message, "halves 1 MiB, 16 tasks on 4 nodes"));
+}
+
+static void test_option_from_sbatch_env(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    decide(NOARGS,
+           V(ALLOC_4x4, "SLURM_SPANK__SLURM_SPANK_OPTION_contention_contention=auto",
+             "SLURM_SPANK__SLURM_SPANK_OPTION_contention_contention_pattern=halves",
+             "SLURM_SPANK__SLURM_SPANK_OPTION_contention_contention_size=64K"),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "cyclic");
+    assert_non_null(strstr(d.message, "halves 64 KiB"));
+    /* srun's own command line wins over what sbatch passed on */
+    decide(V("--contention-pattern=ring"),
+           V(ALLOC_4x4, "SLURM_SPANK__SLURM_SPANK_OPTION_contention_contention=auto",
+             "_SLURM_SPANK_OPTION_contention_contention_pattern=halves"),
+           "signatures=" SIGS, &d);
+    assert_string_equal(d.distribution, "block");
+    fake_env e = {V("_SLURM_SPANK_OPTION_contention_contention_size=2M")};
+    assert_string_equal(ctp_option_from_env("contention-size", fake_getenv, &e), "2M");
+    assert_null(ctp_option_from_env("contention", fake_getenv, &e));
+}
+
+static void test_user_wins(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    decide(V("-m", "block", "--contention=cyclic"), V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_string_equal(d.mapping, "");
+    assert_non_null(strstr(d.message, "chosen by the user (-m block)"));
+    decide(NOARGS, V(ALLOC_4x4, "SLURM_DISTRIBUTION=cyclic"),
+           "signatures=" SIGS " default=auto pattern=ring", &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_int_equal(d.level, CTP_LEVEL_VERBOSE); /* from the admin's default: quiet */
+    assert_non_null(strstr(d.message, "SLURM_DISTRIBUTION=cyclic"));
+}
+
+static void test_report(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    decide(V("--contention=report", "--contention-pattern=halves"), V(ALLOC_4x4),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_int_equal(d.level, CTP_LEVEL_INFO); /* said at default verbosity */
+    assert_non_null(strstr(d.message, "contention: report: cyclic predicted fastest"));
+    assert_string_equal(d.mapping, "block"); /* what Slurm launches */
+    assert_int_equal(d.have_slowdown, 1);
+    assert_true(d.slowdown > 1.0);
+    /* with the user's -m, the report is about that layout */
+    decide(V("--contention=report", "--contention-pattern=halves", "-m", "cyclic"), V(ALLOC_4x4),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_string_equal(d.mapping, "cyclic");
+    assert_true(d.slowdown == 1.0);
+}
+
+static void test_forced(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    decide(V("--contention=cyclic"), V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "cyclic");
+    assert_int_equal(d.have_slowdown, 1);
+    /* no allocation, no signature file: still forced, without a prediction */
+    decide(V("--contention=block"), V("PATH=/bin"), "", &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "block");
+    assert_int_equal(d.have_slowdown, 0);
+    assert_int_equal(d.level, CTP_LEVEL_VERBOSE);
+}
+
+static void test_fail_open(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    /* missing signature file */
+    decide(V("--contention=auto"), V(ALLOC_4x4), "signatures=/nonexistent/sig.yaml", &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_int_equal(d.level, CTP_LEVEL_WARNING);
+    assert_non_null(strstr(d.message, "contention: warning: signature file: /nonexistent/sig.yaml"));
+    assert_non_null(strstr(d.message, "job launched unchanged"));
+    assert_null(strchr(d.message, '\n')); /* one line */
+    /* strict=yes turns it into an error that stops srun */
+    decide(V("--contention=auto"), V(ALLOC_4x4), "signatures=/nonexistent/sig.yaml strict=yes",
+           &d);
+    assert_int_equal(d.level, CTP_LEVEL_FATAL);
+    assert_non_null(strstr(d.message, "contention: error:"));
+    /* no signature file configured */
+    decide(V("--contention=auto"), V(ALLOC_4x4), "", &d);
+    assert_int_equal(d.level, CTP_LEVEL_WARNING);
+    assert_non_null(strstr(d.message, "signatures="));
+    /* unparsable geometry */
+    decide(V("--contention=auto"),
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x", "SLURM_NTASKS=8"),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.level, CTP_LEVEL_WARNING);
+    assert_non_null(strstr(d.message, "SLURM_JOB_CPUS_PER_NODE"));
+    decide(V("--contention=auto"),
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_JOB_NODELIST=n[1-3]",
+             "SLURM_NTASKS=8"),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.level, CTP_LEVEL_WARNING);
+    assert_non_null(strstr(d.message, "has 3 nodes"));
+    /* a partition_fabric= naming a fabric the file lacks */
+    decide(V("--contention=auto"), V(ALLOC_4x4), "signatures=" SIGS " partition_fabric=debug:ib",
+           &d);
+    assert_int_equal(d.level, CTP_LEVEL_WARNING);
+    assert_non_null(strstr(d.message, "fabric 'ib'"));
+    assert_non_null(strstr(d.message, "gige_lab, plain"));
+}
+
+static void test_unknown_partition(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ct-test-decide-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *text = "version: 1\n"
+                       "fabrics:\n"
+                       "  eth:\n"
+                       "    p2p: {alpha_us: 50, bandwidth_MBps: 125}\n"
+                       "partitions:\n"
+                       "  debug: eth\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char ps[128];
+    snprintf(ps, sizeof ps, "signatures=%s", path);
+    ctp_decision d;
+    decide(V("--contention=auto"),
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_NTASKS=16",
+             "SLURM_JOB_PARTITION=gpu"),
+           ps, &d);
+    assert_int_equal(d.level, CTP_LEVEL_WARNING);
+    assert_non_null(strstr(d.message, "no fabric for partition 'gpu'"));
+    /* fabric= covers partitions mapped nowhere */
+    snprintf(ps, sizeof ps, "signatures=%s fabric=eth", path);
+    decide(V("--contention=auto"),
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_NTASKS=16",
+             "SLURM_JOB_PARTITION=gpu"),
+           ps, &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_non_null(strstr(d.message, "fabric eth (alltoall-signature)"));
+    assert_non_null(strstr(d.message, "note: fabric has no Alltoall signature"));
+    unlink(path);
+}
+
+static void test_partition_map(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    decide(V("--contention=auto", "--contention-pattern=ring"),
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_NTASKS=16",
+             "SLURM_JOB_PARTITION=other"),
+           "signatures=" SIGS, &d);
+    assert_non_null(strstr(d.message, "fabric plain (none)"));
+    /* plugstack.conf's mapping beats the file's */
+    decide(V("--contention=auto", "--contention-pattern=ring"),
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_NTASKS=16",
+             "SLURM_JOB_PARTITION=other"),
+           "signatures=" SIGS " partition_fabric=other:gige_lab", &d);
+    assert_non_null(strstr(d.message, "fabric gige_lab (gige)"));
+}
+
+static void test_nothing_to_decide(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    /* not inside an allocation */
+    decide(V("--contention=auto"), V("PATH=/bin"), "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_int_equal(d.level, CTP_LEVEL_INFO);
+    assert_non_null(strstr(d.message, "not inside an allocation"));
+    decide(NOARGS, V("PATH=/bin"), "signatures=" SIGS " default=auto", &d);
+    assert_int_equal(d.level, CTP_LEVEL_VERBOSE);
+    /* one task per node whatever the mapping (salloc -N4 without -n) */
+    decide(V("--contention=auto"),
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=1(x4)", "SLURM_JOB_NUM_NODES=4"),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "4 tasks on 4 nodes"));
+    decide(V("--contention=auto", "-n", "3"), V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_non_null(strstr(d.message, "3 tasks on 4 nodes"));
+    /* a step on part of the allocation: Slurm picks the nodes */
+    decide(V("--contention=auto", "-N", "2", "-n", "8"), V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "srun -N 2"));
+    /* options and variables that move the step */
+    decide(V("--contention=auto", "-w", "n1"), V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "--nodelist"));
+    decide(V("--contention=auto"), V(ALLOC_4x4, "SLURM_OVERCOMMIT=1"), "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    /* too many tasks for the CPUs: srun will say so itself */
+    decide(V("--contention=auto", "-c", "2"), V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "16 tasks of 2 CPUs"));
+    /* an unreadable command line leaves everything to Slurm */
+    decide(V("--contention=auto", "--container-image=x"), V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_int_equal(d.level, CTP_LEVEL_WARNING);
+    assert_non_null(strstr(d.message, "--container-image"));
+    /* an invalid mode is srun's to refuse: say nothing */
+    decide(V("--contention=bogus"), V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.level, CTP_LEVEL_NONE);
+    assert_int_equal(d.set_distribution, 0);
+}
+
+static void test_geometry_inputs(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    /* SRUN_CPUS_PER_TASK counts (srun 22.05 ignores SLURM_CPUS_PER_TASK) */
+    decide(V("--contention=auto"),
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_NTASKS=8",
+             "SLURM_CPUS_PER_TASK=4", "SLURM_JOB_PARTITION=debug"),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 1);
+    decide(V("--contention=auto"),
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_NTASKS=10",
+             "SRUN_CPUS_PER_TASK=2", "SLURM_JOB_PARTITION=debug"),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "10 tasks of 2 CPUs"));
+    /* --ntasks-per-node without -n: nodes x ntasks-per-node tasks */
+    decide(V("--contention=auto", "--ntasks-per-node=3"),
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_JOB_NUM_NODES=4"),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_non_null(strstr(d.message, "12 tasks on 4 nodes"));
+    /* the uneven allocation of `salloc -N8 -n16` */
+    decide(V("--contention=auto", "--contention-pattern=halves"),
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x2),3,1(x5)", "SLURM_NTASKS=16",
+             "SLURM_JOB_NODELIST=n[1-8]", "SLURM_NNODES=8"),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "cyclic");
+    assert_non_null(strstr(d.message, "16 tasks on 8 nodes"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_off_by_default),
+        cmocka_unit_test(test_auto_ring_and_halves),
+        cmocka_unit_test(test_option_from_sbatch_env),
+        cmocka_unit_test(test_user_wins),
+        cmocka_unit_test(test_report),
+        cmocka_unit_test(test_forced),
+        cmocka_unit_test(test_fail_open),
+        cmocka_unit_test(test_unknown_partition),
+        cmocka_unit_test(test_partition_map),
+        cmocka_unit_test(test_nothing_to_decide),
+        cmocka_unit_test(test_geometry_inputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

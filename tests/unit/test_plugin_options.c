@@ -1,0 +1,242 @@
+/* plugin/options.c: option values and the scan of srun's command line
+ * (compiled in without Slurm; see test_plugin_options.deps). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../plugin/plugin.h"
+
+static void test_modes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        ctp_mode m;
+    } good[] = {{"auto", CTP_MODE_AUTO},
+                {"block", CTP_MODE_BLOCK},
+                {"cyclic", CTP_MODE_CYCLIC},
+                {"off", CTP_MODE_OFF},
+                {"report", CTP_MODE_REPORT}};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        ctp_mode m = CTP_MODE_OFF;
+        assert_int_equal(ctp_mode_parse(good[i].s, &m, NULL), 0);
+        assert_int_equal(m, good[i].m);
+        assert_string_equal(ctp_mode_name(m), good[i].s);
+    }
+    static const char *const bad[] = {"bogus", "", "AUTO", "auto ", "plane=2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ctp_mode m = CTP_MODE_REPORT;
+        ct_err err = {{0}};
+        assert_int_equal(ctp_mode_parse(bad[i], &m, &err), -1);
+        assert_int_equal(m, CTP_MODE_REPORT); /* untouched */
+        assert_non_null(strstr(err.msg, "accepted: auto, block, cyclic, off, report"));
+    }
+    ct_err err = {{0}};
+    ctp_mode m;
+    assert_int_equal(ctp_mode_parse(NULL, &m, &err), -1);
+}
+
+static void test_pattern_and_size(void **state)
+{
+    (void)state;
+    ct_err err = {{0}};
+    assert_int_equal(ctp_pattern_check("halo3d", &err), 0);
+    assert_int_equal(ctp_pattern_check("trace:/x", &err), 0);
+    assert_int_equal(ctp_pattern_check("stencil", &err), -1);
+    assert_non_null(strstr(err.msg, "accepted: alltoall, ring"));
+    double b = 0;
+    assert_int_equal(ctp_size_parse("4M", &b, &err), 0);
+    assert_true(b == 4194304.0);
+    assert_int_equal(ctp_size_parse("64K", &b, &err), 0);
+    assert_true(b == 65536.0);
+    assert_int_equal(ctp_size_parse("1000", &b, &err), 0);
+    assert_true(b == 1000.0);
+    static const char *const bad[] = {"0", "-1", "4X", "", "M"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        b = 7;
+        assert_int_equal(ctp_size_parse(bad[i], &b, &err), -1);
+        assert_true(b == 7);
+        assert_true(strlen(err.msg) > 0);
+    }
+}
+
+#define ARGV(...) ((char *const[]){"srun", __VA_ARGS__, NULL})
+#define ARGC(...) ((int)(sizeof((char *const[]){"srun", __VA_ARGS__}) / sizeof(char *)))
+#define SCAN(o, ...) ctp_srun_args_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), o)
+
+static void test_scan_basic(void **state)
+{
+    (void)state;
+    ctp_srun_args o;
+    SCAN(&o, "-n", "4", "-c2", "hostname", "-m", "cyclic", "-n", "9");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.has_ntasks, 1);
+    assert_int_equal(o.ntasks, 4);
+    assert_int_equal(o.has_cpt, 1);
+    assert_int_equal(o.cpt, 2);
+    assert_int_equal(o.has_dist, 0); /* after the command: the program's, not srun's */
+
+    SCAN(&o, "-ln4", "-mcyclic", "a.out");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.ntasks, 4);
+    assert_int_equal(o.has_dist, 1);
+    assert_string_equal(o.dist, "cyclic");
+
+    SCAN(&o, "--ntasks=8", "--distribution", "plane=2", "--", "-n", "3");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.ntasks, 8);
+    assert_string_equal(o.dist, "plane=2");
+
+    SCAN(&o, "--contention=auto", "--contention-pattern", "ring", "--contention-size=4M", "x");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.has_mode, 1);
+    assert_string_equal(o.mode, "auto");
+    assert_int_equal(o.has_pattern, 1);
+    assert_string_equal(o.pattern, "ring");
+    assert_int_equal(o.has_size, 1);
+    assert_string_equal(o.size, "4M");
+
+    SCAN(&o, "-v", "-vv", "--verbose", "-Q", "-l", "x");
+    assert_int_equal(o.verbose, 4);
+    assert_int_equal(o.quiet, 1);
+
+    SCAN(&o, "-N2-3", "-n", "6", "x");
+    assert_int_equal(o.has_nodes, 1);
+    assert_int_equal(o.nodes_min, 2);
+    assert_int_equal(o.nodes_max, 3);
+
+    SCAN(&o, "--ntasks-per-node=2", "x");
+    assert_int_equal(o.has_ntpn, 1);
+    assert_int_equal(o.ntpn, 2);
+    SCAN(&o, "--tasks-per-node", "3", "x");
+    assert_int_equal(o.ntpn, 3);
+}
+
+static void test_scan_abbreviations_and_optional(void **state)
+{
+    (void)state;
+    ctp_srun_args o;
+    /* unique prefixes are what getopt_long accepts */
+    SCAN(&o, "--dist=cyclic", "--ntasks-per-n=2", "--contention-s=4M", "x");
+    assert_int_equal(o.ok, 1);
+    assert_string_equal(o.dist, "cyclic");
+    assert_int_equal(o.ntpn, 2);
+    assert_string_equal(o.size, "4M");
+    /* --cont: container, context, contiguous, contention... */
+    SCAN(&o, "--cont=report", "x");
+    assert_int_equal(o.ok, 0);
+    SCAN(&o, "--cpu_b=cores", "-n2", "x");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.ntasks, 2);
+    /* ambiguous prefixes stop the scan */
+    SCAN(&o, "--n=3", "x");
+    assert_int_equal(o.ok, 0);
+    assert_non_null(strstr(o.why, "ambiguous"));
+    SCAN(&o, "--contention-=x", "x");
+    assert_int_equal(o.ok, 0);
+    /* optional arguments only attach: the next word is the command */
+    SCAN(&o, "--exclusive", "-n", "5", "x");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.ntasks, 5);
+    SCAN(&o, "-I", "-n", "5", "x");
+    assert_int_equal(o.ntasks, 5);
+    SCAN(&o, "-I30", "-K1", "-n5", "x");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.ntasks, 5);
+    SCAN(&o, "--overlap", "-m", "block", "x");
+    assert_string_equal(o.dist, "block");
+}
+
+static void test_scan_conservative(void **state)
+{
+    (void)state;
+    ctp_srun_args o;
+    /* another plugin's option: its argument count is unknown */
+    SCAN(&o, "--container-image", "ubuntu", "-m", "cyclic", "x");
+    assert_int_equal(o.ok, 0);
+    assert_non_null(strstr(o.why, "--container-image"));
+    SCAN(&o, "-y", "x");
+    assert_int_equal(o.ok, 0);
+    SCAN(&o, "-n");
+    assert_int_equal(o.ok, 0);
+    assert_non_null(strstr(o.why, "lacks its argument"));
+    SCAN(&o, "-n", "abc", "x");
+    assert_int_equal(o.ok, 0);
+    SCAN(&o, "--label=yes", "x");
+    assert_int_equal(o.ok, 0);
+    /* srun reads a lone ':' as a heterogeneous step, even after the command */
+    SCAN(&o, "-n2", "a", ":", "-n3", "b");
+    assert_int_equal(o.ok, 0);
+    assert_non_null(strstr(o.why, "heterogeneous"));
+    SCAN(&o, "-n2", ":", "-n3", "b");
+    assert_int_equal(o.ok, 0);
+    /* options that move the step off the allocation's nodes or CPUs */
+    static const char *const moving[][2] = {{"-w", "n1"},          {"--nodelist", "n[1-2]"},
+                                            {"-x", "n3"},          {"--relative", "1"},
+                                            {"--gpus-per-task", "1"}, {"-B", "2:2"},
+                                            {"--jobid", "7"},      {"--hint", "nomultithread"}};
+    for (size_t i = 0; i < sizeof moving / sizeof moving[0]; i++) {
+        char *const argv[] = {"srun", (char *)moving[i][0], (char *)moving[i][1], "x", NULL};
+        ctp_srun_args_parse(4, argv, &o);
+        assert_int_equal(o.ok, 1);
+        if (!o.unsupported[0])
+            fail_msg("%s %s not flagged", moving[i][0], moving[i][1]);
+    }
+    SCAN(&o, "-O", "x");
+    assert_string_equal(o.unsupported, "--overcommit");
+    SCAN(&o, "-n", "4", "x");
+    assert_string_equal(o.unsupported, "");
+}
+
+static void test_read_cmdline(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ct-test-cmdline-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char text[] = "srun\0-n\0004\0--contention=auto\0hostname"; /* no final NUL */
+    assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    int argc;
+    char **argv;
+    ct_err err = {{0}};
+    assert_int_equal(ctp_read_cmdline(path, &argc, &argv, &err), 0);
+    assert_int_equal(argc, 5);
+    assert_string_equal(argv[0], "srun");
+    assert_string_equal(argv[2], "4");
+    assert_string_equal(argv[4], "hostname");
+    assert_null(argv[5]);
+    ctp_srun_args o;
+    ctp_srun_args_parse(argc, argv, &o);
+    assert_int_equal(o.ntasks, 4);
+    assert_string_equal(o.mode, "auto");
+    ctp_argv_free(argc, argv);
+    unlink(path);
+    assert_int_equal(ctp_read_cmdline("/nonexistent/cmdline", &argc, &argv, &err), -1);
+    assert_non_null(strstr(err.msg, "/nonexistent/cmdline"));
+    /* our own command line reads back */
+    assert_int_equal(ctp_read_cmdline("/proc/self/cmdline", &argc, &argv, &err), 0);
+    assert_true(argc >= 1);
+    assert_non_null(strstr(argv[0], "test_plugin_options"));
+    ctp_argv_free(argc, argv);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_modes),
+        cmocka_unit_test(test_pattern_and_size),
+        cmocka_unit_test(test_scan_basic),
+        cmocka_unit_test(test_scan_abbreviations_and_optional),
+        cmocka_unit_test(test_scan_conservative),
+        cmocka_unit_test(test_read_cmdline),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

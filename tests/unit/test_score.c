@@ -1,0 +1,351 @@
+/* score.c: candidates -> predicted times. The scorer is checked against the
+ * models it composes (alltoall.h, progressive.h on hand-built graphs), and
+ * for the decisions paper 001 §VI-D motivates: a ring (HPL) wants RRP
+ * (block), an exchange between halves wants RRN (cyclic). Tolerance: 1e-12
+ * relative where the same arithmetic is done two ways. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "contention/alltoall.h"
+#include "contention/commgraph.h"
+#include "contention/hockney.h"
+#include "contention/progressive.h"
+#include "contention/score.h"
+#include "contention/signatures.h"
+
+#define REL 1e-12
+
+static void gige_fabric(ct_fabric *f)
+{
+    ct_fabric_init(f);
+    snprintf(f->name, sizeof f->name, "gige_test");
+    f->alpha = 50e-6;
+    f->beta = 1.0 / 125e6;
+    f->has_alltoall = 1;
+    f->alltoall = (ct_a2a_sig){.gamma = 4.3628, .delta = 4.93e-3, .M = 8192}; /* 000 §6.2 */
+    f->penalty.kind = CT_MODEL_GIGE;                                           /* 001 §V-A */
+    f->penalty.beta = 0.75;
+    f->penalty.gamma_i = 0.036;
+    f->penalty.gamma_o = 0.115;
+    f->intra_bw = 5e9;
+}
+
+static void request(ct_score_request *r, const ct_alloc *a, int32_t ntasks, const char *pattern,
+                    double bytes)
+{
+    memset(r, 0, sizeof *r);
+    r->alloc = a;
+    r->ntasks = ntasks;
+    r->cpus_per_task = 1;
+    assert_int_equal(ct_pattern_parse(pattern, &r->pattern, NULL), 0);
+    r->pattern.bytes = bytes;
+}
+
+static const ct_candidate_score *cand(const ct_score_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (strcmp(r->c[i].name, name) == 0)
+            return &r->c[i];
+    fail_msg("no candidate %s", name);
+    return NULL;
+}
+
+static void assert_close(double a, double b)
+{
+    if (fabs(a - b) > REL * fmax(fabs(a), fabs(b)))
+        fail_msg("%.17g != %.17g", a, b);
+}
+
+static void check_sorted(const ct_score_result *r)
+{
+    assert_int_equal(r->winner, 0);
+    for (size_t i = 1; i < r->n; i++)
+        assert_true(r->c[i - 1].predicted_s <= r->c[i].predicted_s);
+    if (r->n > 1 && r->c[0].predicted_s > 0)
+        assert_close(r->margin, (r->c[1].predicted_s - r->c[0].predicted_s) / r->c[0].predicted_s);
+    for (size_t i = 0; i < r->n; i++)
+        if (r->c[i].uncontended_s > 0)
+            assert_close(r->c[i].slowdown, r->c[i].predicted_s / r->c[i].uncontended_s);
+}
+
+static void test_ring_prefers_block(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    gige_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ct_alloc_parse("4(x4)", &a, NULL), 0);
+    ct_score_request req;
+    request(&req, &a, 16, "ring", 1 << 20);
+    ct_score_result r;
+    ct_err err = {{0}};
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_int_equal(r.n, 2);
+    check_sorted(&r);
+    assert_string_equal(r.c[0].name, "block");
+    assert_string_equal(r.model, "gige");
+    assert_string_equal(r.fabric, "gige_test");
+    assert_int_equal(r.ntasks, 16);
+    assert_true(r.margin > 0.5); /* cyclic puts 4 messages on every NIC */
+    /* block = the ring of nodes 0->1->2->3->0, one message per arc, timed
+     * by the progressive engine directly */
+    ct_graph g;
+    assert_int_equal(ct_graph_init(&g, 4, NULL), 0);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(ct_graph_add(&g, k, (k + 1) % 4, 1, 1 << 20, NULL), 0);
+    double alone[4], fin[4];
+    for (int k = 0; k < 4; k++)
+        alone[k] = ct_hockney(f.alpha, f.beta, 1 << 20);
+    assert_int_equal(ct_progressive_times(&f.penalty, &g, alone, fin, NULL), 0);
+    double net = 0;
+    for (int k = 0; k < 4; k++)
+        net = fmax(net, fin[k]);
+    const ct_candidate_score *b = cand(&r, "block");
+    assert_close(b->predicted_s, fmax(net, 3.0 * (1 << 20) / f.intra_bw));
+    assert_close(b->uncontended_s, fmax(alone[0], 3.0 * (1 << 20) / f.intra_bw));
+    assert_int_equal(b->remote_comms, 4);
+    assert_int_equal(cand(&r, "cyclic")->remote_comms, 16);
+    ct_graph_free(&g);
+    ct_alloc_free(&a);
+}
+
+static void test_halves_prefers_cyclic(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    gige_fabric(&f);
+    static const struct {
+        const char *cpus;
+        int32_t ntasks;
+    } allocs[] = {{"4(x4)", 16}, {"4(x2),3,1(x5)", 16}, {"8(x4)", 32}};
+    for (size_t i = 0; i < sizeof allocs / sizeof allocs[0]; i++) {
+        ct_alloc a;
+        assert_int_equal(ct_alloc_parse(allocs[i].cpus, &a, NULL), 0);
+        ct_score_request req;
+        request(&req, &a, allocs[i].ntasks, "halves", 1 << 20);
+        ct_score_result r;
+        ct_err err = {{0}};
+        assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+        check_sorted(&r);
+        if (strcmp(r.c[0].name, "cyclic") != 0)
+            fail_msg("%s: halves picked %s (block %g s, cyclic %g s)", allocs[i].cpus,
+                     r.c[0].name, cand(&r, "block")->predicted_s,
+                     cand(&r, "cyclic")->predicted_s);
+        assert_true(cand(&r, "cyclic")->remote_comms < cand(&r, "block")->remote_comms);
+        ct_alloc_free(&a);
+    }
+}
+
+static void test_alltoall_consistency(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    gige_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ct_alloc_parse("4(x2),3,1(x5)", &a, NULL), 0);
+    ct_score_request req;
+    request(&req, &a, 16, "alltoall", 65536);
+    req.include_plane = 1;
+    req.plane_size = 2;
+    req.include_random = 1;
+    req.seed = 5;
+    ct_score_result r;
+    ct_err err = {{0}};
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_int_equal(r.n, 4);
+    check_sorted(&r);
+    assert_string_equal(r.model, "alltoall-signature");
+    /* block and cyclic place 4,4,3,1,1,1,1,1 tasks (slurm_step_layout's rounds) */
+    const int32_t counts[] = {4, 4, 3, 1, 1, 1, 1, 1};
+    double T = ct_a2a_layout(counts, 8, f.alpha, f.beta, 65536, &f.alltoall, f.intra_bw);
+    double L = ct_a2a_layout_lower_bound(counts, 8, f.alpha, f.beta, 65536, f.intra_bw);
+    assert_close(cand(&r, "block")->predicted_s, T);
+    assert_close(cand(&r, "cyclic")->predicted_s, T);
+    assert_close(cand(&r, "block")->uncontended_s, L);
+    /* a tie keeps Slurm's default first */
+    size_t ib = 0, ic = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        if (strcmp(r.c[i].name, "block") == 0)
+            ib = i;
+        if (strcmp(r.c[i].name, "cyclic") == 0)
+            ic = i;
+    }
+    assert_true(ib < ic);
+    int64_t remote = 0;
+    for (int k = 0; k < 8; k++)
+        remote += (int64_t)counts[k] * (16 - counts[k]);
+    assert_int_equal(cand(&r, "block")->remote_comms, remote);
+    ct_alloc_free(&a);
+
+    /* one task per node: exactly 000 eq. 5 */
+    assert_int_equal(ct_alloc_uniform(12, 1, &a, NULL), 0);
+    request(&req, &a, 12, "alltoall", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_close(r.c[0].predicted_s, ct_a2a_eq5(12, f.alpha, f.beta, 65536, &f.alltoall));
+    assert_close(r.c[0].uncontended_s, ct_a2a_lower_bound(12, f.alpha, f.beta, 65536));
+    assert_true(r.margin == 0);
+    ct_alloc_free(&a);
+}
+
+static void test_missing_parts_noted(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    gige_fabric(&f);
+    f.has_alltoall = 0;
+    f.penalty.kind = CT_MODEL_NONE;
+    ct_alloc a;
+    assert_int_equal(ct_alloc_parse("4(x4)", &a, NULL), 0);
+    ct_score_request req;
+    ct_score_result r;
+    ct_err err = {{0}};
+    request(&req, &a, 16, "alltoall", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_non_null(strstr(r.note, "no Alltoall signature"));
+    for (size_t i = 0; i < r.n; i++)
+        assert_close(r.c[i].predicted_s, r.c[i].uncontended_s); /* gamma 1, delta 0 */
+    request(&req, &a, 16, "ring", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_non_null(strstr(r.note, "no penalty model"));
+    assert_string_equal(r.model, "none");
+    for (size_t i = 0; i < r.n; i++)
+        assert_close(r.c[i].slowdown, 1.0);
+    /* no intra-node bandwidth: halves under cyclic stays inside nodes and
+     * takes no time at all, so the margin is infinite */
+    gige_fabric(&f);
+    f.intra_bw = 0;
+    request(&req, &a, 16, "halves", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_non_null(strstr(r.note, "intra-node time ignored"));
+    assert_string_equal(r.c[0].name, "cyclic");
+    assert_true(r.c[0].predicted_s == 0);
+    assert_true(isinf(r.margin));
+    assert_true(r.c[0].slowdown == 1.0);
+    ct_alloc_free(&a);
+}
+
+static void test_defaults_and_errors(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    gige_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ct_alloc_parse("4(x2),2", &a, NULL), 0);
+    ct_score_request req;
+    ct_score_result r;
+    ct_err err = {{0}};
+    /* ntasks <= 0: one task per slot; cpus_per_task 2 leaves 2+2+1 */
+    request(&req, &a, 0, "ring", 1024);
+    req.cpus_per_task = 2;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_int_equal(r.ntasks, 5);
+    request(&req, &a, 11, "ring", 1024);
+    assert_int_equal(ct_score(&f, &req, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "11 tasks"));
+    assert_int_equal(r.n, 0);
+    assert_int_equal(ct_score(NULL, &req, &r, &err), -1);
+    request(&req, NULL, 4, "ring", 1024);
+    assert_int_equal(ct_score(&f, &req, &r, &err), -1);
+    request(&req, &a, 4, "ring", -1);
+    assert_int_equal(ct_score(&f, &req, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "message size"));
+    request(&req, &a, 4, "ring", 1024);
+    req.include_plane = 1;
+    req.plane_size = 0;
+    assert_int_equal(ct_score(&f, &req, &r, &err), -1);
+    f.alpha = -1;
+    request(&req, &a, 4, "ring", 1024);
+    assert_int_equal(ct_score(&f, &req, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "gige_test"));
+    ct_alloc_free(&a);
+}
+
+static void test_large_random_uses_static_penalties(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    gige_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(256, 16, &a, NULL), 0);
+    ct_score_request req;
+    ct_score_result r;
+    ct_err err = {{0}};
+    request(&req, &a, 4096, "ring", 65536);
+    req.include_random = 1;
+    req.seed = 3;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_int_equal(r.n, 3);
+    check_sorted(&r);
+    assert_non_null(strstr(r.note, "static penalties"));
+    /* the random layout spreads the ring over the network */
+    assert_true(cand(&r, "random")->remote_comms > cand(&r, "block")->remote_comms);
+    assert_string_equal(r.c[0].name, "block");
+    ct_alloc_free(&a);
+}
+
+static void test_trace_pattern(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ct-test-score-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    /* tasks 0 and 1 each send 1 MiB to tasks 2 and 3: with block on 2x2
+     * both cross one NIC pair, with cyclic they stay inside the nodes */
+    const char *text = "tasks 4\n"
+                       "send 0 2 1048576\n"
+                       "send 1 3 1048576\n"
+                       "recv 2 0\n"
+                       "recv 3 1\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char spec[64];
+    snprintf(spec, sizeof spec, "trace:%s", path);
+    ct_fabric f;
+    gige_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ct_alloc_parse("2(x2)", &a, NULL), 0);
+    ct_score_request req;
+    memset(&req, 0, sizeof req);
+    req.alloc = &a;
+    req.cpus_per_task = 1;
+    assert_int_equal(ct_pattern_parse(spec, &req.pattern, NULL), 0);
+    ct_score_result r;
+    ct_err err = {{0}};
+    if (ct_score(&f, &req, &r, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(r.ntasks, 4);
+    check_sorted(&r);
+    assert_string_equal(r.c[0].name, "cyclic");
+    assert_int_equal(cand(&r, "block")->remote_comms, 2);
+    assert_int_equal(cand(&r, "cyclic")->remote_comms, 0);
+    assert_true(cand(&r, "block")->predicted_s >= cand(&r, "block")->uncontended_s);
+    req.ntasks = 3; /* must match the trace */
+    assert_int_equal(ct_score(&f, &req, &r, &err), -1);
+    if (!strstr(err.msg, "trace has 4 tasks"))
+        fail_msg("%s", err.msg);
+    ct_alloc_free(&a);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ring_prefers_block),
+        cmocka_unit_test(test_halves_prefers_cyclic),
+        cmocka_unit_test(test_alltoall_consistency),
+        cmocka_unit_test(test_missing_parts_noted),
+        cmocka_unit_test(test_defaults_and_errors),
+        cmocka_unit_test(test_large_random_uses_static_penalties),
+        cmocka_unit_test(test_trace_pattern),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
