@@ -152,7 +152,8 @@ static void print_text(const ct_trace *tr, const ct_layout *l, const char *fabri
 {
     char b1[32], b2[32], b3[32], b4[32], b5[32];
     printf("trace     %s: %d tasks, %zu communications (%zu events), %s\n", tr->name,
-           (int)tr->ntasks, tr->ncomm, tr->nevents, admin_fmt_bytes(tr->total_bytes, b1, sizeof b1));
+           (int)tr->ntasks, tr->ncomm, tr->nevents,
+           admin_fmt_bytes(tr->total_bytes, b1, sizeof b1));
     printf("cluster   %d nodes, placement %s\n", (int)l->nnodes, pl->name);
     char intra[32];
     if (p->intra_bw > 0)
@@ -160,8 +161,7 @@ static void print_text(const ct_trace *tr, const ct_layout *l, const char *fabri
     else
         snprintf(intra, sizeof intra, "free (not timed)");
     printf("fabric    %s: alpha %s, %.6g MB/s, intra-node %s; model ", fabric,
-           admin_fmt_time(p->alpha, b1, sizeof b1), p->beta > 0 ? 1e-6 / p->beta : INFINITY,
-           intra);
+           admin_fmt_time(p->alpha, b1, sizeof b1), p->beta > 0 ? 1e-6 / p->beta : INFINITY, intra);
     print_model(stdout, p);
     printf("\n\nper task%s\n", ev ? " (E_abs over the communications it sends, 001 §VI-B)" : "");
     printf("  %5s %5s %12s %12s %12s %6s %6s%s\n", "task", "node", "total", "compute", "comm",
@@ -179,8 +179,8 @@ static void print_text(const ct_trace *tr, const ct_layout *l, const char *fabri
     if (!summary) {
         printf("\nper communication (time = end - send call, as measured at the source; "
                "p_eff = transfer / alone)\n");
-        printf("  %-12s %9s %11s %10s %12s %12s %12s %8s %8s %-14s%s\n", "label", "tasks",
-               "nodes", "bytes", "start", "end", "time", "p_start", "p_eff", "conflict",
+        printf("  %-12s %9s %11s %10s %12s %12s %12s %8s %8s %-14s%s\n", "label", "tasks", "nodes",
+               "bytes", "start", "end", "time", "p_start", "p_eff", "conflict",
                ev ? "     measured    E_rel" : "");
         for (size_t c = 0; c < r->ncomm; c++) {
             const ct_sim_comm *x = &r->comm[c];
@@ -192,10 +192,11 @@ static void print_text(const ct_trace *tr, const ct_layout *l, const char *fabri
                 snprintf(nodes, sizeof nodes, "%d>%d", (int)x->src_node, (int)x->dst_node);
             printf("  %-12s %9s %11s %10s %12s %12s %12s %8.4g %8.4g %-14s",
                    ct_trace_label(tr, c, lab, sizeof lab), tasks, nodes,
-                   admin_fmt_bytes(x->bytes, b1, sizeof b1), admin_fmt_time(x->start, b2, sizeof b2),
-                   admin_fmt_time(x->end, b3, sizeof b3),
+                   admin_fmt_bytes(x->bytes, b1, sizeof b1),
+                   admin_fmt_time(x->start, b2, sizeof b2), admin_fmt_time(x->end, b3, sizeof b3),
                    admin_fmt_time(ct_sim_comm_time(x), b4, sizeof b4), x->p_start, x->p_eff,
-                   x->src_node == x->dst_node ? "-" : conflict_name(x->conflict, kind, sizeof kind));
+                   x->src_node == x->dst_node ? "-"
+                                              : conflict_name(x->conflict, kind, sizeof kind));
             if (ev && !isnan(meas[c]))
                 printf(" %12s %+8.2f%%", admin_fmt_time(meas[c], b5, sizeof b5), ev->e_rel[c]);
             printf("\n");
@@ -274,8 +275,8 @@ static void print_json(const ct_trace *tr, const ct_layout *l, const char *fabri
             char lab[CT_LABEL_MAX];
             printf("%s\n  {\"label\": ", c ? "," : "");
             admin_json_string(stdout, ct_trace_label(tr, c, lab, sizeof lab));
-            printf(", \"src\": %d, \"dst\": %d, \"src_node\": %d, \"dst_node\": %d, ",
-                   (int)x->src, (int)x->dst, (int)x->src_node, (int)x->dst_node);
+            printf(", \"src\": %d, \"dst\": %d, \"src_node\": %d, \"dst_node\": %d, ", (int)x->src,
+                   (int)x->dst, (int)x->src_node, (int)x->dst_node);
             json_num("bytes", x->bytes, 1);
             json_num("send_post", x->send_post, 1);
             json_num("recv_post", x->recv_post, 1);
@@ -329,9 +330,15 @@ int cmd_simulate(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "f:g:C:N:c:p:m:M:sjh", opts, NULL)) != -1) {
         switch (c) {
-        case 'f': fabric = optarg; break;
-        case 'g': config = optarg; break;
-        case 'C': spec = optarg; break;
+        case 'f':
+            fabric = optarg;
+            break;
+        case 'g':
+            config = optarg;
+            break;
+        case 'C':
+            spec = optarg;
+            break;
         case 'N':
             if (admin_int_opt(CMD, "--nodes", optarg, 1, CT_ALLOC_MAX_NODES, &nodes) < 0)
                 return ADMIN_USAGE;
@@ -340,14 +347,27 @@ int cmd_simulate(int argc, char **argv)
             if (admin_int_opt(CMD, "--cores", optarg, 1, CT_ALLOC_MAX_CPUS, &cores) < 0)
                 return ADMIN_USAGE;
             break;
-        case 'p': place = optarg; break;
-        case 'm': model = optarg; break;
-        case 'M': measured = optarg; break;
-        case 's': summary = 1; break;
-        case 'j': json = 1; break;
-        case 'h': help(); return ADMIN_OK;
+        case 'p':
+            place = optarg;
+            break;
+        case 'm':
+            model = optarg;
+            break;
+        case 'M':
+            measured = optarg;
+            break;
+        case 's':
+            summary = 1;
+            break;
+        case 'j':
+            json = 1;
+            break;
+        case 'h':
+            help();
+            return ADMIN_OK;
         default:
-            return admin_bad_option(CMD, argc, argv, "--fabric, --config, --cpus-per-node, "
+            return admin_bad_option(CMD, argc, argv,
+                                    "--fabric, --config, --cpus-per-node, "
                                     "--nodes, --cores, --placement, --model, --measured, "
                                     "--summary, --json, --help");
         }
@@ -355,8 +375,7 @@ int cmd_simulate(int argc, char **argv)
     if (optind >= argc)
         return admin_usage(CMD, "no TRACE given");
     if (optind + 1 < argc)
-        return admin_usage(CMD, "unexpected argument '%s' (accepted: one TRACE)",
-                           argv[optind + 1]);
+        return admin_usage(CMD, "unexpected argument '%s' (accepted: one TRACE)", argv[optind + 1]);
     const char *trace_path = argv[optind];
     if (spec && (nodes > 0 || cores > 0))
         return admin_usage(CMD, "give either --cpus-per-node or --nodes and --cores, not both");
@@ -398,8 +417,9 @@ int cmd_simulate(int argc, char **argv)
     ct_sim_params_from_fabric(fab, &p);
     if (model && mk != p.model.kind) {
         if (mk == CT_MODEL_GIGE) {
-            admin_fail(CMD, "fabric '%s' has no GigE parameters (its penalty model is %s); "
-                            "accepted --model for it: stopgo, fairshare, none",
+            admin_fail(CMD,
+                       "fabric '%s' has no GigE parameters (its penalty model is %s); "
+                       "accepted --model for it: stopgo, fairshare, none",
                        fab->name, ct_model_name(p.model.kind));
             goto out;
         }

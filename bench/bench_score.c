@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     f.beta = 1.0 / 125e6;
     f.has_alltoall = 1;
     f.alltoall = (ct_a2a_sig){.gamma = 4.3628, .delta = 4.93e-3, .M = 8192}; /* 000 §6.2 */
-    f.penalty.kind = CT_MODEL_GIGE;                                           /* 001 §V-A */
+    f.penalty.kind = CT_MODEL_GIGE;                                          /* 001 §V-A */
     f.penalty.beta = 0.75;
     f.penalty.gamma_i = 0.036;
     f.penalty.gamma_o = 0.115;
@@ -51,8 +51,8 @@ int main(int argc, char **argv)
         return 1;
     }
     static const char *const pats[] = {"alltoall", "ring", "halves", "halo2d", "halo3d"};
-    printf("bench_score: %d nodes x %d tasks = %d tasks, fabric %s, best of %d runs\n", nodes,
-           tpn, nodes * tpn, f.name, reps);
+    printf("bench_score: %d nodes x %d tasks = %d tasks, fabric %s, best of %d runs\n", nodes, tpn,
+           nodes * tpn, f.name, reps);
     printf("%-9s %-10s %12s %12s %9s\n", "pattern", "candidate", "ms/candidate", "predicted_s",
            "slowdown");
     double worst = 0;

@@ -143,7 +143,7 @@ static void run(const ct_trace *tr, int32_t nnodes, const ct_penalty_model *m, i
     ct_sim_params p;
     memset(&p, 0, sizeof p);
     p.model = *m;
-    p.alpha = 50e-6;        /* GigE-like: 50 us, 117 MB/s, 5 GB/s inside a node */
+    p.alpha = 50e-6; /* GigE-like: 50 us, 117 MB/s, 5 GB/s inside a node */
     p.beta = 1.0 / 117e6;
     p.intra_bw = 5e9;
     p.reference = reference;
@@ -178,7 +178,8 @@ static size_t parse_list(const char *s, long *out, size_t max)
     while (*s && n < max) {
         double v = strtod(s, &end);
         if (end == s || v < 1) {
-            fprintf(stderr, "bench_simulate: bad number list '%s' (accepted: N[,N...], e.g. 1e4,1e5)\n", s);
+            fprintf(stderr,
+                    "bench_simulate: bad number list '%s' (accepted: N[,N...], e.g. 1e4,1e5)\n", s);
             exit(2);
         }
         out[n++] = (long)v;
@@ -203,7 +204,9 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--model") == 0 && v) {
             if (ct_model_from_name(v, &m.kind)) {
-                fprintf(stderr, "bench_simulate: --model '%s' (accepted: gige, stopgo, fairshare, none)\n", v);
+                fprintf(stderr,
+                        "bench_simulate: --model '%s' (accepted: gige, stopgo, fairshare, none)\n",
+                        v);
                 return 2;
             }
             i++;

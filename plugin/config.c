@@ -31,20 +31,23 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg)
-        return ct_err_set(err, "contention: plugstack.conf argument %d '%s' is not key=value "
-                               "(accepted keys: " CTP_CONFIG_KEYS ")",
+        return ct_err_set(err,
+                          "contention: plugstack.conf argument %d '%s' is not key=value "
+                          "(accepted keys: " CTP_CONFIG_KEYS ")",
                           pos, arg);
     size_t klen = (size_t)(eq - arg);
     const char *val = eq + 1;
 #define KEY(k) (klen == strlen(k) && strncmp(arg, k, klen) == 0)
     if (KEY("signatures")) {
         if (val[0] != '/')
-            return ct_err_set(err, "contention: plugstack.conf: signatures='%s' is not an "
-                                   "absolute path (expected signatures=/PATH/TO/signatures.yaml)",
+            return ct_err_set(err,
+                              "contention: plugstack.conf: signatures='%s' is not an "
+                              "absolute path (expected signatures=/PATH/TO/signatures.yaml)",
                               val);
         if (strlen(val) >= sizeof c->signatures)
-            return ct_err_set(err, "contention: plugstack.conf: signatures= path longer than %zu "
-                                   "characters",
+            return ct_err_set(err,
+                              "contention: plugstack.conf: signatures= path longer than %zu "
+                              "characters",
                               sizeof c->signatures - 1);
         snprintf(c->signatures, sizeof c->signatures, "%s", val);
         return 0;
@@ -69,24 +72,28 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
         const char *colon = strchr(val, ':');
         char part[CT_NAME_MAX], fab[CT_NAME_MAX];
         if (!colon || (size_t)(colon - val) >= sizeof part)
-            return ct_err_set(err, "contention: plugstack.conf: partition_fabric='%s' (expected "
-                                   "PARTITION:FABRIC, e.g. partition_fabric=debug:gigabit_ethernet)",
+            return ct_err_set(err,
+                              "contention: plugstack.conf: partition_fabric='%s' (expected "
+                              "PARTITION:FABRIC, e.g. partition_fabric=debug:gigabit_ethernet)",
                               val);
         memcpy(part, val, (size_t)(colon - val));
         part[colon - val] = '\0';
         snprintf(fab, sizeof fab, "%s", colon + 1);
         if (!valid_name(part) || !valid_name(fab) || strlen(colon + 1) >= sizeof fab)
-            return ct_err_set(err, "contention: plugstack.conf: partition_fabric='%s' (expected "
-                                   "PARTITION:FABRIC, names of 1-63 characters A-Z a-z 0-9 _ - .)",
+            return ct_err_set(err,
+                              "contention: plugstack.conf: partition_fabric='%s' (expected "
+                              "PARTITION:FABRIC, names of 1-63 characters A-Z a-z 0-9 _ - .)",
                               val);
         for (size_t i = 0; i < c->nparts; i++)
             if (strcmp(c->parts[i].partition, part) == 0)
-                return ct_err_set(err, "contention: plugstack.conf: partition_fabric names "
-                                       "partition '%s' twice (give each partition once)",
+                return ct_err_set(err,
+                                  "contention: plugstack.conf: partition_fabric names "
+                                  "partition '%s' twice (give each partition once)",
                                   part);
         if (c->nparts >= CTP_MAX_PARTITION_FABRICS)
-            return ct_err_set(err, "contention: plugstack.conf: more than %d partition_fabric= "
-                                   "arguments (map the others in the signature file)",
+            return ct_err_set(err,
+                              "contention: plugstack.conf: more than %d partition_fabric= "
+                              "arguments (map the others in the signature file)",
                               CTP_MAX_PARTITION_FABRICS);
         snprintf(c->parts[c->nparts].partition, CT_NAME_MAX, "%s", part);
         snprintf(c->parts[c->nparts].fabric, CT_NAME_MAX, "%s", fab);
@@ -95,8 +102,9 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
     }
     if (KEY("fabric")) {
         if (!valid_name(val))
-            return ct_err_set(err, "contention: plugstack.conf: fabric='%s' (expected a fabric "
-                                   "name of 1-63 characters A-Z a-z 0-9 _ - .)",
+            return ct_err_set(err,
+                              "contention: plugstack.conf: fabric='%s' (expected a fabric "
+                              "name of 1-63 characters A-Z a-z 0-9 _ - .)",
                               val);
         snprintf(c->fabric, sizeof c->fabric, "%s", val);
         return 0;
@@ -112,9 +120,10 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
         return 0;
     }
 #undef KEY
-    return ct_err_set(err, "contention: plugstack.conf: unknown argument '%.*s' (accepted keys: "
-                           CTP_CONFIG_KEYS ")",
-                      (int)klen, arg);
+    return ct_err_set(
+        err,
+        "contention: plugstack.conf: unknown argument '%.*s' (accepted keys: " CTP_CONFIG_KEYS ")",
+        (int)klen, arg);
 }
 
 int ctp_config_parse(int ac, char *const *av, ctp_config *c, ct_err *err)

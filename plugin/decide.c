@@ -111,7 +111,7 @@ static void fmt_size(double b, char *buf, size_t n)
  * scored, 0 when there is nothing to decide (d->message says why, or a
  * failure was recorded). */
 typedef struct geometry {
-    ct_alloc alloc;     /* capped by --ntasks-per-node when that applies */
+    ct_alloc alloc; /* capped by --ntasks-per-node when that applies */
     int32_t ntasks;
     int32_t cpt;
 } geometry;
@@ -159,8 +159,8 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
     }
     if (nl && hosts != g->alloc.nnodes) {
         strf(what, sizeof what,
-                 "SLURM_JOB_NODELIST '%s' has %lld nodes but SLURM_JOB_CPUS_PER_NODE '%s' %d", nl,
-                 (long long)hosts, cpn, (int)g->alloc.nnodes);
+             "SLURM_JOB_NODELIST '%s' has %lld nodes but SLURM_JOB_CPUS_PER_NODE '%s' %d", nl,
+             (long long)hosts, cpn, (int)g->alloc.nnodes);
         goto bad;
     }
     const char *nn = env(fn, ctx, "SLURM_JOB_NUM_NODES");
@@ -168,8 +168,10 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
         nn = env(fn, ctx, "SLURM_NNODES");
     int32_t nnodes = 0;
     if (nn && (parse_count(nn, &nnodes) < 0 || nnodes != g->alloc.nnodes)) {
-        strf(what, sizeof what, "SLURM_JOB_NUM_NODES '%s' disagrees with "
-                 "SLURM_JOB_CPUS_PER_NODE '%s' (%d nodes)", nn, cpn, (int)g->alloc.nnodes);
+        strf(what, sizeof what,
+             "SLURM_JOB_NUM_NODES '%s' disagrees with "
+             "SLURM_JOB_CPUS_PER_NODE '%s' (%d nodes)",
+             nn, cpn, (int)g->alloc.nnodes);
         goto bad;
     }
     nnodes = g->alloc.nnodes;
@@ -280,16 +282,16 @@ static const ct_fabric *pick_fabric(const ctp_config *cfg, const ct_sigfile *sf,
                 strf(list + l, sizeof list - l, "%s%s", i ? ", " : "", sf->fabrics[i].name);
             }
             strf(what, n, "fabric '%s' (from %s) is not in %s (fabrics there: %s)", name, from,
-                     cfg->signatures, list);
+                 cfg->signatures, list);
         }
         return f;
     }
     if (sf->default_fabric >= 0)
         return &sf->fabrics[sf->default_fabric];
     strf(what, n,
-             "no fabric for partition '%s' in %s (map it there or with plugstack.conf "
-             "partition_fabric=, or set a default fabric)",
-             partition ? partition : "(none)", cfg->signatures);
+         "no fabric for partition '%s' in %s (map it there or with plugstack.conf "
+         "partition_fabric=, or set a default fabric)",
+         partition ? partition : "(none)", cfg->signatures);
     return NULL;
 }
 
@@ -324,7 +326,8 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
                  size_t whatn)
 {
     ct_err err = {{0}};
-    const char *pat_s = args->has_pattern ? args->pattern : ctp_option_from_env("contention-pattern", fn, ctx);
+    const char *pat_s =
+        args->has_pattern ? args->pattern : ctp_option_from_env("contention-pattern", fn, ctx);
     if (!pat_s)
         pat_s = cfg->pattern;
     ct_score_request req;
@@ -333,7 +336,8 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
         strf(what, whatn, "pattern: %s", err.msg);
         return -1;
     }
-    const char *size_s = args->has_size ? args->size : ctp_option_from_env("contention-size", fn, ctx);
+    const char *size_s =
+        args->has_size ? args->size : ctp_option_from_env("contention-size", fn, ctx);
     req.pattern.bytes = cfg->size;
     if (size_s && ctp_size_parse(size_s, &req.pattern.bytes, &err) < 0) {
         strf(what, whatn, "size: %s", err.msg);
@@ -366,9 +370,9 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     char sz[32];
     fmt_size(req.pattern.bytes, sz, sizeof sz);
     strf(ctxline, ctxn, "%s %s, %d tasks on %d nodes, fabric %s (%s)%s%s",
-             req.pattern.kind == CT_PAT_TRACE ? pat_s : ct_pattern_name(req.pattern.kind), sz,
-             (int)g->ntasks, (int)g->alloc.nnodes, res->fabric, res->model,
-             res->note[0] ? "; note: " : "", res->note);
+         req.pattern.kind == CT_PAT_TRACE ? pat_s : ct_pattern_name(req.pattern.kind), sz,
+         (int)g->ntasks, (int)g->alloc.nnodes, res->fabric, res->model,
+         res->note[0] ? "; note: " : "", res->note);
 out:
     ct_sigfile_free(&sf);
     return rc;
@@ -405,8 +409,9 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
     }
     const char *user_dist = args->has_dist ? args->dist : env(fn, ctx, "SLURM_DISTRIBUTION");
     if (user_dist && mode != CTP_MODE_REPORT) {
-        say(d, note, "contention: distribution chosen by the user (%s%s): --contention=%s not "
-                     "applied",
+        say(d, note,
+            "contention: distribution chosen by the user (%s%s): --contention=%s not "
+            "applied",
             args->has_dist ? "-m " : "SLURM_DISTRIBUTION=", user_dist, ctp_mode_name(mode));
         return;
     }
@@ -426,8 +431,8 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         memset(&scratch, 0, sizeof scratch);
         char extra[CTP_MSG_MAX] = "";
         if (get_geometry(cfg, args, fn, ctx, 0, &scratch, &g)) {
-            if (score(cfg, args, fn, ctx, &g, &res, ctxline, sizeof ctxline, what,
-                      sizeof what) == 0) {
+            if (score(cfg, args, fn, ctx, &g, &res, ctxline, sizeof ctxline, what, sizeof what) ==
+                0) {
                 const ct_candidate_score *c = find_cand(&res, dist);
                 if (c) {
                     d->have_slowdown = 1;
@@ -482,6 +487,6 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         strf(verdict, sizeof verdict, "block and cyclic predicted equal");
     else
         strf(verdict, sizeof verdict, "%s predicted fastest", win->name);
-    say(d, CTP_LEVEL_INFO, "contention: report: %s, layout left to Slurm (%s): %s, %s; %s",
-        verdict, launched, scores, margin, ctxline);
+    say(d, CTP_LEVEL_INFO, "contention: report: %s, layout left to Slurm (%s): %s, %s; %s", verdict,
+        launched, scores, margin, ctxline);
 }

@@ -19,8 +19,8 @@ static const struct {
     const char *name;
     ctp_mode mode;
 } mode_names[] = {
-    {"auto", CTP_MODE_AUTO},     {"block", CTP_MODE_BLOCK}, {"cyclic", CTP_MODE_CYCLIC},
-    {"off", CTP_MODE_OFF},       {"report", CTP_MODE_REPORT},
+    {"auto", CTP_MODE_AUTO}, {"block", CTP_MODE_BLOCK},   {"cyclic", CTP_MODE_CYCLIC},
+    {"off", CTP_MODE_OFF},   {"report", CTP_MODE_REPORT},
 };
 
 int ctp_mode_parse(const char *s, ctp_mode *m, ct_err *err)
@@ -53,8 +53,9 @@ int ctp_size_parse(const char *s, double *bytes, ct_err *err)
     if (ct_parse_size(s, &b, err) < 0)
         return -1;
     if (!(b > 0))
-        return ct_err_set(err, "invalid size '%s' (expected a positive number of bytes with "
-                               "optional K, M or G suffix, e.g. 4M)",
+        return ct_err_set(err,
+                          "invalid size '%s' (expected a positive number of bytes with "
+                          "optional K, M or G suffix, e.g. 4M)",
                           s);
     *bytes = b;
     return 0;
@@ -82,7 +83,7 @@ enum what {
 
 typedef struct srun_opt {
     const char *name;
-    char shortc;   /* 0: long only */
+    char shortc; /* 0: long only */
     enum arg arg;
     enum what what;
 } srun_opt;
@@ -230,8 +231,9 @@ static const srun_opt srun_opts[] = {
  * letter and meaning (cpu-bind / cpu_bind, ntasks-per-node / tasks-per-node). */
 static int same_option(const srun_opt *a, const srun_opt *b)
 {
-    return a == b || (a->what == b->what && a->arg == b->arg && a->what != W_OTHER &&
-                      a->what != W_UNSUPPORTED) ||
+    return a == b ||
+           (a->what == b->what && a->arg == b->arg && a->what != W_OTHER &&
+            a->what != W_UNSUPPORTED) ||
            (strcmp(a->name, "cpu-bind") == 0 && strcmp(b->name, "cpu_bind") == 0) ||
            (strcmp(a->name, "cpu_bind") == 0 && strcmp(b->name, "cpu-bind") == 0) ||
            (strcmp(a->name, "pack-group") == 0 && strcmp(b->name, "het-group") == 0) ||
@@ -333,8 +335,12 @@ static void record(ctp_srun_args *o, const srun_opt *op, const char *shown, cons
         else
             stop(o, "unreadable task count in '%s'", shown);
         break;
-    case W_VERBOSE: o->verbose++; break;
-    case W_QUIET: o->quiet = 1; break;
+    case W_VERBOSE:
+        o->verbose++;
+        break;
+    case W_QUIET:
+        o->quiet = 1;
+        break;
     case W_MODE:
         o->has_mode = 1;
         copy(o->mode, sizeof o->mode, val);
@@ -351,7 +357,8 @@ static void record(ctp_srun_args *o, const srun_opt *op, const char *shown, cons
         if (!o->unsupported[0])
             snprintf(o->unsupported, sizeof o->unsupported, "--%s", op->name);
         break;
-    case W_OTHER: break;
+    case W_OTHER:
+        break;
     }
 }
 

@@ -163,11 +163,16 @@ int slurm_spank_local_user_init(spank_t sp, int ac, char **av)
     if (spank_context() != S_CTX_LOCAL || !config_ok)
         return 0;
     switch (decision.level) {
-    case CTP_LEVEL_VERBOSE: slurm_verbose("%s", decision.message); break;
+    case CTP_LEVEL_VERBOSE:
+        slurm_verbose("%s", decision.message);
+        break;
     case CTP_LEVEL_INFO:
-    case CTP_LEVEL_WARNING: slurm_info("%s", decision.message); break;
+    case CTP_LEVEL_WARNING:
+        slurm_info("%s", decision.message);
+        break;
     case CTP_LEVEL_NONE:
-    case CTP_LEVEL_FATAL: break;
+    case CTP_LEVEL_FATAL:
+        break;
     }
     return 0;
 }

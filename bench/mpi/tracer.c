@@ -154,8 +154,8 @@ int main(int argc, char **argv)
         run_once(&tr, me, buf, post, end, reqs, idx, rq, t0);
         for (size_t c = 0; c < tr.ncomm; c++)
             end[c] -= post[c]; /* zero on ranks that do not send c */
-        MPI_Reduce(end, me == 0 ? all + (size_t)r * nc : NULL, (int)tr.ncomm, MPI_DOUBLE,
-                   MPI_SUM, 0, MPI_COMM_WORLD);
+        MPI_Reduce(end, me == 0 ? all + (size_t)r * nc : NULL, (int)tr.ncomm, MPI_DOUBLE, MPI_SUM,
+                   0, MPI_COMM_WORLD);
     }
     if (me == 0) {
         char path[4096];
@@ -167,8 +167,9 @@ int main(int argc, char **argv)
                     strerror(errno));
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
-        fprintf(f, "# measured by ct-tracer: %s, %d ranks, mean of %d runs after 1 warm-up\n"
-                   "# time at the source from the send call to its completion (001 §IV-B)\n",
+        fprintf(f,
+                "# measured by ct-tracer: %s, %d ranks, mean of %d runs after 1 warm-up\n"
+                "# time at the source from the send call to its completion (001 §IV-B)\n",
                 argv[1], np, runs - 1);
         fprintf(g, "# label, then the time of each run (first = warm-up, not used), s\n");
         for (size_t c = 0; c < tr.ncomm; c++) {

@@ -41,8 +41,8 @@
 static ct_trace tr;
 static ct_layout lay;
 static uint64_t events_run;
-static char token;  /* SimGrid refuses a NULL payload; every message carries this */
-static void *sink;  /* where asynchronous receives drop it */
+static char token; /* SimGrid refuses a NULL payload; every message carries this */
+static void *sink; /* where asynchronous receives drop it */
 
 static double cpu_s(void)
 {
@@ -112,8 +112,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < tr.nevents; i++)
         if ((tr.ev[i].kind == CT_EV_RECV || tr.ev[i].kind == CT_EV_IRECV) &&
             tr.ev[i].peer == CT_ANY_SOURCE) {
-            fprintf(stderr, "sim_replay_simgrid: %s:%d: receive from 'any' (this replay keys "
-                            "SimGrid mailboxes by sender; traces with 'any' are not supported)\n",
+            fprintf(stderr,
+                    "sim_replay_simgrid: %s:%d: receive from 'any' (this replay keys "
+                    "SimGrid mailboxes by sender; traces with 'any' are not supported)\n",
                     tr.name, (int)tr.ev[i].line);
             return 1;
         }
@@ -130,18 +131,23 @@ int main(int argc, char **argv)
         perror("sim_replay_simgrid: platform file");
         return 1;
     }
-    fprintf(f, "<?xml version='1.0'?>\n"
-               "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-               "<platform version=\"4.1\">\n"
-               "  <cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-%d\" speed=\"1Gf\" "
-               "core=\"%d\" bw=\"%.17gBps\" lat=\"%.17gs\" sharing_policy=\"SPLITDUPLEX\" "
-               "bb_bw=\"1e15Bps\" bb_lat=\"0s\" loopback_bw=\"%.17gBps\" loopback_lat=\"0s\"/>\n"
-               "</platform>\n",
+    fprintf(f,
+            "<?xml version='1.0'?>\n"
+            "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+            "<platform version=\"4.1\">\n"
+            "  <cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-%d\" speed=\"1Gf\" "
+            "core=\"%d\" bw=\"%.17gBps\" lat=\"%.17gs\" sharing_policy=\"SPLITDUPLEX\" "
+            "bb_bw=\"1e15Bps\" bb_lat=\"0s\" loopback_bw=\"%.17gBps\" loopback_lat=\"0s\"/>\n"
+            "</platform>\n",
             nodes - 1, cores, BW, ALPHA / 2, INTRA_BW);
     fclose(f);
-    char *sg_argv[] = {argv[0], "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0",
-                       "--cfg=network/TCP-gamma:0", "--cfg=contexts/stack-size:128",
-                       "--log=root.thres:critical", NULL};
+    char *sg_argv[] = {argv[0],
+                       "--cfg=network/model:CM02",
+                       "--cfg=network/crosstraffic:0",
+                       "--cfg=network/TCP-gamma:0",
+                       "--cfg=contexts/stack-size:128",
+                       "--log=root.thres:critical",
+                       NULL};
     int sg_argc = 6;
     simgrid_init(&sg_argc, sg_argv);
     simgrid_load_platform(plat);

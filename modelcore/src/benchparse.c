@@ -152,9 +152,21 @@ static size_t total(const ct_bench_data *d)
     return d->np2p + d->nbw + d->na2a;
 }
 
+/* After unit conversion a value can leave the range its text was in
+ * (1e308 MB/s is an infinite byte rate): check what is stored. */
+static int sample_ok(parser *p, double m, double v, const char *what)
+{
+    if (!isfinite(m) || m < 0 || !isfinite(v) || !(v > 0))
+        return perr(p, "%s %g for size %g is out of range once converted to SI (accepted: a "
+                    "finite size >= 0 and a finite value > 0)", what, v, m);
+    return 0;
+}
+
 static int add_p2p(parser *p, double m, double t)
 {
     ct_bench_data *d = p->out;
+    if (sample_ok(p, m, t, "time") < 0)
+        return -1;
     if (total(d) >= CT_BENCH_MAX_SAMPLES)
         return perr(p, "more than %d samples (accepted: fewer)", CT_BENCH_MAX_SAMPLES);
     if (grow((void **)&d->p2p, &d->cap_p2p, d->np2p + 1, sizeof *d->p2p) < 0)
@@ -166,6 +178,8 @@ static int add_p2p(parser *p, double m, double t)
 static int add_bw(parser *p, double m, double bw)
 {
     ct_bench_data *d = p->out;
+    if (sample_ok(p, m, bw, "bandwidth") < 0)
+        return -1;
     if (total(d) >= CT_BENCH_MAX_SAMPLES)
         return perr(p, "more than %d samples (accepted: fewer)", CT_BENCH_MAX_SAMPLES);
     if (grow((void **)&d->bw, &d->cap_bw, d->nbw + 1, sizeof *d->bw) < 0)
@@ -179,6 +193,8 @@ static int add_bw(parser *p, double m, double bw)
  * caller's default, then one task per node. */
 static int add_a2a(parser *p, int32_t n, int32_t tpn, int32_t nodes, double m, double t)
 {
+    if (sample_ok(p, m, t, "time") < 0)
+        return -1;
     if (!tpn && !nodes) {
         tpn = p->dir_tpn;
         nodes = p->dir_nodes;

@@ -44,8 +44,9 @@ static int scan_cpu_list(const char *list, int32_t *cpus, int64_t *nnodes, ct_er
         const char *item = p;
         long c = read_uint(&p, CT_ALLOC_MAX_CPUS);
         if (c < 1)
-            return ct_err_set(err, "cpu list '%s': column %d: bad CPU count at '%.16s' "
-                                   "(each count is 1..%d; %s)",
+            return ct_err_set(err,
+                              "cpu list '%s': column %d: bad CPU count at '%.16s' "
+                              "(each count is 1..%d; %s)",
                               list, (int)(item - list) + 1, item, CT_ALLOC_MAX_CPUS,
                               cpu_list_accepted);
         long rep = 1;
@@ -58,8 +59,9 @@ static int scan_cpu_list(const char *list, int32_t *cpus, int64_t *nnodes, ct_er
             p++;
             rep = read_uint(&p, CT_ALLOC_MAX_NODES);
             if (rep < 1 || *p != ')')
-                return ct_err_set(err, "cpu list '%s': column %d: bad repeat at '%.16s' "
-                                       "(repeat is 1..%d; %s)",
+                return ct_err_set(err,
+                                  "cpu list '%s': column %d: bad repeat at '%.16s' "
+                                  "(repeat is 1..%d; %s)",
                                   list, (int)(r - list) + 1, r, CT_ALLOC_MAX_NODES,
                                   cpu_list_accepted);
             p++;
@@ -190,8 +192,8 @@ int ct_nodelist_count(const char *nodelist, int64_t *count, ct_err *err)
         int chars = 0;
         while (*p && *p != ',') {
             if (*p == ']')
-                return ct_err_set(err, "host list '%s': column %d: ']' without '[' (%s)",
-                                  nodelist, (int)(p - nodelist) + 1, hostlist_accepted);
+                return ct_err_set(err, "host list '%s': column %d: ']' without '[' (%s)", nodelist,
+                                  (int)(p - nodelist) + 1, hostlist_accepted);
             if (*p != '[') {
                 chars++;
                 p++;
@@ -209,8 +211,7 @@ int ct_nodelist_count(const char *nodelist, int64_t *count, ct_err *err)
                 }
                 if (lo < 0 || hi < lo)
                     return ct_err_set(err, "host list '%s': column %d: bad range at '%.16s' (%s)",
-                                      nodelist, (int)(num - nodelist) + 1, num,
-                                      hostlist_accepted);
+                                      nodelist, (int)(num - nodelist) + 1, num, hostlist_accepted);
                 in_bracket += hi - lo + 1;
                 if (in_bracket > cap)
                     return ct_err_set(err, "host list '%s': more than %lld hosts", nodelist,
@@ -223,8 +224,8 @@ int ct_nodelist_count(const char *nodelist, int64_t *count, ct_err *err)
                     p++;
                     break;
                 }
-                return ct_err_set(err, "host list '%s': column %d: unterminated '[' (%s)",
-                                  nodelist, (int)(open - nodelist) + 1, hostlist_accepted);
+                return ct_err_set(err, "host list '%s': column %d: unterminated '[' (%s)", nodelist,
+                                  (int)(open - nodelist) + 1, hostlist_accepted);
             }
             term *= in_bracket;
             chars++;
@@ -256,11 +257,16 @@ int ct_nodelist_count(const char *nodelist, int64_t *count, ct_err *err)
 const char *ct_dist_name(ct_dist d)
 {
     switch (d) {
-    case CT_DIST_BLOCK: return "block";
-    case CT_DIST_CYCLIC: return "cyclic";
-    case CT_DIST_PLANE: return "plane";
-    case CT_DIST_RANDOM: return "random";
-    case CT_DIST_EXPLICIT: return "explicit";
+    case CT_DIST_BLOCK:
+        return "block";
+    case CT_DIST_CYCLIC:
+        return "cyclic";
+    case CT_DIST_PLANE:
+        return "plane";
+    case CT_DIST_RANDOM:
+        return "random";
+    case CT_DIST_EXPLICIT:
+        return "explicit";
     }
     return "unknown";
 }
@@ -486,8 +492,9 @@ int ct_layout_build(const ct_alloc *a, int32_t ntasks, int32_t cpus_per_task, ct
     int32_t n = a->nnodes;
     int64_t total = ct_alloc_slots(a, cpus_per_task);
     if (ntasks > total)
-        return ct_err_set(err, "%d tasks do not fit in the allocation's %lld task slots "
-                               "(%d nodes, %d cpus per task): Slurm would need --overcommit",
+        return ct_err_set(err,
+                          "%d tasks do not fit in the allocation's %lld task slots "
+                          "(%d nodes, %d cpus per task): Slurm would need --overcommit",
                           (int)ntasks, (long long)total, (int)n, (int)cpus_per_task);
     int32_t *slots = malloc((size_t)n * sizeof *slots);
     int32_t *cnt = malloc((size_t)n * sizeof *cnt);

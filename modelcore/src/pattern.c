@@ -15,12 +15,18 @@
 const char *ct_pattern_name(ct_pattern_kind k)
 {
     switch (k) {
-    case CT_PAT_ALLTOALL: return "alltoall";
-    case CT_PAT_RING: return "ring";
-    case CT_PAT_HALVES: return "halves";
-    case CT_PAT_HALO2D: return "halo2d";
-    case CT_PAT_HALO3D: return "halo3d";
-    case CT_PAT_TRACE: return "trace";
+    case CT_PAT_ALLTOALL:
+        return "alltoall";
+    case CT_PAT_RING:
+        return "ring";
+    case CT_PAT_HALVES:
+        return "halves";
+    case CT_PAT_HALO2D:
+        return "halo2d";
+    case CT_PAT_HALO3D:
+        return "halo3d";
+    case CT_PAT_TRACE:
+        return "trace";
     }
     return "unknown";
 }
@@ -118,11 +124,11 @@ typedef struct raw {
 
 typedef struct acc {
     ct_graph *g;
-    double *intra;     /* per node, may be NULL */
+    double *intra; /* per node, may be NULL */
     raw *v;
     size_t n, cap;
     int have_last;
-    raw last;          /* the run being folded */
+    raw last; /* the run being folded */
 } acc;
 
 static void acc_init(acc *a, ct_graph *g, double *intra)
@@ -354,13 +360,27 @@ int ct_pattern_graph(const ct_pattern *p, const ct_layout *l, ct_graph *g, doubl
     acc_init(&a, g, intra_bytes);
     int rc;
     switch (p->kind) {
-    case CT_PAT_ALLTOALL: rc = graph_alltoall(l, p->bytes, &a, err); break;
-    case CT_PAT_RING: rc = graph_ring(l, p->bytes, &a, err); break;
-    case CT_PAT_HALVES: rc = graph_halves(l, p->bytes, &a, err); break;
-    case CT_PAT_HALO2D: rc = graph_halo(l, 2, p->bytes, &a, err); break;
-    case CT_PAT_HALO3D: rc = graph_halo(l, 3, p->bytes, &a, err); break;
-    case CT_PAT_TRACE: rc = graph_trace(p, l, &a, err); break;
-    default: rc = ct_err_set(err, "unknown pattern kind %d", (int)p->kind); break;
+    case CT_PAT_ALLTOALL:
+        rc = graph_alltoall(l, p->bytes, &a, err);
+        break;
+    case CT_PAT_RING:
+        rc = graph_ring(l, p->bytes, &a, err);
+        break;
+    case CT_PAT_HALVES:
+        rc = graph_halves(l, p->bytes, &a, err);
+        break;
+    case CT_PAT_HALO2D:
+        rc = graph_halo(l, 2, p->bytes, &a, err);
+        break;
+    case CT_PAT_HALO3D:
+        rc = graph_halo(l, 3, p->bytes, &a, err);
+        break;
+    case CT_PAT_TRACE:
+        rc = graph_trace(p, l, &a, err);
+        break;
+    default:
+        rc = ct_err_set(err, "unknown pattern kind %d", (int)p->kind);
+        break;
     }
     if (rc == 0 && p->kind != CT_PAT_ALLTOALL)
         rc = acc_finish(&a, err);

@@ -47,14 +47,13 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
         intra[k] = (double)cnt[k] * (cnt[k] - 1) * m;
     }
     /* 000/002 eq. 5, layout-aware form of alltoall.h */
-    if (ct_a2a_layout_checked(cnt, l->nnodes, f->alpha, f->beta, m, sig, f->intra_bw,
-                              &t->predicted, err) < 0) {
+    if (ct_a2a_layout_checked(cnt, l->nnodes, f->alpha, f->beta, m, sig, f->intra_bw, &t->predicted,
+                              err) < 0) {
         rc = -1;
         goto out;
     }
     /* 000 Proposition 1, same layout */
-    t->uncontended =
-        ct_a2a_layout_lower_bound(cnt, l->nnodes, f->alpha, f->beta, m, f->intra_bw);
+    t->uncontended = ct_a2a_layout_lower_bound(cnt, l->nnodes, f->alpha, f->beta, m, f->intra_bw);
     t->intra = intra_time(intra, l->nnodes, f->intra_bw);
 out:
     free(cnt);
@@ -65,7 +64,7 @@ out:
 /* A point-to-point candidate between graph building and timing. */
 typedef struct p2p_work {
     ct_graph g;
-    double intra;     /* s */
+    double intra; /* s */
     int built;
 } p2p_work;
 
@@ -85,8 +84,7 @@ static int build_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l
     return 0;
 }
 
-static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive, timing *t,
-                    ct_err *err)
+static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive, timing *t, ct_err *err)
 {
     const ct_graph *g = &w->g;
     int rc = 0;
@@ -207,8 +205,7 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
                           "(no contention)");
         }
     } else if (p->kind == CT_PAT_TRACE) {
-        snprintf(out->model, sizeof out->model, "simulate/%s",
-                 ct_model_name(fabric->penalty.kind));
+        snprintf(out->model, sizeof out->model, "simulate/%s", ct_model_name(fabric->penalty.kind));
     } else {
         snprintf(out->model, sizeof out->model, "%s", ct_model_name(fabric->penalty.kind));
     }
@@ -239,8 +236,8 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
     size_t max_arcs = 0;
     for (size_t i = 0; i < nc && rc == 0; i++) {
         ct_layout l;
-        if (ct_layout_build(req->alloc, ntasks, cpt, cand[i].d, cand[i].plane, req->seed, &l,
-                            err) < 0) {
+        if (ct_layout_build(req->alloc, ntasks, cpt, cand[i].d, cand[i].plane, req->seed, &l, err) <
+            0) {
             rc = -1;
             break;
         }
@@ -248,8 +245,7 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
             rc = time_alltoall(fabric, &sig, p->bytes, &l, &tm[i], err);
         else if (p->kind == CT_PAT_TRACE)
             rc = time_trace(fabric, &tr, &l, &tm[i], err);
-        else if ((rc = build_p2p(fabric, p, &l, &work[i], err)) == 0 &&
-                 work[i].g.ncomm > max_arcs)
+        else if ((rc = build_p2p(fabric, p, &l, &work[i], err)) == 0 && work[i].g.ncomm > max_arcs)
             max_arcs = work[i].g.ncomm;
         ct_layout_free(&l);
         if (rc < 0) {

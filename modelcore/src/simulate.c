@@ -33,16 +33,16 @@
 /* ================================================================ network */
 
 typedef struct slot {
-    double r;          /* remaining time-alone (s) as of tu */
+    double r; /* remaining time-alone (s) as of tu */
     double tu;
-    double p;          /* current penalty */
-    double finish;     /* predicted end */
+    double p;      /* current penalty */
+    double finish; /* predicted end */
     double alone, start, send_post, recv_post, bytes, p_start;
-    int32_t comm;      /* trace communication, or -1 (ct_gige_inc) */
+    int32_t comm; /* trace communication, or -1 (ct_gige_inc) */
     int32_t src_task, dst_task;
-    int32_t src, dst;  /* nodes */
+    int32_t src, dst; /* nodes */
     int32_t next_out, prev_out, next_in, prev_in;
-    int32_t heap;      /* position in the completion heap, -1 when out */
+    int32_t heap; /* position in the completion heap, -1 when out */
     uint32_t stamp;
     uint8_t conflict;
     uint8_t send_blocking, recv_blocking, remote;
@@ -295,20 +295,21 @@ static double gige_penalty(const net *n, const slot *x)
     double dO = n->out[a], dI = n->in[b];
     double po = 1.0, pi = 1.0;
     if (n->out[a] > 1) {
+        /* x is in C_o^m when its Δi is the max of Δi over C_o */
         double card = n->co[a];
-        if (n->in[b] == n->mo[a]) /* x in C_o^m: Δi(x) is the max over C_o */
+        if (n->in[b] == n->mo[a])
             po = dO * beta * (1.0 + go * (dO - card)); /* 001 §V-A p_o, c_i in C_o^m */
         else
             po = dO * beta * (1.0 - go / card); /* 001 §V-A p_o, otherwise */
     }
     if (n->in[b] > 1) {
-        double card = n->ci[b];
-        if (n->out[a] == n->mi[b]) /* x in C_i^m: Δo(x) is the max over C_i */
+        /* x is in C_i^m when its Δo is the max of Δo over C_i; the printed
+         * p_i divides by card(C_o^m) in its last branch (CT_GIGE_LITERAL_PI) */
+        double card = n->ci[b], last = (n->model.gige_flags & CT_GIGE_LITERAL_PI) ? n->co[a] : card;
+        if (n->out[a] == n->mi[b])
             pi = dI * beta * (1.0 + gi * (dI - card)); /* 001 §V-A p_i, c_i in C_i^m */
         else
-            pi = dI * beta * (1.0 - gi / ((n->model.gige_flags & CT_GIGE_LITERAL_PI)
-                                              ? (double)n->co[a] : card));
-        /* ^ 001 §V-A p_i, otherwise: card(C_i^m), or as printed card(C_o^m) (penalty_gige.c) */
+            pi = dI * beta * (1.0 - gi / last); /* 001 §V-A p_i, otherwise */
     }
     return po > pi ? po : pi; /* 001 §V-A: p = max(p_o, p_i) */
 }
@@ -521,11 +522,11 @@ static int component_commit(net *n, double now, ct_err *err)
             n->local[n->nodes_a[q]] = (int32_t)q;
         for (size_t j = 0; j < n->ntouched; j++) {
             const slot *x = &n->s[n->touched[j]];
-            n->gbuf[j] = (ct_comm){.src = n->local[x->src], .dst = n->local[x->dst], .mult = 1,
-                                   .bytes = x->bytes};
+            n->gbuf[j] = (ct_comm){
+                .src = n->local[x->src], .dst = n->local[x->dst], .mult = 1, .bytes = x->bytes};
         }
-        ct_graph g = {.nnodes = (int32_t)n->na, .ncomm = n->ntouched, .cap = n->ntouched,
-                      .comm = n->gbuf};
+        ct_graph g = {
+            .nnodes = (int32_t)n->na, .ncomm = n->ntouched, .cap = n->ntouched, .comm = n->gbuf};
         if (model_penalties(n, &g, n->pbuf, err))
             return -1;
         for (size_t j = 0; j < n->ntouched; j++)
@@ -568,8 +569,11 @@ ct_gige_inc *ct_gige_inc_new(int32_t nnodes, double beta, double gamma_i, double
     if (nnodes < 1)
         return NULL;
     ct_gige_inc *g = calloc(1, sizeof *g);
-    ct_penalty_model m = {.kind = CT_MODEL_GIGE, .beta = beta, .gamma_i = gamma_i,
-                          .gamma_o = gamma_o, .gige_flags = flags};
+    ct_penalty_model m = {.kind = CT_MODEL_GIGE,
+                          .beta = beta,
+                          .gamma_i = gamma_i,
+                          .gamma_o = gamma_o,
+                          .gige_flags = flags};
     if (!g || net_init(&g->n, nnodes, &m, 0)) {
         free(g);
         return NULL;
@@ -637,9 +641,9 @@ typedef struct task {
 
 typedef struct pend {
     double post;
-    double bytes;  /* send: size; receive: buffer (< 0: any) */
-    int32_t peer;  /* send: source task; receive: source or CT_ANY_SOURCE */
-    int32_t comm;  /* send: communication; receive: -1 */
+    double bytes; /* send: size; receive: buffer (< 0: any) */
+    int32_t peer; /* send: source task; receive: source or CT_ANY_SOURCE */
+    int32_t comm; /* send: communication; receive: -1 */
     int32_t line;
     int32_t next, prev;
     uint8_t blocking;
@@ -974,11 +978,11 @@ static int complete_transfer(engine *e, int32_t k, ct_err *err)
 static int trunc_error(engine *e, int32_t src, const ct_event *sev, double bytes, double rbytes,
                        int32_t rline, int32_t dst, ct_err *err)
 {
-    return ct_err_set(err, "%s:%d: send of %.0f bytes from task %d matches the receive of task "
-                           "%d on line %d whose buffer holds %.0f bytes (MPI_ERR_TRUNCATE; "
-                           "the receive size must be >= the send size, or omitted)",
-                      e->tr->name, (int)sev->line, bytes, (int)src, (int)dst, (int)rline,
-                      rbytes);
+    return ct_err_set(err,
+                      "%s:%d: send of %.0f bytes from task %d matches the receive of task "
+                      "%d on line %d whose buffer holds %.0f bytes (MPI_ERR_TRUNCATE; "
+                      "the receive size must be >= the send size, or omitted)",
+                      e->tr->name, (int)sev->line, bytes, (int)src, (int)dst, (int)rline, rbytes);
 }
 
 static int post_send(engine *e, int32_t t, const ct_event *ev, int blocking, ct_err *err)
@@ -994,8 +998,7 @@ static int post_send(engine *e, int32_t t, const ct_event *ev, int blocking, ct_
         double rpost = r->post;
         int rblk = r->blocking;
         pend_remove(e, &D->posted_head, &D->posted_tail, q);
-        return start_transfer(e, t, dst, ev->comm, ev->value, e->now, rpost, blocking, rblk,
-                              err);
+        return start_transfer(e, t, dst, ev->comm, ev->value, e->now, rpost, blocking, rblk, err);
     }
     int32_t k = pend_new(e);
     if (k < 0)
@@ -1019,8 +1022,8 @@ static int post_recv(engine *e, int32_t t, const ct_event *ev, int blocking, ct_
         if (ev->peer != CT_ANY_SOURCE && s->peer != ev->peer)
             continue;
         if (ev->value >= 0 && s->bytes > ev->value)
-            return trunc_error(e, s->peer, ct_trace_comm_event(e->tr, (size_t)s->comm),
-                               s->bytes, ev->value, ev->line, t, err);
+            return trunc_error(e, s->peer, ct_trace_comm_event(e->tr, (size_t)s->comm), s->bytes,
+                               ev->value, ev->line, t, err);
         int32_t src = s->peer, comm = s->comm;
         double bytes = s->bytes, spost = s->post;
         int sblk = s->blocking;
@@ -1117,23 +1120,23 @@ static int deadlock_error(engine *e, ct_err *err)
             snprintf(what, sizeof what, "task %d in send to %d (line %d)", (int)t, (int)x->peer,
                      (int)x->line);
         else if (T->state == T_RECV && x->peer == CT_ANY_SOURCE)
-            snprintf(what, sizeof what, "task %d in recv from any (line %d)", (int)t,
-                     (int)x->line);
+            snprintf(what, sizeof what, "task %d in recv from any (line %d)", (int)t, (int)x->line);
         else if (T->state == T_RECV)
-            snprintf(what, sizeof what, "task %d in recv from %d (line %d)", (int)t,
-                     (int)x->peer, (int)x->line);
+            snprintf(what, sizeof what, "task %d in recv from %d (line %d)", (int)t, (int)x->peer,
+                     (int)x->line);
         else if (T->state == T_WAIT)
             snprintf(what, sizeof what, "task %d in waitall with %d unmatched requests (line %d)",
                      (int)t, (int)T->outstanding, (int)x->line);
         else
-            snprintf(what, sizeof what, "task %d at its end with %d unmatched isend/irecv",
-                     (int)t, (int)T->outstanding);
+            snprintf(what, sizeof what, "task %d at its end with %d unmatched isend/irecv", (int)t,
+                     (int)T->outstanding);
         int w = snprintf(buf + len, sizeof buf - len, "%s%s", shown > 1 ? "; " : "", what);
         if (w > 0 && (size_t)w < sizeof buf - len)
             len += (size_t)w;
     }
-    return ct_err_set(err, "%s: deadlock at t=%.9g s: %d task%s blocked forever: %s%s (every "
-                           "send needs a matching receive posted by its destination)",
+    return ct_err_set(err,
+                      "%s: deadlock at t=%.9g s: %d task%s blocked forever: %s%s (every "
+                      "send needs a matching receive posted by its destination)",
                       e->tr->name, e->now, blocked, blocked == 1 ? "" : "s", buf,
                       blocked > shown ? "; ..." : "");
 }
@@ -1166,8 +1169,7 @@ static void engine_free(engine *e)
     free(e->ready);
 }
 
-static int check_inputs(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p,
-                        ct_err *err)
+static int check_inputs(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, ct_err *err)
 {
     if (!tr->finished)
         return ct_err_set(err, "%s: trace not finished (call ct_trace_finish)", tr->name);
@@ -1195,8 +1197,8 @@ static int check_inputs(const ct_trace *tr, const ct_layout *l, const ct_sim_par
     return 0;
 }
 
-int ct_simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p,
-                ct_sim_result *out, ct_err *err)
+int ct_simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, ct_sim_result *out,
+                ct_err *err)
 {
     memset(out, 0, sizeof *out);
     if (check_inputs(tr, l, p, err))
@@ -1308,8 +1310,7 @@ void ct_sim_eval_free(ct_sim_eval *ev)
     memset(ev, 0, sizeof *ev);
 }
 
-int ct_sim_evaluate(const ct_sim_result *r, const double *measured, ct_sim_eval *ev,
-                    ct_err *err)
+int ct_sim_evaluate(const ct_sim_result *r, const double *measured, ct_sim_eval *ev, ct_err *err)
 {
     memset(ev, 0, sizeof *ev);
     if (!r->comm)
@@ -1333,8 +1334,7 @@ int ct_sim_evaluate(const ct_sim_result *r, const double *measured, ct_sim_eval 
             continue;
         if (!(tm > 0)) {
             ct_sim_eval_free(ev);
-            return ct_err_set(err, "measured time %g of communication %zu (accepted: > 0)", tm,
-                              c);
+            return ct_err_set(err, "measured time %g of communication %zu (accepted: > 0)", tm, c);
         }
         double tp = ct_sim_comm_time(&r->comm[c]);
         ev->e_rel[c] = (tp - tm) / tm * 100.0; /* 001 §VI-B E_rel */
@@ -1349,7 +1349,8 @@ int ct_sim_evaluate(const ct_sim_result *r, const double *measured, ct_sim_eval 
     for (int32_t t = 0; t < r->ntasks; t++) {
         ev->e_abs_task[t] = NAN;
         if (ev->s_m[t] > 0) {
-            ev->e_abs_task[t] = fabs((ev->s_p[t] - ev->s_m[t]) / ev->s_m[t] * 100.0); /* 001 §VI-B E_abs(t_i) */
+            ev->e_abs_task[t] =
+                fabs((ev->s_p[t] - ev->s_m[t]) / ev->s_m[t] * 100.0); /* 001 §VI-B E_abs(t_i) */
             tsum += ev->e_abs_task[t];
             tn++;
         }

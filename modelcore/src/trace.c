@@ -49,9 +49,9 @@ static uint64_t hash_str(const char *s)
 
 /* Open-addressing set of labels -> communication index. */
 typedef struct label_tab {
-    size_t cap;      /* power of two */
+    size_t cap; /* power of two */
     size_t n;
-    int64_t *slot;   /* comm index or -1 */
+    int64_t *slot; /* comm index or -1 */
 } label_tab;
 
 static const char *label_of(const ct_trace *tr, size_t c)
@@ -207,8 +207,8 @@ static int check_task(ct_trace *tr, int32_t task, const char *what, int32_t line
 {
     int32_t lim = tr->declared_tasks >= 0 ? tr->declared_tasks : CT_TRACE_MAX_TASKS;
     if (task < 0 || task >= lim) {
-        ct_err_set(err, "%s %d out of range (accepted: 0 to %d%s)", what, (int)task,
-                   (int)lim - 1, tr->declared_tasks >= 0 ? ", as declared by 'tasks'" : "");
+        ct_err_set(err, "%s %d out of range (accepted: 0 to %d%s)", what, (int)task, (int)lim - 1,
+                   tr->declared_tasks >= 0 ? ", as declared by 'tasks'" : "");
         return at_line(tr, line, err);
     }
     return 0;
@@ -261,8 +261,10 @@ int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int
         return at_line(tr, line, err);
     }
     if (blocking && dst == task) {
-        ct_err_set(err, "blocking send from task %d to itself always deadlocks (use isend, "
-                        "irecv and waitall for a self-message)", (int)task);
+        ct_err_set(err,
+                   "blocking send from task %d to itself always deadlocks (use isend, "
+                   "irecv and waitall for a self-message)",
+                   (int)task);
         return at_line(tr, line, err);
     }
     if (tr->ncomm >= NO_LABEL - 1 || tr->ncomm >= (size_t)INT32_MAX) {
@@ -271,8 +273,9 @@ int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int
     }
     if (label) {
         if (!valid_label(label)) {
-            ct_err_set(err, "invalid label '%s' (accepted: a letter or '_' then letters, "
-                            "digits, '_', '.' or '-', at most %d characters)",
+            ct_err_set(err,
+                       "invalid label '%s' (accepted: a letter or '_' then letters, "
+                       "digits, '_', '.' or '-', at most %d characters)",
                        label, CT_LABEL_MAX - 1);
             return at_line(tr, line, err);
         }
@@ -280,15 +283,19 @@ int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int
             return ct_err_set(err, "out of memory (label table)");
         int64_t prev = tab_find(tr->stage_labels, tr, label);
         if (prev >= 0) {
-            ct_err_set(err, "label '%s' already names the communication on line %d (labels "
-                            "must be unique)", label, (int)tr->ev[tr->comm_event[prev]].line);
+            ct_err_set(err,
+                       "label '%s' already names the communication on line %d (labels "
+                       "must be unique)",
+                       label, (int)tr->ev[tr->comm_event[prev]].line);
             return at_line(tr, line, err);
         }
         int64_t di = default_label_index(label);
         if (di >= 0 && (size_t)di != tr->ncomm) {
-            ct_err_set(err, "label '%s' is the default name of communication %lld (labels "
-                            "of the form c<number> may only name their own communication, "
-                            "here c%zu)", label, (long long)di, tr->ncomm);
+            ct_err_set(err,
+                       "label '%s' is the default name of communication %lld (labels "
+                       "of the form c<number> may only name their own communication, "
+                       "here c%zu)",
+                       label, (long long)di, tr->ncomm);
             return at_line(tr, line, err);
         }
     }
@@ -341,8 +348,10 @@ int ct_trace_add_recv(ct_trace *tr, int32_t task, int32_t src, double max_bytes,
         return at_line(tr, line, err);
     }
     if (blocking && src == task) {
-        ct_err_set(err, "blocking recv of task %d from itself always deadlocks (use isend, "
-                        "irecv and waitall for a self-message)", (int)task);
+        ct_err_set(err,
+                   "blocking recv of task %d from itself always deadlocks (use isend, "
+                   "irecv and waitall for a self-message)",
+                   (int)task);
         return at_line(tr, line, err);
     }
     return push_event(tr, task, blocking ? CT_EV_RECV : CT_EV_IRECV, src,
@@ -476,9 +485,12 @@ int ct_parse_duration(const char *s, double *seconds, ct_err *err)
     errno = 0;
     char *end;
     double v = strtod(s, &end);
-    if (end == s || errno == ERANGE || !isfinite(v) || v < 0 || !(isdigit((unsigned char)*s) || *s == '.'))
-        return ct_err_set(err, "invalid duration '%s' (expected a number >= 0 with optional "
-                               "s, ms, us or ns suffix, e.g. 1.5ms)", s);
+    if (end == s || errno == ERANGE || !isfinite(v) || v < 0 ||
+        !(isdigit((unsigned char)*s) || *s == '.'))
+        return ct_err_set(err,
+                          "invalid duration '%s' (expected a number >= 0 with optional "
+                          "s, ms, us or ns suffix, e.g. 1.5ms)",
+                          s);
     double mult = 1.0;
     if (*end) {
         if (strcmp(end, "s") == 0)
@@ -490,8 +502,7 @@ int ct_parse_duration(const char *s, double *seconds, ct_err *err)
         else if (strcmp(end, "ns") == 0)
             mult = 1e-9;
         else
-            return ct_err_set(err, "invalid duration suffix in '%s' (accepted: s, ms, us, ns)",
-                              s);
+            return ct_err_set(err, "invalid duration suffix in '%s' (accepted: s, ms, us, ns)", s);
     }
     *seconds = v * mult;
     return 0;
@@ -541,9 +552,10 @@ static int range_ok(const ct_trace *tr, const char *name, int line, const tok *t
                     const char *what, ct_err *err)
 {
     if (tr->declared_tasks >= 0 && id >= tr->declared_tasks) {
-        ct_err_set(err, "%s %d out of range (accepted: 0 to %d, as declared by 'tasks' on "
-                        "line %d)", what, (int)id, (int)tr->declared_tasks - 1,
-                   (int)tr->declared_line);
+        ct_err_set(err,
+                   "%s %d out of range (accepted: 0 to %d, as declared by 'tasks' on "
+                   "line %d)",
+                   what, (int)id, (int)tr->declared_tasks - 1, (int)tr->declared_line);
         return tok_err(name, line, t, err);
     }
     return 0;
@@ -633,8 +645,7 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
         if (n == 4 && get_bytes(name, lineno, &t[3], &v, err))
             return -1;
         if (range_ok(tr, name, lineno, &t[1], task, "task", err) ||
-            (peer != CT_ANY_SOURCE &&
-             range_ok(tr, name, lineno, &t[2], peer, "source task", err)))
+            (peer != CT_ANY_SOURCE && range_ok(tr, name, lineno, &t[2], peer, "source task", err)))
             return -1;
         if (ct_trace_add_recv(tr, task, peer, v, blocking, lineno, err))
             return builder_fail(name, lineno, &t[2], err);
@@ -649,8 +660,10 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
             return builder_fail(name, lineno, &t[1], err);
         return 0;
     }
-    ct_err_set(err, "unknown event '%s' (accepted: tasks, compute, send, isend, recv, irecv, "
-                    "waitall)", kw);
+    ct_err_set(err,
+               "unknown event '%s' (accepted: tasks, compute, send, isend, recv, irecv, "
+               "waitall)",
+               kw);
     return tok_err(name, lineno, &t[0], err);
 }
 
@@ -672,8 +685,7 @@ static int each_line_buffer(const char *name, const char *buf, size_t len, line_
         lineno++;
         if (memchr(buf + i, '\0', j - i)) {
             free(line);
-            return ct_err_set(err, "%s:%d: NUL byte in text (expected a text file)", name,
-                              lineno);
+            return ct_err_set(err, "%s:%d: NUL byte in text (expected a text file)", name, lineno);
         }
         if (j - i + 1 > cap) {
             cap = j - i + 1;
@@ -708,8 +720,7 @@ static int each_line_file(const char *path, line_fn fn, void *ctx, ct_err *err)
     while ((n = getline(&line, &cap, f)) >= 0) {
         lineno++;
         if (memchr(line, '\0', (size_t)n)) {
-            rc = ct_err_set(err, "%s:%d: NUL byte in text (expected a text file)", path,
-                            lineno);
+            rc = ct_err_set(err, "%s:%d: NUL byte in text (expected a text file)", path, lineno);
             break;
         }
         if ((rc = fn(ctx, line, lineno, err)))
@@ -741,8 +752,7 @@ int ct_trace_load(const char *path, ct_trace *tr, ct_err *err)
     return trace_end(tr, each_line_file(path, trace_line_cb, tr, err), err);
 }
 
-int ct_trace_parse_buffer(const char *name, const char *buf, size_t len, ct_trace *tr,
-                          ct_err *err)
+int ct_trace_parse_buffer(const char *name, const char *buf, size_t len, ct_trace *tr, ct_err *err)
 {
     ct_trace_init(tr, name, err);
     return trace_end(tr, each_line_buffer(tr->name, buf, len, trace_line_cb, tr, err), err);
@@ -782,8 +792,8 @@ static int meas_line_cb(void *vctx, char *line, int lineno, ct_err *err)
         return tok_err(m->name, lineno, &t[0], err);
     }
     if (m->seen_line[c]) {
-        ct_err_set(err, "communication '%s' already measured on line %d (give each once)",
-                   t[0].s, m->seen_line[c]);
+        ct_err_set(err, "communication '%s' already measured on line %d (give each once)", t[0].s,
+                   m->seen_line[c]);
         return tok_err(m->name, lineno, &t[0], err);
     }
     double v;
@@ -885,8 +895,10 @@ static int placement_run(const char *name, const char *path, const char *buf, si
                   : each_line_buffer(name, buf, len, place_line_cb, &p, err);
     for (int32_t i = 0; rc == 0 && i < ntasks; i++)
         if (!p.seen_line[i])
-            rc = ct_err_set(err, "%s: task %d is not placed (every task 0 to %d needs a "
-                                 "'TASK NODE' line)", name, (int)i, (int)ntasks - 1);
+            rc = ct_err_set(err,
+                            "%s: task %d is not placed (every task 0 to %d needs a "
+                            "'TASK NODE' line)",
+                            name, (int)i, (int)ntasks - 1);
     free(p.seen_line);
     return rc;
 }

@@ -88,9 +88,10 @@ lc_up() {
 }
 
 # lc_plugstack ARGS: replace the plugin's plugstack.conf arguments (srun and
-# sbatch read plugstack.conf at every start; no restart needed)
+# sbatch read plugstack.conf at every start; no restart needed).
+# LC_PLUGIN_KIND=required loads it as required instead of optional.
 lc_plugstack() {
-    echo "optional $CT_BUILD_ROOT/plugin/contention.so $*" >"$LC_DIR/plugstack.conf"
+    echo "${LC_PLUGIN_KIND:-optional} $CT_BUILD_ROOT/plugin/contention.so $*" >"$LC_DIR/plugstack.conf"
 }
 
 # lc_alloc "SALLOC ARGS" 'COMMANDS': run COMMANDS (bash, with this file

@@ -346,6 +346,9 @@ static void test_refusals_name_the_line(void **state)
                  "in:2: data row before the '# Size ...' header line");
     expect_error("# OSU MPI Bandwidth Test v5.9\n# Size  Bandwidth (MB/s)\n1 0\n", NULL,
                  "in:3: value 0 for size 1 (accepted: > 0)");
+    /* found by fuzzing: finite in MB/s, infinite in bytes/s */
+    expect_error("# OSU MPI Bandwidth Test v5.9\n# Size  Bandwidth (MB/s)\n2 1e308\n", NULL,
+                 "in:3: bandwidth inf for size 2 is out of range once converted to SI");
     expect_error("# OSU MPI Latency Test v5.9\n# Size  Latency (us)\n-1 5\n", NULL,
                  "in:3: unexpected line '-1 5'");
 

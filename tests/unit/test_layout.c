@@ -48,17 +48,9 @@ static void test_alloc_parse_errors(void **state)
         const char *in;
         const char *needle; /* must appear in the message */
     } bad[] = {
-        {"", "empty"},
-        {"4(x0)", "column 2"},
-        {"4(2)", "'(x'"},
-        {"0", "column 1"},
-        {"4,", "column 3"},
-        {"4(x2", "column 2"},
-        {"a", "'a'"},
-        {"4,,3", "column 3"},
-        {"70000", "1..65535"},
-        {"4;3", "';'"},
-        {"-4", "column 1"},
+        {"", "empty"},         {"4(x0)", "column 2"}, {"4(2)", "'(x'"},   {"0", "column 1"},
+        {"4,", "column 3"},    {"4(x2", "column 2"},  {"a", "'a'"},       {"4,,3", "column 3"},
+        {"70000", "1..65535"}, {"4;3", "';'"},        {"-4", "column 1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ct_alloc a = {5, (int32_t *)&a};
@@ -105,12 +97,8 @@ static void test_nodelist_count(void **state)
         const char *in;
         int64_t n;
     } good[] = {
-        {"n1", 1},
-        {"n[1-4]", 4},
-        {"n[1-4,7],login2", 6},
-        {"rack[1-2]-n[01-16]", 32},
-        {"a,b,c", 3},
-        {"gpu[001-128]", 128},
+        {"n1", 1},    {"n[1-4]", 4},         {"n[1-4,7],login2", 6}, {"rack[1-2]-n[01-16]", 32},
+        {"a,b,c", 3}, {"gpu[001-128]", 128},
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         int64_t n = -1;

@@ -23,8 +23,10 @@ static void test_parse(void **state)
     static const struct {
         const char *s;
         ct_pattern_kind k;
-    } good[] = {{"alltoall", CT_PAT_ALLTOALL}, {"ring", CT_PAT_RING},
-                {"halves", CT_PAT_HALVES},     {"halo2d", CT_PAT_HALO2D},
+    } good[] = {{"alltoall", CT_PAT_ALLTOALL},
+                {"ring", CT_PAT_RING},
+                {"halves", CT_PAT_HALVES},
+                {"halo2d", CT_PAT_HALO2D},
                 {"halo3d", CT_PAT_HALO3D}};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         assert_int_equal(ct_pattern_parse(good[i].s, &p, &err), 0);
@@ -40,7 +42,8 @@ static void test_parse(void **state)
     assert_int_equal(ct_pattern_parse("", &p, &err), -1);
     assert_int_equal(ct_pattern_parse("Ring", &p, &err), -1);
     assert_non_null(strstr(err.msg, "'Ring'"));
-    assert_non_null(strstr(err.msg, "accepted: alltoall, ring, halves, halo2d, halo3d, trace:FILE"));
+    assert_non_null(
+        strstr(err.msg, "accepted: alltoall, ring, halves, halo2d, halo3d, trace:FILE"));
     assert_int_equal(ct_pattern_parse(NULL, &p, &err), -1);
 }
 
@@ -52,9 +55,9 @@ static void test_grid_dims(void **state)
         int nd;
         int32_t d[3];
     } cases[] = {
-        {12, 2, {4, 3, 1}},  {16, 2, {4, 4, 1}},   {7, 2, {7, 1, 1}},    {1, 2, {1, 1, 1}},
-        {8, 3, {2, 2, 2}},   {12, 3, {3, 2, 2}},   {65536, 3, {64, 32, 32}},
-        {27, 3, {3, 3, 3}},  {13, 3, {13, 1, 1}},  {64, 2, {8, 8, 1}},   {10, 1, {10, 1, 1}},
+        {12, 2, {4, 3, 1}},  {16, 2, {4, 4, 1}}, {7, 2, {7, 1, 1}},        {1, 2, {1, 1, 1}},
+        {8, 3, {2, 2, 2}},   {12, 3, {3, 2, 2}}, {65536, 3, {64, 32, 32}}, {27, 3, {3, 3, 3}},
+        {13, 3, {13, 1, 1}}, {64, 2, {8, 8, 1}}, {10, 1, {10, 1, 1}},
     };
     ct_err err = {{0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -182,8 +185,8 @@ static void test_graphs_match_brute_force(void **state)
         const char *cpus;
         int32_t ntasks;
     } allocs[] = {
-        {"4(x4)", 16}, {"4(x2),3,1(x5)", 16}, {"4(x2),1(x2)", 10}, {"8(x6)", 45}, {"3,1(x3)", 5},
-        {"16(x8)", 128}, {"1(x7)", 7},
+        {"4(x4)", 16},  {"4(x2),3,1(x5)", 16}, {"4(x2),1(x2)", 10}, {"8(x6)", 45},
+        {"3,1(x3)", 5}, {"16(x8)", 128},       {"1(x7)", 7},
     };
     const ct_pattern_kind kinds[] = {CT_PAT_ALLTOALL, CT_PAT_RING, CT_PAT_HALVES, CT_PAT_HALO2D,
                                      CT_PAT_HALO3D};

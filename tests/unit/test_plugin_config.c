@@ -11,7 +11,7 @@
 #include "../../plugin/plugin.h"
 
 #define PARSE(c, err, ...)                                                                         \
-    ctp_config_parse((int)(sizeof((char *const[]){__VA_ARGS__}) / sizeof(char *)),               \
+    ctp_config_parse((int)(sizeof((char *const[]){__VA_ARGS__}) / sizeof(char *)),                 \
                      (char *const[]){__VA_ARGS__}, c, err)
 
 static void test_defaults(void **state)

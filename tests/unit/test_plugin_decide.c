@@ -32,7 +32,7 @@ static const char *fake_getenv(const char *name, void *ctx)
 
 /* An allocation like `salloc -N4 -n16` on nodes of 4 CPUs. */
 #define ALLOC_4x4                                                                                  \
-    "SLURM_JOB_ID=12", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_JOB_NODELIST=n[1-4]",             \
+    "SLURM_JOB_ID=12", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_JOB_NODELIST=n[1-4]",               \
         "SLURM_JOB_NUM_NODES=4", "SLURM_NTASKS=16", "SLURM_JOB_PARTITION=debug"
 
 static void decide(const char *const *argv_extra, const char *const *vars, const char *plugstack,
@@ -182,12 +182,12 @@ static void test_fail_open(void **state)
     decide(V("--contention=auto"), V(ALLOC_4x4), "signatures=/nonexistent/sig.yaml", &d);
     assert_int_equal(d.set_distribution, 0);
     assert_int_equal(d.level, CTP_LEVEL_WARNING);
-    assert_non_null(strstr(d.message, "contention: warning: signature file: /nonexistent/sig.yaml"));
+    assert_non_null(
+        strstr(d.message, "contention: warning: signature file: /nonexistent/sig.yaml"));
     assert_non_null(strstr(d.message, "job launched unchanged"));
     assert_null(strchr(d.message, '\n')); /* one line */
     /* strict=yes turns it into an error that stops srun */
-    decide(V("--contention=auto"), V(ALLOC_4x4), "signatures=/nonexistent/sig.yaml strict=yes",
-           &d);
+    decide(V("--contention=auto"), V(ALLOC_4x4), "signatures=/nonexistent/sig.yaml strict=yes", &d);
     assert_int_equal(d.level, CTP_LEVEL_FATAL);
     assert_non_null(strstr(d.message, "contention: error:"));
     /* no signature file configured */
@@ -196,8 +196,8 @@ static void test_fail_open(void **state)
     assert_non_null(strstr(d.message, "signatures="));
     /* unparsable geometry */
     decide(V("--contention=auto"),
-           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x", "SLURM_NTASKS=8"),
-           "signatures=" SIGS, &d);
+           V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x", "SLURM_NTASKS=8"), "signatures=" SIGS,
+           &d);
     assert_int_equal(d.level, CTP_LEVEL_WARNING);
     assert_non_null(strstr(d.message, "SLURM_JOB_CPUS_PER_NODE"));
     decide(V("--contention=auto"),

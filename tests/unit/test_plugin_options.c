@@ -178,10 +178,10 @@ static void test_scan_conservative(void **state)
     SCAN(&o, "-n2", ":", "-n3", "b");
     assert_int_equal(o.ok, 0);
     /* options that move the step off the allocation's nodes or CPUs */
-    static const char *const moving[][2] = {{"-w", "n1"},          {"--nodelist", "n[1-2]"},
-                                            {"-x", "n3"},          {"--relative", "1"},
-                                            {"--gpus-per-task", "1"}, {"-B", "2:2"},
-                                            {"--jobid", "7"},      {"--hint", "nomultithread"}};
+    static const char *const moving[][2] = {
+        {"-w", "n1"},        {"--nodelist", "n[1-2]"},   {"-x", "n3"},
+        {"--relative", "1"}, {"--gpus-per-task", "1"},   {"-B", "2:2"},
+        {"--jobid", "7"},    {"--hint", "nomultithread"}};
     for (size_t i = 0; i < sizeof moving / sizeof moving[0]; i++) {
         char *const argv[] = {"srun", (char *)moving[i][0], (char *)moving[i][1], "x", NULL};
         ctp_srun_args_parse(4, argv, &o);

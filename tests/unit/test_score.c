@@ -32,7 +32,7 @@ static void gige_fabric(ct_fabric *f)
     f->beta = 1.0 / 125e6;
     f->has_alltoall = 1;
     f->alltoall = (ct_a2a_sig){.gamma = 4.3628, .delta = 4.93e-3, .M = 8192}; /* 000 §6.2 */
-    f->penalty.kind = CT_MODEL_GIGE;                                           /* 001 §V-A */
+    f->penalty.kind = CT_MODEL_GIGE;                                          /* 001 §V-A */
     f->penalty.beta = 0.75;
     f->penalty.gamma_i = 0.036;
     f->penalty.gamma_o = 0.115;
@@ -137,9 +137,8 @@ static void test_halves_prefers_cyclic(void **state)
         assert_int_equal(ct_score(&f, &req, &r, &err), 0);
         check_sorted(&r);
         if (strcmp(r.c[0].name, "cyclic") != 0)
-            fail_msg("%s: halves picked %s (block %g s, cyclic %g s)", allocs[i].cpus,
-                     r.c[0].name, cand(&r, "block")->predicted_s,
-                     cand(&r, "cyclic")->predicted_s);
+            fail_msg("%s: halves picked %s (block %g s, cyclic %g s)", allocs[i].cpus, r.c[0].name,
+                     cand(&r, "block")->predicted_s, cand(&r, "cyclic")->predicted_s);
         assert_true(cand(&r, "cyclic")->remote_comms < cand(&r, "block")->remote_comms);
         ct_alloc_free(&a);
     }

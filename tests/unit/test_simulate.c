@@ -65,7 +65,7 @@ static void simulate_ok(const ct_trace *tr, const ct_layout *l, const ct_sim_par
         fail_msg("%s", err.msg);
 }
 
-#define REL_EQ(a, b, tol) assert_true(fabs((a) - (b)) <= (tol) * fabs(b))
+#define REL_EQ(a, b, tol) assert_true(fabs((a) - (b)) <= (tol)*fabs(b))
 
 /* A single communication takes Hockney's alpha + m*beta (000 §3). */
 static void test_single_comm_is_hockney(void **state)
@@ -479,10 +479,10 @@ static void random_trace(uint64_t seed, int32_t ntasks, int rounds, ct_trace *tr
         int32_t shift = 1 + (int32_t)(rnd() % (uint64_t)(ntasks - 1));
         for (int32_t t = 0; t < ntasks; t++) {
             double bytes = (double)(1 + rnd() % 2000000);
-            assert_int_equal(ct_trace_add_send(tr, t, (t + shift) % ntasks, bytes, 0, NULL, 0,
-                                               &err), 0);
-            assert_int_equal(ct_trace_add_recv(tr, t, (t - shift + ntasks) % ntasks, -1, 0, 0,
-                                               &err), 0);
+            assert_int_equal(
+                ct_trace_add_send(tr, t, (t + shift) % ntasks, bytes, 0, NULL, 0, &err), 0);
+            assert_int_equal(
+                ct_trace_add_recv(tr, t, (t - shift + ntasks) % ntasks, -1, 0, 0, &err), 0);
             if (rnd() % 2)
                 assert_int_equal(ct_trace_add_compute(tr, t, rnd01() * 0.01, 0, &err), 0);
             assert_int_equal(ct_trace_add_waitall(tr, t, 0, &err), 0);
@@ -645,9 +645,8 @@ static void test_incremental_gige_snapshots(void **state)
                 ct_graph gr = {.nnodes = nn, .ncomm = (size_t)nlive, .cap = 64, .comm = arcs};
                 double pen[64];
                 ct_err err = {{0}};
-                assert_int_equal(ct_gige_penalties_ex(BETA, GAMMA_I, GAMMA_O, flags, &gr, NULL,
-                                                      pen, &err),
-                                 0);
+                assert_int_equal(
+                    ct_gige_penalties_ex(BETA, GAMMA_I, GAMMA_O, flags, &gr, NULL, pen, &err), 0);
                 for (int i = 0; i < nlive; i++) {
                     double got = ct_gige_inc_penalty(g, live[i]);
                     if (fabs(got - pen[i]) > 1e-12) /* same formula: rounding only */
@@ -697,7 +696,6 @@ static void test_rejected_inputs(void **state)
     ct_layout_free(&l);
     ct_trace_free(&tr);
 }
-
 
 /* ------------------------------------------------- contention-admin simulate */
 
@@ -758,10 +756,13 @@ static void test_cli_fig4(void **state)
     fig4_row rows[8];
     double t_ref;
     assert_int_equal(load_fig4(rows, &t_ref), 6);
-    char *argv[] = {"simulate", TRACES "/fig4_gige.trace", "--config",
-                    TRACES "/paper001_gige.yaml", "--nodes", "7", "--cores", "1",
-                    "--placement", "rrn", "--measured", TRACES "/fig4_gige.measured", "--json",
-                    NULL};
+    char *argv[] = {"simulate",    TRACES "/fig4_gige.trace",
+                    "--config",    TRACES "/paper001_gige.yaml",
+                    "--nodes",     "7",
+                    "--cores",     "1",
+                    "--placement", "rrn",
+                    "--measured",  TRACES "/fig4_gige.measured",
+                    "--json",      NULL};
     static cli_out o;
     run_cli(&o, 13, argv);
     if (o.rc != 0)
@@ -777,9 +778,15 @@ static void test_cli_fig4(void **state)
     assert_non_null(strstr(o.out, "\"e_abs_graph\": "));
 
     /* the text form names the §IV-A kinds and the errors */
-    char *argv2[] = {"simulate", TRACES "/fig4_gige.trace", "--config",
-                     TRACES "/paper001_gige.yaml", "--cpus-per-node", "1(x7)", "--measured",
-                     TRACES "/fig4_gige.measured", NULL};
+    char *argv2[] = {"simulate",
+                     TRACES "/fig4_gige.trace",
+                     "--config",
+                     TRACES "/paper001_gige.yaml",
+                     "--cpus-per-node",
+                     "1(x7)",
+                     "--measured",
+                     TRACES "/fig4_gige.measured",
+                     NULL};
     run_cli(&o, 8, argv2);
     assert_int_equal(o.rc, 0);
     assert_non_null(strstr(o.out, "out+in"));
@@ -797,26 +804,35 @@ static void test_cli_errors(void **state)
     assert_int_equal(o.rc, ADMIN_USAGE);
     assert_non_null(strstr(o.err, "the cluster is required"));
     /* usage: unknown placement */
-    char *a2[] = {"simulate", TRACES "/tree.trace", "--nodes", "9", "--cores", "1",
-                  "--placement", "zigzag", NULL};
+    char *a2[] = {"simulate", TRACES "/tree.trace", "--nodes", "9", "--cores",
+                  "1",        "--placement",        "zigzag",  NULL};
     run_cli(&o, 8, a2);
     assert_int_equal(o.rc, ADMIN_USAGE);
     assert_non_null(strstr(o.err, "--placement 'zigzag' (accepted: rrp, rrn, random"));
     /* invalid: a malformed trace, reported at its line */
-    char *a3[] = {"simulate", TRACES "/bad/unknown_event.trace", "--config", (char *)cfg,
-                  "--nodes", "2", "--cores", "1", NULL};
+    char *a3[] = {"simulate", TRACES "/bad/unknown_event.trace",
+                  "--config", (char *)cfg,
+                  "--nodes",  "2",
+                  "--cores",  "1",
+                  NULL};
     run_cli(&o, 8, a3);
     assert_int_equal(o.rc, ADMIN_INVALID);
     assert_non_null(strstr(o.err, "bad/unknown_event.trace:3:1: unknown event 'sendd'"));
     /* invalid: GigE asked of a Stop & Go fabric */
-    char *a4[] = {"simulate", TRACES "/tree.trace", "--config", (char *)cfg, "--fabric",
-                  "myrinet_gm", "--model", "gige", "--nodes", "9", "--cores", "1", NULL};
+    char *a4[] = {"simulate", TRACES "/tree.trace",
+                  "--config", (char *)cfg,
+                  "--fabric", "myrinet_gm",
+                  "--model",  "gige",
+                  "--nodes",  "9",
+                  "--cores",  "1",
+                  NULL};
     run_cli(&o, 12, a4);
     assert_int_equal(o.rc, ADMIN_INVALID);
     assert_non_null(strstr(o.err, "fabric 'myrinet_gm' has no GigE parameters"));
     /* invalid: more tasks than CPUs */
-    char *a5[] = {"simulate", TRACES "/tree.trace", "--config", (char *)cfg, "--nodes", "2",
-                  "--cores", "2", NULL};
+    char *a5[] = {
+        "simulate", TRACES "/tree.trace", "--config", (char *)cfg, "--nodes", "2", "--cores", "2",
+        NULL};
     run_cli(&o, 8, a5);
     assert_int_equal(o.rc, ADMIN_INVALID);
     /* a list placement that overfills a node */
@@ -828,8 +844,12 @@ static void test_cli_errors(void **state)
     close(fd);
     char place[128];
     snprintf(place, sizeof place, "list:%s", list);
-    char *a6[] = {"simulate", TRACES "/complete.trace", "--config", (char *)cfg, "--nodes", "3",
-                  "--cores", "2", "--placement", place, NULL};
+    char *a6[] = {"simulate",    TRACES "/complete.trace",
+                  "--config",    (char *)cfg,
+                  "--nodes",     "3",
+                  "--cores",     "2",
+                  "--placement", place,
+                  NULL};
     run_cli(&o, 10, a6);
     unlink(list);
     assert_int_equal(o.rc, ADMIN_INVALID);
@@ -852,9 +872,13 @@ static void test_cli_synthetic_graphs(void **state)
     for (int g = 0; g < 2; g++) {
         for (int m = 0; m < 4; m++) {
             char *argv[] = {"simulate", g ? TRACES "/complete.trace" : TRACES "/tree.trace",
-                            "--config", CT_SOURCE_ROOT "/conf/signatures.yaml", "--fabric",
-                            "gigabit_ethernet", "--nodes", g ? "5" : "9", "--cores", "1",
-                            "--model", (char *)models[m], "--json", "--summary", NULL};
+                            "--config", CT_SOURCE_ROOT "/conf/signatures.yaml",
+                            "--fabric", "gigabit_ethernet",
+                            "--nodes",  g ? "5" : "9",
+                            "--cores",  "1",
+                            "--model",  (char *)models[m],
+                            "--json",   "--summary",
+                            NULL};
             static cli_out o;
             run_cli(&o, 14, argv);
             if (o.rc != 0)

@@ -244,8 +244,7 @@ static void test_misc_rejections(void **state)
     /* an embedded NUL byte */
     ct_trace tr;
     ct_err err = {{0}};
-    assert_int_equal(ct_trace_parse_buffer("t.trace", "compute 0 1\nco\0mpute", 21, &tr, &err),
-                     -1);
+    assert_int_equal(ct_trace_parse_buffer("t.trace", "compute 0 1\nco\0mpute", 21, &tr, &err), -1);
     assert_non_null(strstr(err.msg, "t.trace:2: NUL byte"));
 }
 
@@ -307,8 +306,7 @@ static void test_measured(void **state)
         {"z 1x\n", "m.txt:1:3: invalid duration suffix in '1x'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        if (ct_measured_parse_buffer("m.txt", bad[i].text, strlen(bad[i].text), &tr, m, &err) !=
-            -1)
+        if (ct_measured_parse_buffer("m.txt", bad[i].text, strlen(bad[i].text), &tr, m, &err) != -1)
             fail_msg("accepted: %s", bad[i].text);
         if (!strstr(err.msg, bad[i].needle))
             fail_msg("case %zu: got '%s', want '%s'", i, err.msg, bad[i].needle);

@@ -37,16 +37,16 @@ typedef struct ct_sim_params {
 } ct_sim_params;
 
 typedef struct ct_sim_comm {
-    int32_t src, dst;           /* tasks */
+    int32_t src, dst; /* tasks */
     int32_t src_node, dst_node;
     double bytes;
-    double send_post;           /* s, when the sender called send/isend */
-    double recv_post;           /* s, when the matching recv/irecv was posted */
-    double start, end;          /* s, the transfer: start = max(send_post, recv_post) */
-    double alone;               /* s, the transfer's time with no other traffic */
-    double p_start;             /* penalty over its first instant of progress */
-    double p_eff;               /* (end - start) / alone: its effective penalty (001 §IV-B) */
-    unsigned conflict;          /* CT_CONFLICT_* bits seen while in flight */
+    double send_post;  /* s, when the sender called send/isend */
+    double recv_post;  /* s, when the matching recv/irecv was posted */
+    double start, end; /* s, the transfer: start = max(send_post, recv_post) */
+    double alone;      /* s, the transfer's time with no other traffic */
+    double p_start;    /* penalty over its first instant of progress */
+    double p_eff;      /* (end - start) / alone: its effective penalty (001 §IV-B) */
+    unsigned conflict; /* CT_CONFLICT_* bits seen while in flight */
 } ct_sim_comm;
 
 typedef struct ct_sim_task {
@@ -61,18 +61,18 @@ typedef struct ct_sim_result {
     int32_t ntasks;
     ct_sim_task *task;
     size_t ncomm;
-    ct_sim_comm *comm;       /* NULL unless keep_comms */
-    double makespan;         /* s */
-    size_t nremote, nintra;  /* communications over the network / inside a node */
-    double mean_p_eff;       /* over network communications */
+    ct_sim_comm *comm;      /* NULL unless keep_comms */
+    double makespan;        /* s */
+    size_t nremote, nintra; /* communications over the network / inside a node */
+    double mean_p_eff;      /* over network communications */
     double mean_p_start;
-    size_t n_conflict[4];    /* network communications with: none, out, in, in-out (bits) */
+    size_t n_conflict[4]; /* network communications with: none, out, in, in-out (bits) */
     double bytes_total, bytes_delivered;
-    uint64_t events;         /* trace events executed */
-    uint64_t penalty_evals;  /* per-communication penalty evaluations */
-    size_t peak_inflight;    /* transfers in flight at once */
-    size_t peak_pending;     /* posted, not yet matched sends and receives */
-    size_t engine_bytes;     /* peak bytes of the engine's dynamic structures */
+    uint64_t events;        /* trace events executed */
+    uint64_t penalty_evals; /* per-communication penalty evaluations */
+    size_t peak_inflight;   /* transfers in flight at once */
+    size_t peak_pending;    /* posted, not yet matched sends and receives */
+    size_t engine_bytes;    /* peak bytes of the engine's dynamic structures */
 } ct_sim_result;
 
 /* Take alpha, beta, intra_bw and the penalty model from a fabric. */
@@ -81,8 +81,8 @@ void ct_sim_params_from_fabric(const ct_fabric *f, ct_sim_params *p);
 /* Replay tr with task t on node l->node_of[t] (l->ntasks must equal
  * tr->ntasks). Fails on deadlock (naming the blocked tasks and their lines)
  * and on a send larger than its receive's buffer. *out is valid on success. */
-int ct_simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p,
-                ct_sim_result *out, ct_err *err);
+int ct_simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, ct_sim_result *out,
+                ct_err *err);
 void ct_sim_result_free(ct_sim_result *r);
 
 /* Predicted time of communication c as the paper measured it, at the source
@@ -91,20 +91,19 @@ double ct_sim_comm_time(const ct_sim_comm *c);
 
 /* Errors of 001 §VI-B against measured[c] (NaN = not measured). */
 typedef struct ct_sim_eval {
-    size_t n;              /* communications with a measured time */
-    double *e_rel;         /* per communication, % ; NaN when not measured */
-    double e_abs_graph;    /* mean |E_rel| over measured communications, % */
+    size_t n;           /* communications with a measured time */
+    double *e_rel;      /* per communication, % ; NaN when not measured */
+    double e_abs_graph; /* mean |E_rel| over measured communications, % */
     int32_t ntasks;
-    double *s_p, *s_m;     /* per task: summed predicted / measured times of its sends */
-    double *e_abs_task;    /* per task, %; NaN when it sends nothing measured */
-    double e_abs_task_mean;/* mean over tasks that have one */
+    double *s_p, *s_m;      /* per task: summed predicted / measured times of its sends */
+    double *e_abs_task;     /* per task, %; NaN when it sends nothing measured */
+    double e_abs_task_mean; /* mean over tasks that have one */
 } ct_sim_eval;
 
 /* E_rel(c) = (T_p - T_m)/T_m * 100, E_abs(G) = mean |E_rel|, E_abs(t) =
  * |(S_p - S_m)/S_m| * 100 over the communications task t sends (001 §VI-B).
  * Needs a result simulated with keep_comms. */
-int ct_sim_evaluate(const ct_sim_result *r, const double *measured, ct_sim_eval *ev,
-                    ct_err *err);
+int ct_sim_evaluate(const ct_sim_result *r, const double *measured, ct_sim_eval *ev, ct_err *err);
 void ct_sim_eval_free(ct_sim_eval *ev);
 
 /* Incremental GigE evaluation (001 §V-A) as used inside the simulator,

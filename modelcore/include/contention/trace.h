@@ -34,30 +34,30 @@ typedef enum ct_ev_kind {
 } ct_ev_kind;
 
 typedef struct ct_event {
-    double value;  /* compute: s; send/isend: bytes; recv/irecv: buffer bytes, < 0 = any size */
-    int32_t peer;  /* send: destination task; recv: source task or CT_ANY_SOURCE; else -1 */
-    int32_t comm;  /* send/isend: communication index (sends in file order); else -1 */
-    int32_t line;  /* line in the trace file, 0 when built in memory */
-    uint8_t kind;  /* ct_ev_kind */
+    double value; /* compute: s; send/isend: bytes; recv/irecv: buffer bytes, < 0 = any size */
+    int32_t peer; /* send: destination task; recv: source task or CT_ANY_SOURCE; else -1 */
+    int32_t comm; /* send/isend: communication index (sends in file order); else -1 */
+    int32_t line; /* line in the trace file, 0 when built in memory */
+    uint8_t kind; /* ct_ev_kind */
 } ct_event;
 
 typedef struct ct_trace {
-    char name[256];      /* file name used in messages */
+    char name[256]; /* file name used in messages */
     int32_t ntasks;
     size_t nevents;
-    ct_event *ev;        /* grouped by task, program order inside a task */
-    size_t *task_first;  /* task t owns ev[task_first[t] .. task_first[t+1]) */
-    size_t ncomm;        /* communications = send + isend events */
-    int32_t *comm_src;   /* sending task of communication c */
-    size_t *comm_event;  /* index in ev of the send that defines communication c */
-    double total_bytes;  /* sum of the bytes of every communication */
+    ct_event *ev;       /* grouped by task, program order inside a task */
+    size_t *task_first; /* task t owns ev[task_first[t] .. task_first[t+1]) */
+    size_t ncomm;       /* communications = send + isend events */
+    int32_t *comm_src;  /* sending task of communication c */
+    size_t *comm_event; /* index in ev of the send that defines communication c */
+    double total_bytes; /* sum of the bytes of every communication */
     /* explicit labels (`send ... LABEL`); communications without one are "c<index>" */
     uint32_t *label_off; /* per communication: offset in labels, UINT32_MAX = none */
     char *labels;
     size_t labels_len, labels_cap;
     /* builder state (freed by ct_trace_finish) */
     int32_t *stage_task;
-    void *stage_labels;  /* label -> communication table while building */
+    void *stage_labels; /* label -> communication table while building */
     size_t ev_cap, comm_cap;
     int32_t declared_tasks; /* `tasks N` header, -1 when absent */
     int32_t declared_line;
@@ -88,8 +88,7 @@ void ct_trace_free(ct_trace *tr);
  * "FILE:LINE:COL: what is wrong (what is accepted)"; *tr is then empty. */
 int ct_trace_load(const char *path, ct_trace *tr, ct_err *err);
 /* Same from memory; `name` is used in messages in place of a path. */
-int ct_trace_parse_buffer(const char *name, const char *buf, size_t len, ct_trace *tr,
-                          ct_err *err);
+int ct_trace_parse_buffer(const char *name, const char *buf, size_t len, ct_trace *tr, ct_err *err);
 
 /* Label of communication c: its explicit label or "c<c>". Returns buf. */
 const char *ct_trace_label(const ct_trace *tr, size_t c, char *buf, size_t n);

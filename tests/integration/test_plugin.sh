@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The SPANK plugin on a real Slurm cluster (scripts/localcluster, 4 nodes x 4
+# CPUs): the user's choice wins, off/report change nothing, options travel
+# from sbatch/salloc to the job's sruns, default=auto is transparent, bad
+# values are refused, broken configurations fail open with one line.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+lc_require
+SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
+SO=$CT_BUILD_ROOT/plugin/contention.so
+tap_plan 27
+
+# 1: only the SPANK entry points and the plugin's identity are exported
+syms=$(nm -D --defined-only "$SO" | awk '{print $3}' | sort | tr '\n' ' ')
+tap_is "$syms" "plugin_name plugin_type plugin_version slurm_spank_init slurm_spank_local_user_init spank_plugin_version " \
+    "contention.so exports only the SPANK symbols (contention.map)"
+
+lc_up 4 "signatures=$SIGS"
+ALLOC="-N4 -n16"
+BLOCK="0 0 0 0 1 1 1 1 2 2 2 2 3 3 3 3"
+CYCLIC="0 1 2 3 0 1 2 3 0 1 2 3 0 1 2 3"
+
+count_lines() { grep -c "$2" <<<"$1" || true; }
+
+# ---- refused at submission -------------------------------------------------
+out=$(lc_alloc "$ALLOC" 'srun --contention=bogus true; echo "rc=$?"')
+tap_like "$out" "contention: --contention: invalid mode 'bogus' \(accepted: auto, block, cyclic, off, report\)" \
+    "srun --contention=bogus is refused with the accepted values"
+tap_like "$out" "rc=[1-9]" "srun --contention=bogus does not run"
+out=$(timeout "$CT_TIMEOUT" sbatch --contention=bogus --wrap=true 2>&1; echo "rc=$?")
+tap_like "$out" "sbatch: error: contention: --contention: invalid mode 'bogus' \(accepted: auto, block, cyclic, off, report\)" \
+    "sbatch --contention=bogus is refused at submission"
+tap_like "$out" "rc=[1-9]" "sbatch --contention=bogus submits nothing"
+out=$(lc_alloc "$ALLOC" 'srun --contention-pattern=stencil true; echo "rc=$?"; srun --contention-size=12Q true; echo "rc=$?"')
+tap_like "$(grep -c 'rc=[1-9]' <<<"$out")" "^2$" "bad --contention-pattern and --contention-size are refused"
+tap_like "$out" "unknown pattern 'stencil' \(accepted: alltoall, ring, halves, halo2d, halo3d, trace:FILE\)" \
+    "the pattern message lists the accepted patterns"
+
+# ---- the user's choice wins; off and report change nothing -------------------
+out=$(lc_alloc "$ALLOC" '
+    echo "M|$(srun_layout --contention=cyclic -m block)"
+    echo "E|$(SLURM_DISTRIBUTION=block srun_layout --contention=cyclic)"
+    echo "OFF|$(srun_layout --contention=off)"
+    echo "DEF|$(srun_layout)"
+    echo "REP|$(srun_layout --contention=report --contention-pattern=halves)"
+    echo "REPLINES|$(srun --contention=report --contention-pattern=halves true 2>&1 | grep -c "contention:")"
+    srun --contention=report --contention-pattern=halves true 2>&1 | grep "contention:"
+    echo "AUTOQUIET|$(srun --contention=auto --contention-pattern=halves true 2>&1 | grep -c "contention:")"
+    echo "AUTOV|$(srun -v --contention=auto --contention-pattern=halves true 2>&1 | grep -c "contention:")"
+    srun -l --contention=auto --contention-pattern=halves printenv SLURM_CONTENTION_MAPPING SLURM_CONTENTION_PREDICTED_SLOWDOWN | sort -u -k2 | sed "s/^ *[0-9]*: /ENV|/"
+')
+tap_is "$(sed -n 's/^M|//p' <<<"$out")" "$BLOCK" "an explicit -m block overrides --contention=cyclic"
+tap_is "$(sed -n 's/^E|//p' <<<"$out")" "$BLOCK" "SLURM_DISTRIBUTION=block in the environment overrides --contention=cyclic"
+tap_is "$(sed -n 's/^OFF|//p' <<<"$out")" "$(sed -n 's/^DEF|//p' <<<"$out")" "--contention=off leaves Slurm's layout"
+tap_is "$(sed -n 's/^REP|//p' <<<"$out")" "$(sed -n 's/^DEF|//p' <<<"$out")" "--contention=report leaves Slurm's layout"
+tap_is "$(sed -n 's/^REPLINES|//p' <<<"$out")" "1" "report prints one contention: line at default verbosity"
+tap_diag "$(grep 'contention: report' <<<"$out")"
+tap_is "$(sed -n 's/^AUTOQUIET|//p' <<<"$out")" "0" "auto is silent at default verbosity"
+tap_is "$(sed -n 's/^AUTOV|//p' <<<"$out")" "1" "auto prints one contention: line with srun -v"
+tap_is "$(grep '^ENV|' <<<"$out" | sort | tr '\n' ' ')" "ENV|1.000 ENV|cyclic " \
+    "tasks see SLURM_CONTENTION_MAPPING=cyclic and SLURM_CONTENTION_PREDICTED_SLOWDOWN"
+
+# ---- options travel from sbatch and salloc -------------------------------------
+job=$LC_DIR/job.sh
+cat >"$job" <<EOF
+#!/bin/bash
+source '$CT_LIB_SH'
+echo "SB|\$(srun_layout)"
+echo "SBWANT|\$(srun_layout -m cyclic)"
+EOF
+timeout "$CT_TIMEOUT" sbatch -W $ALLOC --contention=auto --contention-pattern=halves \
+    -o "$LC_DIR/job.out" "$job" >/dev/null 2>&1
+out=$(cat "$LC_DIR/job.out" 2>/dev/null)
+tap_is "$(sed -n 's/^SB|//p' <<<"$out")" "$CYCLIC" \
+    "sbatch --contention=auto --contention-pattern=halves: a plain srun in the script runs cyclic"
+out=$(lc_alloc "$ALLOC --contention=cyclic" 'echo "SA|$(srun_layout)"')
+tap_is "$(sed -n 's/^SA|//p' <<<"$out")" "$CYCLIC" "salloc --contention=cyclic: a plain srun runs cyclic"
+
+# ---- default=auto makes it transparent -----------------------------------------
+lc_plugstack "signatures=$SIGS default=auto pattern=halves"
+out=$(lc_alloc "$ALLOC" '
+    echo "T|$(srun_layout)"
+    echo "TM|$(srun_layout -m block)"
+    echo "TL|$(srun true 2>&1 | grep -c "contention:")"')
+tap_is "$(sed -n 's/^T|//p' <<<"$out")" "$CYCLIC" "default=auto pattern=halves: a plain srun runs cyclic"
+tap_is "$(sed -n 's/^TM|//p' <<<"$out")" "$BLOCK" "default=auto: srun -m block still runs block"
+tap_is "$(sed -n 's/^TL|//p' <<<"$out")" "0" "default=auto says nothing at default verbosity"
+
+# ---- fail open -----------------------------------------------------------------
+failopen() { # description plugstack-args expected-line-regex
+    lc_plugstack "$2"
+    local out
+    out=$(lc_alloc "$ALLOC" '
+        echo "FL|$(srun_layout --contention=auto --contention-pattern=halves)"
+        srun --contention=auto --contention-pattern=halves true 2>&1; echo "rc=$?"')
+    tap_diag "$(grep 'contention:' <<<"$out")"
+    if [ "$(sed -n 's/^FL|//p' <<<"$out")" = "$BLOCK" ] && grep -q '^rc=0$' <<<"$out" &&
+        [ "$(count_lines "$out" '^srun: .*contention:')" = 1 ] && grep -Eq "$3" <<<"$out"; then
+        tap_ok "$1: job runs unchanged, srun prints one contention: line"
+    else
+        tap_not_ok "$1: job runs unchanged, srun prints one contention: line"
+        tap_diag "$out"
+    fi
+}
+failopen "missing signature file" "signatures=$LC_DIR/nonexistent.yaml" \
+    "contention: warning: signature file: .*nonexistent.yaml.*job launched unchanged"
+printf 'version: 1\nfabrics:\n  x: [\n' >"$LC_DIR/corrupt.yaml"
+failopen "corrupt signature file" "signatures=$LC_DIR/corrupt.yaml" \
+    "contention: warning: signature file: .*corrupt.yaml:[0-9]+:[0-9]+:"
+failopen "unknown plugstack.conf key" "signatures=$SIGS colour=blue" \
+    "contention: plugstack.conf: unknown argument 'colour'"
+
+# Slurm ignores a failing `optional` plugin: strict=yes needs `required`
+LC_PLUGIN_KIND=required lc_plugstack "signatures=$LC_DIR/nonexistent.yaml strict=yes"
+out=$(lc_alloc "$ALLOC" 'srun --contention=auto true 2>&1; echo "rc=$?"')
+tap_like "$out" "contention: error: signature file" "strict=yes: a missing signature file is an error"
+tap_like "$out" "rc=[1-9]" "strict=yes with a required plugin: srun stops"
+
+# ---- outside an allocation ----------------------------------------------------
+lc_plugstack "signatures=$SIGS"
+out=$(timeout "$CT_TIMEOUT" srun -N4 -n16 -l --contention=cyclic printenv SLURMD_NODENAME 2>&1 |
+    sort -n | awk '{print $2}' | sed 's/^n//' | awk '{printf "%s%d", (NR > 1 ? " " : ""), $1 - 1}')
+tap_is "$out" "$CYCLIC" "srun --contention=cyclic outside an allocation runs cyclic"
+out=$(timeout "$CT_TIMEOUT" srun -N4 -n16 --contention=auto true 2>&1; echo "rc=$?")
+tap_like "$out" "contention: not inside an allocation.*nothing scored" \
+    "srun --contention=auto outside an allocation says why it cannot score"
+
+[ "$T_FAILED" -eq 0 ]
