@@ -1,24 +1,33 @@
 /* ct-tracer: run a trace (doc/trace-format.md) with real MPI calls and record
- * the measured time of every communication, the way paper 001 §IV-B
- * measured its schemes: at the source, from the call to MPI_Send (or
- * MPI_Isend) until it returns (or its request completes), after a barrier.
+ * the measured time of every communication.
  *
- *   srun -n N ct-tracer TRACE OUT [--runs R]
- *   mpirun -n N ct-tracer TRACE OUT [--runs R]
+ *   srun -n N ct-tracer TRACE OUT [--runs R] [--at-source]
+ *   mpirun -n N ct-tracer TRACE OUT [--runs R] [--at-source]
  *
  * Every rank reads TRACE (rank r runs task r; N must equal the trace's task
  * count) and executes its events in order: compute = sleep (the CPU stays
  * free for the network stack), send/recv = MPI_Send/MPI_Recv, isend/irecv =
  * MPI_Isend/MPI_Irecv, waitall = MPI_Waitsome until every request is done
- * (so each isend gets its own completion time); all on tag 0 of
- * MPI_COMM_WORLD, whose matching is the trace's. The whole trace runs R times
- * (default 3), separated by barriers; the first run warms connections up and
- * is not recorded (001 §IV-B: "several not-measured communications before
- * each benchmark"), the mean over the other runs is written.
+ * (so each request gets its own completion time). Communication c is sent
+ * with tag c and received with MPI_ANY_TAG, which keeps the trace's matching
+ * (per source, in order) and tells the receiver which communication arrived.
+ * The whole trace runs R times (default 3), separated by barriers; the first
+ * run warms connections up and is not recorded (001 §IV-B: "several
+ * not-measured communications before each benchmark"); the mean over the
+ * others is written.
+ *
+ * Time of a communication: from the send call to the completion of the
+ * matching receive (the transfer is delivered), which is what the simulator
+ * predicts. Paper 001 §IV-B timed at the source, from the call to MPI_Send's
+ * return; --at-source records that instead. The two agree when MPI_Send
+ * returns at delivery (rendez-vous), not when the message is buffered
+ * (eager protocol, socket buffers). Delivery times compare clocks of two
+ * ranks: CLOCK_MONOTONIC, one clock when all ranks share a host (an emulated
+ * cluster); on real separate hosts use --at-source.
  *
  * OUT receives one "LABEL SECONDS" line per communication, the measured-time
- * format that `contention-admin simulate --measured` reads; OUT.runs the
- * time of every run, and the spread, per communication.
+ * format that `contention-admin simulate --measured` reads; OUT.runs has, per
+ * communication and run, the time at the source and the time to delivery.
  */
 #include <errno.h>
 #include <math.h>
@@ -29,6 +38,13 @@
 #include <time.h>
 
 #include "contention/trace.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static void sleep_for(double s)
 {
@@ -44,36 +60,41 @@ typedef struct req_info {
     int32_t comm; /* send: communication index; receive: -1 */
 } req_info;
 
-/* Run task `me` once; post[c], end[c] for the communications it sends. */
-static void run_once(const ct_trace *tr, int me, char *buf, double *post, double *end,
-                     req_info *reqs, int *idx, MPI_Request *rq, double t0)
+/* Run task `me` once: post[c] and sent[c] (send call, send completion) for
+ * the communications it sends, got[c] (receive completion) for those it
+ * receives; absolute CLOCK_MONOTONIC times. */
+static void run_once(const ct_trace *tr, int me, char *buf, double *post, double *sent,
+                     double *got, req_info *reqs, int *idx, MPI_Request *rq, MPI_Status *st)
 {
     int n = 0;
     for (size_t i = tr->task_first[me]; i < tr->task_first[me + 1]; i++) {
         const ct_event *e = &tr->ev[i];
         int count = (int)e->value;
         int src = e->peer == CT_ANY_SOURCE ? MPI_ANY_SOURCE : e->peer;
+        MPI_Status one;
         switch (e->kind) {
         case CT_EV_COMPUTE:
             sleep_for(e->value);
             break;
         case CT_EV_SEND:
-            post[e->comm] = MPI_Wtime() - t0;
-            MPI_Send(buf, count, MPI_BYTE, e->peer, 0, MPI_COMM_WORLD);
-            end[e->comm] = MPI_Wtime() - t0;
+            post[e->comm] = now_s();
+            MPI_Send(buf, count, MPI_BYTE, e->peer, e->comm, MPI_COMM_WORLD);
+            sent[e->comm] = now_s();
             break;
         case CT_EV_RECV:
-            MPI_Recv(buf, INT32_MAX / 2, MPI_BYTE, src, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(buf, INT32_MAX / 2, MPI_BYTE, src, MPI_ANY_TAG, MPI_COMM_WORLD, &one);
+            got[one.MPI_TAG] = now_s();
             break;
         case CT_EV_ISEND:
-            post[e->comm] = MPI_Wtime() - t0;
+            post[e->comm] = now_s();
             reqs[n].comm = e->comm;
-            MPI_Isend(buf, count, MPI_BYTE, e->peer, 0, MPI_COMM_WORLD, &reqs[n].req);
+            MPI_Isend(buf, count, MPI_BYTE, e->peer, e->comm, MPI_COMM_WORLD, &reqs[n].req);
             n++;
             break;
         case CT_EV_IRECV:
             reqs[n].comm = -1;
-            MPI_Irecv(buf, INT32_MAX / 2, MPI_BYTE, src, 0, MPI_COMM_WORLD, &reqs[n].req);
+            MPI_Irecv(buf, INT32_MAX / 2, MPI_BYTE, src, MPI_ANY_TAG, MPI_COMM_WORLD,
+                      &reqs[n].req);
             n++;
             break;
         }
@@ -83,11 +104,14 @@ static void run_once(const ct_trace *tr, int me, char *buf, double *post, double
                 rq[k] = reqs[k].req;
             while (left > 0) {
                 int done;
-                MPI_Waitsome(n, rq, &done, idx, MPI_STATUSES_IGNORE);
-                double t = MPI_Wtime() - t0;
-                for (int k = 0; k < done; k++)
+                MPI_Waitsome(n, rq, &done, idx, st);
+                double t = now_s();
+                for (int k = 0; k < done; k++) {
                     if (reqs[idx[k]].comm >= 0)
-                        end[reqs[idx[k]].comm] = t;
+                        sent[reqs[idx[k]].comm] = t;
+                    else
+                        got[st[k].MPI_TAG] = t;
+                }
                 left -= done;
             }
             n = 0;

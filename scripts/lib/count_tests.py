@@ -18,7 +18,7 @@ for path in sys.argv[1:]:
             if not line:
                 continue
             rec = json.loads(line)
-            out = rec.get("stdout", "") or ""
+            out = (rec.get("stdout", "") or "") + "\n" + (rec.get("stderr", "") or "")
             result = rec.get("result", "")
             p = sum(int(x) for x in re.findall(r"\[  PASSED  \] (\d+) test", out))
             fl = sum(int(x) for x in re.findall(r"\[  FAILED  \] (\d+) test", out))

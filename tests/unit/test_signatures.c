@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contention/penalty.h"
 #include "contention/signatures.h"
 
 #define SIGDIR CT_FIXTURES "/signatures/"
@@ -749,6 +750,31 @@ static void test_range_edges(void **state)
                         "buf:4:21: fabrics.e.p2p.alpha_us is '0x10', not a number");
 }
 
+/* The loader's model names are penalty.h's names (ct_model_name), so a
+ * model the library knows is a model the file can name. */
+static void test_model_names_match_penalty_h(void **state)
+{
+    (void)state;
+    const ct_model_kind kinds[] = {CT_MODEL_NONE, CT_MODEL_GIGE, CT_MODEL_STOPGO,
+                                   CT_MODEL_FAIRSHARE};
+    for (size_t i = 0; i < 4; i++) {
+        char y[512];
+        int n = snprintf(y, sizeof y,
+                         "version: 1\nfabrics:\n  f:\n    p2p: {alpha_us: 1, bandwidth_MBps: 1}\n"
+                         "    penalty: {model: %s%s}\n",
+                         ct_model_name(kinds[i]),
+                         kinds[i] == CT_MODEL_GIGE ? ", beta: 0.75, gamma_i: 0, gamma_o: 0" : "");
+        ct_sigfile sf;
+        ct_err err;
+        int rc = ct_sigfile_load_buffer("m", y, (size_t)n, &sf, &err);
+        if (rc)
+            print_error("%s\n", err.msg);
+        assert_int_equal(rc, 0);
+        assert_int_equal(sf.fabrics[0].penalty.kind, kinds[i]);
+        ct_sigfile_free(&sf);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -766,6 +792,7 @@ int main(void)
         cmocka_unit_test(test_diff_names_changed_keys),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_range_edges),
+        cmocka_unit_test(test_model_names_match_penalty_h),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

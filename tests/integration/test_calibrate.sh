@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# contention-admin calibrate on the emulated cluster (3 nodes, small sizes):
+# a validated fabric entry, no allocation left; then Ctrl-C in the middle
+# leaves no allocation and no file behind.
+# shellcheck source=tests/integration/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+EMU=$CT_SOURCE_ROOT/scripts/emucluster
+ADMIN=$CT_BUILD_ROOT/admin/contention-admin
+BENCH=$CT_BUILD_ROOT/bench/mpi/ct-mpibench
+
+[ "$(id -u)" -eq 0 ] || tap_skip_all "needs root (network namespaces, daemons)"
+for c in ip tc nsenter munged slurmctld slurmd srun salloc squeue timeout; do
+    command -v "$c" >/dev/null 2>&1 || tap_skip_all "$c not installed (scripts/deps)"
+done
+[ -x "$BENCH" ] || tap_skip_all "ct-mpibench not built ($BENCH; needs MPI)"
+[ -x "$ADMIN" ] || tap_skip_all "contention-admin not built ($ADMIN)"
+"$ADMIN" calibrate --help >/dev/null 2>&1 || tap_skip_all "contention-admin has no calibrate"
+ip link show ct-emubr0 >/dev/null 2>&1 && tap_skip_all "an emulated cluster is already up"
+
+export CT_EMU_DIR
+CT_EMU_DIR=$(mktemp -d /tmp/ct-emu-test.XXXXXX) || tap_bail "mktemp failed"
+WORK=$(mktemp -d /tmp/ct-calib-test.XXXXXX) || tap_bail "mktemp failed"
+cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
+trap cleanup EXIT
+trap 'cleanup; exit 1' INT TERM
+
+tap_plan 10
+
+out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 2 2>&1) || {
+    tap_diag "$out"
+    tap_bail "cluster did not start"
+}
+eval "$("$EMU" env)"
+
+# 3 nodes, up to 2 tasks per node, 4 sizes: fit on 3 x 1, the rest held back
+log=$(timeout 600 "$ADMIN" calibrate --fabric emu100 --partition emu --nodes 3 \
+    --tasks-per-node 2 --sizes 64K,128K,256K,512K --reps 3 --conflict-size 512K \
+    --out "$WORK/sig.yaml" --plot "$WORK/fit.svg" --raw "$WORK/raw" 2>&1)
+rc=$?
+tap_is "$rc" 0 "calibrate exits 0"
+[ $rc -eq 0 ] || tap_diag "$log"
+tap_like "$log" '^\[ *[0-9]+/[0-9]+\] .*\(elapsed [0-9]+:[0-9]{2}, ~[0-9]+:[0-9]{2} left\)' \
+    "a progress line per measurement with the time left"
+tap_like "$log" 'fitted on 3 nodes x 1 task' "the signature is fitted on one configuration"
+tap_like "$log" 'held-back error: median [0-9.]+%' "the held-back error is printed"
+val=$("$ADMIN" validate "$WORK/sig.yaml" 2>&1)
+tap_is "$?" 0 "the written signature file validates"
+tap_like "$(cat "$WORK/sig.yaml")" 'partition: *emu|emu: *emu100|emu.*emu100' \
+    "the file maps partition emu to the fabric"
+tap_like "$(head -c 200 "$WORK/fit.svg")" '<svg' "the plot is an SVG"
+left=$(timeout 20 squeue -h -p emu -o %i)
+tap_is "$left" "" "no allocation left after a calibration"
+
+# interrupted once the allocation exists: job cancelled, no output file
+"$ADMIN" calibrate --fabric emu100 --partition emu --nodes 3 --tasks-per-node 2 \
+    --sizes 512K,1M --reps 10 --out "$WORK/int.yaml" >"$WORK/int.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+    [ -n "$(squeue -h -p emu -o %i 2>/dev/null)" ] && break
+    sleep 0.2
+done
+sleep 3
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+for _ in $(seq 50); do
+    [ -z "$(squeue -h -p emu -t PD,R,CG -o %i 2>/dev/null)" ] && break
+    sleep 0.2
+done
+left=$(squeue -h -p emu -t PD,R -o %i 2>/dev/null)
+stray=$(ls "$WORK" | grep -E '^int\.yaml' | tr '\n' ' ')
+tap_is "$rc:${left:-none}:${stray:-none}" "130:none:none" \
+    "Ctrl-C: exit 130, allocation cancelled, no (temporary) output file"
+[ "$rc" = 130 ] || tap_diag "$(cat "$WORK/int.log")"
+
+exit $((T_FAILED > 0))

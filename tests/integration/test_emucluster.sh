@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# scripts/emucluster: up 2 nodes in their own network namespaces, one MPI
+# job across the two namespaces through Slurm, down, nothing left behind.
+# shellcheck source=tests/integration/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+EMU=$CT_SOURCE_ROOT/scripts/emucluster
+BENCH=$CT_BUILD_ROOT/bench/mpi/ct-mpibench
+
+[ "$(id -u)" -eq 0 ] || tap_skip_all "needs root (network namespaces, daemons)"
+for c in ip tc nsenter munged slurmctld slurmd srun sinfo timeout; do
+    command -v "$c" >/dev/null 2>&1 || tap_skip_all "$c not installed (scripts/deps)"
+done
+[ -x "$BENCH" ] || tap_skip_all "ct-mpibench not built ($BENCH; needs MPI)"
+ip link show ct-emubr0 >/dev/null 2>&1 && tap_skip_all "an emulated cluster is already up"
+
+export CT_EMU_DIR
+CT_EMU_DIR=$(mktemp -d /tmp/ct-emu-test.XXXXXX) || tap_bail "mktemp failed"
+cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR"; }
+trap cleanup EXIT
+trap 'cleanup; exit 1' INT TERM
+
+tap_plan 11
+
+out=$(timeout 120 "$EMU" up 2 100mbit --tasks-per-node 2 2>&1)
+rc=$?
+tap_is "$rc" 0 "emucluster up 2 100mbit"
+[ $rc -eq 0 ] || { tap_diag "$out"; tap_bail "cluster did not start"; }
+eval "$("$EMU" env)"
+
+nets=$(ip netns list | awk '$1 ~ /^ct-emu-/ {print $1}' | sort | tr '\n' ' ')
+tap_is "$nets" "ct-emu-1 ct-emu-2 " "one network namespace per node"
+shaped=$( (tc qdisc show dev ct-emuh1; tc -n ct-emu-1 qdisc show dev ct-emun1) |
+    grep -c 'tbf.*rate 100Mbit')
+tap_is "$shaped" 2 "node 1's link is shaped to 100 Mbit/s on both ends"
+idle=$(timeout 20 sinfo -h -p emu -t idle -o %D)
+tap_is "$idle" 2 "both slurmd are idle in partition emu"
+
+# each task sees its own namespace's address
+addrs=$(timeout "$CT_TIMEOUT" srun -N2 --ntasks-per-node=1 bash -c \
+    'ip -o -4 addr show | grep -o "10\.77\.0\.[0-9]*/24"' 2>&1 | sort | tr '\n' ' ')
+tap_is "$addrs" "10.77.0.1/24 10.77.0.2/24 " "srun tasks run inside the two namespaces"
+
+pp=$(timeout "$CT_TIMEOUT" srun --mpi=pmix -N2 --ntasks-per-node=1 "$BENCH" pingpong \
+    --sizes 0,1M --reps 3 2>&1)
+rc=$?
+tap_is "$rc" 0 "MPI ping-pong across the two namespaces (srun --mpi=pmix)"
+row=$(grep '^pingpong,2,1048576,' <<<"$pp")
+tap_like "$row" '^pingpong,2,1048576,[0-9.e-]+,[0-9.e-]+,2,1$' "ping-pong row of 1 MiB on 2 nodes"
+# the bytes crossed the shaped links: no faster than 100 Mbit/s (+5 % for
+# the token bucket's burst), whatever the machine's load
+over=$(awk -F, '{ bw = $3 * 8 / $5; print (bw > 105e6) ? "faster than the link: " bw : "ok" }' <<<"$row")
+tap_is "$over" ok "1 MiB one-way is not faster than the shaped 100 Mbit/s link"
+
+pids=$(for f in "$CT_EMU_DIR"/munge/munged.pid "$CT_EMU_DIR"/run/*.pid; do cat "$f"; echo; done |
+    tr -s '\n' ' ')
+out=$("$EMU" down 2>&1)
+tap_is "$?" 0 "emucluster down"
+left=""
+for p in $pids; do [ -d "/proc/$p" ] && left="$left pid:$p"; done
+ip netns list | grep -q '^ct-emu-' && left="$left netns"
+ip -o link show | grep -Eq ': ct-emu(br0|h[0-9]+)[@:]' && left="$left links"
+[ -e "$CT_EMU_DIR/created" ] && left="$left state"
+[ -n "$(ls -A "$CT_EMU_DIR" 2>/dev/null)" ] && left="$left files:$(ls "$CT_EMU_DIR" | tr '\n' ,)"
+tap_is "${left:-nothing}" nothing "nothing left: daemons ($(wc -w <<<"$pids")), namespaces, links, state"
+out=$("$EMU" status 2>&1)
+tap_is "$?" 3 "status says down"
+
+exit $((T_FAILED > 0))
