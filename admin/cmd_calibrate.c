@@ -70,6 +70,8 @@ static void help(void)
            "  --no-conflicts          skip the conflict schemes (no penalty parameters)\n"
            "  --conflict-size M       message size of the conflict schemes (default 1M)\n"
            "  --raw DIR               keep the benchmark outputs in DIR (created)\n"
+           "  --points FILE           write every Alltoall sample as CSV: nodes,tasks_per_node,\n"
+           "                          size_bytes,measured_s,predicted_s,bound_s,rel_err,held\n"
            "  --from DIR              fit outputs kept by --raw, without measuring\n"
            "  --bench PATH            the ct-mpibench program (default: beside this tool,\n"
            "                          then $CT_MPIBENCH, then PATH)\n"
@@ -751,10 +753,11 @@ int cmd_calibrate(int argc, char **argv)
                                          {"bench", required_argument, NULL, 'b'},
                                          {"mpi", required_argument, NULL, 'm'},
                                          {"time-limit", required_argument, NULL, 't'},
+                                         {"points", required_argument, NULL, 'T'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *name = NULL, *part = NULL, *out = NULL, *svg = NULL, *raw = NULL, *from = NULL;
-    const char *bench = NULL, *sizes = NULL;
+    const char *bench = NULL, *sizes = NULL, *points = NULL;
     long N = 0, C = 0, reps = 0, tlimit = 60;
     int quick = 0;
     static plan P;
@@ -765,7 +768,7 @@ int cmd_calibrate(int argc, char **argv)
     int c;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:p:N:C:o:P:s:r:qxc:R:F:b:m:t:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:p:N:C:o:P:s:r:qxc:R:F:b:m:t:T:h", opts, NULL)) != -1) {
         switch (c) {
         case 'f': name = optarg; break;
         case 'p': part = optarg; break;
@@ -800,13 +803,14 @@ int cmd_calibrate(int argc, char **argv)
             if (admin_int_opt(CMD, "--time-limit", optarg, 1, 10080, &tlimit) < 0)
                 return ADMIN_USAGE;
             break;
+        case 'T': points = optarg; break;
         case 'h': help(); return ADMIN_OK;
         default:
             return admin_bad_option(CMD, argc, argv,
                                     "--fabric, --partition, --nodes, --tasks-per-node, --out, "
                                     "--plot, --sizes, --reps, --quick, --no-conflicts, "
                                     "--conflict-size, --raw, --from, --bench, --mpi, "
-                                    "--time-limit, --help");
+                                    "--time-limit, --points, --help");
         }
     }
     if (optind < argc)
@@ -864,7 +868,7 @@ int cmd_calibrate(int argc, char **argv)
 
     FILE *info = out ? stdout : stderr; /* the YAML alone on stdout without --out */
     char jobid[32] = "";
-    char tmp_out[PATH_MAX] = "", tmp_svg[PATH_MAX] = "";
+    char tmp_out[PATH_MAX] = "", tmp_svg[PATH_MAX] = "", tmp_pts[PATH_MAX] = "";
     data d;
     memset(&d, 0, sizeof d);
     ct_calib_result res;
@@ -1115,6 +1119,26 @@ int cmd_calibrate(int argc, char **argv)
             goto out;
         fprintf(info, "wrote plot to %s\n", svg);
     }
+    if (points) {
+        FILE *pf = open_temp(points, tmp_pts, sizeof tmp_pts);
+        if (!pf) {
+            admin_fail(CMD, "%s: cannot create a temporary file beside it: %s", points,
+                       strerror(errno));
+            goto out;
+        }
+        fprintf(pf, "nodes,tasks_per_node,size_bytes,measured_s,predicted_s,bound_s,rel_err,held\n");
+        for (size_t i = 0; i < res.npoints; i++) {
+            const ct_calib_point *p = &res.points[i];
+            fprintf(pf, "%d,%d,%.0f,%.9g,%.9g,%.9g,%.6f,%d\n", (int)p->nodes,
+                    (int)p->tasks_per_node, p->m, p->measured, p->predicted, p->bound, p->rel_err,
+                    p->held);
+        }
+        if (commit_file(pf, tmp_pts, points) < 0) {
+            admin_fail(CMD, "%s: write error", points);
+            goto out;
+        }
+        fprintf(info, "wrote points to %s\n", points);
+    }
     rc = ADMIN_OK;
     goto out;
 
@@ -1129,6 +1153,8 @@ out:
         unlink(tmp_out);
     if (tmp_svg[0])
         unlink(tmp_svg);
+    if (tmp_pts[0])
+        unlink(tmp_pts);
     if (!keep)
         rmtree_flat(dir);
     ct_calib_result_free(&res);

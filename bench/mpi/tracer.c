@@ -63,8 +63,8 @@ typedef struct req_info {
 /* Run task `me` once: post[c] and sent[c] (send call, send completion) for
  * the communications it sends, got[c] (receive completion) for those it
  * receives; absolute CLOCK_MONOTONIC times. */
-static void run_once(const ct_trace *tr, int me, char *buf, double *post, double *sent,
-                     double *got, req_info *reqs, int *idx, MPI_Request *rq, MPI_Status *st)
+static void run_once(const ct_trace *tr, int me, char *buf, double *post, double *sent, double *got,
+                     req_info *reqs, int *idx, MPI_Request *rq, MPI_Status *st)
 {
     int n = 0;
     for (size_t i = tr->task_first[me]; i < tr->task_first[me + 1]; i++) {
@@ -93,8 +93,7 @@ static void run_once(const ct_trace *tr, int me, char *buf, double *post, double
             break;
         case CT_EV_IRECV:
             reqs[n].comm = -1;
-            MPI_Irecv(buf, INT32_MAX / 2, MPI_BYTE, src, MPI_ANY_TAG, MPI_COMM_WORLD,
-                      &reqs[n].req);
+            MPI_Irecv(buf, INT32_MAX / 2, MPI_BYTE, src, MPI_ANY_TAG, MPI_COMM_WORLD, &reqs[n].req);
             n++;
             break;
         }
@@ -119,18 +118,29 @@ static void run_once(const ct_trace *tr, int me, char *buf, double *post, double
     }
 }
 
+static void usage(int me)
+{
+    if (me == 0)
+        fprintf(stderr, "usage: ct-tracer TRACE OUT [--runs R] [--at-source]   (R >= 2; the "
+                        "first run is a warm-up)\n");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int me, np, runs = 3;
+    int me, np, runs = 3, at_source = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    if (argc == 5 && strcmp(argv[3], "--runs") == 0)
-        runs = atoi(argv[4]);
-    if ((argc != 3 && argc != 5) || runs < 2) {
-        if (me == 0)
-            fprintf(stderr, "usage: ct-tracer TRACE OUT [--runs R]   (R >= 2; the first run "
-                            "is a warm-up)\n");
+    for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+            runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--at-source") == 0)
+            at_source = 1;
+        else
+            runs = 0;
+    }
+    if (argc < 3 || runs < 2) {
+        usage(me);
         MPI_Finalize();
         return 2;
     }
@@ -142,44 +152,44 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 1;
     }
-    if (tr.ntasks != np) {
-        if (me == 0)
-            fprintf(stderr, "ct-tracer: %s has %d tasks, the job %d ranks (they must match)\n",
-                    argv[1], (int)tr.ntasks, np);
-        MPI_Finalize();
-        return 1;
-    }
+    int *tag_ub, flag;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
+    const char *bad = tr.ntasks != np ? "its task count differs from the number of ranks"
+                      : flag && (double)tr.ncomm > (double)*tag_ub
+                          ? "it has more communications than MPI tags"
+                          : NULL;
     double maxb = 1;
-    size_t nreq = 1;
-    for (size_t i = tr.task_first[me]; i < tr.task_first[me + 1]; i++)
-        nreq++;
     for (size_t c = 0; c < tr.ncomm; c++)
         if (ct_trace_comm_event(&tr, c)->value > maxb)
             maxb = ct_trace_comm_event(&tr, c)->value;
-    if (maxb > INT32_MAX / 2) {
+    if (!bad && maxb > INT32_MAX / 2)
+        bad = "a message is larger than 1 GiB";
+    if (bad) {
         if (me == 0)
-            fprintf(stderr, "ct-tracer: a message of %.0f bytes (at most %d)\n", maxb,
-                    INT32_MAX / 2);
+            fprintf(stderr,
+                    "ct-tracer: %s (%d tasks, %zu communications) cannot run on %d "
+                    "ranks: %s\n",
+                    argv[1], (int)tr.ntasks, tr.ncomm, np, bad);
         MPI_Finalize();
         return 1;
     }
+    size_t nreq = 1 + tr.task_first[me + 1] - tr.task_first[me];
     char *buf = calloc(1, (size_t)maxb);
     size_t nc = tr.ncomm ? tr.ncomm : 1;
-    double *post = calloc(nc, sizeof *post), *end = calloc(nc, sizeof *end);
-    double *all = calloc(nc * (size_t)runs, sizeof *all);
+    /* per run: post, send completion, receive completion (absolute times) */
+    double *mine = calloc(3 * nc, sizeof *mine);
+    double *all = me == 0 ? calloc(3 * nc * (size_t)runs, sizeof *all) : NULL;
     req_info *reqs = malloc(nreq * sizeof *reqs);
     int *idx = malloc(nreq * sizeof *idx);
     MPI_Request *rq = malloc(nreq * sizeof *rq);
+    MPI_Status *st = malloc(nreq * sizeof *st);
     for (int r = 0; r < runs; r++) {
-        memset(post, 0, nc * sizeof *post);
-        memset(end, 0, nc * sizeof *end);
+        memset(mine, 0, 3 * nc * sizeof *mine);
         MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        run_once(&tr, me, buf, post, end, reqs, idx, rq, t0);
-        for (size_t c = 0; c < tr.ncomm; c++)
-            end[c] -= post[c]; /* zero on ranks that do not send c */
-        MPI_Reduce(end, me == 0 ? all + (size_t)r * nc : NULL, (int)tr.ncomm, MPI_DOUBLE, MPI_SUM,
-                   0, MPI_COMM_WORLD);
+        run_once(&tr, me, buf, mine, mine + nc, mine + 2 * nc, reqs, idx, rq, st);
+        /* each entry is set by one rank only: the max gathers them */
+        MPI_Reduce(mine, me == 0 ? all + 3 * nc * (size_t)r : NULL, (int)(3 * nc), MPI_DOUBLE,
+                   MPI_MAX, 0, MPI_COMM_WORLD);
     }
     if (me == 0) {
         char path[4096];
@@ -193,21 +203,26 @@ int main(int argc, char **argv)
         }
         fprintf(f,
                 "# measured by ct-tracer: %s, %d ranks, mean of %d runs after 1 warm-up\n"
-                "# time at the source from the send call to its completion (001 §IV-B)\n",
-                argv[1], np, runs - 1);
-        fprintf(g, "# label, then the time of each run (first = warm-up, not used), s\n");
+                "# time from the send call to %s\n",
+                argv[1], np, runs - 1,
+                at_source ? "its return at the source (001 §IV-B)"
+                          : "the completion of the matching receive (delivery)");
+        fprintf(g, "# label, then per run (the first is the warm-up, not used): "
+                   "at_source delivery, s\n");
         for (size_t c = 0; c < tr.ncomm; c++) {
             char lab[CT_LABEL_MAX];
             ct_trace_label(&tr, c, lab, sizeof lab);
-            double s = 0;
+            double sum = 0;
             fprintf(g, "%s", lab);
             for (int r = 0; r < runs; r++) {
-                fprintf(g, " %.9f", all[(size_t)r * nc + c]);
+                const double *a = all + 3 * nc * (size_t)r;
+                double src = a[nc + c] - a[c], dlv = a[2 * nc + c] - a[c];
+                fprintf(g, "  %.9f %.9f", src, dlv);
                 if (r > 0)
-                    s += all[(size_t)r * nc + c];
+                    sum += at_source ? src : dlv;
             }
             fprintf(g, "\n");
-            fprintf(f, "%s %.9f\n", lab, s / (runs - 1));
+            fprintf(f, "%s %.9f\n", lab, sum / (runs - 1));
         }
         fclose(f);
         fclose(g);
@@ -215,12 +230,12 @@ int main(int argc, char **argv)
                argv[1], runs - 1, argv[2]);
     }
     free(buf);
-    free(post);
-    free(end);
+    free(mine);
     free(all);
     free(reqs);
     free(idx);
     free(rq);
+    free(st);
     ct_trace_free(&tr);
     MPI_Finalize();
     return 0;

@@ -25,7 +25,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 10
+tap_plan 9
 
 out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 2 2>&1) || {
     tap_diag "$out"

@@ -299,19 +299,25 @@ static void load_recorded(const char *set, ct_bench_data *d)
     }
 }
 
-/* On data measured through Slurm on the 100 Mbit/s emulated cluster, the
- * paper's procedure fits on 4 x 1 and predicts the held-back
- * configurations; whatever its absolute error, the calibrated model must be
- * closer to the measurements than the contention-free bound it corrects
- * (000 §VI's point) on the saturated held-back points, and every reported
- * error must be the one its prediction implies. */
+static int cmp_abs(const void *a, const void *b)
+{
+    double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+    return (x > y) - (x < y);
+}
+
+/* On data measured through Slurm on the 100 Mbit/s emulated cluster
+ * (`contention-admin calibrate --raw`, 4 nodes x up to 4 tasks): the
+ * paper's procedure fits on 4 x 1 only, holds back the 6 other
+ * configurations, and every reported error is the one its prediction
+ * implies (the summary's median recomputed here). How large those errors
+ * are is doc/accuracy.md's subject, not an assertion. */
 static void test_recorded_emulated_cluster(void **state)
 {
     (void)state;
     ct_bench_data d;
     load_recorded("emu100", &d);
-    assert_true(d.np2p >= 4);
-    assert_true(d.na2a >= 28);
+    assert_int_equal(d.np2p, 6);
+    assert_int_equal(d.na2a, 35);
     ct_calib_result r;
     ct_err err;
     if (ct_calibrate_alltoall(d.p2p, d.np2p, d.a2a, d.na2a, NULL, &r, &err) < 0) {
@@ -320,23 +326,30 @@ static void test_recorded_emulated_cluster(void **state)
     }
     assert_int_equal(r.fit_nodes, 4);
     assert_int_equal(r.fit_tasks_per_node, 1);
+    assert_int_equal(r.nfit, 5);
+    assert_int_equal(r.nheld, 30);
     assert_true(r.sig.gamma > 1.0); /* contention slows the exchange down */
-    size_t better = 0, sat = 0;
+    double sat[64];
+    size_t ns = 0;
     for (size_t i = 0; i < r.npoints; i++) {
         const ct_calib_point *p = &r.points[i];
+        assert_int_equal(p->held, !(p->nodes == 4 && p->tasks_per_node == 1));
         close_rel(p->rel_err, (p->predicted - p->measured) / p->measured, 1e-12, "rel_err");
         close_rel(p->predicted,
                   truth(p->nodes, p->tasks_per_node, p->m, r.alpha, r.beta, r.sig.gamma,
                         r.sig.delta, r.sig.M),
                   1e-9, "prediction");
-        if (p->held && p->m >= 131072) {
-            sat++;
-            better += fabs(p->predicted - p->measured) < fabs(p->bound - p->measured);
-        }
+        close_rel(p->bound, truth(p->nodes, p->tasks_per_node, p->m, r.alpha, r.beta, 1, 0, 0),
+                  1e-9, "bound");
+        if (p->held && p->m >= 131072)
+            sat[ns++] = p->rel_err;
     }
-    assert_int_equal(sat, r.held_saturated.n);
-    assert_true(sat >= 10);
-    assert_true(better * 2 > sat); /* the model beats the bound on most of them */
+    assert_int_equal(ns, 18);
+    assert_int_equal(r.held_saturated.n, ns);
+    qsort(sat, ns, sizeof sat[0], cmp_abs);
+    close_rel(r.held_saturated.median_abs, 0.5 * (fabs(sat[8]) + fabs(sat[9])), 1e-12,
+              "median |error| over the 18 saturated held-back points");
+    close_rel(r.held_saturated.max_abs, fabs(sat[17]), 1e-12, "max |error|");
     ct_calib_result_free(&r);
     ct_bench_free(&d);
 }
