@@ -14,11 +14,19 @@
  *    card(C_o^m) (of c_i's source node). On Fig. 4 both readings agree.
  * Cost: three passes over the arcs and O(nodes) memory, so a 4,096-node
  * all-to-all (16.8 M arcs) stays well under a second.
+ *
+ * The second half of the file keeps the same quantities incrementally for
+ * event-driven engines (gige_incremental.h: the simulator and the
+ * progressive evaluator), so that a change re-evaluates only the
+ * communications whose inputs moved.
  */
 #include "contention/penalty.h"
 
+#include "gige_incremental.h"
+
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct node_info {
     int64_t dout, din;      /* Δo(v), Δi(v) */
@@ -27,6 +35,33 @@ typedef struct node_info {
     int64_t max_out_of_in;  /* max Δo over the sources of v's incoming arcs */
     int64_t card_im;        /* card(C_i^m) at destination v */
 } node_info;
+
+/* The GigE penalty of one communication c_i = (a -> b) from its inputs:
+ * dout = Δo(a), din = Δi(b), in_max: c_i ∈ C_o^m (Δi(b) is the max of Δi
+ * over a's communications), card_om = card(C_o^m) at a, out_max: c_i ∈ C_i^m,
+ * card_im = card(C_i^m) at b. Shared by the batch and incremental evaluators. */
+static inline double gige_formula(double beta, double gamma_i, double gamma_o, int literal,
+                                  int64_t dout, int64_t din, int in_max, int64_t card_om,
+                                  int out_max, int64_t card_im)
+{
+    double po = 1.0, pi = 1.0;
+    if (dout > 1) {
+        double k = (double)dout, card = (double)card_om;
+        if (in_max)
+            po = k * beta * (1.0 + gamma_o * (k - card)); /* 001 §V-A p_o, c_i ∈ C_o^m */
+        else
+            po = k * beta * (1.0 - gamma_o / card);       /* 001 §V-A p_o, otherwise */
+    }
+    if (din > 1) {
+        double k = (double)din, card = (double)card_im;
+        if (out_max)
+            pi = k * beta * (1.0 + gamma_i * (k - card)); /* 001 §V-A p_i, c_i ∈ C_i^m */
+        else
+            pi = k * beta * (1.0 - gamma_i / (literal ? (double)card_om : card));
+        /* ^ 001 §V-A p_i, otherwise (printed card(C_o^m): see the header comment) */
+    }
+    return po > pi ? po : pi; /* 001 §V-A: p = max(p_o, p_i) */
+}
 
 int ct_gige_penalties_ex(double beta, double gamma_i, double gamma_o, unsigned flags,
                          const ct_graph *g, const unsigned char *active, double *penalty,
@@ -79,23 +114,9 @@ int ct_gige_penalties_ex(double beta, double gamma_i, double gamma_o, unsigned f
             continue;
         }
         const node_info *s = &nd[c[i].src], *d = &nd[c[i].dst];
-        double po = 1.0, pi = 1.0;
-        if (s->dout > 1) {
-            double k = (double)s->dout, card = (double)s->card_om;
-            if (d->din == s->max_in_of_out)
-                po = k * beta * (1.0 + gamma_o * (k - card)); /* 001 §V-A p_o, c_i ∈ C_o^m */
-            else
-                po = k * beta * (1.0 - gamma_o / card);       /* 001 §V-A p_o, otherwise */
-        }
-        if (d->din > 1) {
-            double k = (double)d->din, card = (double)d->card_im;
-            if (s->dout == d->max_out_of_in)
-                pi = k * beta * (1.0 + gamma_i * (k - card)); /* 001 §V-A p_i, c_i ∈ C_i^m */
-            else
-                pi = k * beta * (1.0 - gamma_i / (literal ? (double)s->card_om : card));
-            /* ^ 001 §V-A p_i, otherwise (printed card(C_o^m): see the header comment) */
-        }
-        penalty[i] = po > pi ? po : pi; /* 001 §V-A: p = max(p_o, p_i) */
+        penalty[i] = gige_formula(beta, gamma_i, gamma_o, literal, s->dout, d->din,
+                                  d->din == s->max_in_of_out, s->card_om,
+                                  s->dout == d->max_out_of_in, d->card_im);
     }
     free(nd);
     return 0;
@@ -105,4 +126,293 @@ int ct_gige_penalties(double beta, double gamma_i, double gamma_o, const ct_grap
                       double *penalty, ct_err *err)
 {
     return ct_gige_penalties_ex(beta, gamma_i, gamma_o, 0, g, NULL, penalty, err);
+}
+
+/* ================================================ incremental state */
+
+int ct_gnet_grow(void **p, size_t *cap, size_t need, size_t elem, ct_mem_acct *acct)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap : 64;
+    while (nc < need)
+        nc *= 2;
+    void *q = realloc(*p, nc * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    if (acct) {
+        acct->now += (nc - *cap) * elem;
+        if (acct->now > acct->peak)
+            acct->peak = acct->now;
+    }
+    *cap = nc;
+    return 0;
+}
+
+void ct_gnet_free(ct_gige_net *g)
+{
+    void *arrs[] = {g->nd,      g->l,       g->added, g->removed, g->nodes_o,
+                    g->nodes_i, g->touched, g->tpen,  g->work};
+    for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
+        free(arrs[i]);
+    memset(g, 0, sizeof *g);
+}
+
+int ct_gnet_init(ct_gige_net *g, int32_t nnodes, const ct_penalty_model *m, int gige,
+                 ct_mem_acct *acct)
+{
+    memset(g, 0, sizeof *g);
+    if (nnodes < 1)
+        return -1;
+    g->nnodes = nnodes;
+    g->gige = gige;
+    g->beta = m->beta;
+    g->gamma_i = m->gamma_i;
+    g->gamma_o = m->gamma_o;
+    g->flags = m->gige_flags;
+    g->acct = acct;
+    g->nd = calloc((size_t)nnodes, sizeof *g->nd);
+    if (!g->nd)
+        return -1;
+    for (int32_t v = 0; v < nnodes; v++)
+        g->nd[v].head_out = g->nd[v].head_in = -1;
+    return 0;
+}
+
+int ct_gnet_reserve(ct_gige_net *g, size_t n)
+{
+    size_t old = g->lcap;
+    if (ct_gnet_grow((void **)&g->l, &g->lcap, n, sizeof(ct_glink), g->acct))
+        return -1;
+    if (g->lcap > old)
+        memset(g->l + old, 0, (g->lcap - old) * sizeof(ct_glink));
+    return 0;
+}
+
+void ct_gnet_next_epoch(ct_gige_net *g)
+{
+    if (++g->epoch == 0) { /* wrapped: old stamps could collide */
+        for (int32_t v = 0; v < g->nnodes; v++)
+            g->nd[v].st_out = g->nd[v].st_in = g->nd[v].st_bfs = 0;
+        for (size_t i = 0; i < g->lcap; i++)
+            g->l[i].stamp = 0;
+        g->epoch = 1;
+    }
+}
+
+int ct_gnet_mark_grow(ct_gige_net *g)
+{
+    return ct_gnet_grow((void **)&g->touched, &g->touched_cap, g->ntouched + 1, sizeof(int32_t),
+                        g->acct);
+}
+
+static inline int push_i32(int32_t **arr, size_t *len, size_t *cap, int32_t v, ct_mem_acct *acct)
+{
+    if (*len == *cap && ct_gnet_grow((void **)arr, cap, *len + 1, sizeof(int32_t), acct))
+        return -1;
+    (*arr)[(*len)++] = v;
+    return 0;
+}
+
+/* First sight of node v's outgoing side in this commit: remember its max and
+ * count so that a change can be told from a no-op. */
+static inline int note_o(ct_gige_net *g, int32_t v)
+{
+    if (g->nd[v].st_out == g->epoch)
+        return 0;
+    g->nd[v].st_out = g->epoch;
+    g->nd[v].mo0 = g->nd[v].mo;
+    g->nd[v].co0 = g->nd[v].co;
+    g->nd[v].rescan_o = 0;
+    return push_i32(&g->nodes_o, &g->no, &g->no_cap, v, g->acct);
+}
+
+static inline int note_i(ct_gige_net *g, int32_t v)
+{
+    if (g->nd[v].st_in == g->epoch)
+        return 0;
+    g->nd[v].st_in = g->epoch;
+    g->nd[v].mi0 = g->nd[v].mi;
+    g->nd[v].ci0 = g->nd[v].ci;
+    g->nd[v].rescan_i = 0;
+    return push_i32(&g->nodes_i, &g->ni, &g->ni_cap, v, g->acct);
+}
+
+/* (max, weight at the max) of a weighted multiset, kept under insertions and
+ * removals; a removal that empties the max group asks for a rescan. */
+static inline void mx_add(int64_t *mx, int64_t *cnt, uint8_t *rescan, int64_t v, int64_t w)
+{
+    if (*rescan)
+        return;
+    if (v > *mx)
+        *mx = v, *cnt = w;
+    else if (v == *mx)
+        *cnt += w;
+}
+
+static inline void mx_del(int64_t *mx, int64_t *cnt, uint8_t *rescan, int64_t v, int64_t w)
+{
+    if (*rescan || v != *mx)
+        return;
+    *cnt -= w;
+    if (*cnt <= 0)
+        *rescan = 1;
+}
+
+int ct_gnet_commit_nodes(ct_gige_net *g)
+{
+    ct_gnet_next_epoch(g);
+    g->no = g->ni = 0;
+    for (size_t i = 0; i < g->nremoved; i += 3)
+        for (int s = 0; s < 2; s++)
+            if (note_o(g, (int32_t)g->removed[i + s]))
+                return -1;
+    for (size_t i = 0; i < g->nadded; i++) {
+        ct_glink *x = &g->l[g->added[i]];
+        if (!x->linked || x->committed)
+            continue;
+        x->committed = 1;
+        if (note_o(g, x->src) || note_o(g, x->dst))
+            return -1;
+    }
+    for (size_t i = 0; i < g->no; i++) {
+        int32_t v = g->nodes_o[i];
+        g->nd[v].outc = g->nd[v].out;
+        g->nd[v].inc = g->nd[v].in;
+    }
+    g->nadded = g->nremoved = 0;
+    return 0;
+}
+
+static inline double gnet_penalty(const ct_gige_net *g, int32_t k);
+
+int ct_gnet_commit_gige(ct_gige_net *g)
+{
+    ct_gnet_next_epoch(g);
+    g->no = g->ni = g->ntouched = 0;
+    ct_glink *L = g->l;
+    /* nodes whose own degrees may have moved */
+    for (size_t i = 0; i < g->nremoved; i += 3)
+        if (note_o(g, (int32_t)g->removed[i]) || note_i(g, (int32_t)g->removed[i + 1]))
+            return -1;
+    for (size_t i = 0; i < g->nadded; i++) {
+        const ct_glink *x = &L[g->added[i]];
+        if (x->linked && !x->committed && (note_o(g, x->src) || note_i(g, x->dst)))
+            return -1;
+    }
+    const size_t no_deg = g->no, ni_deg = g->ni;
+    /* a committed link a -> b stands in a's set with value Δi(b) and in b's
+     * with Δo(a): move it where those degrees changed */
+    for (size_t i = 0; i < ni_deg; i++) {
+        int32_t b = g->nodes_i[i];
+        if (g->nd[b].in == g->nd[b].inc)
+            continue;
+        for (int32_t x = g->nd[b].head_in; x >= 0; x = L[x].next_in) {
+            if (!L[x].committed)
+                continue;
+            int32_t a = L[x].src;
+            if (note_o(g, a))
+                return -1;
+            mx_del(&g->nd[a].mo, &g->nd[a].co, &g->nd[a].rescan_o, g->nd[b].inc, L[x].mult);
+            mx_add(&g->nd[a].mo, &g->nd[a].co, &g->nd[a].rescan_o, g->nd[b].in, L[x].mult);
+        }
+    }
+    for (size_t i = 0; i < no_deg; i++) {
+        int32_t a = g->nodes_o[i];
+        if (g->nd[a].out == g->nd[a].outc)
+            continue;
+        for (int32_t x = g->nd[a].head_out; x >= 0; x = L[x].next_out) {
+            if (!L[x].committed)
+                continue;
+            int32_t b = L[x].dst;
+            if (note_i(g, b))
+                return -1;
+            mx_del(&g->nd[b].mi, &g->nd[b].ci, &g->nd[b].rescan_i, g->nd[a].outc, L[x].mult);
+            mx_add(&g->nd[b].mi, &g->nd[b].ci, &g->nd[b].rescan_i, g->nd[a].out, L[x].mult);
+        }
+    }
+    for (size_t i = 0; i < g->nremoved; i += 3) {
+        int32_t a = (int32_t)g->removed[i], b = (int32_t)g->removed[i + 1];
+        int64_t w = g->removed[i + 2];
+        mx_del(&g->nd[a].mo, &g->nd[a].co, &g->nd[a].rescan_o, g->nd[b].inc, w);
+        mx_del(&g->nd[b].mi, &g->nd[b].ci, &g->nd[b].rescan_i, g->nd[a].outc, w);
+    }
+    for (size_t i = 0; i < g->nadded; i++) {
+        ct_glink *x = &L[g->added[i]];
+        if (!x->linked || x->committed)
+            continue;
+        x->committed = 1;
+        if (ct_gnet_mark(g, g->added[i])) /* a new link has no penalty yet */
+            return -1;
+        ct_gnode *A = &g->nd[x->src], *B = &g->nd[x->dst];
+        mx_add(&A->mo, &A->co, &A->rescan_o, B->in, x->mult);
+        mx_add(&B->mi, &B->ci, &B->rescan_i, A->out, x->mult);
+    }
+    g->nadded = g->nremoved = 0;
+    /* rescan the max groups that emptied (degrees are final now); a link's
+     * penalty reads Δo, mo, co at its source and Δi, mi, ci at its
+     * destination: re-evaluate the lists of the nodes where one moved */
+    for (size_t i = 0; i < g->no; i++) {
+        int32_t a = g->nodes_o[i];
+        ct_gnode *A = &g->nd[a];
+        if (A->rescan_o) {
+            int64_t mx = 0, cnt = 0;
+            for (int32_t x = A->head_out; x >= 0; x = L[x].next_out) {
+                int64_t v = g->nd[L[x].dst].in;
+                if (v > mx)
+                    mx = v, cnt = L[x].mult;
+                else if (v == mx)
+                    cnt += L[x].mult;
+            }
+            A->mo = mx, A->co = cnt;
+        }
+        if (A->out != A->outc || A->mo != A->mo0 || A->co != A->co0)
+            for (int32_t x = A->head_out; x >= 0; x = L[x].next_out)
+                if (ct_gnet_mark(g, x))
+                    return -1;
+    }
+    for (size_t i = 0; i < g->ni; i++) {
+        int32_t b = g->nodes_i[i];
+        ct_gnode *B = &g->nd[b];
+        if (B->rescan_i) {
+            int64_t mx = 0, cnt = 0;
+            for (int32_t x = B->head_in; x >= 0; x = L[x].next_in) {
+                int64_t v = g->nd[L[x].src].out;
+                if (v > mx)
+                    mx = v, cnt = L[x].mult;
+                else if (v == mx)
+                    cnt += L[x].mult;
+            }
+            B->mi = mx, B->ci = cnt;
+        }
+        if (B->in != B->inc || B->mi != B->mi0 || B->ci != B->ci0)
+            for (int32_t x = B->head_in; x >= 0; x = L[x].next_in)
+                if (ct_gnet_mark(g, x))
+                    return -1;
+    }
+    for (size_t i = 0; i < no_deg; i++)
+        g->nd[g->nodes_o[i]].outc = g->nd[g->nodes_o[i]].out;
+    for (size_t i = 0; i < ni_deg; i++)
+        g->nd[g->nodes_i[i]].inc = g->nd[g->nodes_i[i]].in;
+    if (g->ntouched > g->tpen_cap &&
+        ct_gnet_grow((void **)&g->tpen, &g->tpen_cap, g->ntouched, sizeof(double), g->acct))
+        return -1;
+    for (size_t i = 0; i < g->ntouched; i++)
+        g->tpen[i] = gnet_penalty(g, g->touched[i]);
+    return 0;
+}
+
+static inline double gnet_penalty(const ct_gige_net *g, int32_t k)
+{
+    const ct_glink *x = &g->l[k];
+    int32_t a = x->src, b = x->dst;
+    return gige_formula(g->beta, g->gamma_i, g->gamma_o, (g->flags & CT_GIGE_LITERAL_PI) != 0,
+                        g->nd[a].out, g->nd[b].in, g->nd[b].in == g->nd[a].mo, g->nd[a].co,
+                        g->nd[a].out == g->nd[b].mi, g->nd[b].ci);
+}
+
+double ct_gnet_penalty(const ct_gige_net *g, int32_t k)
+{
+    return gnet_penalty(g, k);
 }

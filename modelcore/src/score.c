@@ -84,6 +84,36 @@ static int build_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l
     return 0;
 }
 
+/* Budget of arc penalty evaluations for one candidate's progressive
+ * evaluation (ct_progressive_times_ex), about 0.1 s: a GigE completion
+ * re-evaluates the arcs at its source and destination nodes, so a graph
+ * whose completions do not coincide (a random layout of a large job) costs
+ * about sum over arcs of (arcs at src + arcs at dst) evaluations. */
+#define SCORE_PROGRESSIVE_MAX_EVALS ((uint64_t)1000000)
+
+/* That sum: the work if every arc completed at its own instant. */
+static uint64_t progressive_work(const ct_graph *g, ct_err *err, int *oom)
+{
+    size_t nn = g->nnodes > 0 ? (size_t)g->nnodes : 1;
+    uint32_t *no = calloc(nn, sizeof *no), *ni = calloc(nn, sizeof *ni);
+    uint64_t w = 0;
+    *oom = !no || !ni;
+    if (*oom) {
+        ct_err_set(err, "out of memory for %zu nodes", nn);
+    } else {
+        for (size_t i = 0; i < g->ncomm; i++)
+            no[g->comm[i].src]++, ni[g->comm[i].dst]++;
+        for (size_t i = 0; i < g->ncomm; i++)
+            w += (uint64_t)no[g->comm[i].src] + ni[g->comm[i].dst];
+    }
+    free(no);
+    free(ni);
+    return w;
+}
+
+/* progressive: 1 = re-apply the model as communications end (returns 1 when
+ * the run-time bound, 4x the estimate's, is hit: nothing timed), 0 =
+ * first-instant penalties. */
 static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive, timing *t, ct_err *err)
 {
     const ct_graph *g = &w->g;
@@ -103,14 +133,15 @@ static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive, timi
     if (g->ncomm) {
         if (progressive) {
             /* 001 §IV-B T = p * T_alone, penalties re-applied as communications end */
-            rc = ct_progressive_times(&f->penalty, g, alone, fin, err);
+            rc = ct_progressive_times_ex(&f->penalty, g, alone, fin,
+                                         4 * SCORE_PROGRESSIVE_MAX_EVALS, NULL, err);
         } else {
             /* 001 §IV-B with the penalties of the first instant for the whole life */
             rc = ct_penalties(&f->penalty, g, fin, err);
             for (size_t i = 0; rc == 0 && i < g->ncomm; i++)
                 fin[i] *= alone[i];
         }
-        if (rc < 0)
+        if (rc != 0)
             goto out;
         for (size_t i = 0; i < g->ncomm; i++)
             if (fin[i] > net)
@@ -253,23 +284,60 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
             ct_err_prefix(err, "%s: ", ct_dist_label(cand[i].d, cand[i].plane, name, sizeof name));
         }
     }
-    /* one evaluation method for every candidate, so that they compare fairly */
-    int progressive = max_arcs <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
-    if (p2p && rc == 0 && !progressive) {
+    /* One evaluation method for every candidate, so that they compare fairly.
+     * GigE and "none" are evaluated incrementally (a completion costs the arcs
+     * at the nodes it changes) and are bounded by work only; Stop & Go and
+     * fair share re-evaluate every arc at every completion, so their graphs
+     * are also bounded in size. Past either bound every candidate is timed
+     * with the penalties of the first instant. */
+    int incremental =
+        fabric->penalty.kind == CT_MODEL_GIGE || fabric->penalty.kind == CT_MODEL_NONE;
+    int progressive = incremental || max_arcs <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
+    for (size_t i = 0; i < nc && rc == 0 && p2p && progressive && incremental; i++) {
+        int oom;
+        uint64_t w = progressive_work(&work[i].g, err, &oom);
+        if (oom) {
+            rc = -1;
+        } else if (w > SCORE_PROGRESSIVE_MAX_EVALS) {
+            char name[32], msg[200];
+            snprintf(msg, sizeof msg,
+                     "%s: progressive evaluation would take up to %llu penalty evaluations "
+                     "(> %llu): static penalties (first instant) instead",
+                     ct_dist_label(cand[i].d, cand[i].plane, name, sizeof name),
+                     (unsigned long long)w, (unsigned long long)SCORE_PROGRESSIVE_MAX_EVALS);
+            note_add(out, msg);
+            progressive = 0;
+        }
+    }
+    if (p2p && rc == 0 && !progressive && !incremental) {
         char msg[160];
         snprintf(msg, sizeof msg,
-                 "%zu node pairs exceed %d: static penalties (first instant) instead of "
-                 "progressive evaluation",
-                 max_arcs, CT_SCORE_PROGRESSIVE_MAX_ARCS);
+                 "%zu node pairs exceed %d for the %s model: static penalties (first instant) "
+                 "instead of progressive evaluation",
+                 max_arcs, CT_SCORE_PROGRESSIVE_MAX_ARCS, ct_model_name(fabric->penalty.kind));
         note_add(out, msg);
     }
-    for (size_t i = 0; i < nc && rc == 0; i++) {
-        if (p2p && time_p2p(fabric, &work[i], progressive, &tm[i], err) < 0) {
+    for (size_t i = 0; i < nc && rc == 0 && p2p; i++) {
+        int r = time_p2p(fabric, &work[i], progressive, &tm[i], err);
+        if (r == 1) { /* work bound hit: start over with static penalties */
+            char name[32], msg[200];
+            snprintf(msg, sizeof msg,
+                     "%s: progressive evaluation past %llu penalty evaluations: static penalties "
+                     "(first instant) instead",
+                     ct_dist_label(cand[i].d, cand[i].plane, name, sizeof name),
+                     (unsigned long long)(4 * SCORE_PROGRESSIVE_MAX_EVALS));
+            note_add(out, msg);
+            progressive = 0;
+            i = (size_t)-1;
+            continue;
+        }
+        if (r < 0) {
             char name[32];
             ct_err_prefix(err, "%s: ", ct_dist_label(cand[i].d, cand[i].plane, name, sizeof name));
             rc = -1;
-            break;
         }
+    }
+    for (size_t i = 0; i < nc && rc == 0; i++) {
         ct_candidate_score *c = &out->c[out->n++];
         c->dist = cand[i].d;
         c->plane = cand[i].plane;

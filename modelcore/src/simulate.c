@@ -18,12 +18,15 @@
  * the network keeps, per node, Δo, Δi, the max of Δi over its outgoing
  * transfers with its count (card C_o^m) and the max of Δo over its incoming
  * transfers with its count (card C_i^m), and after a change re-evaluates only
- * the transfers whose inputs moved (see gige_commit). The other models are
+ * the transfers whose inputs moved: this state lives in penalty_gige.c
+ * (gige_incremental.h), shared with the progressive evaluator. The other models are
  * re-applied, through penalty.h, to the connected components that changed.
  */
 #include "contention/simulate.h"
 
 #include "contention/hockney.h"
+
+#include "gige_incremental.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,9 +44,8 @@ typedef struct slot {
     int32_t comm; /* trace communication, or -1 (ct_gige_inc) */
     int32_t src_task, dst_task;
     int32_t src, dst; /* nodes */
-    int32_t next_out, prev_out, next_in, prev_in;
+    int32_t next_free;
     int32_t heap; /* position in the completion heap, -1 when out */
-    uint32_t stamp;
     uint8_t conflict;
     uint8_t send_blocking, recv_blocking, remote;
 } slot;
@@ -52,22 +54,14 @@ typedef struct net {
     int32_t nnodes;
     ct_penalty_model model;
     int incremental; /* GigE evaluated incrementally */
-    /* per node (001 §V-A): Δo, Δi; max Δi over outgoing (mo) and how many reach
-     * it (co = card C_o^m); max Δo over incoming (mi) and its count (ci) */
-    int32_t *out, *in, *mo, *co, *mi, *ci;
-    int32_t *head_out, *head_in;
-    uint32_t *st_needmo, *st_needmi, *st_markout, *st_markin, *st_bfs;
+    /* transfers on the network as links of per-node lists, with Δo, Δi and,
+     * when incremental, the GigE state (gige_incremental.h); link k is slot k */
+    ct_gige_net g;
     int32_t *local; /* node -> its index inside the component being evaluated */
-    uint32_t epoch;
     /* slot pool */
     slot *s;
     size_t cap, used, peak;
     int32_t free_head;
-    /* work lists */
-    int32_t *dirty; /* node pairs (src, dst) changed since the last commit */
-    size_t ndirty, dirty_cap;
-    int32_t *nodes_a, *nodes_b, *touched;
-    size_t na, nb, ntouched, na_cap, nb_cap, touched_cap;
     /* component evaluation buffers */
     ct_comm *gbuf;
     double *pbuf;
@@ -75,50 +69,21 @@ typedef struct net {
     /* engine hooks: NULL for ct_gige_inc */
     struct engine *eng;
     uint64_t evals;
-    size_t bytes_now, bytes_peak;
+    ct_mem_acct acct;
 } net;
 
-static int grow_arr(void **p, size_t *cap, size_t need, size_t elem, net *n)
+static inline int grow_arr(void **p, size_t *cap, size_t need, size_t elem, net *n)
 {
-    if (need <= *cap)
+    if (need <= *cap) /* the common case stays inline */
         return 0;
-    size_t nc = *cap ? *cap : 64;
-    while (nc < need)
-        nc *= 2;
-    void *q = realloc(*p, nc * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    if (n) {
-        n->bytes_now += (nc - *cap) * elem;
-        if (n->bytes_now > n->bytes_peak)
-            n->bytes_peak = n->bytes_now;
-    }
-    *cap = nc;
-    return 0;
+    return ct_gnet_grow(p, cap, need, elem, n ? &n->acct : NULL);
 }
 
 static void net_free(net *n)
 {
-    free(n->out);
-    free(n->in);
-    free(n->mo);
-    free(n->co);
-    free(n->mi);
-    free(n->ci);
-    free(n->head_out);
-    free(n->head_in);
-    free(n->st_needmo);
-    free(n->st_needmi);
-    free(n->st_markout);
-    free(n->st_markin);
-    free(n->st_bfs);
+    ct_gnet_free(&n->g);
     free(n->local);
     free(n->s);
-    free(n->dirty);
-    free(n->nodes_a);
-    free(n->nodes_b);
-    free(n->touched);
     free(n->gbuf);
     free(n->pbuf);
     memset(n, 0, sizeof *n);
@@ -130,29 +95,11 @@ static int net_init(net *n, int32_t nnodes, const ct_penalty_model *m, int refer
     n->nnodes = nnodes;
     n->model = *m;
     n->incremental = m->kind == CT_MODEL_GIGE && !reference;
-    size_t nn = (size_t)nnodes;
-    n->out = calloc(nn, sizeof(int32_t));
-    n->in = calloc(nn, sizeof(int32_t));
-    n->mo = calloc(nn, sizeof(int32_t));
-    n->co = calloc(nn, sizeof(int32_t));
-    n->mi = calloc(nn, sizeof(int32_t));
-    n->ci = calloc(nn, sizeof(int32_t));
-    n->head_out = malloc(nn * sizeof(int32_t));
-    n->head_in = malloc(nn * sizeof(int32_t));
-    n->st_needmo = calloc(nn, sizeof(uint32_t));
-    n->st_needmi = calloc(nn, sizeof(uint32_t));
-    n->st_markout = calloc(nn, sizeof(uint32_t));
-    n->st_markin = calloc(nn, sizeof(uint32_t));
-    n->st_bfs = calloc(nn, sizeof(uint32_t));
-    n->local = calloc(nn, sizeof(int32_t));
-    if (!n->local || !n->out || !n->in || !n->mo || !n->co || !n->mi || !n->ci || !n->head_out ||
-        !n->head_in || !n->st_needmo || !n->st_needmi || !n->st_markout || !n->st_markin ||
-        !n->st_bfs) {
+    n->local = calloc((size_t)nnodes, sizeof(int32_t));
+    if (!n->local || ct_gnet_init(&n->g, nnodes, m, n->incremental, &n->acct)) {
         net_free(n);
         return -1;
     }
-    for (size_t i = 0; i < nn; i++)
-        n->head_out[i] = n->head_in[i] = -1;
     n->free_head = -1;
     return 0;
 }
@@ -162,12 +109,13 @@ static int32_t slot_alloc(net *n)
     int32_t k;
     if (n->free_head >= 0) {
         k = n->free_head;
-        n->free_head = n->s[k].next_out;
+        n->free_head = n->s[k].next_free;
     } else {
         if (n->used >= (size_t)INT32_MAX - 1)
             return -1;
         size_t cap = n->cap;
-        if (grow_arr((void **)&n->s, &cap, n->used + 1, sizeof(slot), n))
+        if (grow_arr((void **)&n->s, &cap, n->used + 1, sizeof(slot), n) ||
+            ct_gnet_reserve(&n->g, cap))
             return -1;
         n->cap = cap;
         k = (int32_t)n->used;
@@ -175,7 +123,6 @@ static int32_t slot_alloc(net *n)
     }
     slot *x = &n->s[k];
     memset(x, 0, sizeof *x);
-    x->next_out = x->prev_out = x->next_in = x->prev_in = -1;
     x->heap = -1;
     x->p = x->p_start = 1.0;
     x->comm = -1;
@@ -184,17 +131,8 @@ static int32_t slot_alloc(net *n)
 
 static void slot_release(net *n, int32_t k)
 {
-    n->s[k].next_out = n->free_head;
+    n->s[k].next_free = n->free_head;
     n->free_head = k;
-}
-
-static int push_dirty(net *n, int32_t a, int32_t b)
-{
-    if (grow_arr((void **)&n->dirty, &n->dirty_cap, n->ndirty + 2, sizeof(int32_t), n))
-        return -1;
-    n->dirty[n->ndirty++] = a;
-    n->dirty[n->ndirty++] = b;
-    return 0;
 }
 
 /* Conflict kinds (001 §IV-A). Invariants kept at each link: when Δo(v) >= 2
@@ -204,114 +142,46 @@ static int push_dirty(net *n, int32_t a, int32_t b)
 static void flag_on_link(net *n, int32_t k)
 {
     slot *S = n->s;
+    const ct_gige_net *G = &n->g;
+    const ct_glink *L = G->l;
     int32_t a = S[k].src, b = S[k].dst;
-    if (n->out[a] >= 2) {
-        if (n->out[a] == 2)
-            for (int32_t x = n->head_out[a]; x >= 0; x = S[x].next_out)
+    if (G->nd[a].out >= 2) {
+        if (G->nd[a].out == 2)
+            for (int32_t x = G->nd[a].head_out; x >= 0; x = L[x].next_out)
                 S[x].conflict |= CT_CONFLICT_OUT;
         S[k].conflict |= CT_CONFLICT_OUT;
     }
-    if (n->in[b] >= 2) {
-        if (n->in[b] == 2)
-            for (int32_t x = n->head_in[b]; x >= 0; x = S[x].next_in)
+    if (G->nd[b].in >= 2) {
+        if (G->nd[b].in == 2)
+            for (int32_t x = G->nd[b].head_in; x >= 0; x = L[x].next_in)
                 S[x].conflict |= CT_CONFLICT_IN;
         S[k].conflict |= CT_CONFLICT_IN;
     }
-    if (n->in[a] > 0) {
+    if (G->nd[a].in > 0) {
         S[k].conflict |= CT_CONFLICT_INOUT;
-        if (n->out[a] == 1) /* a starts sending: its incoming transfers meet outgoing traffic */
-            for (int32_t x = n->head_in[a]; x >= 0; x = S[x].next_in)
+        if (G->nd[a].out == 1) /* a starts sending: its incoming transfers meet outgoing traffic */
+            for (int32_t x = G->nd[a].head_in; x >= 0; x = L[x].next_in)
                 S[x].conflict |= CT_CONFLICT_INOUT;
     }
-    if (n->out[b] > 0) {
+    if (G->nd[b].out > 0) {
         S[k].conflict |= CT_CONFLICT_INOUT;
-        if (n->in[b] == 1)
-            for (int32_t x = n->head_out[b]; x >= 0; x = S[x].next_out)
+        if (G->nd[b].in == 1)
+            for (int32_t x = G->nd[b].head_out; x >= 0; x = L[x].next_out)
                 S[x].conflict |= CT_CONFLICT_INOUT;
     }
 }
 
 static int net_link(net *n, int32_t k)
 {
-    slot *x = &n->s[k];
-    int32_t a = x->src, b = x->dst;
-    x->prev_out = -1;
-    x->next_out = n->head_out[a];
-    if (n->head_out[a] >= 0)
-        n->s[n->head_out[a]].prev_out = k;
-    n->head_out[a] = k;
-    x->prev_in = -1;
-    x->next_in = n->head_in[b];
-    if (n->head_in[b] >= 0)
-        n->s[n->head_in[b]].prev_in = k;
-    n->head_in[b] = k;
-    n->out[a]++;
-    n->in[b]++;
+    if (ct_gnet_link(&n->g, k, n->s[k].src, n->s[k].dst, 1))
+        return -1;
     flag_on_link(n, k);
-    return push_dirty(n, a, b);
+    return 0;
 }
 
 static int net_unlink(net *n, int32_t k)
 {
-    slot *x = &n->s[k];
-    int32_t a = x->src, b = x->dst;
-    if (x->prev_out >= 0)
-        n->s[x->prev_out].next_out = x->next_out;
-    else
-        n->head_out[a] = x->next_out;
-    if (x->next_out >= 0)
-        n->s[x->next_out].prev_out = x->prev_out;
-    if (x->prev_in >= 0)
-        n->s[x->prev_in].next_in = x->next_in;
-    else
-        n->head_in[b] = x->next_in;
-    if (x->next_in >= 0)
-        n->s[x->next_in].prev_in = x->prev_in;
-    n->out[a]--;
-    n->in[b]--;
-    return push_dirty(n, a, b);
-}
-
-static void next_epoch(net *n)
-{
-    if (++n->epoch == 0) { /* wrapped: old stamps could collide */
-        size_t nn = (size_t)n->nnodes;
-        memset(n->st_needmo, 0, nn * sizeof(uint32_t));
-        memset(n->st_needmi, 0, nn * sizeof(uint32_t));
-        memset(n->st_markout, 0, nn * sizeof(uint32_t));
-        memset(n->st_markin, 0, nn * sizeof(uint32_t));
-        memset(n->st_bfs, 0, nn * sizeof(uint32_t));
-        for (size_t i = 0; i < n->used; i++)
-            n->s[i].stamp = 0;
-        n->epoch = 1;
-    }
-}
-
-/* GigE penalty of one transfer, paper 001 §V-A. */
-static double gige_penalty(const net *n, const slot *x)
-{
-    const double beta = n->model.beta, gi = n->model.gamma_i, go = n->model.gamma_o;
-    int32_t a = x->src, b = x->dst;
-    double dO = n->out[a], dI = n->in[b];
-    double po = 1.0, pi = 1.0;
-    if (n->out[a] > 1) {
-        /* x is in C_o^m when its Δi is the max of Δi over C_o */
-        double card = n->co[a];
-        if (n->in[b] == n->mo[a])
-            po = dO * beta * (1.0 + go * (dO - card)); /* 001 §V-A p_o, c_i in C_o^m */
-        else
-            po = dO * beta * (1.0 - go / card); /* 001 §V-A p_o, otherwise */
-    }
-    if (n->in[b] > 1) {
-        /* x is in C_i^m when its Δo is the max of Δo over C_i; the printed
-         * p_i divides by card(C_o^m) in its last branch (CT_GIGE_LITERAL_PI) */
-        double card = n->ci[b], last = (n->model.gige_flags & CT_GIGE_LITERAL_PI) ? n->co[a] : card;
-        if (n->out[a] == n->mi[b])
-            pi = dI * beta * (1.0 + gi * (dI - card)); /* 001 §V-A p_i, c_i in C_i^m */
-        else
-            pi = dI * beta * (1.0 - gi / last); /* 001 §V-A p_i, otherwise */
-    }
-    return po > pi ? po : pi; /* 001 §V-A: p = max(p_o, p_i) */
+    return ct_gnet_unlink(&n->g, k);
 }
 
 static void heap_fix(struct engine *e, int32_t k);
@@ -337,126 +207,14 @@ static void apply_penalty(net *n, int32_t k, double p, double now)
         x->p_start = p;
 }
 
-static int mark_slot(net *n, int32_t k)
-{
-    if (n->s[k].stamp == n->epoch)
-        return 0;
-    n->s[k].stamp = n->epoch;
-    if (grow_arr((void **)&n->touched, &n->touched_cap, n->ntouched + 1, sizeof(int32_t), n))
-        return -1;
-    n->touched[n->ntouched++] = k;
-    return 0;
-}
-
-static int push_node(int32_t **arr, size_t *len, size_t *cap, int32_t v, net *n)
-{
-    if (grow_arr((void **)arr, cap, *len + 1, sizeof(int32_t), n))
-        return -1;
-    (*arr)[(*len)++] = v;
-    return 0;
-}
-
-/* Re-evaluate the GigE penalties a batch of link/unlink changes can move.
- * Inputs of transfer x = (a -> b): Δo(a), Δi(b), mo/co(a), mi/ci(b). A change
- * on (s -> d) moves Δo(s) and Δi(d), hence mo/co of every node sending to d
- * and mi/ci of every node receiving from s (and of s and d themselves, whose
- * lists changed). Transfers are re-evaluated out of s, into d, and out of (or
- * into) any node whose max/count actually changed. */
+/* GigE (001 §V-A): the shared incremental state lists the transfers whose
+ * inputs moved, with their new penalties. */
 static int gige_commit(net *n, double now)
 {
-    slot *S;
-    n->na = n->nb = n->ntouched = 0;
-    for (size_t i = 0; i < n->ndirty; i += 2) {
-        int32_t s = n->dirty[i], d = n->dirty[i + 1];
-        if (n->st_needmo[s] != n->epoch) {
-            n->st_needmo[s] = n->epoch;
-            if (push_node(&n->nodes_a, &n->na, &n->na_cap, s, n))
-                return -1;
-        }
-        if (n->st_needmi[d] != n->epoch) {
-            n->st_needmi[d] = n->epoch;
-            if (push_node(&n->nodes_b, &n->nb, &n->nb_cap, d, n))
-                return -1;
-        }
-        S = n->s;
-        if (n->st_markout[s] != n->epoch) {
-            n->st_markout[s] = n->epoch;
-            for (int32_t x = n->head_out[s]; x >= 0; x = S[x].next_out) {
-                int32_t w = S[x].dst;
-                if (n->st_needmi[w] != n->epoch) {
-                    n->st_needmi[w] = n->epoch;
-                    if (push_node(&n->nodes_b, &n->nb, &n->nb_cap, w, n))
-                        return -1;
-                }
-                if (mark_slot(n, x))
-                    return -1;
-            }
-        }
-        if (n->st_markin[d] != n->epoch) {
-            n->st_markin[d] = n->epoch;
-            for (int32_t x = n->head_in[d]; x >= 0; x = S[x].next_in) {
-                int32_t u = S[x].src;
-                if (n->st_needmo[u] != n->epoch) {
-                    n->st_needmo[u] = n->epoch;
-                    if (push_node(&n->nodes_a, &n->na, &n->na_cap, u, n))
-                        return -1;
-                }
-                if (mark_slot(n, x))
-                    return -1;
-            }
-        }
-    }
-    S = n->s;
-    for (size_t i = 0; i < n->na; i++) {
-        int32_t u = n->nodes_a[i];
-        int32_t mx = 0, cnt = 0;
-        for (int32_t x = n->head_out[u]; x >= 0; x = S[x].next_out) {
-            int32_t v = n->in[S[x].dst];
-            if (v > mx) {
-                mx = v;
-                cnt = 1;
-            } else if (v == mx) {
-                cnt++;
-            }
-        }
-        if (mx != n->mo[u] || cnt != n->co[u]) {
-            n->mo[u] = mx;
-            n->co[u] = cnt;
-            if (n->st_markout[u] != n->epoch) {
-                n->st_markout[u] = n->epoch;
-                for (int32_t x = n->head_out[u]; x >= 0; x = S[x].next_out)
-                    if (mark_slot(n, x))
-                        return -1;
-            }
-        }
-    }
-    for (size_t i = 0; i < n->nb; i++) {
-        int32_t w = n->nodes_b[i];
-        int32_t mx = 0, cnt = 0;
-        for (int32_t x = n->head_in[w]; x >= 0; x = S[x].next_in) {
-            int32_t v = n->out[S[x].src];
-            if (v > mx) {
-                mx = v;
-                cnt = 1;
-            } else if (v == mx) {
-                cnt++;
-            }
-        }
-        if (mx != n->mi[w] || cnt != n->ci[w]) {
-            n->mi[w] = mx;
-            n->ci[w] = cnt;
-            if (n->st_markin[w] != n->epoch) {
-                n->st_markin[w] = n->epoch;
-                for (int32_t x = n->head_in[w]; x >= 0; x = S[x].next_in)
-                    if (mark_slot(n, x))
-                        return -1;
-            }
-        }
-    }
-    for (size_t i = 0; i < n->ntouched; i++) {
-        int32_t k = n->touched[i];
-        apply_penalty(n, k, gige_penalty(n, &n->s[k]), now);
-    }
+    if (ct_gnet_commit_gige(&n->g))
+        return -1;
+    for (size_t i = 0; i < n->g.ntouched; i++)
+        apply_penalty(n, n->g.touched[i], n->g.tpen[i], now);
     return 0;
 }
 
@@ -483,78 +241,78 @@ static int model_penalties(const net *n, const ct_graph *g, double *pen, ct_err 
  * depend on traffic outside it. */
 static int component_commit(net *n, double now, ct_err *err)
 {
-    for (size_t i = 0; i < n->ndirty; i++) {
-        int32_t root = n->dirty[i];
-        if (n->st_bfs[root] == n->epoch)
+    ct_gige_net *G = &n->g;
+    for (size_t i = 0; i < G->no; i++) {
+        int32_t root = G->nodes_o[i];
+        if (G->nd[root].st_bfs == G->epoch)
             continue;
-        n->st_bfs[root] = n->epoch;
-        n->na = n->ntouched = 0;
-        if (push_node(&n->nodes_a, &n->na, &n->na_cap, root, n))
+        G->nd[root].st_bfs = G->epoch;
+        G->nwork = G->ntouched = 0;
+        if (grow_arr((void **)&G->work, &G->work_cap, 1, sizeof(int32_t), n))
             return ct_err_set(err, "out of memory");
-        for (size_t q = 0; q < n->na; q++) {
-            int32_t v = n->nodes_a[q];
+        G->work[G->nwork++] = root;
+        for (size_t q = 0; q < G->nwork; q++) {
+            int32_t v = G->work[q];
             for (int dir = 0; dir < 2; dir++) {
-                for (int32_t x = dir ? n->head_in[v] : n->head_out[v]; x >= 0;
-                     x = dir ? n->s[x].next_in : n->s[x].next_out) {
-                    int32_t w = dir ? n->s[x].src : n->s[x].dst;
-                    if (mark_slot(n, x))
+                for (int32_t x = dir ? G->nd[v].head_in : G->nd[v].head_out; x >= 0;
+                     x = dir ? G->l[x].next_in : G->l[x].next_out) {
+                    int32_t w = dir ? G->l[x].src : G->l[x].dst;
+                    if (ct_gnet_mark(G, x))
                         return ct_err_set(err, "out of memory");
-                    if (n->st_bfs[w] != n->epoch) {
-                        n->st_bfs[w] = n->epoch;
-                        if (push_node(&n->nodes_a, &n->na, &n->na_cap, w, n))
+                    if (G->nd[w].st_bfs != G->epoch) {
+                        G->nd[w].st_bfs = G->epoch;
+                        if (grow_arr((void **)&G->work, &G->work_cap, G->nwork + 1, sizeof(int32_t),
+                                     n))
                             return ct_err_set(err, "out of memory");
+                        G->work[G->nwork++] = w;
                     }
                 }
             }
         }
-        if (!n->ntouched)
+        if (!G->ntouched)
             continue;
         size_t gc = n->gcap;
-        if (grow_arr((void **)&n->gbuf, &gc, n->ntouched, sizeof(ct_comm), n))
+        if (grow_arr((void **)&n->gbuf, &gc, G->ntouched, sizeof(ct_comm), n))
             return ct_err_set(err, "out of memory");
         gc = n->gcap;
-        if (grow_arr((void **)&n->pbuf, &gc, n->ntouched, sizeof(double), n))
+        if (grow_arr((void **)&n->pbuf, &gc, G->ntouched, sizeof(double), n))
             return ct_err_set(err, "out of memory");
         n->gcap = gc;
-        /* renumber the component's nodes 0..na-1 so the model's cost follows
-         * the component, not the cluster */
-        for (size_t q = 0; q < n->na; q++)
-            n->local[n->nodes_a[q]] = (int32_t)q;
-        for (size_t j = 0; j < n->ntouched; j++) {
-            const slot *x = &n->s[n->touched[j]];
+        /* renumber the component's nodes 0..nwork-1 so the model's cost
+         * follows the component, not the cluster */
+        for (size_t q = 0; q < G->nwork; q++)
+            n->local[G->work[q]] = (int32_t)q;
+        for (size_t j = 0; j < G->ntouched; j++) {
+            const slot *x = &n->s[G->touched[j]];
             n->gbuf[j] = (ct_comm){
                 .src = n->local[x->src], .dst = n->local[x->dst], .mult = 1, .bytes = x->bytes};
         }
         ct_graph g = {
-            .nnodes = (int32_t)n->na, .ncomm = n->ntouched, .cap = n->ntouched, .comm = n->gbuf};
+            .nnodes = (int32_t)G->nwork, .ncomm = G->ntouched, .cap = G->ntouched, .comm = n->gbuf};
         if (model_penalties(n, &g, n->pbuf, err))
             return -1;
-        for (size_t j = 0; j < n->ntouched; j++)
-            apply_penalty(n, n->touched[j], n->pbuf[j], now);
+        for (size_t j = 0; j < G->ntouched; j++)
+            apply_penalty(n, G->touched[j], n->pbuf[j], now);
     }
     return 0;
 }
 
 static int net_commit(net *n, double now, ct_err *err)
 {
-    if (!n->ndirty)
+    if (!ct_gnet_dirty(&n->g))
         return 0;
-    next_epoch(n);
-    int rc = 0;
-    if (n->incremental) {
-        if (gige_commit(n, now))
-            rc = ct_err_set(err, "out of memory re-evaluating penalties");
-    } else if (n->model.kind != CT_MODEL_NONE) {
-        rc = component_commit(n, now, err);
-    } else {
-        /* no model: penalties stay 1, only p_start of new transfers to record */
-        for (size_t i = 0; i < n->ndirty; i += 2)
-            for (int32_t x = n->head_out[n->dirty[i]]; x >= 0; x = n->s[x].next_out)
-                if (n->s[x].start == now)
-                    n->s[x].p_start = 1.0;
-    }
-    n->ndirty = 0;
-    return rc;
+    if (n->incremental)
+        return gige_commit(n, now) ? ct_err_set(err, "out of memory re-evaluating penalties") : 0;
+    if (ct_gnet_commit_nodes(&n->g))
+        return ct_err_set(err, "out of memory re-evaluating penalties");
+    if (n->model.kind != CT_MODEL_NONE)
+        return component_commit(n, now, err);
+    /* no model: penalties stay 1, only p_start of new transfers to record */
+    for (size_t i = 0; i < n->g.no; i++)
+        for (int32_t x = n->g.nd[n->g.nodes_o[i]].head_out; x >= 0; x = n->g.l[x].next_out)
+            if (n->s[x].start == now)
+                n->s[x].p_start = 1.0;
+    return 0;
 }
 
 /* ======================================================= ct_gige_inc API */
@@ -1286,7 +1044,7 @@ int ct_simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, 
         out->mean_p_eff = out->nremote ? e.sum_p_eff / (double)out->nremote : 1.0;
         out->mean_p_start = out->nremote ? e.sum_p_start / (double)out->nremote : 1.0;
         out->penalty_evals = e.n.evals;
-        out->engine_bytes = e.n.bytes_peak;
+        out->engine_bytes = e.n.acct.peak;
     }
     engine_free(&e);
     if (rc)

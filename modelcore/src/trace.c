@@ -584,7 +584,7 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
     if (n == 0)
         return 0;
     const char *kw = t[0].s;
-    int32_t task, peer;
+    int32_t task = -1, peer = -1;
     double v;
     if (strcmp(kw, "tasks") == 0) {
         if (want_args(name, lineno, t, n, 1, 1, "tasks N", err))

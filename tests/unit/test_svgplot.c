@@ -31,9 +31,10 @@ static char *render(const ct_svg_plot *p, const ct_svg_series *s, size_t ns)
 
 static size_t count(const char *hay, const char *needle)
 {
-    size_t n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
+    size_t n = 0, nl = strlen(needle);
+    /* walk by offset: GCC 12 -Wdangling-pointer misreads a pointer walk here */
+    for (size_t off = 0; hay[off]; off++)
+        n += strncmp(hay + off, needle, nl) == 0;
     return n;
 }
 

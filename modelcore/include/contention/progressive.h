@@ -4,6 +4,10 @@
  * per byte); whenever one completes, the model is re-applied to those still
  * in flight. This is the evaluation that reproduces paper 001 Fig. 4's
  * predicted times (see shared/vectors/README.md); the simulator builds on it.
+ * Completions within 10^-12 (relative) of each other, or within 10^-9 of the
+ * time since the previous completion, are one event; GigE is re-evaluated
+ * incrementally (only arcs at nodes whose degrees or C^m sets changed), the
+ * other models on every arc still in flight.
  */
 #ifndef CONTENTION_PROGRESSIVE_H
 #define CONTENTION_PROGRESSIVE_H
@@ -18,5 +22,19 @@
  * simultaneous communications (they finish together). */
 int ct_progressive_times(const ct_penalty_model *m, const ct_graph *g, const double *alone,
                          double *finish, ct_err *err);
+
+typedef struct ct_progressive_stats {
+    size_t events;          /* completion instants (simultaneous completions count once) */
+    uint64_t evals;         /* arc penalties computed */
+} ct_progressive_stats;
+
+/* Same, with a work bound: returns 1 (finish[] incomplete, no error) once
+ * more than max_evals arc penalties have been computed (0: no bound), so a
+ * caller can fall back to a cheaper estimate. GigE (and none) cost about the
+ * arcs at the nodes each completion changes; Stop & Go and fair share
+ * re-evaluate every arc in flight at each completion. st may be NULL. */
+int ct_progressive_times_ex(const ct_penalty_model *m, const ct_graph *g, const double *alone,
+                            double *finish, uint64_t max_evals, ct_progressive_stats *st,
+                            ct_err *err);
 
 #endif

@@ -14,11 +14,13 @@
  *    alpha + bytes * beta; the network time is the last completion, the
  *    uncontended time the longest alone time. A fabric whose penalty model
  *    is "none" is scored as such (and a note says so). Progressive
- *    evaluation costs about (arcs x completion events); when a candidate's
- *    graph has more than CT_SCORE_PROGRESSIVE_MAX_ARCS node pairs (e.g. a
- *    random layout of a large job) every candidate is timed with the
- *    penalties of the first instant instead (001's static penalties,
- *    pessimistic), and a note says so;
+ *    evaluation re-prices only the arcs a completion touches. GigE/none stay
+ *    progressive while the estimated work (sum over arcs of the arcs at their
+ *    source plus at their destination) is <= 10^6; Stop & Go and fair share
+ *    while every candidate has <= CT_SCORE_PROGRESSIVE_MAX_ARCS node pairs.
+ *    Past either bound (e.g. a random layout of a large job) every candidate
+ *    is timed with the penalties of the first instant instead (001's static
+ *    penalties, pessimistic), and a note says so;
  *  - trace:FILE: the trace is replayed with the simulator (simulate.h) and
  *    the makespan is the time; uncontended = the same replay with no
  *    penalty model.
