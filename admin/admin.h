@@ -9,6 +9,7 @@
 #ifndef CONTENTION_ADMIN_H
 #define CONTENTION_ADMIN_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "contention/signatures.h"
@@ -39,12 +40,43 @@ int admin_fail(const char *cmd, const char *fmt, ...) __attribute__((format(prin
 /* The getopt '?' case: name the option at fault and the accepted ones. */
 int admin_bad_option(const char *cmd, int argc, char **argv, const char *accepted);
 
+/* One subcommand's option loop (getopt_long over its own table). --help,
+ * --config, --fabric and --json, when the table has them (found by long
+ * name, so each subcommand keeps its own short letters), are handled here;
+ * so is an unknown option or a missing value (admin_bad_option). */
+typedef struct admin_opts {
+    const char *cmd;               /* subcommand name, for messages */
+    const char *shortopts;         /* getopt_long's optstring */
+    const struct option *longopts; /* its table, {NULL, 0, NULL, 0} last */
+    const char *accepted;          /* the options named on an unknown one */
+    void (*help)(void);            /* prints the --help text to stdout */
+    const char *config;            /* --config PATH; the caller sets the default */
+    const char *fabric;            /* --fabric NAME, or NULL */
+    int json;                      /* --json given */
+    int status;                    /* exit status when admin_next_opt returns -1 */
+    int begun;                     /* internal: getopt reset done */
+} admin_opts;
+
+/* The next option the subcommand handles itself (its getopt value); 0 at the
+ * end of the options (optind is the first argument); -1 when the subcommand
+ * should return o->status (ADMIN_OK after --help, ADMIN_USAGE on a bad one). */
+int admin_next_opt(admin_opts *o, int argc, char **argv);
+
 /* Load a signature file, printing the loader's message on failure. */
 int admin_load(const char *cmd, const char *path, ct_sigfile *sf);
 /* Fabric by name (NULL name: the file's default), or an error naming the
  * fabrics the file defines. */
 const ct_fabric *admin_pick_fabric(const char *cmd, const ct_sigfile *sf, const char *path,
                                    const char *name);
+
+/* admin_load then admin_pick_fabric: the fabric, or NULL with the message
+ * printed and *sf freed and zeroed. */
+const ct_fabric *admin_load_fabric(const char *cmd, const char *path, const char *name,
+                                   ct_sigfile *sf);
+/* A new fabric named NAME (fit, calibrate --fabric): initialised, its name
+ * checked as the signature loader checks it. ADMIN_OK, or ADMIN_USAGE with
+ * the message printed. */
+int admin_new_fabric(const char *cmd, const char *name, ct_fabric *fab);
 
 /* Integer option in [lo, hi]; prints a usage message on failure. */
 int admin_int_opt(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);

@@ -756,7 +756,15 @@ int cmd_calibrate(int argc, char **argv)
                                          {"points", required_argument, NULL, 'T'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *name = NULL, *part = NULL, *out = NULL, *svg = NULL, *raw = NULL, *from = NULL;
+    admin_opts opt = {.cmd = CMD,
+                      .shortopts = "f:p:N:C:o:P:s:r:qxc:R:F:b:m:t:T:h",
+                      .longopts = opts,
+                      .accepted = "--fabric, --partition, --nodes, --tasks-per-node, --out, "
+                                  "--plot, --sizes, --reps, --quick, --no-conflicts, "
+                                  "--conflict-size, --raw, --from, --bench, --mpi, "
+                                  "--time-limit, --points, --help",
+                      .help = help};
+    const char *part = NULL, *out = NULL, *svg = NULL, *raw = NULL, *from = NULL;
     const char *bench = NULL, *sizes = NULL, *points = NULL;
     long N = 0, C = 0, reps = 0, tlimit = 60;
     int quick = 0;
@@ -766,11 +774,8 @@ int cmd_calibrate(int argc, char **argv)
     P.conflicts = 1;
     P.csize = 1048576;
     int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "f:p:N:C:o:P:s:r:qxc:R:F:b:m:t:T:h", opts, NULL)) != -1) {
+    while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         switch (c) {
-        case 'f': name = optarg; break;
         case 'p': part = optarg; break;
         case 'N':
             if (admin_int_opt(CMD, "--nodes", optarg, 2, 64, &N) < 0)
@@ -804,15 +809,11 @@ int cmd_calibrate(int argc, char **argv)
                 return ADMIN_USAGE;
             break;
         case 'T': points = optarg; break;
-        case 'h': help(); return ADMIN_OK;
-        default:
-            return admin_bad_option(CMD, argc, argv,
-                                    "--fabric, --partition, --nodes, --tasks-per-node, --out, "
-                                    "--plot, --sizes, --reps, --quick, --no-conflicts, "
-                                    "--conflict-size, --raw, --from, --bench, --mpi, "
-                                    "--time-limit, --points, --help");
         }
     }
+    if (c < 0)
+        return opt.status;
+    const char *name = opt.fabric;
     if (optind < argc)
         return admin_usage(CMD, "unexpected argument '%s'", argv[optind]);
     if (!name)
@@ -823,17 +824,9 @@ int cmd_calibrate(int argc, char **argv)
         return admin_usage(CMD, "--partition '%s' (accepted: a Slurm partition name)", part);
 
     ct_fabric fab;
-    ct_fabric_init(&fab);
-    if (strlen(name) >= sizeof fab.name)
-        return admin_usage(CMD, "--fabric name longer than %zu characters", sizeof fab.name - 1);
-    memcpy(fab.name, name, strlen(name) + 1);
+    if (admin_new_fabric(CMD, name, &fab) != ADMIN_OK)
+        return ADMIN_USAGE;
     ct_err err;
-    {
-        ct_fabric probe = fab;
-        probe.beta = 1; /* only the name is checked here */
-        if (ct_fabric_validate(&probe, &err) < 0)
-            return admin_usage(CMD, "--fabric: %s", err.msg);
-    }
     P.reps = reps ? (int)reps : quick ? 3 : 5;
     if (parse_sizes(sizes ? sizes : quick ? "32K,64K,128K,256K" : "32K,64K,128K,256K,512K",
                     &P) != ADMIN_OK)

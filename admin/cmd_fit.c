@@ -228,17 +228,18 @@ int cmd_fit(int argc, char **argv)
                                          {"config", required_argument, NULL, 'c'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *name = NULL, *out = NULL, *svg = NULL, *config = NULL;
+    admin_opts opt = {.cmd = CMD,
+                      .shortopts = "f:o:p:n:k:i:c:h",
+                      .longopts = opts,
+                      .accepted = "--fabric, --out, --plot, --tasks, --tasks-per-node, "
+                                  "--intra-node-bandwidth, --config, --help",
+                      .help = help};
+    const char *out = NULL, *svg = NULL;
     long tasks = 0, tpn = 0;
     double intra_mbps = 0;
     int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "f:o:p:n:k:i:c:h", opts, NULL)) != -1) {
+    while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         switch (c) {
-        case 'f':
-            name = optarg;
-            break;
         case 'o':
             out = optarg;
             break;
@@ -261,35 +262,20 @@ int cmd_fit(int argc, char **argv)
                                    optarg);
             break;
         }
-        case 'c':
-            config = optarg;
-            break;
-        case 'h':
-            help();
-            return ADMIN_OK;
-        default:
-            return admin_bad_option(CMD, argc, argv,
-                                    "--fabric, --out, --plot, --tasks, "
-                                    "--tasks-per-node, --intra-node-bandwidth, --config, --help");
         }
     }
+    if (c < 0)
+        return opt.status;
+    const char *name = opt.fabric, *config = opt.config;
     if (!name)
         return admin_usage(CMD, "--fabric NAME is required");
     if (optind >= argc)
         return admin_usage(CMD, "no benchmark FILE given");
 
     ct_fabric fab;
-    ct_fabric_init(&fab);
-    if (strlen(name) >= sizeof fab.name)
-        return admin_usage(CMD, "--fabric name longer than %zu characters", sizeof fab.name - 1);
-    memcpy(fab.name, name, strlen(name) + 1);
+    if (admin_new_fabric(CMD, name, &fab) != ADMIN_OK)
+        return ADMIN_USAGE;
     ct_err err;
-    {
-        ct_fabric probe = fab;
-        probe.beta = 1; /* only the name is being checked here */
-        if (ct_fabric_validate(&probe, &err) < 0)
-            return admin_usage(CMD, "--fabric: %s", err.msg);
-    }
 
     ct_bench_defaults def = {(int32_t)tasks, (int32_t)tpn};
     ct_bench_data data;
@@ -330,9 +316,7 @@ int cmd_fit(int argc, char **argv)
         snprintf(pf.how, sizeof pf.how, "Hockney least squares on %zu ping-pong samples",
                  data.np2p);
     } else if (config) {
-        if (admin_load(CMD, config, &cfg) < 0)
-            goto out;
-        const ct_fabric *cf = admin_pick_fabric(CMD, &cfg, config, name);
+        const ct_fabric *cf = admin_load_fabric(CMD, config, name, &cfg);
         if (!cf)
             goto out;
         pf.alpha = cf->alpha;

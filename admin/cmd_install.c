@@ -371,11 +371,14 @@ int cmd_install(int argc, char **argv)
                                          {"dry-run", no_argument, NULL, 'n'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
+    admin_opts opt = {.cmd = CMD,
+                      .shortopts = "d:nh",
+                      .longopts = opts,
+                      .accepted = "--dest PATH, --dry-run, --help",
+                      .help = help};
     const char *dest = CT_DEFAULT_SIGNATURES;
     int dry = 0, c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "d:nh", opts, NULL)) != -1) {
+    while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         switch (c) {
         case 'd':
             dest = optarg;
@@ -383,13 +386,10 @@ int cmd_install(int argc, char **argv)
         case 'n':
             dry = 1;
             break;
-        case 'h':
-            help();
-            return ADMIN_OK;
-        default:
-            return admin_bad_option(CMD, argc, argv, "--dest PATH, --dry-run, --help");
         }
     }
+    if (c < 0)
+        return opt.status;
     if (optind >= argc)
         return admin_usage(CMD, "no FILE given");
     if (optind + 1 < argc)

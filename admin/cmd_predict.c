@@ -39,17 +39,18 @@ int cmd_predict(int argc, char **argv)
         {"size", required_argument, NULL, 's'},   {"tasks-per-node", required_argument, NULL, 'k'},
         {"config", required_argument, NULL, 'c'}, {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-    const char *config = CT_DEFAULT_SIGNATURES, *fabric = NULL;
+    admin_opts opt = {.cmd = CMD,
+                      .shortopts = "f:n:s:k:c:jh",
+                      .longopts = opts,
+                      .accepted = "--fabric, --tasks, --size, --tasks-per-node, --config, --json, "
+                                  "--help",
+                      .help = help,
+                      .config = CT_DEFAULT_SIGNATURES};
     long tasks = 0, tpn = 1;
     double size = -1;
-    int json = 0, c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "f:n:s:k:c:jh", opts, NULL)) != -1) {
+    int c;
+    while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         switch (c) {
-        case 'f':
-            fabric = optarg;
-            break;
         case 'n':
             if (admin_int_opt(CMD, "--tasks", optarg, 1, 1L << 24, &tasks) < 0)
                 return ADMIN_USAGE;
@@ -62,21 +63,10 @@ int cmd_predict(int argc, char **argv)
             if (admin_int_opt(CMD, "--tasks-per-node", optarg, 1, INT32_MAX, &tpn) < 0)
                 return ADMIN_USAGE;
             break;
-        case 'c':
-            config = optarg;
-            break;
-        case 'j':
-            json = 1;
-            break;
-        case 'h':
-            help();
-            return ADMIN_OK;
-        default:
-            return admin_bad_option(CMD, argc, argv,
-                                    "--fabric, --tasks, --size, "
-                                    "--tasks-per-node, --config, --json, --help");
         }
     }
+    if (c < 0)
+        return opt.status;
     if (optind >= argc)
         return admin_usage(CMD, "no pattern given (accepted: alltoall)");
     if (strcmp(argv[optind], "alltoall") != 0)
@@ -92,13 +82,11 @@ int cmd_predict(int argc, char **argv)
         return admin_usage(CMD, "--size BYTES is required");
 
     ct_sigfile sf;
-    if (admin_load(CMD, config, &sf) < 0)
+    const ct_fabric *fab = admin_load_fabric(CMD, opt.config, opt.fabric, &sf);
+    if (!fab)
         return ADMIN_INVALID;
     int rc = ADMIN_INVALID;
     int32_t *per_node = NULL;
-    const ct_fabric *fab = admin_pick_fabric(CMD, &sf, config, fabric);
-    if (!fab)
-        goto out;
     if (!fab->has_alltoall) {
         admin_fail(CMD,
                    "fabric '%s' has no alltoall signature (accepted: a fabric with an "
@@ -124,7 +112,7 @@ int cmd_predict(int argc, char **argv)
     }
     /* 000 Proposition 1 for the same layout */
     lower = ct_a2a_layout_lower_bound(per_node, nodes, fab->alpha, fab->beta, size, fab->intra_bw);
-    if (json) {
+    if (opt.json) {
         printf("{\"fabric\": ");
         admin_json_string(stdout, fab->name);
         printf(", \"pattern\": \"alltoall\", \"tasks\": %ld, \"nodes\": %d, \"tasks_per_node\": "

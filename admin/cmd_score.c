@@ -46,17 +46,19 @@ int cmd_score(int argc, char **argv)
         {"plane", required_argument, NULL, 'P'},  {"random", required_argument, NULL, 'r'},
         {"config", required_argument, NULL, 'g'}, {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-    const char *config = CT_DEFAULT_SIGNATURES, *fabric = NULL, *spec = NULL, *pat = NULL;
+    admin_opts opt = {.cmd = CMD,
+                      .shortopts = "f:C:n:p:s:c:P:r:g:jh",
+                      .longopts = opts,
+                      .accepted = "--cpus-per-node, --ntasks, --pattern, --size, --fabric, "
+                                  "--cpus-per-task, --plane, --random, --config, --json, --help",
+                      .help = help,
+                      .config = CT_DEFAULT_SIGNATURES};
+    const char *spec = NULL, *pat = NULL;
     long ntasks = -1, cpt = 1, plane = 0, seed = -1;
     double size = -1;
-    int json = 0, c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "f:C:n:p:s:c:P:r:g:jh", opts, NULL)) != -1) {
+    int c;
+    while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         switch (c) {
-        case 'f':
-            fabric = optarg;
-            break;
         case 'C':
             spec = optarg;
             break;
@@ -83,22 +85,10 @@ int cmd_score(int argc, char **argv)
             if (admin_int_opt(CMD, "--random", optarg, 0, INT32_MAX, &seed) < 0)
                 return ADMIN_USAGE;
             break;
-        case 'g':
-            config = optarg;
-            break;
-        case 'j':
-            json = 1;
-            break;
-        case 'h':
-            help();
-            return ADMIN_OK;
-        default:
-            return admin_bad_option(CMD, argc, argv,
-                                    "--cpus-per-node, --ntasks, --pattern, "
-                                    "--size, --fabric, --cpus-per-task, --plane, --random, "
-                                    "--config, --json, --help");
         }
     }
+    if (c < 0)
+        return opt.status;
     if (optind < argc)
         return admin_usage(CMD, "unexpected argument '%s' (accepted: options only)", argv[optind]);
     if (!spec)
@@ -121,14 +111,12 @@ int cmd_score(int argc, char **argv)
         return admin_usage(CMD, "--cpus-per-node: %s", err.msg);
 
     ct_sigfile sf;
-    if (admin_load(CMD, config, &sf) < 0) {
+    const ct_fabric *fab = admin_load_fabric(CMD, opt.config, opt.fabric, &sf);
+    if (!fab) {
         ct_alloc_free(&alloc);
         return ADMIN_INVALID;
     }
     int rc = ADMIN_INVALID;
-    const ct_fabric *fab = admin_pick_fabric(CMD, &sf, config, fabric);
-    if (!fab)
-        goto out;
     ct_score_request req;
     memset(&req, 0, sizeof req);
     req.alloc = &alloc;
@@ -144,7 +132,7 @@ int cmd_score(int argc, char **argv)
         admin_fail(CMD, "%s", err.msg);
         goto out;
     }
-    if (json) {
+    if (opt.json) {
         printf("{\"fabric\": ");
         admin_json_string(stdout, res.fabric);
         printf(", \"model\": ");

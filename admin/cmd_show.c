@@ -18,21 +18,6 @@ static void help(void)
            CT_DEFAULT_SIGNATURES);
 }
 
-static const char *model_name(ct_model_kind k)
-{
-    switch (k) {
-    case CT_MODEL_NONE:
-        return "none";
-    case CT_MODEL_GIGE:
-        return "gige";
-    case CT_MODEL_STOPGO:
-        return "stopgo";
-    case CT_MODEL_FAIRSHARE:
-        return "fairshare";
-    }
-    return "?";
-}
-
 static const char *method_name(ct_stopgo_method m)
 {
     return m == CT_STOPGO_EXACT ? "exact" : m == CT_STOPGO_SCALABLE ? "scalable" : "auto";
@@ -76,7 +61,7 @@ static void text_fabric(const ct_fabric *f)
     } else {
         printf("  alltoall:    no signature (Alltoall predictions use the penalty model)\n");
     }
-    printf("  penalty:     %s", model_name(f->penalty.kind));
+    printf("  penalty:     %s", ct_model_name(f->penalty.kind));
     if (f->penalty.kind == CT_MODEL_GIGE)
         printf(" (beta %.6g, gamma_i %.6g, gamma_o %.6g; 001 §V-A)", f->penalty.beta,
                f->penalty.gamma_i, f->penalty.gamma_o);
@@ -178,7 +163,7 @@ static void json_fabric(const ct_fabric *f)
     {
         int fp = 1;
         putchar('{');
-        json_str("model", model_name(f->penalty.kind), &fp);
+        json_str("model", ct_model_name(f->penalty.kind), &fp);
         if (f->penalty.kind == CT_MODEL_GIGE) {
             json_num("beta", f->penalty.beta, &fp);
             json_num("gamma_i", f->penalty.gamma_i, &fp);
@@ -203,29 +188,15 @@ int cmd_show(int argc, char **argv)
                                          {"json", no_argument, NULL, 'j'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *config = CT_DEFAULT_SIGNATURES, *only = NULL;
-    int json = 0, c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "c:f:jh", opts, NULL)) != -1) {
-        switch (c) {
-        case 'c':
-            config = optarg;
-            break;
-        case 'f':
-            only = optarg;
-            break;
-        case 'j':
-            json = 1;
-            break;
-        case 'h':
-            help();
-            return ADMIN_OK;
-        default:
-            return admin_bad_option("show", argc, argv,
-                                    "--config PATH, --fabric NAME, --json, --help");
-        }
-    }
+    admin_opts opt = {.cmd = "show",
+                      .shortopts = "c:f:jh",
+                      .longopts = opts,
+                      .accepted = "--config PATH, --fabric NAME, --json, --help",
+                      .help = help,
+                      .config = CT_DEFAULT_SIGNATURES};
+    if (admin_next_opt(&opt, argc, argv) < 0)
+        return opt.status;
+    const char *config = opt.config, *only = opt.fabric;
     if (optind < argc)
         return admin_usage("show", "unexpected argument '%s' (accepted: options only)",
                            argv[optind]);
@@ -237,7 +208,7 @@ int cmd_show(int argc, char **argv)
         return ADMIN_INVALID;
     }
     const ct_fabric *def = ct_sigfile_for_partition(&sf, NULL);
-    if (json) {
+    if (opt.json) {
         int first = 1;
         putchar('{');
         json_str("path", config, &first);

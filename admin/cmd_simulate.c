@@ -322,20 +322,18 @@ int cmd_simulate(int argc, char **argv)
                                          {"json", no_argument, NULL, 'j'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *config = CT_DEFAULT_SIGNATURES, *fabric = NULL, *spec = NULL, *model = NULL,
-               *measured = NULL, *place = "rrp";
+    admin_opts opt = {.cmd = CMD,
+                      .shortopts = "f:g:C:N:c:p:m:M:sjh",
+                      .longopts = opts,
+                      .accepted = "--fabric, --config, --cpus-per-node, --nodes, --cores, "
+                                  "--placement, --model, --measured, --summary, --json, --help",
+                      .help = help,
+                      .config = CT_DEFAULT_SIGNATURES};
+    const char *spec = NULL, *model = NULL, *measured = NULL, *place = "rrp";
     long nodes = -1, cores = -1;
-    int json = 0, summary = 0, c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "f:g:C:N:c:p:m:M:sjh", opts, NULL)) != -1) {
+    int summary = 0, c;
+    while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         switch (c) {
-        case 'f':
-            fabric = optarg;
-            break;
-        case 'g':
-            config = optarg;
-            break;
         case 'C':
             spec = optarg;
             break;
@@ -359,19 +357,10 @@ int cmd_simulate(int argc, char **argv)
         case 's':
             summary = 1;
             break;
-        case 'j':
-            json = 1;
-            break;
-        case 'h':
-            help();
-            return ADMIN_OK;
-        default:
-            return admin_bad_option(CMD, argc, argv,
-                                    "--fabric, --config, --cpus-per-node, "
-                                    "--nodes, --cores, --placement, --model, --measured, "
-                                    "--summary, --json, --help");
         }
     }
+    if (c < 0)
+        return opt.status;
     if (optind >= argc)
         return admin_usage(CMD, "no TRACE given");
     if (optind + 1 < argc)
@@ -408,9 +397,7 @@ int cmd_simulate(int argc, char **argv)
     memset(&ev, 0, sizeof ev);
     double *meas = NULL;
     rc = ADMIN_INVALID;
-    if (admin_load(CMD, config, &sf) < 0)
-        goto out;
-    const ct_fabric *fab = admin_pick_fabric(CMD, &sf, config, fabric);
+    const ct_fabric *fab = admin_load_fabric(CMD, opt.config, opt.fabric, &sf);
     if (!fab)
         goto out;
     ct_sim_params p;
@@ -453,7 +440,7 @@ int cmd_simulate(int argc, char **argv)
             goto out;
         }
     }
-    if (json)
+    if (opt.json)
         print_json(&tr, &l, fab->name, &p, &pl, &res, measured ? &ev : NULL, meas, summary);
     else
         print_text(&tr, &l, fab->name, &p, &pl, &res, measured ? &ev : NULL, meas, summary);

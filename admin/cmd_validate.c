@@ -16,16 +16,10 @@ static void help(void)
 int cmd_validate(int argc, char **argv)
 {
     static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            help();
-            return ADMIN_OK;
-        }
-        return admin_bad_option("validate", argc, argv, "--help");
-    }
+    admin_opts opt = {
+        .cmd = "validate", .shortopts = "h", .longopts = opts, .accepted = "--help", .help = help};
+    if (admin_next_opt(&opt, argc, argv) < 0)
+        return opt.status;
     if (optind >= argc)
         return admin_usage("validate", "no FILE given");
     int status = ADMIN_OK;

@@ -41,6 +41,40 @@ int admin_bad_option(const char *cmd, int argc, char **argv, const char *accepte
                        accepted);
 }
 
+int admin_next_opt(admin_opts *o, int argc, char **argv)
+{
+    if (!o->begun) {
+        opterr = 0;
+        optind = 1;
+        o->begun = 1;
+    }
+    int c;
+    while ((c = getopt_long(argc, argv, o->shortopts, o->longopts, NULL)) != -1) {
+        const char *name = NULL;
+        for (const struct option *p = o->longopts; p->name && !name; p++)
+            if (p->val == c)
+                name = p->name;
+        if (!name) {
+            o->status = admin_bad_option(o->cmd, argc, argv, o->accepted);
+            return -1;
+        }
+        if (strcmp(name, "help") == 0) {
+            o->help();
+            o->status = ADMIN_OK;
+            return -1;
+        }
+        if (strcmp(name, "config") == 0)
+            o->config = optarg;
+        else if (strcmp(name, "fabric") == 0)
+            o->fabric = optarg;
+        else if (strcmp(name, "json") == 0)
+            o->json = 1;
+        else
+            return c;
+    }
+    return 0;
+}
+
 int admin_load(const char *cmd, const char *path, ct_sigfile *sf)
 {
     ct_err err;
@@ -66,6 +100,34 @@ const ct_fabric *admin_pick_fabric(const char *cmd, const ct_sigfile *sf, const 
         fprintf(stderr, "%s %s", i ? "," : "", sf->fabrics[i].name);
     fputs(")\n", stderr);
     return NULL;
+}
+
+const ct_fabric *admin_load_fabric(const char *cmd, const char *path, const char *name,
+                                   ct_sigfile *sf)
+{
+    const ct_fabric *fab = NULL;
+    if (admin_load(cmd, path, sf) == 0) {
+        fab = admin_pick_fabric(cmd, sf, path, name);
+        if (!fab)
+            ct_sigfile_free(sf);
+    }
+    if (!fab)
+        memset(sf, 0, sizeof *sf);
+    return fab;
+}
+
+int admin_new_fabric(const char *cmd, const char *name, ct_fabric *fab)
+{
+    ct_fabric_init(fab);
+    if (strlen(name) >= sizeof fab->name)
+        return admin_usage(cmd, "--fabric name longer than %zu characters", sizeof fab->name - 1);
+    memcpy(fab->name, name, strlen(name) + 1);
+    ct_fabric probe = *fab;
+    probe.beta = 1; /* only the name is being checked here */
+    ct_err err;
+    if (ct_fabric_validate(&probe, &err) < 0)
+        return admin_usage(cmd, "--fabric: %s", err.msg);
+    return ADMIN_OK;
 }
 
 int admin_int_opt(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
@@ -118,21 +180,6 @@ const char *admin_fmt_bytes(double b, char *buf, size_t sz)
     return buf;
 }
 
-static const char *model_label(ct_model_kind k)
-{
-    switch (k) {
-    case CT_MODEL_NONE:
-        return "none";
-    case CT_MODEL_GIGE:
-        return "gige";
-    case CT_MODEL_STOPGO:
-        return "stopgo";
-    case CT_MODEL_FAIRSHARE:
-        return "fairshare";
-    }
-    return "?";
-}
-
 void admin_fabric_line(FILE *f, const ct_fabric *fab)
 {
     char a[32], d[32], m[32];
@@ -145,7 +192,7 @@ void admin_fabric_line(FILE *f, const ct_fabric *fab)
                 admin_fmt_bytes(fab->alltoall.M, m, sizeof m));
     else
         fputs("; no alltoall signature", f);
-    fprintf(f, "; penalty %s\n", model_label(fab->penalty.kind));
+    fprintf(f, "; penalty %s\n", ct_model_name(fab->penalty.kind));
 }
 
 void admin_json_string(FILE *f, const char *s)

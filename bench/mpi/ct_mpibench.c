@@ -131,6 +131,30 @@ static int more(int done, double spent)
     return go;
 }
 
+/* The repetitions of one measurement: the warm-ups count towards the time
+ * budget only; the rest give the mean (sum / n) and the minimum. */
+typedef struct timing {
+    double sum, mn, spent;
+    int done, n;
+} timing;
+
+static timing timing_start(void)
+{
+    return (timing){0, INFINITY, 0, 0, 0};
+}
+
+/* t: this repetition's time; cost: the time it spent of the budget */
+static void timing_add(timing *tm, double t, double cost)
+{
+    tm->spent += cost;
+    if (tm->done >= warmup) {
+        tm->sum += t;
+        tm->mn = t < tm->mn ? t : tm->mn;
+        tm->n++;
+    }
+    tm->done++;
+}
+
 static void discover_nodes(void)
 {
     char me[NAME_LEN] = {0};
@@ -263,9 +287,8 @@ static void run_pingpong(const double *sizes, int nsizes)
     char *buf = xalloc(maxm);
     for (int i = 0; i < nsizes; i++) {
         int m = (int)sizes[i];
-        double sum = 0, mn = INFINITY, spent = 0;
-        int done = 0, n = 0;
-        while (more(done, spent)) {
+        timing tm = timing_start();
+        while (more(tm.done, tm.spent)) {
             barrier();
             double t = 0;
             if (rank == 0 || rank == peer) {
@@ -280,17 +303,11 @@ static void run_pingpong(const double *sizes, int nsizes)
                 }
                 t = (MPI_Wtime() - t0) / 2;
                 if (rank == 0 && getenv("CT_BENCH_TRACE"))
-                    fprintf(stderr, "pingpong m=%d rep=%d t=%.6f\n", m, done, t);
+                    fprintf(stderr, "pingpong m=%d rep=%d t=%.6f\n", m, tm.done, t);
             }
-            spent += 2 * t;
-            if (done >= warmup) {
-                sum += t;
-                mn = t < mn ? t : mn;
-                n++;
-            }
-            done++;
+            timing_add(&tm, t, 2 * t);
         }
-        emit("pingpong", 2, sizes[i], sum / n, mn, 2, 1, n, NULL);
+        emit("pingpong", 2, sizes[i], tm.sum / tm.n, tm.mn, 2, 1, tm.n, NULL);
     }
     free(buf);
 }
@@ -302,9 +319,8 @@ static void run_alltoall(const double *sizes, int nsizes)
     for (int i = 0; i < nsizes; i++) {
         int m = (int)sizes[i];
         char *sb = xalloc(sizes[i] * nranks), *rb = xalloc(sizes[i] * nranks);
-        double sum = 0, mn = INFINITY, spent = 0;
-        int done = 0, n = 0;
-        while (more(done, spent)) {
+        timing tm = timing_start();
+        while (more(tm.done, tm.spent)) {
             barrier();
             double t0 = MPI_Wtime();
             if (!blocking) {
@@ -315,18 +331,13 @@ static void run_alltoall(const double *sizes, int nsizes)
                 MPI_Alltoall(sb, m, MPI_CHAR, rb, m, MPI_CHAR, MPI_COMM_WORLD);
             }
             double t = reduce_max(MPI_Wtime() - t0);
-            spent += t;
-            if (done >= warmup) {
-                sum += t;
-                mn = t < mn ? t : mn;
-                n++;
-            }
-            done++;
+            timing_add(&tm, t, t);
         }
         char detail[64];
         snprintf(detail, sizeof detail, "%s layout, %s", layout_name(),
                  blocking ? "MPI_Alltoall" : "MPI_Ialltoall polled");
-        emit("alltoall", nranks, sizes[i], sum / n, mn, nnodes, max_tasks_per_node(), n, detail);
+        emit("alltoall", nranks, sizes[i], tm.sum / tm.n, tm.mn, nnodes, max_tasks_per_node(), tm.n,
+             detail);
         free(sb);
         free(rb);
     }
@@ -537,9 +548,8 @@ static void run_pattern(const char *pat, double size)
     int k = pattern_peers(pat, rank, nranks, dst, src);
     int m = (int)size;
     char *sb = xalloc(size * (k ? k : 1)), *rb = xalloc(size * (k ? k : 1));
-    double sum = 0, mn = INFINITY, spent = 0;
-    int done = 0, n = 0;
-    while (more(done, spent)) {
+    timing tm = timing_start();
+    while (more(tm.done, tm.spent)) {
         barrier();
         MPI_Request r[8];
         double t0 = MPI_Wtime();
@@ -550,17 +560,11 @@ static void run_pattern(const char *pat, double size)
                       &r[k + i]);
         wait_all(2 * k, r);
         double t = reduce_max(MPI_Wtime() - t0);
-        spent += t;
-        if (done >= warmup) {
-            sum += t;
-            mn = t < mn ? t : mn;
-            n++;
-        }
-        done++;
+        timing_add(&tm, t, t);
     }
     char detail[64];
     snprintf(detail, sizeof detail, "%s:%s", pat, layout_name());
-    emit("pattern", nranks, size, sum / n, mn, nnodes, max_tasks_per_node(), n, detail);
+    emit("pattern", nranks, size, tm.sum / tm.n, tm.mn, nnodes, max_tasks_per_node(), tm.n, detail);
     free(sb);
     free(rb);
 }

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fileio.h"
+
 #define CT_BENCH_LINE_MAX 4096
 #define MAX_TOKENS 32
 
@@ -132,24 +134,26 @@ static int parse_int(const char *s, long lo, long hi, int32_t *v)
     return 0;
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 64;
-    while (nc < need)
-        nc *= 2;
-    void *a = realloc(*arr, nc * elem);
-    if (!a)
-        return -1;
-    *arr = a;
-    *cap = nc;
-    return 0;
-}
-
 static size_t total(const ct_bench_data *d)
 {
     return d->np2p + d->nbw + d->na2a;
+}
+
+/* Room for one more sample in *arr (n used of *cap), within the file's
+ * sample limit. */
+static int room_for_one(parser *p, void **arr, size_t *cap, size_t n, size_t elem)
+{
+    if (total(p->out) >= CT_BENCH_MAX_SAMPLES)
+        return perr(p, "more than %d samples (accepted: fewer)", CT_BENCH_MAX_SAMPLES);
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : 64;
+    void *a = realloc(*arr, nc * elem);
+    if (!a)
+        return perr(p, "out of memory");
+    *arr = a;
+    *cap = nc;
+    return 0;
 }
 
 /* After unit conversion a value can leave the range its text was in
@@ -167,10 +171,8 @@ static int add_p2p(parser *p, double m, double t)
     ct_bench_data *d = p->out;
     if (sample_ok(p, m, t, "time") < 0)
         return -1;
-    if (total(d) >= CT_BENCH_MAX_SAMPLES)
-        return perr(p, "more than %d samples (accepted: fewer)", CT_BENCH_MAX_SAMPLES);
-    if (grow((void **)&d->p2p, &d->cap_p2p, d->np2p + 1, sizeof *d->p2p) < 0)
-        return perr(p, "out of memory");
+    if (room_for_one(p, (void **)&d->p2p, &d->cap_p2p, d->np2p, sizeof *d->p2p) < 0)
+        return -1;
     d->p2p[d->np2p++] = (ct_p2p_sample){m, t};
     return 0;
 }
@@ -180,10 +182,8 @@ static int add_bw(parser *p, double m, double bw)
     ct_bench_data *d = p->out;
     if (sample_ok(p, m, bw, "bandwidth") < 0)
         return -1;
-    if (total(d) >= CT_BENCH_MAX_SAMPLES)
-        return perr(p, "more than %d samples (accepted: fewer)", CT_BENCH_MAX_SAMPLES);
-    if (grow((void **)&d->bw, &d->cap_bw, d->nbw + 1, sizeof *d->bw) < 0)
-        return perr(p, "out of memory");
+    if (room_for_one(p, (void **)&d->bw, &d->cap_bw, d->nbw, sizeof *d->bw) < 0)
+        return -1;
     d->bw[d->nbw++] = (ct_bw_sample){m, bw};
     return 0;
 }
@@ -223,10 +223,8 @@ static int add_a2a(parser *p, int32_t n, int32_t tpn, int32_t nodes, double m, d
                     "nodes of tasks_per_node tasks each)",
                     (int)n, (int)tpn);
     ct_bench_data *d = p->out;
-    if (total(d) >= CT_BENCH_MAX_SAMPLES)
-        return perr(p, "more than %d samples (accepted: fewer)", CT_BENCH_MAX_SAMPLES);
-    if (grow((void **)&d->a2a, &d->cap_a2a, d->na2a + 1, sizeof *d->a2a) < 0)
-        return perr(p, "out of memory");
+    if (room_for_one(p, (void **)&d->a2a, &d->cap_a2a, d->na2a, sizeof *d->a2a) < 0)
+        return -1;
     d->a2a[d->na2a++] = (ct_a2a_sample){n / tpn, tpn, m, t};
     return 0;
 }
@@ -669,33 +667,9 @@ int ct_bench_parse_file(const char *path, const ct_bench_defaults *def, ct_bench
     FILE *f = fopen(path, "rb");
     if (!f)
         return ct_err_set(err, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = 0;
-    for (;;) {
-        if (len == cap) {
-            if (cap > CT_BENCH_MAX_BYTES) {
-                rc = ct_err_set(err, "%s: larger than %u bytes (accepted: a benchmark output)",
-                                path, CT_BENCH_MAX_BYTES);
-                break;
-            }
-            size_t ncap = cap ? cap * 2 : 65536;
-            char *nb = realloc(buf, ncap);
-            if (!nb) {
-                rc = ct_err_set(err, "%s: out of memory", path);
-                break;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = ct_err_set(err, "%s: read error", path);
-            break;
-        }
-    }
+    char *buf;
+    size_t len;
+    int rc = ct_read_stream(f, path, CT_BENCH_MAX_BYTES, "a benchmark output", &buf, &len, err);
     fclose(f);
     if (rc == 0)
         rc = ct_bench_parse(path, buf, len, def, out, fmt, err);

@@ -56,6 +56,19 @@ static int bad_value(double v, int allow_zero)
     return !isfinite(v) || v < 0 || (!allow_zero && v == 0);
 }
 
+/* Sample i's size m (0 allowed when zero_ok) and time t; `who` opens the
+ * message ("Hockney fit", "signature fit"). */
+static int bad_sample(ct_err *err, const char *who, size_t i, double m, int zero_ok, double t)
+{
+    if (bad_value(m, zero_ok))
+        return ct_err_set(err, "%s: sample %zu: m = %g (accepted: a finite size %s 0 in bytes)",
+                          who, i, m, zero_ok ? ">=" : ">");
+    if (bad_value(t, 0))
+        return ct_err_set(err, "%s: sample %zu: t = %g (accepted: a finite time > 0 in seconds)",
+                          who, i, t);
+    return 0;
+}
+
 int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta, ct_fit_diag *diag,
                    ct_err *err)
 {
@@ -70,16 +83,8 @@ int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta
         return ct_err_set(err, "Hockney fit: missing result pointer");
     int distinct = 0;
     for (size_t i = 0; i < n; i++) {
-        if (bad_value(s[i].m, 1))
-            return ct_err_set(err,
-                              "Hockney fit: sample %zu: m = %g (accepted: a finite size "
-                              ">= 0 in bytes)",
-                              i, s[i].m);
-        if (bad_value(s[i].t, 0))
-            return ct_err_set(err,
-                              "Hockney fit: sample %zu: t = %g (accepted: a finite time "
-                              "> 0 in seconds)",
-                              i, s[i].t);
+        if (bad_sample(err, "Hockney fit", i, s[i].m, 1, s[i].t) < 0)
+            return -1;
         if (s[i].m != s[0].m)
             distinct = 1;
     }
@@ -300,16 +305,8 @@ static int check_a2a_input(const ct_a2a_sample *s, size_t n, double alpha, doubl
                               "signature fit: sample %zu: %d x %d processes (accepted: "
                               "at most %d)",
                               i, (int)s[i].nodes, (int)s[i].tasks_per_node, INT32_MAX);
-        if (bad_value(s[i].m, 0))
-            return ct_err_set(err,
-                              "signature fit: sample %zu: m = %g (accepted: a finite size "
-                              "> 0 in bytes)",
-                              i, s[i].m);
-        if (bad_value(s[i].t, 0))
-            return ct_err_set(err,
-                              "signature fit: sample %zu: t = %g (accepted: a finite time "
-                              "> 0 in seconds)",
-                              i, s[i].t);
+        if (bad_sample(err, "signature fit", i, s[i].m, 0, s[i].t) < 0)
+            return -1;
         if (s[i].m != s[0].m)
             distinct = 1;
     }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "yamlutil.h"
 
 /* ---- number fields ---------------------------------------------------- */
@@ -665,35 +666,10 @@ int ct_sigfile_load(const char *path, ct_sigfile *out, ct_err *err)
     if (!f)
         return ct_err_set(err, "%s: cannot open: %s (accepted: a readable signature file)", path,
                           strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = 0;
-    for (;;) {
-        if (len == cap) {
-            if (cap > CT_SIG_MAX_BYTES) {
-                rc = ct_err_set(err,
-                                "%s: larger than %u bytes (accepted: a signature file; is "
-                                "this the right file?)",
-                                path, CT_SIG_MAX_BYTES);
-                break;
-            }
-            size_t ncap = cap ? cap * 2 : 16384;
-            char *nb = realloc(buf, ncap + 1);
-            if (!nb) {
-                rc = ct_err_set(err, "%s: out of memory", path);
-                break;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = ct_err_set(err, "%s: read error: %s", path, strerror(errno));
-            break;
-        }
-    }
+    char *buf;
+    size_t len;
+    int rc = ct_read_stream(f, path, CT_SIG_MAX_BYTES, "a signature file; is this the right file?",
+                            &buf, &len, err);
     fclose(f);
     if (rc == 0)
         rc = ct_sigfile_load_buffer(path, buf, len, out, err);

@@ -18,92 +18,12 @@
 #include <unistd.h>
 
 #include "contention/signatures.h"
+#include "ct_test_run.h"
+#include "ct_test_util.h"
 
-#define ADMIN CT_BUILD_ROOT "/admin/contention-admin"
 #define CONF CT_SOURCE_ROOT "/conf/signatures.yaml"
 #define BENCH CT_FIXTURES "/bench/"
 #define SIG CT_FIXTURES "/signatures/"
-
-typedef struct result {
-    int status; /* exit status, or -1 if it did not exit normally */
-    char *out, *err;
-} result;
-
-static char *read_fd(int fd)
-{
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    lseek(fd, 0, SEEK_SET);
-    ssize_t r;
-    while ((r = read(fd, buf + len, cap - len - 1)) > 0) {
-        len += (size_t)r;
-        if (len + 1 == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
-/* Run ADMIN with args (NULL-terminated), stdout and stderr to temp files. */
-static result run(const char *first, ...)
-{
-    const char *argv[64];
-    int n = 0;
-    argv[n++] = ADMIN;
-    va_list ap;
-    va_start(ap, first);
-    for (const char *a = first; a && n < 63; a = va_arg(ap, const char *))
-        argv[n++] = a;
-    va_end(ap);
-    argv[n] = NULL;
-    char o[] = "/tmp/ct-admin-out-XXXXXX", e[] = "/tmp/ct-admin-err-XXXXXX";
-    int fo = mkstemp(o), fe = mkstemp(e);
-    assert_true(fo >= 0 && fe >= 0);
-    unlink(o);
-    unlink(e);
-    fflush(NULL);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execv(ADMIN, (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    waitpid(pid, &st, 0);
-    result r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, read_fd(fo), read_fd(fe)};
-    close(fo);
-    close(fe);
-    return r;
-}
-
-static void done(result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static void expect_status(const result *r, int status)
-{
-    if (r->status != status) {
-        print_error("exit %d, wanted %d\nstdout:\n%s\nstderr:\n%s\n", r->status, status, r->out,
-                    r->err);
-        fail();
-    }
-}
-
-static void expect_in(const char *hay, const char *needle)
-{
-    if (!strstr(hay, needle)) {
-        print_error("output lacks '%s':\n%s\n", needle, hay);
-        fail();
-    }
-}
 
 /* The number after "key": in a JSON text (first occurrence after from). */
 static double json_num(const char *json, const char *key)
@@ -116,14 +36,6 @@ static double json_num(const char *json, const char *key)
         fail();
     }
     return strtod(p + strlen(pat), NULL);
-}
-
-static void close_rel(double got, double want, double rtol, const char *what)
-{
-    if (!(fabs(got - want) <= rtol * fabs(want))) {
-        print_error("%s: got %.17g, want %.17g (relative tolerance %g)\n", what, got, want, rtol);
-        fail();
-    }
 }
 
 /* Subcommands listed by the top-level --help (includes calibrate and

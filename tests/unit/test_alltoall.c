@@ -11,66 +11,12 @@
 #include <string.h>
 
 #include "contention/alltoall.h"
+#include "ct_test_util.h"
 
 /* Hand-computed values below are exact decimal arithmetic: relative 1e-12. */
 #define RTOL 1e-12
 
-static void close_rel(double got, double want, double rtol, const char *what)
-{
-    if (!(fabs(got - want) <= rtol * fabs(want))) {
-        print_error("%s: got %.17g, want %.17g (relative tolerance %g)\n", what, got, want, rtol);
-        fail();
-    }
-}
-
-/* Published signatures (tests/fixtures/vectors/signatures.txt). alpha and
- * beta were not printed by the authors: the test chooses them per fabric. */
-typedef struct pub_sig {
-    char name[64];
-    ct_a2a_sig sig;
-    double alpha, beta;
-} pub_sig;
-
-static const struct {
-    const char *name;
-    double alpha, beta;
-} chosen[] = {
-    {"fast_ethernet", 60e-6, 1.0 / 12.5e6},   /* 000 §6.1: ~60 us; 100 Mbit/s */
-    {"gigabit_ethernet", 50e-6, 1.0 / 125e6}, /* 1 Gbit/s */
-    {"myrinet_gm", 7e-6, 1.0 / 250e6},        /* Myrinet 2000, 2 Gbit/s */
-    {"grid_local_gige", 50e-6, 1.0 / 125e6},  /* 002 §VI-E: GigE clusters */
-};
-
-static size_t load_sigs(pub_sig *out, size_t cap)
-{
-    FILE *f = fopen(CT_FIXTURES "/vectors/signatures.txt", "r");
-    assert_non_null(f);
-    char line[512];
-    size_t n = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || line[0] == '\n')
-            continue;
-        assert_true(n < cap);
-        pub_sig *p = &out[n];
-        assert_int_equal(
-            sscanf(line, "%63s %lf %lf %lf", p->name, &p->sig.gamma, &p->sig.delta, &p->sig.M), 4);
-        int found = 0;
-        for (size_t k = 0; k < sizeof chosen / sizeof chosen[0]; k++)
-            if (strcmp(chosen[k].name, p->name) == 0) {
-                p->alpha = chosen[k].alpha;
-                p->beta = chosen[k].beta;
-                found = 1;
-            }
-        if (!found) {
-            print_error("signatures.txt: no alpha/beta chosen for '%s'\n", p->name);
-            fail();
-        }
-        n++;
-    }
-    fclose(f);
-    return n;
-}
-
+/* Published signatures: load_sigs (ct_test_util.h). */
 static void test_prop1_hand(void **state)
 {
     (void)state;

@@ -16,6 +16,7 @@
 
 #include "contention/benchparse.h"
 #include "contention/fit.h"
+#include "ct_test_util.h"
 
 #define BENCH CT_FIXTURES "/bench/"
 
@@ -81,14 +82,6 @@ static void parse_ok(const char *path, const ct_bench_defaults *def, ct_bench_da
         print_error("%s\n", err.msg);
     assert_int_equal(rc, 0);
     assert_int_equal(got, want);
-}
-
-static void close_rel(double got, double want, double rtol, const char *what)
-{
-    if (!(fabs(got - want) <= rtol * fabs(want))) {
-        print_error("%s: got %.17g, want %.17g (relative tolerance %g)\n", what, got, want, rtol);
-        fail();
-    }
 }
 
 /* osu_latency: one-way latency in us -> s. */

@@ -15,14 +15,7 @@
 
 #include "contention/benchparse.h"
 #include "contention/calibrate.h"
-
-static void close_rel(double got, double want, double rtol, const char *what)
-{
-    if (!(fabs(got - want) <= rtol * fabs(want))) {
-        print_error("%s: got %.17g, want %.17g (relative tolerance %g)\n", what, got, want, rtol);
-        fail();
-    }
-}
+#include "ct_test_util.h"
 
 /* The layout-aware eq. 5 written out independently of the library:
  * T = (n-1) alpha + t(n-t) (m beta gamma + [m >= M] delta), n = nodes * t. */

@@ -12,14 +12,7 @@
 #include <string.h>
 
 #include "contention/fit.h"
-
-static void close_rel(double got, double want, double rtol, const char *what)
-{
-    if (!(fabs(got - want) <= rtol * fabs(want))) {
-        print_error("%s: got %.17g, want %.17g (relative tolerance %g)\n", what, got, want, rtol);
-        fail();
-    }
-}
+#include "ct_test_util.h"
 
 /* Deterministic noise (xorshift64*, fixed seeds): the same numbers on every libc. */
 static uint64_t rng_state;
@@ -44,49 +37,6 @@ static double truth(int32_t nodes, int32_t t, double m, double alpha, double bet
     return T;
 }
 
-typedef struct pub_sig {
-    char name[64];
-    double gamma, delta, M;
-    double alpha, beta;
-} pub_sig;
-
-/* alpha and beta are not printed by the authors: chosen here per fabric. */
-static const struct {
-    const char *name;
-    double alpha, beta;
-} chosen[] = {
-    {"fast_ethernet", 60e-6, 1.0 / 12.5e6},   /* 000 §6.1: ~60 us; 100 Mbit/s */
-    {"gigabit_ethernet", 50e-6, 1.0 / 125e6}, /* 1 Gbit/s */
-    {"myrinet_gm", 7e-6, 1.0 / 250e6},        /* Myrinet 2000, 2 Gbit/s */
-    {"grid_local_gige", 50e-6, 1.0 / 125e6},  /* 002 §VI-E: GigE clusters */
-};
-
-static size_t load_sigs(pub_sig *out, size_t cap)
-{
-    FILE *f = fopen(CT_FIXTURES "/vectors/signatures.txt", "r");
-    assert_non_null(f);
-    char line[512];
-    size_t n = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || line[0] == '\n')
-            continue;
-        assert_true(n < cap);
-        pub_sig *p = &out[n];
-        assert_int_equal(sscanf(line, "%63s %lf %lf %lf", p->name, &p->gamma, &p->delta, &p->M), 4);
-        int found = 0;
-        for (size_t k = 0; k < sizeof chosen / sizeof chosen[0]; k++)
-            if (strcmp(chosen[k].name, p->name) == 0) {
-                p->alpha = chosen[k].alpha;
-                p->beta = chosen[k].beta;
-                found = 1;
-            }
-        assert_true(found);
-        n++;
-    }
-    fclose(f);
-    return n;
-}
-
 static const double sizes[] = {256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 static const int32_t layouts[][2] = {{8, 1}, {16, 1}, {24, 1}, {32, 1}, {8, 2}, {6, 4}};
@@ -103,8 +53,8 @@ static size_t make_samples(ct_a2a_sample *s, const pub_sig *p, double noise, dou
             s[n].nodes = layouts[l][0];
             s[n].tasks_per_node = layouts[l][1];
             s[n].m = sizes[k];
-            double T = truth(s[n].nodes, s[n].tasks_per_node, s[n].m, p->alpha, p->beta, p->gamma,
-                             p->delta, p->M, bw);
+            double T = truth(s[n].nodes, s[n].tasks_per_node, s[n].m, p->alpha, p->beta,
+                             p->sig.gamma, p->sig.delta, p->sig.M, bw);
             s[n].t = T * (1.0 + noise * uniform_pm1());
             n++;
         }
@@ -135,11 +85,11 @@ static void test_recover_published_noisy(void **state)
             assert_int_equal(rc, 0);
             char what[96];
             snprintf(what, sizeof what, "%.60s seed %d gamma", sig[k].name, (int)seed);
-            close_rel(out.gamma, sig[k].gamma, 0.04, what);
-            if (sig[k].delta > 0) {
+            close_rel(out.gamma, sig[k].sig.gamma, 0.04, what);
+            if (sig[k].sig.delta > 0) {
                 snprintf(what, sizeof what, "%.60s seed %d delta", sig[k].name, (int)seed);
-                close_rel(out.delta, sig[k].delta, 0.02, what);
-                assert_true(out.M == sig[k].M);
+                close_rel(out.delta, sig[k].sig.delta, 0.02, what);
+                assert_true(out.M == sig[k].sig.M);
             } else if (out.delta > 0) {
                 double cost = sig[k].alpha + out.M * sig[k].beta * out.gamma;
                 assert_true(out.delta < 0.02 * cost);
@@ -167,10 +117,10 @@ static void test_recover_exact_layout_aware(void **state)
         ct_err err = {{0}};
         assert_int_equal(
             ct_fit_signature(s, n, sig[k].alpha, sig[k].beta, 2e9, NULL, 0, &out, &d, &err), 0);
-        close_rel(out.gamma, sig[k].gamma, 1e-9, "exact gamma");
-        if (sig[k].delta > 0) {
-            close_rel(out.delta, sig[k].delta, 1e-9, "exact delta");
-            assert_true(out.M == sig[k].M);
+        close_rel(out.gamma, sig[k].sig.gamma, 1e-9, "exact gamma");
+        if (sig[k].sig.delta > 0) {
+            close_rel(out.delta, sig[k].sig.delta, 1e-9, "exact delta");
+            assert_true(out.M == sig[k].sig.M);
         } else {
             assert_true(out.delta < 1e-15);
         }
@@ -211,7 +161,7 @@ static void test_candidates_and_ties(void **state)
     const double c1[] = {8192, 1024, 2048, 4096};
     assert_int_equal(ct_fit_signature(s, n, fe->alpha, fe->beta, 0, c1, 4, &out, &d, &err), 0);
     assert_true(out.M == 2048);
-    close_rel(out.delta, fe->delta, 1e-9, "delta with candidates");
+    close_rel(out.delta, fe->sig.delta, 1e-9, "delta with candidates");
     /* 1500 and 2048 split the measured sizes (..., 1024 | 2048, ...) the same
      * way: equal residuals, and the documented tie rule keeps the smaller M */
     const double c2[] = {2048, 1500};

@@ -10,25 +10,20 @@
 #include <string.h>
 
 #include "contention/fit.h"
+#include "ct_test_util.h"
 
 /* beta from Fig. 2's pure outgoing conflicts: 1.5/2 = 2.25/3 = 0.75. */
 static void test_beta_fig2(void **state)
 {
     (void)state;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/vectors/fig2_simple.txt", CT_FIXTURES);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
+    fig2_row rows[8];
+    size_t n = load_fig2(rows, 8);
     int k[8];
     double pen[8];
-    size_t n = 0;
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
-        double myri, ib;
-        if (line[0] != '#' && sscanf(line, "%d %lf %lf %lf", &k[n], &pen[n], &myri, &ib) == 4)
-            n++;
+    for (size_t i = 0; i < n; i++) {
+        k[i] = rows[i].k;
+        pen[i] = rows[i].gige;
     }
-    fclose(f);
     assert_int_equal(n, 3);
     double beta = 0;
     ct_err err = {{0}};

@@ -12,14 +12,7 @@
 #include <string.h>
 
 #include "contention/grid_lg.h"
-
-static void close_rel(double got, double want, double rtol, const char *what)
-{
-    if (!(fabs(got - want) <= rtol * fabs(want))) {
-        print_error("%s: got %.17g, want %.17g (relative tolerance %g)\n", what, got, want, rtol);
-        fail();
-    }
-}
+#include "ct_test_util.h"
 
 static int cluster(int32_t n1, int32_t v)
 {

@@ -20,90 +20,10 @@
 #include <unistd.h>
 
 #include "contention/signatures.h"
+#include "ct_test_run.h"
 
-#define ADMIN CT_BUILD_ROOT "/admin/contention-admin"
 #define CONF CT_SOURCE_ROOT "/conf/signatures.yaml"
 #define SIG CT_FIXTURES "/signatures/"
-
-typedef struct result {
-    int status;
-    char *out, *err;
-} result;
-
-static char *read_fd(int fd)
-{
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    lseek(fd, 0, SEEK_SET);
-    ssize_t r;
-    while ((r = read(fd, buf + len, cap - len - 1)) > 0) {
-        len += (size_t)r;
-        if (len + 1 == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
-static result run(const char *first, ...)
-{
-    const char *argv[32];
-    int n = 0;
-    argv[n++] = ADMIN;
-    va_list ap;
-    va_start(ap, first);
-    for (const char *a = first; a && n < 31; a = va_arg(ap, const char *))
-        argv[n++] = a;
-    va_end(ap);
-    argv[n] = NULL;
-    char o[] = "/tmp/ct-install-out-XXXXXX", e[] = "/tmp/ct-install-err-XXXXXX";
-    int fo = mkstemp(o), fe = mkstemp(e);
-    assert_true(fo >= 0 && fe >= 0);
-    unlink(o);
-    unlink(e);
-    fflush(NULL);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execv(ADMIN, (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    waitpid(pid, &st, 0);
-    result r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, read_fd(fo), read_fd(fe)};
-    close(fo);
-    close(fe);
-    return r;
-}
-
-static void done(result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static void expect_status(const result *r, int status)
-{
-    if (r->status != status) {
-        print_error("exit %d, wanted %d\nstdout:\n%s\nstderr:\n%s\n", r->status, status, r->out,
-                    r->err);
-        fail();
-    }
-}
-
-static void expect_in(const char *hay, const char *needle)
-{
-    if (!strstr(hay, needle)) {
-        print_error("output lacks '%s':\n%s\n", needle, hay);
-        fail();
-    }
-}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -119,7 +39,7 @@ static char *slurp(const char *path, size_t *len)
 
 static int same_bytes(const char *a, const char *b)
 {
-    size_t la, lb;
+    size_t la = 0, lb = 0;
     char *x = slurp(a, &la), *y = slurp(b, &lb);
     int same = x && y && la == lb && memcmp(x, y, la) == 0;
     free(x);
@@ -241,7 +161,7 @@ static void test_install_backup_and_changes(void **state)
     assert_true(stamp[8] == '-');
 
     /* one value changed: that fabric and key are named */
-    size_t len;
+    size_t len = 0;
     char *text = slurp(SIG "valid_full.yaml", &len);
     char *g = strstr(text, "gamma: 3.5");
     assert_non_null(g);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "contention/penalty.h"
+#include "ct_test_util.h"
 
 /* Published parameters (001 §V-A). */
 #define BETA 0.75
@@ -64,17 +65,10 @@ static void test_fig4_static(void **state)
 static void test_fig2_fanout(void **state)
 {
     (void)state;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/vectors/fig2_simple.txt", CT_FIXTURES);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    char line[256];
-    int rows = 0;
-    while (fgets(line, sizeof line, f)) {
-        int k;
-        double gige, myri, ib;
-        if (line[0] == '#' || sscanf(line, "%d %lf %lf %lf", &k, &gige, &myri, &ib) != 4)
-            continue;
+    fig2_row rows[8];
+    size_t n = load_fig2(rows, 8);
+    for (size_t r = 0; r < n; r++) {
+        int k = rows[r].k;
         ct_graph g;
         ct_graph_init(&g, k + 1, NULL);
         for (int d = 1; d <= k; d++)
@@ -82,12 +76,10 @@ static void test_fig2_fanout(void **state)
         double p[8];
         assert_int_equal(ct_gige_penalties(BETA, GI, GO, &g, p, NULL), 0);
         for (int d = 0; d < k; d++)
-            assert_true(fabs(p[d] - gige) < 1e-12); /* 1, 1.5, 2.25 */
+            assert_true(fabs(p[d] - rows[r].gige) < 1e-12); /* 1, 1.5, 2.25 */
         ct_graph_free(&g);
-        rows++;
     }
-    fclose(f);
-    assert_int_equal(rows, 3);
+    assert_int_equal(n, 3);
 }
 
 /* A graph where the two readings of p_i's last branch differ. Arc 0->2:

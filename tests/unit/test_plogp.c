@@ -11,18 +11,11 @@
 
 #include "contention/alltoall.h"
 #include "contention/plogp.h"
+#include "ct_test_util.h"
 
 /* Hand values are computed in microseconds with exact decimals: 1e-12 relative. */
 #define RTOL 1e-12
 #define US 1e-6
-
-static void close_rel(double got, double want, double rtol, const char *what)
-{
-    if (!(fabs(got - want) <= rtol * fabs(want))) {
-        print_error("%s: got %.17g, want %.17g (relative tolerance %g)\n", what, got, want, rtol);
-        fail();
-    }
-}
 
 /* g(m): 10 us at 0 B, 30 us at 1000 B, 90 us at 3000 B (slopes 0.02 and 0.03 us/B) */
 static const double tm[] = {0, 1000, 3000};

@@ -18,6 +18,8 @@
 #include "contention/alltoall.h"
 #include "contention/commgraph.h"
 #include "contention/hockney.h"
+#include "contention/layout.h"
+#include "contention/pattern.h"
 #include "contention/progressive.h"
 #include "contention/score.h"
 #include "contention/signatures.h"
@@ -268,7 +270,11 @@ static void test_defaults_and_errors(void **state)
     ct_alloc_free(&a);
 }
 
-static void test_large_random_uses_static_penalties(void **state)
+/* A random layout of a 4,096-task ring has ~4,000 node pairs: GigE is
+ * evaluated progressively (incrementally), so no static-penalty note, and the
+ * random candidate's time is the last progressive completion of its graph;
+ * Stop & Go, re-evaluated in full at each completion, keeps the size bound. */
+static void test_large_random_progressive_gige(void **state)
 {
     (void)state;
     ct_fabric f;
@@ -284,9 +290,60 @@ static void test_large_random_uses_static_penalties(void **state)
     assert_int_equal(ct_score(&f, &req, &r, &err), 0);
     assert_int_equal(r.n, 3);
     check_sorted(&r);
-    assert_non_null(strstr(r.note, "static penalties"));
+    assert_null(strstr(r.note, "static penalties"));
     /* the random layout spreads the ring over the network */
     assert_true(cand(&r, "random")->remote_comms > cand(&r, "block")->remote_comms);
+    assert_string_equal(r.c[0].name, "block");
+    ct_layout l;
+    assert_int_equal(ct_layout_build(&a, 4096, 1, CT_DIST_RANDOM, 0, 3, &l, &err), 0);
+    ct_graph g;
+    double *intra = calloc(256, sizeof *intra);
+    assert_non_null(intra);
+    assert_int_equal(ct_pattern_graph(&req.pattern, &l, &g, intra, &err), 0);
+    assert_true(g.ncomm > CT_SCORE_PROGRESSIVE_MAX_ARCS);
+    double *alone = malloc(g.ncomm * sizeof *alone), *fin = malloc(g.ncomm * sizeof *fin);
+    assert_true(alone && fin);
+    for (size_t i = 0; i < g.ncomm; i++)
+        alone[i] = ct_hockney(f.alpha, f.beta, g.comm[i].bytes);
+    assert_int_equal(ct_progressive_times(&f.penalty, &g, alone, fin, &err), 0);
+    double last = 0;
+    for (size_t i = 0; i < g.ncomm; i++)
+        last = fin[i] > last ? fin[i] : last;
+    /* same computation, same rounding: 1e-12 relative */
+    assert_true(fabs(cand(&r, "random")->predicted_s - last) <= 1e-12 * last);
+    free(alone), free(fin), free(intra);
+    ct_graph_free(&g);
+    ct_layout_free(&l);
+
+    f.penalty = (ct_penalty_model){.kind = CT_MODEL_STOPGO, .stopgo_method = CT_STOPGO_SCALABLE};
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_non_null(strstr(r.note, "static penalties"));
+    assert_non_null(strstr(r.note, "stopgo"));
+    ct_alloc_free(&a);
+}
+
+/* A random layout of a 65,536-task ring: completions almost never coincide
+ * and each costs the ~124 arcs at its two nodes, past the work bound: every
+ * candidate falls back to static penalties, with a note naming the bound. */
+static void test_huge_random_uses_static_penalties(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    gige_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(1024, 64, &a, NULL), 0);
+    ct_score_request req;
+    ct_score_result r;
+    ct_err err = {{0}};
+    request(&req, &a, 65536, "ring", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_null(strstr(r.note, "static penalties")); /* block and cyclic alone: progressive */
+    req.include_random = 1;
+    req.seed = 3;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_int_equal(r.n, 3);
+    assert_non_null(strstr(r.note, "random: progressive evaluation would take"));
+    assert_non_null(strstr(r.note, "static penalties"));
     assert_string_equal(r.c[0].name, "block");
     ct_alloc_free(&a);
 }
@@ -343,7 +400,8 @@ int main(void)
         cmocka_unit_test(test_alltoall_consistency),
         cmocka_unit_test(test_missing_parts_noted),
         cmocka_unit_test(test_defaults_and_errors),
-        cmocka_unit_test(test_large_random_uses_static_penalties),
+        cmocka_unit_test(test_large_random_progressive_gige),
+        cmocka_unit_test(test_huge_random_uses_static_penalties),
         cmocka_unit_test(test_trace_pattern),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
