@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "fileio.h"
+#include "grow.h"
 
 #define CT_BENCH_LINE_MAX 4096
 #define MAX_TOKENS 32
@@ -145,14 +146,8 @@ static int room_for_one(parser *p, void **arr, size_t *cap, size_t n, size_t ele
 {
     if (total(p->out) >= CT_BENCH_MAX_SAMPLES)
         return perr(p, "more than %d samples (accepted: fewer)", CT_BENCH_MAX_SAMPLES);
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 64;
-    void *a = realloc(*arr, nc * elem);
-    if (!a)
+    if (ct_grow_array(arr, cap, n + 1, elem, 64) < 0)
         return perr(p, "out of memory");
-    *arr = a;
-    *cap = nc;
     return 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "contention/commgraph.h"
 #include "contention/progressive.h"
+#include "grow.h"
 
 void ct_calib_opts_default(ct_calib_opts *o)
 {
@@ -298,15 +299,9 @@ int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict
             return ct_err_set(err, "%s:%zu: t_avg_s '%.40s' (accepted: seconds > 0)", name,
                               lineno, tok[col_t]);
         }
-        if (*n == cap) {
-            size_t nc = cap ? 2 * cap : 32;
-            ct_conflict_sample *g = realloc(*out, nc * sizeof *g);
-            if (!g) {
-                *n = start;
-                return ct_err_set(err, "%s: out of memory", name);
-            }
-            *out = g;
-            cap = nc;
+        if (ct_grow_array((void **)out, &cap, *n + 1, sizeof **out, 32) < 0) {
+            *n = start;
+            return ct_err_set(err, "%s: out of memory", name);
         }
         (*out)[(*n)++] = c;
     }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "contention/trace.h"
+#include "grow.h"
 
 const char *ct_pattern_name(ct_pattern_kind k)
 {
@@ -146,14 +147,8 @@ static void acc_free(acc *a)
 
 static int acc_push(acc *a, raw r, ct_err *err)
 {
-    if (a->n == a->cap) {
-        size_t nc = a->cap ? 2 * a->cap : 1024;
-        raw *v = realloc(a->v, nc * sizeof *v);
-        if (!v)
-            return ct_err_set(err, "out of memory for %zu communications", nc);
-        a->v = v;
-        a->cap = nc;
-    }
+    if (ct_grow_array((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v, 1024) < 0)
+        return ct_err_set(err, "out of memory for %zu communications", a->n + 1);
     a->v[a->n++] = r;
     return 0;
 }

@@ -23,6 +23,7 @@
 #include "contention/penalty.h"
 
 #include "gige_incremental.h"
+#include "grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -132,21 +133,14 @@ int ct_gige_penalties(double beta, double gamma_i, double gamma_o, const ct_grap
 
 int ct_gnet_grow(void **p, size_t *cap, size_t need, size_t elem, ct_mem_acct *acct)
 {
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap : 64;
-    while (nc < need)
-        nc *= 2;
-    void *q = realloc(*p, nc * elem);
-    if (!q)
+    size_t old = *cap;
+    if (ct_grow_array(p, cap, need, elem, 64) < 0)
         return -1;
-    *p = q;
-    if (acct) {
-        acct->now += (nc - *cap) * elem;
+    if (acct && *cap > old) {
+        acct->now += (*cap - old) * elem;
         if (acct->now > acct->peak)
             acct->peak = acct->now;
     }
-    *cap = nc;
     return 0;
 }
 

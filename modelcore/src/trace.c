@@ -1,6 +1,7 @@
 /* Trace files for the simulator of paper 001 §VI-A, the measured-times file
  * of §VI-B and explicit placements. Formats: doc/trace-format.md. */
 #include "contention/trace.h"
+#include "grow.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -24,16 +25,8 @@ static void copy_name(char *dst, size_t n, const char *src)
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem, ct_err *err)
 {
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap : 64;
-    while (nc < need)
-        nc *= 2;
-    void *q = realloc(*p, nc * elem);
-    if (!q)
-        return ct_err_set(err, "out of memory (%zu elements of %zu bytes)", nc, elem);
-    *p = q;
-    *cap = nc;
+    if (ct_grow_array(p, cap, need, elem, 64) < 0)
+        return ct_err_set(err, "out of memory (%zu elements of %zu bytes)", need, elem);
     return 0;
 }
 

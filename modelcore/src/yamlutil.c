@@ -1,4 +1,5 @@
 #include "yamlutil.h"
+#include "grow.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -61,14 +62,9 @@ const char *ct_ykind_name(const ct_ynode *n)
 
 static int add_child(ct_ynode *parent, ct_ynode *child)
 {
-    if (parent->nitems == parent->cap) {
-        size_t cap = parent->cap ? parent->cap * 2 : 8;
-        ct_ynode **items = realloc(parent->items, cap * sizeof *items);
-        if (!items)
-            return -1;
-        parent->items = items;
-        parent->cap = cap;
-    }
+    if (ct_grow_array((void **)&parent->items, &parent->cap, parent->nitems + 1,
+                      sizeof *parent->items, 8) < 0)
+        return -1;
     parent->items[parent->nitems++] = child;
     child->parent = parent;
     return 0;
