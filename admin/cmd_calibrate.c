@@ -32,6 +32,7 @@
 #include "contention/fit.h"
 #include "contention/signatures.h"
 #include "contention/svgplot.h"
+#include "contention/units.h"
 
 #define CMD "calibrate"
 #define MAX_STEPS 32

@@ -7,6 +7,7 @@
 
 #include "admin.h"
 #include "contention/error.h"
+#include "contention/units.h"
 #include "contention/penalty.h"
 
 int admin_usage(const char *cmd, const char *fmt, ...)

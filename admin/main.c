@@ -17,15 +17,9 @@ static const command commands[] = {
     {"show", cmd_show, "print the installed signatures (text or --json)"},
     {"fit", cmd_fit, "fit alpha, beta and gamma, delta, M from benchmark outputs"},
     {"predict", cmd_predict, "predict an Alltoall's time on a fabric"},
-#ifdef CT_HAVE_CMD_SCORE
     {"score", cmd_score, "the plugin's mapping decision table, offline"},
-#endif
-#ifdef CT_HAVE_CMD_CALIBRATE
     {"calibrate", cmd_calibrate, "run the calibration benchmarks and fit a fabric"},
-#endif
-#ifdef CT_HAVE_CMD_SIMULATE
     {"simulate", cmd_simulate, "replay a communication trace under a fabric's model"},
-#endif
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "contention/pattern.h"
+#include "contention/units.h"
 #include "plugin.h"
 
 static const struct {

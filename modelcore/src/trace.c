@@ -1,6 +1,7 @@
 /* Trace files for the simulator of paper 001 §VI-A, the measured-times file
  * of §VI-B and explicit placements. Formats: doc/trace-format.md. */
 #include "contention/trace.h"
+#include "contention/units.h"
 #include "grow.h"
 
 #include <ctype.h>

@@ -4,6 +4,7 @@
 #define CONTENTION_CONTENTION_H
 
 #include "contention/error.h"
+#include "contention/units.h"
 #include "contention/hockney.h"
 #include "contention/commgraph.h"
 #include "contention/penalty.h"
@@ -18,5 +19,8 @@
 #include "contention/score.h"
 #include "contention/trace.h"
 #include "contention/simulate.h"
+#include "contention/benchparse.h"
+#include "contention/calibrate.h"
+#include "contention/svgplot.h"
 
 #endif

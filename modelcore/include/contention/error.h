@@ -25,8 +25,4 @@ int ct_err_set(ct_err *err, const char *fmt, ...)
 int ct_err_prefix(ct_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Parse a size with an optional K/M/G (binary, 1024-based) or KB/MB/GB
- * suffix, e.g. "4M" -> 4194304. Returns 0 and stores the byte count, or -1. */
-int ct_parse_size(const char *s, double *bytes, ct_err *err);
-
 #endif

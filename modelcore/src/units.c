@@ -1,0 +1,37 @@
+#include "contention/units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+int ct_parse_size(const char *s, double *bytes, ct_err *err)
+{
+    if (!s || !*s)
+        return ct_err_set(err, "empty size (expected BYTES with optional K, M or G suffix, e.g. 4M)");
+    errno = 0;
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (end == s || errno == ERANGE || !isfinite(v) || v < 0)
+        return ct_err_set(err, "invalid size '%s' (expected a non-negative number of bytes with optional K, M or G suffix, e.g. 4M)", s);
+    double mult = 1.0;
+    if (*end) {
+        const char *suf = end;
+        switch (toupper((unsigned char)*suf)) {
+        case 'K': mult = 1024.0; suf++; break;
+        case 'M': mult = 1024.0 * 1024.0; suf++; break;
+        case 'G': mult = 1024.0 * 1024.0 * 1024.0; suf++; break;
+        default: break;
+        }
+        if (mult > 1.0 && (*suf == 'i' || *suf == 'I'))
+            suf++;
+        if (*suf == 'B' || *suf == 'b')
+            suf++;
+        if (*suf || suf == end)
+            return ct_err_set(err, "invalid size suffix in '%s' (accepted: K, M, G, KB, MB, GB, KiB, MiB, GiB)", s);
+    }
+    if (!isfinite(v * mult))
+        return ct_err_set(err, "size '%s' is too large (overflows a double)", s);
+    *bytes = v * mult;
+    return 0;
+}
