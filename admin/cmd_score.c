@@ -10,6 +10,7 @@
 #include "contention/layout.h"
 #include "contention/pattern.h"
 #include "contention/score.h"
+#include "ctslurm/slurmfmt.h"
 
 #define CMD "score"
 
@@ -107,7 +108,7 @@ int cmd_score(int argc, char **argv)
         return admin_usage(CMD, "--pattern: %s", err.msg);
     pattern.bytes = size;
     ct_alloc alloc = {0, NULL};
-    if (ct_alloc_parse(spec, &alloc, &err) < 0)
+    if (ctslurm_parse_cpus_per_node(spec, &alloc, &err) < 0)
         return admin_usage(CMD, "--cpus-per-node: %s", err.msg);
 
     ct_sigfile sf;

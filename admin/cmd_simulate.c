@@ -13,6 +13,7 @@
 #include "contention/penalty.h"
 #include "contention/simulate.h"
 #include "contention/trace.h"
+#include "ctslurm/slurmfmt.h"
 
 #define CMD "simulate"
 
@@ -380,7 +381,7 @@ int cmd_simulate(int argc, char **argv)
 
     ct_err err;
     ct_alloc alloc = {0, NULL};
-    int rc = spec ? ct_alloc_parse(spec, &alloc, &err)
+    int rc = spec ? ctslurm_parse_cpus_per_node(spec, &alloc, &err)
                   : ct_alloc_uniform((int32_t)nodes, (int32_t)cores, &alloc, &err);
     if (rc < 0)
         return admin_usage(CMD, "%s%s", spec ? "--cpus-per-node: " : "", err.msg);

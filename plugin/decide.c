@@ -13,6 +13,7 @@
 #include "contention/pattern.h"
 #include "contention/score.h"
 #include "contention/signatures.h"
+#include "ctslurm/slurmfmt.h"
 #include "plugin.h"
 
 /* snprintf that truncates silently: messages are bounded on purpose */
@@ -146,14 +147,14 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
                 unsupported_env[i]);
             return 0;
         }
-    if (ct_alloc_parse(cpn, &g->alloc, &err) < 0) {
+    if (ctslurm_parse_cpus_per_node(cpn, &g->alloc, &err) < 0) {
         strf(what, sizeof what, "SLURM_JOB_CPUS_PER_NODE: %s", err.msg);
         fail(cfg, d, what);
         return 0;
     }
     const char *nl = env(fn, ctx, "SLURM_JOB_NODELIST");
     int64_t hosts = 0;
-    if (nl && ct_nodelist_count(nl, &hosts, &err) < 0) {
+    if (nl && ctslurm_count_hosts(nl, &hosts, &err) < 0) {
         strf(what, sizeof what, "SLURM_JOB_NODELIST: %s", err.msg);
         goto bad;
     }

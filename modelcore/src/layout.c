@@ -13,97 +13,6 @@
 
 #define CT_RANDOM_MAX_SLOTS (1L << 26) /* random layouts shuffle one entry per slot */
 
-static const char *const cpu_list_accepted =
-    "expected comma-separated COUNT or COUNT(xREPEAT), e.g. 4(x2),3,1(x5)";
-
-/* Reads a decimal integer at *p (no sign); -1 when there is none or it
- * exceeds max. */
-static long read_uint(const char **p, long max)
-{
-    const char *s = *p;
-    if (!isdigit((unsigned char)*s))
-        return -1;
-    long v = 0;
-    while (isdigit((unsigned char)*s)) {
-        v = v * 10 + (*s - '0');
-        if (v > max)
-            return -1;
-        s++;
-    }
-    *p = s;
-    return v;
-}
-
-/* One pass over a compressed CPU list: counts nodes, and fills cpus when
- * it is not NULL (second pass). */
-static int scan_cpu_list(const char *list, int32_t *cpus, int64_t *nnodes, ct_err *err)
-{
-    const char *p = list;
-    int64_t n = 0;
-    for (;;) {
-        const char *item = p;
-        long c = read_uint(&p, CT_ALLOC_MAX_CPUS);
-        if (c < 1)
-            return ct_err_set(err,
-                              "cpu list '%s': column %d: bad CPU count at '%.16s' "
-                              "(each count is 1..%d; %s)",
-                              list, (int)(item - list) + 1, item, CT_ALLOC_MAX_CPUS,
-                              cpu_list_accepted);
-        long rep = 1;
-        if (*p == '(') {
-            const char *r = p;
-            p++;
-            if (*p != 'x')
-                return ct_err_set(err, "cpu list '%s': column %d: expected '(x' at '%.16s' (%s)",
-                                  list, (int)(r - list) + 1, r, cpu_list_accepted);
-            p++;
-            rep = read_uint(&p, CT_ALLOC_MAX_NODES);
-            if (rep < 1 || *p != ')')
-                return ct_err_set(err,
-                                  "cpu list '%s': column %d: bad repeat at '%.16s' "
-                                  "(repeat is 1..%d; %s)",
-                                  list, (int)(r - list) + 1, r, CT_ALLOC_MAX_NODES,
-                                  cpu_list_accepted);
-            p++;
-        }
-        if (n + rep > CT_ALLOC_MAX_NODES)
-            return ct_err_set(err, "cpu list '%s': more than %d nodes", list, CT_ALLOC_MAX_NODES);
-        if (cpus)
-            for (long k = 0; k < rep; k++)
-                cpus[n + k] = (int32_t)c;
-        n += rep;
-        if (*p == '\0')
-            break;
-        if (*p != ',')
-            return ct_err_set(err, "cpu list '%s': column %d: unexpected '%c' (%s)", list,
-                              (int)(p - list) + 1, *p, cpu_list_accepted);
-        p++;
-    }
-    *nnodes = n;
-    return 0;
-}
-
-int ct_alloc_parse(const char *cpus_per_node, ct_alloc *a, ct_err *err)
-{
-    a->nnodes = 0;
-    a->cpus = NULL;
-    if (!cpus_per_node || !*cpus_per_node)
-        return ct_err_set(err, "empty cpu list (%s)", cpu_list_accepted);
-    int64_t n = 0;
-    if (scan_cpu_list(cpus_per_node, NULL, &n, err) < 0)
-        return -1;
-    int32_t *cpus = malloc((size_t)n * sizeof *cpus);
-    if (!cpus)
-        return ct_err_set(err, "out of memory for %lld nodes", (long long)n);
-    if (scan_cpu_list(cpus_per_node, cpus, &n, err) < 0) {
-        free(cpus);
-        return -1;
-    }
-    a->nnodes = (int32_t)n;
-    a->cpus = cpus;
-    return 0;
-}
-
 int ct_alloc_uniform(int32_t nnodes, int32_t cpus, ct_alloc *a, ct_err *err)
 {
     a->nnodes = 0;
@@ -175,83 +84,6 @@ void ct_alloc_free(ct_alloc *a)
 }
 
 /* ------------------------------------------------------------------ */
-/* host lists */
-
-static const char *const hostlist_accepted =
-    "expected comma-separated host names with optional [RANGES], e.g. n[1-4,7],login2";
-
-int ct_nodelist_count(const char *nodelist, int64_t *count, ct_err *err)
-{
-    if (!nodelist || !*nodelist)
-        return ct_err_set(err, "empty host list (%s)", hostlist_accepted);
-    const int64_t cap = (int64_t)CT_ALLOC_MAX_NODES * 64;
-    int64_t total = 0;
-    const char *p = nodelist;
-    while (*p) {
-        int64_t term = 1;
-        int chars = 0;
-        while (*p && *p != ',') {
-            if (*p == ']')
-                return ct_err_set(err, "host list '%s': column %d: ']' without '[' (%s)", nodelist,
-                                  (int)(p - nodelist) + 1, hostlist_accepted);
-            if (*p != '[') {
-                chars++;
-                p++;
-                continue;
-            }
-            const char *open = p++;
-            int64_t in_bracket = 0;
-            for (;;) {
-                const char *num = p;
-                long lo = read_uint(&p, LONG_MAX / 4);
-                long hi = lo;
-                if (lo >= 0 && *p == '-') {
-                    p++;
-                    hi = read_uint(&p, LONG_MAX / 4);
-                }
-                if (lo < 0 || hi < lo)
-                    return ct_err_set(err, "host list '%s': column %d: bad range at '%.16s' (%s)",
-                                      nodelist, (int)(num - nodelist) + 1, num, hostlist_accepted);
-                in_bracket += hi - lo + 1;
-                if (in_bracket > cap)
-                    return ct_err_set(err, "host list '%s': more than %lld hosts", nodelist,
-                                      (long long)cap);
-                if (*p == ',') {
-                    p++;
-                    continue;
-                }
-                if (*p == ']') {
-                    p++;
-                    break;
-                }
-                return ct_err_set(err, "host list '%s': column %d: unterminated '[' (%s)", nodelist,
-                                  (int)(open - nodelist) + 1, hostlist_accepted);
-            }
-            term *= in_bracket;
-            chars++;
-            if (term > cap)
-                return ct_err_set(err, "host list '%s': more than %lld hosts", nodelist,
-                                  (long long)cap);
-        }
-        if (chars == 0)
-            return ct_err_set(err, "host list '%s': column %d: empty host name (%s)", nodelist,
-                              (int)(p - nodelist) + 1, hostlist_accepted);
-        total += term;
-        if (total > cap)
-            return ct_err_set(err, "host list '%s': more than %lld hosts", nodelist,
-                              (long long)cap);
-        if (*p == ',') {
-            p++;
-            if (!*p)
-                return ct_err_set(err, "host list '%s': trailing ',' (%s)", nodelist,
-                                  hostlist_accepted);
-        }
-    }
-    *count = total;
-    return 0;
-}
-
-/* ------------------------------------------------------------------ */
 /* layouts */
 
 const char *ct_dist_name(ct_dist d)
@@ -304,8 +136,10 @@ int ct_dist_parse(const char *s, ct_dist *d, int32_t *plane, ct_err *err)
     }
     if (strncmp(s, "plane=", 6) == 0) {
         const char *p = s + 6;
-        long k = read_uint(&p, CT_ALLOC_MAX_CPUS);
-        if (k < 1 || *p)
+        char *end = NULL;
+        errno = 0;
+        long k = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : -1;
+        if (k < 1 || k > CT_ALLOC_MAX_CPUS || errno || *end)
             return ct_err_set(err, "bad plane size in distribution '%s' (%s)", s, accepted);
         *d = CT_DIST_PLANE;
         *plane = (int32_t)k;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "contention/layout.h"
+#include "ctslurm/slurmfmt.h"
 
 int main(int argc, char **argv)
 {
@@ -22,7 +23,7 @@ int main(int argc, char **argv)
     ct_layout l;
     ct_dist d;
     int32_t plane = 0;
-    if (ct_alloc_parse(argv[1], &a, &err) < 0 || ct_dist_parse(argv[4], &d, &plane, &err) < 0 ||
+    if (ctslurm_parse_cpus_per_node(argv[1], &a, &err) < 0 || ct_dist_parse(argv[4], &d, &plane, &err) < 0 ||
         ct_layout_build(&a, atoi(argv[2]), atoi(argv[3]), d, plane, 1, &l, &err) < 0) {
         fprintf(stderr, "ct-layout-tool: %s\n", err.msg);
         return 1;

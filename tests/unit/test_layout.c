@@ -1,4 +1,5 @@
-/* layout.c: Slurm geometry strings and the task layouts Slurm 22.05 builds.
+/* layout.c: the task layouts Slurm 22.05 builds (the geometry strings are
+ * parsed by libctslurm, tested in test_slurmfmt.c).
  * The expected layouts in tests/fixtures/layouts/ were printed by real
  * `srun -l` (see the fixture's header); they are compared exactly. */
 #include <setjmp.h>
@@ -12,68 +13,14 @@
 #include <cmocka.h>
 
 #include "contention/layout.h"
-
-static void test_alloc_parse_compressed(void **state)
-{
-    (void)state;
-    ct_alloc a;
-    ct_err err = {{0}};
-    assert_int_equal(ct_alloc_parse("4(x2),3,1(x5)", &a, &err), 0);
-    assert_int_equal(a.nnodes, 8);
-    const int32_t want[] = {4, 4, 3, 1, 1, 1, 1, 1};
-    for (int i = 0; i < 8; i++)
-        assert_int_equal(a.cpus[i], want[i]);
-    assert_int_equal(ct_alloc_total(&a), 16);
-    assert_int_equal(ct_alloc_slots(&a, 1), 16);
-    /* cpus_per_task 2: 2,2,1,1 and at least one slot on the 1-CPU nodes */
-    assert_int_equal(ct_alloc_slots(&a, 2), 2 + 2 + 1 + 5);
-    ct_alloc_free(&a);
-    assert_int_equal(a.nnodes, 0);
-
-    assert_int_equal(ct_alloc_parse("64(x1024)", &a, &err), 0);
-    assert_int_equal(a.nnodes, 1024);
-    assert_int_equal(ct_alloc_total(&a), 65536);
-    ct_alloc_free(&a);
-
-    assert_int_equal(ct_alloc_parse("2", &a, &err), 0);
-    assert_int_equal(a.nnodes, 1);
-    assert_int_equal(a.cpus[0], 2);
-    ct_alloc_free(&a);
-}
-
-static void test_alloc_parse_errors(void **state)
-{
-    (void)state;
-    static const struct {
-        const char *in;
-        const char *needle; /* must appear in the message */
-    } bad[] = {
-        {"", "empty"},         {"4(x0)", "column 2"}, {"4(2)", "'(x'"},   {"0", "column 1"},
-        {"4,", "column 3"},    {"4(x2", "column 2"},  {"a", "'a'"},       {"4,,3", "column 3"},
-        {"70000", "1..65535"}, {"4;3", "';'"},        {"-4", "column 1"},
-    };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        ct_alloc a = {5, (int32_t *)&a};
-        ct_err err = {{0}};
-        assert_int_equal(ct_alloc_parse(bad[i].in, &a, &err), -1);
-        assert_int_equal(a.nnodes, 0);
-        assert_null(a.cpus);
-        if (!strstr(err.msg, bad[i].needle))
-            fail_msg("'%s': message '%s' lacks '%s'", bad[i].in, err.msg, bad[i].needle);
-        /* every message shows what is accepted */
-        assert_non_null(strstr(err.msg, bad[i].in[0] ? bad[i].in : "expected"));
-    }
-    ct_err err = {{0}};
-    ct_alloc a;
-    assert_int_equal(ct_alloc_parse(NULL, &a, &err), -1);
-}
+#include "ctslurm/slurmfmt.h"
 
 static void test_alloc_uniform_cap(void **state)
 {
     (void)state;
     ct_alloc a, c;
     ct_err err = {{0}};
-    assert_int_equal(ct_alloc_parse("4(x2),3,1", &a, &err), 0);
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x2),3,1", &a, &err), 0);
     assert_int_equal(ct_alloc_cap(&a, 2, &c, &err), 0);
     assert_int_equal(c.nnodes, 4);
     assert_int_equal(c.cpus[0], 2);
@@ -88,33 +35,6 @@ static void test_alloc_uniform_cap(void **state)
     ct_alloc_free(&a);
     assert_int_equal(ct_alloc_uniform(0, 8, &a, &err), -1);
     assert_int_equal(ct_alloc_uniform(2, 0, &a, &err), -1);
-}
-
-static void test_nodelist_count(void **state)
-{
-    (void)state;
-    static const struct {
-        const char *in;
-        int64_t n;
-    } good[] = {
-        {"n1", 1},    {"n[1-4]", 4},         {"n[1-4,7],login2", 6}, {"rack[1-2]-n[01-16]", 32},
-        {"a,b,c", 3}, {"gpu[001-128]", 128},
-    };
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        int64_t n = -1;
-        ct_err err = {{0}};
-        if (ct_nodelist_count(good[i].in, &n, &err) != 0)
-            fail_msg("'%s': %s", good[i].in, err.msg);
-        assert_int_equal(n, good[i].n);
-    }
-    static const char *const bad[] = {"", "n[4-1]", "n[1-", "a,,b", "n]", "n[1-4", "a,", "n[x]"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int64_t n = -1;
-        ct_err err = {{0}};
-        assert_int_equal(ct_nodelist_count(bad[i], &n, &err), -1);
-        assert_true(strlen(err.msg) > 0);
-        assert_int_equal(n, -1);
-    }
 }
 
 /* One fixture case per line: CPUS NTASKS CPT DIST : node node ... */
@@ -153,7 +73,7 @@ static void test_layouts_match_real_srun(void **state)
         }
         assert_int_equal(nwant, ntasks);
         ct_alloc a;
-        if (ct_alloc_parse(cpus, &a, &err) != 0)
+        if (ctslurm_parse_cpus_per_node(cpus, &a, &err) != 0)
             fail_msg("%s: %s", path, err.msg);
         for (int32_t i = 1; i < a.nnodes; i++)
             if (a.cpus[i] != a.cpus[0]) {
@@ -187,7 +107,7 @@ static void test_cpus_per_task_and_overflow(void **state)
     ct_alloc a;
     ct_layout l;
     ct_err err = {{0}};
-    assert_int_equal(ct_alloc_parse("4(x2),2(x2)", &a, &err), 0);
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x2),2(x2)", &a, &err), 0);
     /* cpus_per_task 2 leaves 2,2,1,1 slots: 6 tasks fit, 7 do not */
     assert_int_equal(ct_layout_build(&a, 6, 2, CT_DIST_CYCLIC, 0, 0, &l, &err), 0);
     int32_t cnt[4];
@@ -246,7 +166,7 @@ static void test_random_layout(void **state)
     ct_alloc a;
     ct_layout r1, r2, r3;
     ct_err err = {{0}};
-    assert_int_equal(ct_alloc_parse("4(x2),3,1(x5)", &a, &err), 0);
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x2),3,1(x5)", &a, &err), 0);
     assert_int_equal(ct_layout_build(&a, 14, 1, CT_DIST_RANDOM, 0, 42, &r1, &err), 0);
     assert_int_equal(ct_layout_build(&a, 14, 1, CT_DIST_RANDOM, 0, 42, &r2, &err), 0);
     assert_int_equal(ct_layout_build(&a, 14, 1, CT_DIST_RANDOM, 0, 7, &r3, &err), 0);
@@ -290,7 +210,11 @@ static void test_dist_names(void **state)
     assert_int_equal(plane, 3);
     assert_int_equal(ct_dist_parse("cyclic", &d, &plane, &err), 0);
     assert_int_equal(d, CT_DIST_CYCLIC);
-    static const char *const bad[] = {"", "plane=0", "plane=", "block:cyclic", "arbitrary"};
+    assert_int_equal(ct_dist_parse("plane=65535", &d, &plane, &err), 0);
+    assert_int_equal(plane, 65535);
+    static const char *const bad[] = {"",         "plane=0",     "plane=",    "block:cyclic",
+                                      "arbitrary", "plane=4x",   "plane=-1",  "plane=+4",
+                                      "plane= 4",  "plane=65536", "plane=99999999999999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(ct_dist_parse(bad[i], &d, &plane, &err), -1);
         assert_non_null(strstr(err.msg, "accepted: block, cyclic"));
@@ -317,10 +241,7 @@ static void test_explicit(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_alloc_parse_compressed),
-        cmocka_unit_test(test_alloc_parse_errors),
         cmocka_unit_test(test_alloc_uniform_cap),
-        cmocka_unit_test(test_nodelist_count),
         cmocka_unit_test(test_layouts_match_real_srun),
         cmocka_unit_test(test_cpus_per_task_and_overflow),
         cmocka_unit_test(test_even_properties_large),

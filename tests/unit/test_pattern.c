@@ -14,6 +14,7 @@
 
 #include "contention/layout.h"
 #include "contention/pattern.h"
+#include "ctslurm/slurmfmt.h"
 
 static void test_parse(void **state)
 {
@@ -195,7 +196,7 @@ static void test_graphs_match_brute_force(void **state)
     for (size_t i = 0; i < sizeof allocs / sizeof allocs[0]; i++) {
         ct_alloc a;
         ct_err err = {{0}};
-        assert_int_equal(ct_alloc_parse(allocs[i].cpus, &a, &err), 0);
+        assert_int_equal(ctslurm_parse_cpus_per_node(allocs[i].cpus, &a, &err), 0);
         for (size_t d = 0; d < sizeof dists / sizeof dists[0]; d++) {
             ct_layout l;
             assert_int_equal(ct_layout_build(&a, allocs[i].ntasks, 1, dists[d], 3, 11, &l, &err),
@@ -222,7 +223,7 @@ static void test_known_graphs(void **state)
     ct_err err = {{0}};
     double intra[4];
     ct_pattern ring = {.kind = CT_PAT_RING, .bytes = 100};
-    assert_int_equal(ct_alloc_parse("4(x4)", &a, &err), 0);
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x4)", &a, &err), 0);
     assert_int_equal(ct_layout_build(&a, 16, 1, CT_DIST_BLOCK, 0, 0, &b, &err), 0);
     assert_int_equal(ct_layout_build(&a, 16, 1, CT_DIST_CYCLIC, 0, 0, &c, &err), 0);
     assert_int_equal(ct_pattern_graph(&ring, &b, &g, intra, &err), 0);
@@ -310,7 +311,7 @@ static void test_trace_graph(void **state)
     ct_layout l;
     ct_graph g;
     double intra[2];
-    assert_int_equal(ct_alloc_parse("2(x2)", &a, &err), 0);
+    assert_int_equal(ctslurm_parse_cpus_per_node("2(x2)", &a, &err), 0);
     /* block: tasks 0,1 on node 0 and 2,3 on node 1 */
     assert_int_equal(ct_layout_build(&a, 4, 1, CT_DIST_BLOCK, 0, 0, &l, &err), 0);
     if (ct_pattern_graph(&p, &l, &g, intra, &err) != 0)

@@ -23,6 +23,7 @@
 #include "contention/progressive.h"
 #include "contention/score.h"
 #include "contention/signatures.h"
+#include "ctslurm/slurmfmt.h"
 
 #define REL 1e-12
 
@@ -85,7 +86,7 @@ static void test_ring_prefers_block(void **state)
     ct_fabric f;
     gige_fabric(&f);
     ct_alloc a;
-    assert_int_equal(ct_alloc_parse("4(x4)", &a, NULL), 0);
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x4)", &a, NULL), 0);
     ct_score_request req;
     request(&req, &a, 16, "ring", 1 << 20);
     ct_score_result r;
@@ -131,7 +132,7 @@ static void test_halves_prefers_cyclic(void **state)
     } allocs[] = {{"4(x4)", 16}, {"4(x2),3,1(x5)", 16}, {"8(x4)", 32}};
     for (size_t i = 0; i < sizeof allocs / sizeof allocs[0]; i++) {
         ct_alloc a;
-        assert_int_equal(ct_alloc_parse(allocs[i].cpus, &a, NULL), 0);
+        assert_int_equal(ctslurm_parse_cpus_per_node(allocs[i].cpus, &a, NULL), 0);
         ct_score_request req;
         request(&req, &a, allocs[i].ntasks, "halves", 1 << 20);
         ct_score_result r;
@@ -152,7 +153,7 @@ static void test_alltoall_consistency(void **state)
     ct_fabric f;
     gige_fabric(&f);
     ct_alloc a;
-    assert_int_equal(ct_alloc_parse("4(x2),3,1(x5)", &a, NULL), 0);
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x2),3,1(x5)", &a, NULL), 0);
     ct_score_request req;
     request(&req, &a, 16, "alltoall", 65536);
     req.include_plane = 1;
@@ -205,7 +206,7 @@ static void test_missing_parts_noted(void **state)
     f.has_alltoall = 0;
     f.penalty.kind = CT_MODEL_NONE;
     ct_alloc a;
-    assert_int_equal(ct_alloc_parse("4(x4)", &a, NULL), 0);
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x4)", &a, NULL), 0);
     ct_score_request req;
     ct_score_result r;
     ct_err err = {{0}};
@@ -240,7 +241,7 @@ static void test_defaults_and_errors(void **state)
     ct_fabric f;
     gige_fabric(&f);
     ct_alloc a;
-    assert_int_equal(ct_alloc_parse("4(x2),2", &a, NULL), 0);
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x2),2", &a, NULL), 0);
     ct_score_request req;
     ct_score_result r;
     ct_err err = {{0}};
@@ -368,7 +369,7 @@ static void test_trace_pattern(void **state)
     ct_fabric f;
     gige_fabric(&f);
     ct_alloc a;
-    assert_int_equal(ct_alloc_parse("2(x2)", &a, NULL), 0);
+    assert_int_equal(ctslurm_parse_cpus_per_node("2(x2)", &a, NULL), 0);
     ct_score_request req;
     memset(&req, 0, sizeof req);
     req.alloc = &a;

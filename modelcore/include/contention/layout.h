@@ -1,6 +1,7 @@
 /* Job geometry and task layouts, as Slurm builds them (paper 001 §VI-D's
  * RRP = Slurm "block", RRN = Slurm "cyclic"). No Slurm inside: callers pass
- * the strings Slurm puts in the environment.
+ * plain arrays (ct_alloc); the front ends parse Slurm's environment strings
+ * with libctslurm (slurmfmt/include/ctslurm/slurmfmt.h).
  *
  * The layouts follow Slurm 22.05's step layout (src/common/slurm_step_layout.c,
  * read, not copied), checked against real `srun -l` output by
@@ -51,10 +52,6 @@ typedef struct ct_layout {
     int32_t plane;
 } ct_layout;
 
-/* Parse Slurm's compressed CPU list, e.g. "4(x2),3,1(x5)" (the form of
- * SLURM_JOB_CPUS_PER_NODE and SLURM_TASKS_PER_NODE). Every count must be in
- * 1..CT_ALLOC_MAX_CPUS, every repeat >= 1. On error *a is left empty. */
-int ct_alloc_parse(const char *cpus_per_node, ct_alloc *a, ct_err *err);
 /* An allocation of nnodes nodes with `cpus` CPUs each. */
 int ct_alloc_uniform(int32_t nnodes, int32_t cpus, ct_alloc *a, ct_err *err);
 /* Copy `in` with every node limited to max_cpus CPUs (how Slurm applies
@@ -65,10 +62,6 @@ int64_t ct_alloc_total(const ct_alloc *a);
 /* Task slots Slurm sees: sum over nodes of max(1, cpus / cpus_per_task). */
 int64_t ct_alloc_slots(const ct_alloc *a, int32_t cpus_per_task);
 void ct_alloc_free(ct_alloc *a);
-
-/* Count the hosts in a Slurm host list such as "n[1-4,7],login2" or
- * "rack[1-2]-n[01-16]" (ranges multiply). No names are expanded. */
-int ct_nodelist_count(const char *nodelist, int64_t *count, ct_err *err);
 
 /* Build the layout Slurm would produce for `dist` (cpus_per_task >= 1,
  * plane >= 1 for CT_DIST_PLANE, seed for CT_DIST_RANDOM). Fails when ntasks

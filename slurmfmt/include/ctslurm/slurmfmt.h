@@ -1,0 +1,26 @@
+/* libctslurm: the string formats Slurm writes into the environment, parsed
+ * for the two front ends (plugin/ and admin/). The layout rules themselves
+ * are domain logic and stay in libcontention (contention/layout.h), which
+ * takes plain arrays (ct_alloc) and never sees these strings.
+ */
+#ifndef CTSLURM_SLURMFMT_H
+#define CTSLURM_SLURMFMT_H
+
+#include <stdint.h>
+
+#include "contention/error.h"
+#include "contention/layout.h"
+
+/* Parse Slurm's compressed CPU list, e.g. "4(x2),3,1(x5)" (the form of
+ * SLURM_JOB_CPUS_PER_NODE and SLURM_TASKS_PER_NODE) into an allocation.
+ * Every count must be in 1..CT_ALLOC_MAX_CPUS, every repeat >= 1, at most
+ * CT_ALLOC_MAX_NODES nodes. On error *a is left empty; free with
+ * ct_alloc_free. */
+int ctslurm_parse_cpus_per_node(const char *spec, ct_alloc *a, ct_err *err);
+
+/* Count the hosts in a Slurm host list such as "n[1-4,7],login2" or
+ * "rack[1-2]-n[01-16]" (ranges multiply), e.g. SLURM_JOB_NODELIST. No names
+ * are expanded. *count is untouched on error. */
+int ctslurm_count_hosts(const char *hostlist, int64_t *count, ct_err *err);
+
+#endif

@@ -1,0 +1,105 @@
+/* slurmfmt.c (libctslurm): Slurm's environment strings, the compressed CPU
+ * list of SLURM_JOB_CPUS_PER_NODE and the host list of SLURM_JOB_NODELIST. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ctslurm/slurmfmt.h"
+
+static void test_alloc_parse_compressed(void **state)
+{
+    (void)state;
+    ct_alloc a;
+    ct_err err = {{0}};
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x2),3,1(x5)", &a, &err), 0);
+    assert_int_equal(a.nnodes, 8);
+    const int32_t want[] = {4, 4, 3, 1, 1, 1, 1, 1};
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(a.cpus[i], want[i]);
+    assert_int_equal(ct_alloc_total(&a), 16);
+    assert_int_equal(ct_alloc_slots(&a, 1), 16);
+    /* cpus_per_task 2: 2,2,1,1 and at least one slot on the 1-CPU nodes */
+    assert_int_equal(ct_alloc_slots(&a, 2), 2 + 2 + 1 + 5);
+    ct_alloc_free(&a);
+    assert_int_equal(a.nnodes, 0);
+
+    assert_int_equal(ctslurm_parse_cpus_per_node("64(x1024)", &a, &err), 0);
+    assert_int_equal(a.nnodes, 1024);
+    assert_int_equal(ct_alloc_total(&a), 65536);
+    ct_alloc_free(&a);
+
+    assert_int_equal(ctslurm_parse_cpus_per_node("2", &a, &err), 0);
+    assert_int_equal(a.nnodes, 1);
+    assert_int_equal(a.cpus[0], 2);
+    ct_alloc_free(&a);
+}
+
+static void test_alloc_parse_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        const char *needle; /* must appear in the message */
+    } bad[] = {
+        {"", "empty"},         {"4(x0)", "column 2"}, {"4(2)", "'(x'"},   {"0", "column 1"},
+        {"4,", "column 3"},    {"4(x2", "column 2"},  {"a", "'a'"},       {"4,,3", "column 3"},
+        {"70000", "1..65535"}, {"4;3", "';'"},        {"-4", "column 1"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ct_alloc a = {5, (int32_t *)&a};
+        ct_err err = {{0}};
+        assert_int_equal(ctslurm_parse_cpus_per_node(bad[i].in, &a, &err), -1);
+        assert_int_equal(a.nnodes, 0);
+        assert_null(a.cpus);
+        if (!strstr(err.msg, bad[i].needle))
+            fail_msg("'%s': message '%s' lacks '%s'", bad[i].in, err.msg, bad[i].needle);
+        /* every message shows what is accepted */
+        assert_non_null(strstr(err.msg, bad[i].in[0] ? bad[i].in : "expected"));
+    }
+    ct_err err = {{0}};
+    ct_alloc a;
+    assert_int_equal(ctslurm_parse_cpus_per_node(NULL, &a, &err), -1);
+}
+
+static void test_nodelist_count(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        int64_t n;
+    } good[] = {
+        {"n1", 1},    {"n[1-4]", 4},         {"n[1-4,7],login2", 6}, {"rack[1-2]-n[01-16]", 32},
+        {"a,b,c", 3}, {"gpu[001-128]", 128},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        int64_t n = -1;
+        ct_err err = {{0}};
+        if (ctslurm_count_hosts(good[i].in, &n, &err) != 0)
+            fail_msg("'%s': %s", good[i].in, err.msg);
+        assert_int_equal(n, good[i].n);
+    }
+    static const char *const bad[] = {"", "n[4-1]", "n[1-", "a,,b", "n]", "n[1-4", "a,", "n[x]"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t n = -1;
+        ct_err err = {{0}};
+        assert_int_equal(ctslurm_count_hosts(bad[i], &n, &err), -1);
+        assert_true(strlen(err.msg) > 0);
+        assert_int_equal(n, -1);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_alloc_parse_compressed),
+        cmocka_unit_test(test_alloc_parse_errors),
+        cmocka_unit_test(test_nodelist_count),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
