@@ -11,6 +11,7 @@
 #include "admin.h"
 #include "contention/layout.h"
 #include "contention/penalty.h"
+#include "contention/collective.h"
 #include "contention/simulate.h"
 #include "contention/trace.h"
 #include "ctslurm/slurmfmt.h"
@@ -415,7 +416,9 @@ int cmd_simulate(int argc, char **argv)
         p.model.kind = mk;
     }
     p.keep_comms = 1;
-    if (ct_trace_load(trace_path, &tr, &err) < 0) {
+    ct_coll_params cp; /* collectives: algorithms the fabric's models select */
+    ct_coll_params_from_fabric(fab, &cp);
+    if (ct_trace_load_expanded(trace_path, &cp, &tr, NULL, &err) < 0) {
         admin_fail(CMD, "%s", err.msg);
         goto out;
     }

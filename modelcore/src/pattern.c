@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contention/collective.h"
 #include "contention/trace.h"
 #include "grow.h"
 
@@ -319,7 +320,9 @@ static int graph_halo(const ct_layout *l, int ndims, double m, acc *a, ct_err *e
 static int graph_trace(const ct_pattern *p, const ct_layout *l, acc *a, ct_err *err)
 {
     ct_trace tr;
-    if (ct_trace_load(p->trace, &tr, err) < 0)
+    ct_coll_params cp; /* no fabric here: collectives expanded with zero-cost choices */
+    ct_coll_params_hockney(0, 0, &cp);
+    if (ct_trace_load_expanded(p->trace, &cp, &tr, NULL, err) < 0)
         return -1;
     int rc = 0;
     if (tr.ntasks != l->ntasks) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "contention/alltoall.h"
+#include "contention/collective.h"
 #include "contention/commgraph.h"
 #include "contention/hockney.h"
 #include "contention/penalty.h"
@@ -209,7 +210,11 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
     int have_trace = 0;
     int32_t ntasks = req->ntasks;
     if (p->kind == CT_PAT_TRACE) {
-        if (ct_trace_load(p->trace, &tr, err) < 0)
+        /* collectives expanded by the algorithms the fabric's models select
+         * (collective.h) */
+        ct_coll_params cp;
+        ct_coll_params_from_fabric(fabric, &cp);
+        if (ct_trace_load_expanded(p->trace, &cp, &tr, NULL, err) < 0)
             return -1;
         have_trace = 1;
         if (ntasks <= 0)

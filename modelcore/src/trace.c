@@ -15,7 +15,10 @@
 #define NO_LABEL UINT32_MAX
 #define MAX_TOK 8
 
-static const char *ev_name[] = {"compute", "send", "isend", "recv", "irecv", "waitall"};
+static const char *ev_name[CT_EV_KIND_COUNT] = {
+    "compute", "send",    "isend",    "recv",     "irecv",      "waitall",
+    "barrier", "bcast",   "reduce",   "allreduce", "gather",    "gatherv",
+    "scatter", "scatterv", "allgather", "allgatherv", "alltoall", "alltoallv"};
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -158,6 +161,13 @@ void ct_trace_free(ct_trace *tr)
     if (tr->stage_labels) {
         free(((label_tab *)tr->stage_labels)->slot);
         free(tr->stage_labels);
+    }
+    free(tr->comms);
+    free(tr->members);
+    free(tr->member_order);
+    if (tr->stage_comms) {
+        free(((label_tab *)tr->stage_comms)->slot);
+        free(tr->stage_comms);
     }
     char name[sizeof tr->name];
     memcpy(name, tr->name, sizeof name);
@@ -357,6 +367,249 @@ int ct_trace_add_waitall(ct_trace *tr, int32_t task, int32_t line, ct_err *err)
     return push_event(tr, task, CT_EV_WAITALL, -1, 0.0, line, err);
 }
 
+/* ------------------------------------------------------- communicators */
+
+static int ensure_world(ct_trace *tr, ct_err *err)
+{
+    if (tr->ncomms > 0)
+        return 0;
+    if (grow((void **)&tr->comms, &tr->comms_cap, 1, sizeof *tr->comms, err))
+        return -1;
+    memset(&tr->comms[0], 0, sizeof tr->comms[0]);
+    snprintf(tr->comms[0].name, sizeof tr->comms[0].name, "world");
+    tr->comms[0].first = SIZE_MAX;
+    tr->ncomms = 1;
+    return 0;
+}
+
+/* name -> communicator index (open addressing over tr->comms[].name) */
+static int64_t comm_find(const ct_trace *tr, const char *name)
+{
+    if (strcmp(name, "world") == 0)
+        return 0;
+    const label_tab *t = tr->stage_comms;
+    if (!t || !t->cap)
+        return -1;
+    size_t h = hash_str(name) & (t->cap - 1);
+    while (t->slot[h] >= 0) {
+        if (strcmp(tr->comms[t->slot[h]].name, name) == 0)
+            return t->slot[h];
+        h = (h + 1) & (t->cap - 1);
+    }
+    return -1;
+}
+
+static int comm_tab_insert(ct_trace *tr, size_t c, ct_err *err)
+{
+    label_tab *t = tr->stage_comms;
+    if (2 * (t->n + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        int64_t *sl = malloc(cap * sizeof *sl);
+        if (!sl)
+            return ct_err_set(err, "out of memory (communicator table of %zu entries)", cap);
+        for (size_t i = 0; i < cap; i++)
+            sl[i] = -1;
+        for (size_t i = 0; i < t->cap; i++) {
+            if (t->slot[i] < 0)
+                continue;
+            size_t h = hash_str(tr->comms[t->slot[i]].name) & (cap - 1);
+            while (sl[h] >= 0)
+                h = (h + 1) & (cap - 1);
+            sl[h] = t->slot[i];
+        }
+        free(t->slot);
+        t->slot = sl;
+        t->cap = cap;
+    }
+    size_t h = hash_str(tr->comms[c].name) & (t->cap - 1);
+    while (t->slot[h] >= 0)
+        h = (h + 1) & (t->cap - 1);
+    t->slot[h] = (int64_t)c;
+    t->n++;
+    return 0;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* per communicator, ranks sorted by task (for ct_trace_comm_rank) */
+static const int32_t *sort_members;
+static int cmp_rank_by_task(const void *a, const void *b)
+{
+    int32_t x = sort_members[*(const int32_t *)a], y = sort_members[*(const int32_t *)b];
+    return (x > y) - (x < y);
+}
+
+int32_t ct_trace_comm_rank(const ct_trace *tr, size_t c, int32_t task)
+{
+    if (c >= tr->ncomms || task < 0)
+        return -1;
+    if (c == 0) /* world: every task (the count is final once finished) */
+        return tr->finished && task >= tr->ntasks ? -1 : task;
+    const ct_trace_comm *k = &tr->comms[c];
+    const int32_t *mem = tr->members + k->first, *ord = tr->member_order + k->first;
+    size_t lo = 0, hi = (size_t)k->size;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (mem[ord[mid]] < task)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < (size_t)k->size && mem[ord[lo]] == task ? ord[lo] : -1;
+}
+
+int ct_trace_add_comm(ct_trace *tr, const char *name, const int32_t *members, int32_t n,
+                      int32_t line, ct_err *err)
+{
+    if (tr->finished)
+        return ct_err_set(err, "%s: trace already finished", tr->name);
+    if (ensure_world(tr, err))
+        return -1;
+    if (!valid_label(name)) {
+        ct_err_set(err,
+                   "invalid communicator name '%s' (accepted: a letter or '_' then letters, "
+                   "digits, '_', '.' or '-', at most %d characters)",
+                   name, CT_LABEL_MAX - 1);
+        return at_line(tr, line, err);
+    }
+    if (strcmp(name, "world") == 0) {
+        ct_err_set(err, "communicator 'world' is predefined (every task; declare another name)");
+        return at_line(tr, line, err);
+    }
+    if (n < 1) {
+        ct_err_set(err, "communicator '%s' has no members (accepted: at least one task)", name);
+        return at_line(tr, line, err);
+    }
+    for (int32_t i = 0; i < n; i++)
+        if (check_task(tr, members[i], "member task", line, err))
+            return -1;
+    int64_t prev = comm_find(tr, name);
+    if (prev >= 0) {
+        const ct_trace_comm *c = &tr->comms[prev];
+        if (c->size != n || memcmp(tr->members + c->first, members, (size_t)n * sizeof *members)) {
+            ct_err_set(err,
+                       "communicator '%s' redeclared with other members (line %d declares "
+                       "%d members; a repeated declaration must list the same tasks in the same "
+                       "order)",
+                       name, (int)c->line, (int)c->size);
+            return at_line(tr, line, err);
+        }
+        return 0;
+    }
+    int32_t *sorted = malloc((size_t)n * sizeof *sorted);
+    if (!sorted)
+        return ct_err_set(err, "out of memory (%d members)", (int)n);
+    memcpy(sorted, members, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_i32);
+    for (int32_t i = 1; i < n; i++)
+        if (sorted[i] == sorted[i - 1]) {
+            int32_t dup = sorted[i];
+            free(sorted);
+            ct_err_set(err, "task %d listed twice in communicator '%s' (members are distinct)",
+                       (int)dup, name);
+            return at_line(tr, line, err);
+        }
+    free(sorted);
+    size_t mcap = tr->members_cap;
+    if (tr->nmembers + (size_t)n < tr->nmembers ||
+        grow((void **)&tr->members, &mcap, tr->nmembers + (size_t)n, sizeof *tr->members, err))
+        return -1;
+    mcap = tr->members_cap;
+    if (grow((void **)&tr->member_order, &mcap, tr->nmembers + (size_t)n,
+             sizeof *tr->member_order, err))
+        return -1;
+    tr->members_cap = mcap;
+    if (
+        grow((void **)&tr->comms, &tr->comms_cap, tr->ncomms + 1, sizeof *tr->comms, err))
+        return -1;
+    if (!tr->stage_comms && !(tr->stage_comms = calloc(1, sizeof(label_tab))))
+        return ct_err_set(err, "out of memory (communicator table)");
+    ct_trace_comm *c = &tr->comms[tr->ncomms];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->first = tr->nmembers;
+    c->size = n;
+    c->line = line;
+    memcpy(tr->members + tr->nmembers, members, (size_t)n * sizeof *members);
+    for (int32_t i = 0; i < n; i++)
+        tr->member_order[tr->nmembers + (size_t)i] = i;
+    sort_members = tr->members + tr->nmembers;
+    qsort(tr->member_order + tr->nmembers, (size_t)n, sizeof(int32_t), cmp_rank_by_task);
+    if (comm_tab_insert(tr, tr->ncomms, err))
+        return -1;
+    tr->nmembers += (size_t)n;
+    tr->ncomms++;
+    return 0;
+}
+
+static int coll_has_root(int kind)
+{
+    return kind == CT_EV_BCAST || kind == CT_EV_REDUCE || kind == CT_EV_GATHER ||
+           kind == CT_EV_GATHERV || kind == CT_EV_SCATTER || kind == CT_EV_SCATTERV;
+}
+
+int ct_trace_add_coll(ct_trace *tr, int32_t task, ct_ev_kind kind, const char *comm, int32_t root,
+                      double bytes, int32_t line, ct_err *err)
+{
+    if (!CT_EV_IS_COLL(kind))
+        return ct_err_set(err, "%s: event kind %d is not a collective", tr->name, (int)kind);
+    if (ensure_world(tr, err))
+        return -1;
+    int64_t c = comm_find(tr, comm);
+    if (c < 0) {
+        ct_err_set(err,
+                   "unknown communicator '%s' (accepted: world or a name declared by an "
+                   "earlier 'comm' line)",
+                   comm);
+        return at_line(tr, line, err);
+    }
+    if (coll_has_root(kind)) {
+        if (check_task(tr, root, "root task", line, err))
+            return -1;
+    } else {
+        root = -1;
+    }
+    for (int j = 0; j < 2; j++) {
+        int32_t who = j ? root : task;
+        if ((j == 0 || root >= 0) && ct_trace_comm_rank(tr, (size_t)c, who) < 0) {
+            const ct_trace_comm *k = &tr->comms[c];
+            ct_err_set(err,
+                       "%s%s %d is not a member of communicator '%s' (declared on line %d "
+                       "with %d members)",
+                       ct_ev_kind_name(kind), j ? " root task" : ": task", (int)who, k->name,
+                       (int)k->line, (int)k->size);
+            return at_line(tr, line, err);
+        }
+    }
+    if (!isfinite(bytes) || bytes < 0) {
+        ct_err_set(err, "message size %g out of range (accepted: a finite number of bytes >= 0)",
+                   bytes);
+        return at_line(tr, line, err);
+    }
+    if (push_event(tr, task, kind, root, kind == CT_EV_BARRIER ? 0.0 : bytes, line, err))
+        return -1;
+    tr->ev[tr->nevents - 1].comm = (int32_t)c;
+    tr->ncoll++;
+    return 0;
+}
+
+static int finish_comms(ct_trace *tr, ct_err *err)
+{
+    if (ensure_world(tr, err))
+        return -1;
+    tr->comms[0].size = tr->ntasks;
+    if (tr->stage_comms) {
+        free(((label_tab *)tr->stage_comms)->slot);
+        free(tr->stage_comms);
+        tr->stage_comms = NULL;
+    }
+    return 0;
+}
+
 int ct_trace_finish(ct_trace *tr, ct_err *err)
 {
     if (tr->finished)
@@ -368,6 +621,11 @@ int ct_trace_finish(ct_trace *tr, ct_err *err)
     for (size_t i = 0; i < tr->nevents; i++)
         if (tr->ev[i].peer >= tr->ntasks)
             tr->ntasks = tr->ev[i].peer + 1;
+    for (size_t i = 0; i < tr->nmembers; i++)
+        if (tr->members[i] >= tr->ntasks)
+            tr->ntasks = tr->members[i] + 1;
+    if (finish_comms(tr, err))
+        return -1;
     if (tr->stage_labels) {
         free(((label_tab *)tr->stage_labels)->slot);
         free(tr->stage_labels);
@@ -396,7 +654,7 @@ int ct_trace_finish(ct_trace *tr, ct_err *err)
     for (size_t i = 0; i < tr->nevents; i++) {
         size_t k = pos[tr->stage_task[i]]++;
         ev[k] = tr->ev[i];
-        if (ev[k].comm >= 0)
+        if ((ev[k].kind == CT_EV_SEND || ev[k].kind == CT_EV_ISEND) && ev[k].comm >= 0)
             tr->comm_event[ev[k].comm] = k;
     }
     free(pos);
@@ -570,6 +828,80 @@ static int builder_fail(const char *name, int line, const tok *t, ct_err *err)
     return -1;
 }
 
+/* MEMBERS: comma-separated items TASK, FIRST-LAST or FIRST-LAST/STRIDE, in
+ * rank order. */
+static int parse_members(const ct_trace *tr, const char *name, int line, const tok *t,
+                         int32_t **out, size_t *nout, ct_err *err)
+{
+    int32_t *mem = NULL;
+    size_t n = 0, cap = 0;
+    const char *p = t->s;
+    for (;;) {
+        const char *item = p;
+        char *end;
+        long long a, b, st = 1;
+        if (!isdigit((unsigned char)*p))
+            goto bad;
+        errno = 0;
+        a = strtoll(p, &end, 10);
+        b = a;
+        p = end;
+        if (*p == '-') {
+            p++;
+            if (!isdigit((unsigned char)*p))
+                goto bad;
+            b = strtoll(p, &end, 10);
+            p = end;
+            if (*p == '/') {
+                p++;
+                if (!isdigit((unsigned char)*p))
+                    goto bad;
+                st = strtoll(p, &end, 10);
+                p = end;
+            }
+        }
+        if (errno || (*p && *p != ',') || a < 0 || b < a || st < 1 || b >= CT_TRACE_MAX_TASKS)
+            goto bad;
+        if (tr->declared_tasks >= 0 && b >= tr->declared_tasks) {
+            free(mem);
+            ct_err_set(err,
+                       "member task %lld out of range (accepted: 0 to %d, as declared by "
+                       "'tasks' on line %d)",
+                       b, (int)tr->declared_tasks - 1, (int)tr->declared_line);
+            return tok_err(name, line, t, err);
+        }
+        for (long long x = a; x <= b; x += st) {
+            if (n >= (size_t)CT_TRACE_MAX_TASKS) {
+                free(mem);
+                ct_err_set(err, "more than %d members", CT_TRACE_MAX_TASKS);
+                return tok_err(name, line, t, err);
+            }
+            if (grow((void **)&mem, &cap, n + 1, sizeof *mem, err)) {
+                free(mem);
+                return tok_err(name, line, t, err);
+            }
+            mem[n++] = (int32_t)x;
+        }
+        if (!*p)
+            break;
+        p++;
+        continue;
+    bad:
+        free(mem);
+        {
+            size_t len = strcspn(item, ",");
+            ct_err_set(err,
+                       "invalid member list item '%.*s' (expected TASK, FIRST-LAST or "
+                       "FIRST-LAST/STRIDE, separated by commas, e.g. 0-7,16-23/2)",
+                       (int)(len > 40 ? 40 : len), item);
+        }
+        return tok_err(name, line, t, err);
+    }
+    *out = mem;
+    *nout = n;
+    return 0;
+}
+
 static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
 {
     const char *name = tr->name;
@@ -654,9 +986,48 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
             return builder_fail(name, lineno, &t[1], err);
         return 0;
     }
+    if (strcmp(kw, "comm") == 0) {
+        if (want_args(name, lineno, t, n, 2, 2, "comm NAME MEMBERS", err))
+            return -1;
+        int32_t *mem = NULL;
+        size_t nm = 0;
+        if (parse_members(tr, name, lineno, &t[2], &mem, &nm, err))
+            return -1;
+        int rc = ct_trace_add_comm(tr, t[1].s, mem, (int32_t)nm, lineno, err);
+        free(mem);
+        return rc ? builder_fail(name, lineno, &t[1], err) : 0;
+    }
+    for (int k = CT_EV_BARRIER; k < CT_EV_KIND_COUNT; k++) {
+        if (strcmp(kw, ev_name[k]) != 0)
+            continue;
+        int rooted = coll_has_root(k);
+        int want = k == CT_EV_BARRIER ? 2 : rooted ? 4 : 3;
+        char usage[64];
+        snprintf(usage, sizeof usage, "%s TASK COMM%s%s", kw, rooted ? " ROOT" : "",
+                 k == CT_EV_BARRIER ? "" : " BYTES");
+        if (want_args(name, lineno, t, n, want, want, usage, err) ||
+            get_task(name, lineno, &t[1], "task", &task, err) ||
+            range_ok(tr, name, lineno, &t[1], task, "task", err))
+            return -1;
+        int32_t root = -1;
+        if (rooted && (get_task(name, lineno, &t[3], "root task", &root, err) ||
+                       range_ok(tr, name, lineno, &t[3], root, "root task", err)))
+            return -1;
+        v = 0;
+        if (k != CT_EV_BARRIER && get_bytes(name, lineno, &t[want], &v, err))
+            return -1;
+        if (ct_trace_add_coll(tr, task, (ct_ev_kind)k, t[2].s, root, v, lineno, err)) {
+            const tok *fault = !err ? &t[2] : strstr(err->msg, "root task") ? &t[3]
+                               : strstr(err->msg, "is not a member") ? &t[1]
+                               : &t[2];
+            return builder_fail(name, lineno, fault, err);
+        }
+        return 0;
+    }
     ct_err_set(err,
                "unknown event '%s' (accepted: tasks, compute, send, isend, recv, irecv, "
-               "waitall)",
+               "waitall, comm, barrier, bcast, reduce, allreduce, gather, gatherv, scatter, "
+               "scatterv, allgather, allgatherv, alltoall, alltoallv)",
                kw);
     return tok_err(name, lineno, &t[0], err);
 }
@@ -911,5 +1282,5 @@ int ct_placement_parse_buffer(const char *name, const char *buf, size_t len, int
 
 const char *ct_ev_kind_name(int kind)
 {
-    return kind >= 0 && kind <= CT_EV_WAITALL ? ev_name[kind] : "?";
+    return kind >= 0 && kind < CT_EV_KIND_COUNT ? ev_name[kind] : "?";
 }

@@ -31,7 +31,37 @@ typedef enum ct_ev_kind {
     CT_EV_RECV,        /* blocking receive from `peer` or CT_ANY_SOURCE (MPI_Recv) */
     CT_EV_IRECV,       /* non-blocking receive (MPI_Irecv) */
     CT_EV_WAITALL,     /* wait for every outstanding isend/irecv of the task (MPI_Waitall) */
+    /* Collectives (doc/trace-format.md, "Collectives"): `comm` is the
+     * communicator (index in ct_trace.comms, 0 = world), `peer` the root task
+     * or -1, `value` the bytes as the line gives them. ct_trace_expand
+     * (collective.h) turns them into the point-to-point events above; the
+     * simulator only replays expanded traces. */
+    CT_EV_BARRIER,
+    CT_EV_BCAST,      /* root's message to every member */
+    CT_EV_REDUCE,     /* every member's vector, reduced to the root */
+    CT_EV_ALLREDUCE,  /* every member's vector */
+    CT_EV_GATHER,     /* every member's block, to the root */
+    CT_EV_GATHERV,    /* this task's block */
+    CT_EV_SCATTER,    /* every member's block, from the root */
+    CT_EV_SCATTERV,   /* this task's block */
+    CT_EV_ALLGATHER,  /* every member's block */
+    CT_EV_ALLGATHERV, /* this task's block */
+    CT_EV_ALLTOALL,   /* bytes to each member */
+    CT_EV_ALLTOALLV,  /* bytes this task sends in total */
+    CT_EV_KIND_COUNT
 } ct_ev_kind;
+
+#define CT_EV_IS_COLL(k) ((k) >= CT_EV_BARRIER && (k) < CT_EV_KIND_COUNT)
+
+/* A communicator of a trace: `size` member tasks; member i (its rank in the
+ * communicator) is task members[first + i]. Communicator 0 is "world", every
+ * task in order (members not stored: first = SIZE_MAX). */
+typedef struct ct_trace_comm {
+    char name[CT_LABEL_MAX];
+    size_t first;
+    int32_t size;
+    int32_t line; /* of its first declaration, 0 for world */
+} ct_trace_comm;
 
 typedef struct ct_event {
     double value; /* compute: s; send/isend: bytes; recv/irecv: buffer bytes, < 0 = any size */
@@ -55,6 +85,14 @@ typedef struct ct_trace {
     uint32_t *label_off; /* per communication: offset in labels, UINT32_MAX = none */
     char *labels;
     size_t labels_len, labels_cap;
+    /* communicators of collective events (ncomms >= 1 once finished: world) */
+    size_t ncomms, comms_cap;
+    ct_trace_comm *comms;
+    int32_t *members; /* member tasks of declared communicators, see ct_trace_comm */
+    int32_t *member_order; /* per communicator, its ranks sorted by task (ct_trace_finish) */
+    size_t nmembers, members_cap;
+    void *stage_comms; /* name -> communicator table while building */
+    size_t ncoll; /* collective events */
     /* builder state (freed by ct_trace_finish) */
     int32_t *stage_task;
     void *stage_labels; /* label -> communication table while building */
@@ -80,6 +118,25 @@ int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int
 int ct_trace_add_recv(ct_trace *tr, int32_t task, int32_t src, double max_bytes, int blocking,
                       int32_t line, ct_err *err);
 int ct_trace_add_waitall(ct_trace *tr, int32_t task, int32_t line, ct_err *err);
+/* Declare communicator `name` ([A-Za-z_][A-Za-z0-9_.-]*, not "world") with
+ * `n` distinct member tasks in rank order. Declaring a name again with the
+ * same members is accepted (per-rank recordings concatenated); different
+ * members are an error. */
+int ct_trace_add_comm(ct_trace *tr, const char *name, const int32_t *members, int32_t n,
+                      int32_t line, ct_err *err);
+/* A collective event of `task` on communicator `comm` (a name: "world" or a
+ * declared one); root is a task (-1 for rootless kinds), bytes as in
+ * doc/trace-format.md. Membership is checked by ct_trace_finish. */
+int ct_trace_add_coll(ct_trace *tr, int32_t task, ct_ev_kind kind, const char *comm, int32_t root,
+                      double bytes, int32_t line, ct_err *err);
+/* Rank of `task` in communicator c, or -1 when it is not a member. Needs a
+ * finished trace; O(log size). */
+int32_t ct_trace_comm_rank(const ct_trace *tr, size_t c, int32_t task);
+/* Task of rank r in communicator c (finished trace). */
+static inline int32_t ct_trace_comm_task(const ct_trace *tr, size_t c, int32_t r)
+{
+    return c == 0 ? r : tr->members[tr->comms[c].first + (size_t)r];
+}
 /* Group events by task and check peers against the task count. */
 int ct_trace_finish(ct_trace *tr, ct_err *err);
 void ct_trace_free(ct_trace *tr);
@@ -95,7 +152,7 @@ const char *ct_trace_label(const ct_trace *tr, size_t c, char *buf, size_t n);
 /* The event (send or isend) that defines communication c. */
 const ct_event *ct_trace_comm_event(const ct_trace *tr, size_t c);
 
-/* "compute", "send", ... for a ct_ev_kind. */
+/* "compute", "send", ..., "alltoallv" for a ct_ev_kind. */
 const char *ct_ev_kind_name(int kind);
 
 /* Measured times, one line per communication: `LABEL SECONDS` (s, ms, us or ns

@@ -1,0 +1,83 @@
+/* Collective events of a trace (doc/trace-format.md, "Collectives") expanded
+ * into point-to-point events, by the algorithm the model selects
+ * (doc/trace-format.md, "How collectives are replayed"):
+ *
+ *   bcast, scatter(v)   the fastest strategy of paper 003's pLogP models
+ *                       (Tables 1 and 2), its schedule replayed;
+ *   alltoall(v)         pairwise exchange, P - 1 rounds;
+ *   allreduce           recursive doubling or ring (reduce-scatter +
+ *                       allgather), the cheaper under Hockney;
+ *   allgather(v)        recursive doubling (power-of-two P, small totals)
+ *                       or ring;
+ *   reduce              binomial tree; gather(v) linear; barrier
+ *                       dissemination.
+ *
+ * Rounds of an algorithm are isend/irecv + waitall, so the simulator's
+ * penalty model prices the messages a round has in flight together. Compute
+ * events and point-to-point events stay where they are. */
+#ifndef CONTENTION_COLLECTIVE_H
+#define CONTENTION_COLLECTIVE_H
+
+#include <stdint.h>
+
+#include "contention/error.h"
+#include "contention/plogp.h"
+#include "contention/signatures.h"
+#include "contention/trace.h"
+
+/* Segmented pLogP strategies are searched over s = ceil(m / 2^i) with at
+ * most this many segments (a bound on the expanded trace; our extension). */
+#define CT_COLL_MAX_SEGMENTS 64
+/* Default bound on the events of an expanded trace. */
+#define CT_COLL_DEFAULT_MAX_EVENTS ((uint64_t)40000000)
+
+typedef struct ct_coll_params {
+    double alpha, beta; /* Hockney, s and s/byte */
+    ct_plogp plogp;     /* paper 003's g(m) and L */
+    uint64_t max_events; /* expanded events allowed; 0 = CT_COLL_DEFAULT_MAX_EVENTS */
+    /* storage for a gap table derived from Hockney (see ..._from_fabric) */
+    double own_m[2], own_g[2];
+} ct_coll_params;
+
+/* Parameters from a fabric: its pLogP table and L when it has one (L = alpha
+ * when only the table is given); otherwise derived from Hockney so that one
+ * message costs the same in both, L + g(m) = alpha + m beta, with the
+ * start-up split evenly: L = alpha / 2, g(m) = alpha / 2 + m beta (our
+ * reading). p points to f's gap arrays: f must outlive p. */
+void ct_coll_params_from_fabric(const ct_fabric *f, ct_coll_params *p);
+/* Same from Hockney alone. */
+void ct_coll_params_hockney(double alpha, double beta, ct_coll_params *p);
+
+/* Algorithms chosen (for reports and tests). */
+typedef enum ct_allreduce_alg { CT_ALLREDUCE_RECDOUBLING = 0, CT_ALLREDUCE_RING } ct_allreduce_alg;
+typedef enum ct_allgather_alg { CT_ALLGATHER_RECDOUBLING = 0, CT_ALLGATHER_RING } ct_allgather_alg;
+ct_allreduce_alg ct_coll_allreduce_alg(const ct_coll_params *p, int32_t P, double m);
+ct_allgather_alg ct_coll_allgather_alg(int32_t P, double total_bytes);
+/* Broadcast / scatter strategy of 003 and segment size (bytes) for P
+ * processes and m bytes (per member for scatter); segments are bounded by
+ * CT_COLL_MAX_SEGMENTS. */
+int ct_coll_bcast_choice(const ct_coll_params *p, int32_t P, double m, ct_plogp_choice *out,
+                         ct_err *err);
+int ct_coll_scatter_choice(const ct_coll_params *p, int32_t P, double m, ct_plogp_choice *out,
+                           ct_err *err);
+
+typedef struct ct_coll_stats {
+    size_t instances;      /* collective calls (one per communicator and sequence number) */
+    size_t events_in, events_out;
+    size_t by_kind[CT_EV_KIND_COUNT];
+} ct_coll_stats;
+
+/* Check that the members of every communicator call the same collectives in
+ * the same order (kind, root, and the bytes of non-v kinds), then write into
+ * *out (initialised here) the trace with every collective expanded. Errors
+ * name FILE:LINE of the faulty event. stats may be NULL. A trace without
+ * collectives is copied. */
+int ct_trace_expand(const ct_trace *in, const ct_coll_params *p, ct_trace *out,
+                    ct_coll_stats *stats, ct_err *err);
+
+/* Load a trace and expand its collectives if it has any (what every
+ * consumer of trace:FILE does). */
+int ct_trace_load_expanded(const char *path, const ct_coll_params *p, ct_trace *tr,
+                           ct_coll_stats *stats, ct_err *err);
+
+#endif
