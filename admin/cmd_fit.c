@@ -345,7 +345,7 @@ int cmd_fit(int argc, char **argv)
     size_t na2a = 0, dropped = 0;
     ct_fit_diag ad;
     memset(&ad, 0, sizeof ad);
-    ct_a2a_sig sig = {1, 0, 0};
+    ct_a2a_sig sig = {.gamma = 1, .delta = 0, .M = 0};
     int32_t nmin = INT32_MAX, nmax = 0;
     if (data.na2a) {
         a2a = malloc(data.na2a * sizeof *a2a);

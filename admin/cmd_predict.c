@@ -105,13 +105,15 @@ int cmd_predict(int argc, char **argv)
     double T, lower;
     ct_err err;
     /* layout-aware 000 eq. 5 (alltoall.h); = eq. 5 with one task per node */
-    if (ct_a2a_layout_checked(per_node, nodes, fab->alpha, fab->beta, size, &fab->alltoall,
-                              fab->intra_bw, &T, &err) < 0) {
+    double alpha, beta;
+    ct_fabric_p2p_at(fab, size, &alpha, &beta); /* the size range's Hockney alpha, beta */
+    if (ct_a2a_layout_checked(per_node, nodes, alpha, beta, size, &fab->alltoall, fab->intra_bw,
+                              &T, &err) < 0) {
         admin_fail(CMD, "%s", err.msg);
         goto out;
     }
     /* 000 Proposition 1 for the same layout */
-    lower = ct_a2a_layout_lower_bound(per_node, nodes, fab->alpha, fab->beta, size, fab->intra_bw);
+    lower = ct_a2a_layout_lower_bound(per_node, nodes, alpha, beta, size, fab->intra_bw);
     if (opt.json) {
         printf("{\"fabric\": ");
         admin_json_string(stdout, fab->name);

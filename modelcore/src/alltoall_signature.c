@@ -51,17 +51,33 @@ double ct_a2a_eq5(int64_t n, double alpha, double beta, double m, const ct_a2a_s
     return k * alpha + k * per_comm(beta, m, s->gamma, s->delta, s->M); /* 000 eq. 5 */
 }
 
-/* The busiest node's share: max_k r_k * c + intra_k, r_k = t_k (n - t_k). */
-static double layout_time(const int32_t *tasks, int32_t nnodes, double alpha, double c, double m,
-                          double intra_bw)
+double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f)
+{
+    if (s->gamma_incast == 0 && s->gamma_flows == 0)
+        return s->gamma; /* 000 eq. 5: one gamma for the fabric */
+    /* this project's extension: gamma(k, f) = gamma0 + g_k (k-1) + g_f (f-1) */
+    return s->gamma + s->gamma_incast * fmax(0.0, k - 1.0) + s->gamma_flows * fmax(0.0, f - 1.0);
+}
+
+/* Per-communication cost at a node whose port has incast degree k and f
+ * remote flows. */
+static double node_comm(const ct_a2a_sig *s, double beta, double m, double k, double f)
+{
+    return per_comm(beta, m, ct_a2a_gamma_at(s, k, f), s->delta, s->M);
+}
+
+/* The busiest node's share: max_k r_k * c_k + intra_k, r_k = t_k (n - t_k). */
+static double layout_time(const int32_t *tasks, int32_t nnodes, double alpha, double beta,
+                          const ct_a2a_sig *s, double m, double intra_bw)
 {
     if (!tasks || nnodes <= 0)
         return NAN;
-    int64_t n = 0;
+    int64_t n = 0, used = 0;
     for (int32_t k = 0; k < nnodes; k++) {
         if (tasks[k] < 0)
             return NAN;
         n += tasks[k];
+        used += tasks[k] > 0;
     }
     if (n == 0)
         return NAN;
@@ -70,8 +86,11 @@ static double layout_time(const int32_t *tasks, int32_t nnodes, double alpha, do
     double worst = 0.0;
     for (int32_t k = 0; k < nnodes; k++) {
         int64_t t = tasks[k];
+        if (t == 0)
+            continue;
         /* node k's NIC carries t_k (n - t_k) remote messages each way */
-        double v = (double)t * (double)(n - t) * c + intra_time(t, m, intra_bw);
+        double r = (double)t * (double)(n - t);
+        double v = r * node_comm(s, beta, m, (double)(used - 1), r) + intra_time(t, m, intra_bw);
         if (v > worst)
             worst = v;
     }
@@ -83,15 +102,15 @@ double ct_a2a_layout(const int32_t *tasks, int32_t nnodes, double alpha, double 
 {
     if (!s)
         return NAN;
-    return layout_time(tasks, nnodes, alpha, per_comm(beta, m, s->gamma, s->delta, s->M), m,
-                       intra_bw);
+    return layout_time(tasks, nnodes, alpha, beta, s, m, intra_bw);
 }
 
 double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double alpha, double beta,
                                  double m, double intra_bw)
 {
     /* 000 Prop. 1 generalised: gamma = 1, no delta */
-    return layout_time(tasks, nnodes, alpha, per_comm(beta, m, 1.0, 0.0, INFINITY), m, intra_bw);
+    ct_a2a_sig free_of_contention = {1.0, 0.0, INFINITY, 0.0, 0.0};
+    return layout_time(tasks, nnodes, alpha, beta, &free_of_contention, m, intra_bw);
 }
 
 double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, double beta, double m,
@@ -103,9 +122,10 @@ double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, doubl
     int64_t n = (int64_t)nodes * t;
     if (n == 1)
         return 0.0;
-    double c = per_comm(beta, m, s->gamma, s->delta, s->M);
     /* same expression as layout_time() so both agree exactly */
-    return (double)(n - 1) * alpha + ((double)t * (double)(n - t) * c + intra_time(t, m, intra_bw));
+    double r = (double)t * (double)(n - t);
+    double c = node_comm(s, beta, m, (double)(nodes - 1), r);
+    return (double)(n - 1) * alpha + (r * c + intra_time(t, m, intra_bw));
 }
 
 int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, double beta, double m,
@@ -131,12 +151,19 @@ int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, do
     const struct {
         const char *name;
         double v;
-    } chk[] = {{"alpha", alpha},    {"beta", beta},      {"m", m},
-               {"gamma", s->gamma}, {"delta", s->delta}, {"M", s->M}};
+    } chk[] = {{"beta", beta},      {"m", m},
+               {"gamma", s->gamma}, {"delta", s->delta}, {"M", s->M},
+               {"gamma_incast", s->gamma_incast}, {"gamma_flows", s->gamma_flows}};
     for (size_t i = 0; i < sizeof chk / sizeof chk[0]; i++)
         if (!isfinite(chk[i].v) || chk[i].v < 0)
             return ct_err_set(err, "alltoall layout: %s = %g (accepted: a finite value >= 0)",
                               chk[i].name, chk[i].v);
+    /* a size range's alpha may be negative (p2p.h); one message's time may not */
+    if (!isfinite(alpha) || !(alpha + m * beta >= 0))
+        return ct_err_set(err,
+                          "alltoall layout: alpha = %g (accepted: finite, with alpha + m*beta "
+                          ">= 0)",
+                          alpha);
     if (isnan(intra_bw))
         return ct_err_set(err, "alltoall layout: intra_bw = nan (accepted: bytes/s > 0, or <= 0 "
                                "to ignore intra-node time)");

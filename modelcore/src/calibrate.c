@@ -146,7 +146,7 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
         p->m = s->m;
         p->measured = s->t;
         p->predicted = ct_a2a_uniform(s->nodes, t, r->alpha, r->beta, s->m, &r->sig, o.intra_bw);
-        ct_a2a_sig none = {1.0, 0.0, 0.0};
+        ct_a2a_sig none = {.gamma = 1.0, .delta = 0.0, .M = 0.0};
         p->bound = ct_a2a_uniform(s->nodes, t, r->alpha, r->beta, s->m, &none, o.intra_bw);
         p->rel_err = (p->predicted - p->measured) / p->measured; /* 000 §VI: error rate */
         p->held = !ct_calib_in_fit(s, o.fit_tasks_per_node, fn);

@@ -347,7 +347,7 @@ int ct_fit_signature(const ct_a2a_sample *s, size_t n, double alpha, double beta
         ct_err_set(err, "signature fit: out of memory for %zu samples", n);
         goto out;
     }
-    ct_a2a_sig zero = {0, 0, 0};
+    ct_a2a_sig zero = {.gamma = 0, .delta = 0, .M = 0};
     for (size_t i = 0; i < n; i++) {
         double t = s[i].tasks_per_node;
         double np = (double)s[i].nodes * t;
@@ -387,6 +387,7 @@ int ct_fit_signature(const ct_a2a_sample *s, size_t n, double alpha, double beta
                         "that alpha, beta and the times are in seconds");
         goto out;
     }
+    memset(out, 0, sizeof *out); /* constant gamma: no incast terms (000 eq. 5) */
     out->gamma = best.gamma;
     out->delta = best.delta;
     out->M = best.delta > 0 ? bestM : 0.0; /* M means nothing without delta */

@@ -47,14 +47,16 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
         t->remote += (int64_t)cnt[k] * (l->ntasks - cnt[k]);
         intra[k] = (double)cnt[k] * (cnt[k] - 1) * m;
     }
+    double alpha, beta;
+    ct_fabric_p2p_at(f, m, &alpha, &beta); /* the size range's Hockney alpha, beta (p2p.h) */
     /* 000/002 eq. 5, layout-aware form of alltoall.h */
-    if (ct_a2a_layout_checked(cnt, l->nnodes, f->alpha, f->beta, m, sig, f->intra_bw, &t->predicted,
+    if (ct_a2a_layout_checked(cnt, l->nnodes, alpha, beta, m, sig, f->intra_bw, &t->predicted,
                               err) < 0) {
         rc = -1;
         goto out;
     }
     /* 000 Proposition 1, same layout */
-    t->uncontended = ct_a2a_layout_lower_bound(cnt, l->nnodes, f->alpha, f->beta, m, f->intra_bw);
+    t->uncontended = ct_a2a_layout_lower_bound(cnt, l->nnodes, alpha, beta, m, f->intra_bw);
     t->intra = intra_time(intra, l->nnodes, f->intra_bw);
 out:
     free(cnt);
@@ -127,7 +129,9 @@ static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive, timi
     }
     double net0 = 0, net = 0;
     for (size_t i = 0; i < g->ncomm; i++) {
-        alone[i] = ct_hockney(f->alpha, f->beta, g->comm[i].bytes); /* Hockney: alpha + m*beta */
+        double a, b;
+        ct_fabric_p2p_at(f, g->comm[i].bytes, &a, &b); /* the size range's alpha, beta */
+        alone[i] = ct_hockney(a, b, g->comm[i].bytes); /* Hockney: alpha + m*beta */
         if (alone[i] > net0)
             net0 = alone[i];
     }

@@ -53,6 +53,9 @@ static const numfield a2a_fields[] = {
     {"delta_us", FOFF(alltoall.delta), CONV_US, 1, 0, 0, INFINITY, 0, 0},
     {"M_bytes", FOFF(alltoall.M), CONV_PLAIN, 1, 0, 0, INFINITY, 0, 0},
     {"fit_max_rel_err", FOFF(a2a_fit_error), CONV_PLAIN, 0, 0, 0, INFINITY, 0, -1},
+    /* incast-aware gamma(k, f) (this project's extension, alltoall.h); absent = 0 */
+    {"gamma_incast", FOFF(alltoall.gamma_incast), CONV_PLAIN, 0, 0, 0, INFINITY, 0, 0},
+    {"gamma_flows", FOFF(alltoall.gamma_flows), CONV_PLAIN, 0, 0, 0, INFINITY, 0, 0},
 };
 /* 001 §V-A: p = Δ·β·(1 ± γ ...); γ < 1 keeps the "then" branch positive */
 static const numfield gige_fields[] = {
@@ -338,6 +341,65 @@ static int load_plogp(const ctx *c, const ct_ynode *map, const char *path, ct_fa
     return 0;
 }
 
+/* p2p.segments: the piecewise Hockney curve (p2p.h), one map per segment
+ * {from_bytes, alpha_us, bandwidth_MBps}, from_bytes ascending from 0. */
+static int load_segments(const ctx *c, const ct_ynode *seq, const char *path, ct_fabric *fab)
+{
+    if (ct_y_expect(c->name, seq, CT_Y_SEQ, path, c->err) < 0)
+        return -1;
+    if (seq->nitems < 1 || seq->nitems > CT_P2P_MAX_SEG)
+        return ct_y_err(c->err, c->name, seq, "%s has %zu entries (accepted: 1 to %d)", path,
+                        seq->nitems, CT_P2P_MAX_SEG);
+    static const char *const keys[] = {"from_bytes", "alpha_us", "bandwidth_MBps", NULL};
+    ct_p2p_curve *cv = &fab->p2p_segments;
+    for (size_t i = 0; i < seq->nitems; i++) {
+        const ct_ynode *e = seq->items[i];
+        char ew[CT_NAME_MAX * 2 + 96], fw[CT_NAME_MAX * 2 + 128];
+        snprintf(ew, sizeof ew, "%s[%zu]", path, i);
+        if (ct_y_expect(c->name, e, CT_Y_MAP, ew, c->err) < 0 ||
+            ct_ymap_check_keys(c->name, e, ew, keys, c->err) < 0)
+            return -1;
+        const ct_ynode *v[3];
+        double x[3];
+        for (int k = 0; k < 3; k++) {
+            v[k] = ct_ymap_get(e, keys[k]);
+            if (!v[k])
+                return missing(c, e, ew, keys[k], "from_bytes, alpha_us, bandwidth_MBps");
+            snprintf(fw, sizeof fw, "%s.%s", ew, keys[k]);
+            if (ct_y_number(c->name, v[k], fw, &x[k], c->err) < 0)
+                return -1;
+        }
+        ct_p2p_seg *sg = &cv->seg[i];
+        snprintf(fw, sizeof fw, "%s.from_bytes", ew);
+        if (i == 0 && x[0] != 0)
+            return ct_y_err(c->err, c->name, v[0], "%s is %s (accepted: 0 for the first segment)",
+                            fw, v[0]->str);
+        if (i > 0 && !(x[0] > cv->seg[i - 1].from))
+            return ct_y_err(c->err, c->name, v[0],
+                            "%s is %s (accepted: a size larger than the previous segment's "
+                            "from_bytes)",
+                            fw, v[0]->str);
+        sg->from = x[0];
+        snprintf(fw, sizeof fw, "%s.bandwidth_MBps", ew);
+        sg->beta = to_si(CONV_INV_MBPS, v[2]->str);
+        if (!(x[2] > 0) || !isfinite(sg->beta) || !(sg->beta > 0))
+            return ct_y_err(c->err, c->name, v[2], "%s is %s (accepted: a number > 0)", fw,
+                            v[2]->str);
+        snprintf(fw, sizeof fw, "%s.alpha_us", ew);
+        sg->alpha = to_si(CONV_US, v[1]->str);
+        if (!isfinite(sg->alpha) || (i == 0 && sg->alpha < 0))
+            return ct_y_err(c->err, c->name, v[1], "%s is %s (accepted: a number%s)", fw,
+                            v[1]->str, i == 0 ? " >= 0 in the first segment" : "");
+        if (i > 0 && !(sg->alpha + sg->from * sg->beta > 0))
+            return ct_y_err(c->err, c->name, v[1],
+                            "%s is %s: the segment's time at from_bytes is %g us (accepted: "
+                            "alpha_us + from_bytes / bandwidth > 0 where the segment starts)",
+                            fw, v[1]->str, (sg->alpha + sg->from * sg->beta) * 1e6);
+    }
+    cv->nseg = seq->nitems;
+    return 0;
+}
+
 static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_fabric *fab)
 {
     if (ct_y_expect(c->name, map, CT_Y_MAP, path, c->err) < 0)
@@ -447,7 +509,8 @@ static int load_fabric(const ctx *c, const ct_ynode *key, const ct_ynode *val, c
     if (!p2p)
         return missing(c, val, path, "p2p", "p2p");
     snprintf(what, sizeof what, "%s.p2p", path);
-    static const char *const p2p_keys[] = {"alpha_us", "bandwidth_MBps", "source", "plogp", NULL};
+    static const char *const p2p_keys[] = {"alpha_us", "bandwidth_MBps", "source",
+                                           "plogp",    "segments",       NULL};
     if (ct_y_expect(c->name, p2p, CT_Y_MAP, what, c->err) < 0 ||
         ct_ymap_check_keys(c->name, p2p, what, p2p_keys, c->err) < 0 ||
         load_fields(c, p2p, what, p2p_fields, NF(p2p_fields), fab) < 0)
@@ -464,12 +527,19 @@ static int load_fabric(const ctx *c, const ct_ynode *key, const ct_ynode *val, c
         if (load_plogp(c, n, pw, fab) < 0)
             return -1;
     }
+    if ((n = ct_ymap_get(p2p, "segments"))) {
+        char pw[CT_NAME_MAX + 80];
+        snprintf(pw, sizeof pw, "%s.segments", what);
+        if (load_segments(c, n, pw, fab) < 0)
+            return -1;
+    }
 
     const ct_ynode *a2a = ct_ymap_get(val, "alltoall");
     if (a2a) {
         snprintf(what, sizeof what, "%s.alltoall", path);
-        static const char *const a2a_keys[] = {"gamma",    "delta_us",        "M_bytes", "date",
-                                               "fitted_n", "fit_max_rel_err", NULL};
+        static const char *const a2a_keys[] = {"gamma",        "delta_us",    "M_bytes",
+                                               "date",         "fitted_n",    "fit_max_rel_err",
+                                               "gamma_incast", "gamma_flows", NULL};
         if (ct_y_expect(c->name, a2a, CT_Y_MAP, what, c->err) < 0 ||
             ct_ymap_check_keys(c->name, a2a, what, a2a_keys, c->err) < 0 ||
             load_fields(c, a2a, what, a2a_fields, NF(a2a_fields), fab) < 0)
@@ -711,6 +781,16 @@ const ct_fabric *ct_sigfile_for_partition(const ct_sigfile *sf, const char *part
 
 /* ---- in-memory checks, comparison ------------------------------------- */
 
+void ct_fabric_p2p_at(const ct_fabric *fab, double m, double *alpha, double *beta)
+{
+    if (fab->p2p_segments.nseg > 0) {
+        ct_p2p_at(&fab->p2p_segments, m, alpha, beta); /* piecewise Hockney (p2p.h) */
+        return;
+    }
+    *alpha = fab->alpha;
+    *beta = fab->beta;
+}
+
 void ct_fabric_init(ct_fabric *fab)
 {
     memset(fab, 0, sizeof *fab);
@@ -766,6 +846,12 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
         check_fields(fab, "", fabric_fields, NF(fabric_fields), err) < 0 ||
         check_fields(fab, "p2p.plogp.", plogp_fields, NF(plogp_fields), err) < 0)
         return -1;
+    if (fab->p2p_segments.nseg > 0) {
+        char what[CT_NAME_MAX + 32];
+        snprintf(what, sizeof what, "fabric '%s': p2p.segments", fab->name);
+        if (ct_p2p_check(&fab->p2p_segments, what, err) < 0)
+            return -1;
+    }
     if (fab->ngap > CT_GAP_MAX)
         return ct_err_set(err, "fabric '%s': %zu pLogP gap entries (accepted: at most %d)",
                           fab->name, fab->ngap, CT_GAP_MAX);
@@ -863,6 +949,13 @@ size_t ct_fabric_diff(const ct_fabric *a, const ct_fabric *b, char *buf, size_t 
         gap_same = a->gap_m[i] == b->gap_m[i] && a->gap_g[i] == b->gap_g[i];
     if (!gap_same)
         diff_add(&d, "p2p.plogp.gap");
+    int seg_same = a->p2p_segments.nseg == b->p2p_segments.nseg;
+    for (size_t i = 0; seg_same && i < a->p2p_segments.nseg && i < CT_P2P_MAX_SEG; i++)
+        seg_same = a->p2p_segments.seg[i].from == b->p2p_segments.seg[i].from &&
+                   a->p2p_segments.seg[i].alpha == b->p2p_segments.seg[i].alpha &&
+                   a->p2p_segments.seg[i].beta == b->p2p_segments.seg[i].beta;
+    if (!seg_same)
+        diff_add(&d, "p2p.segments");
     if (a->has_alltoall != b->has_alltoall) {
         diff_add(&d, "alltoall");
     } else if (a->has_alltoall) {
@@ -1026,6 +1119,19 @@ static void write_fabric(FILE *f, const ct_fabric *fab)
     fputs("    p2p:\n", f);
     write_fields(f, fab, "      ", p2p_fields, NF(p2p_fields));
     write_text(f, "      ", "source", fab->p2p_source);
+    if (fab->p2p_segments.nseg > 0) {
+        fputs("      segments:\n", f);
+        for (size_t i = 0; i < fab->p2p_segments.nseg && i < CT_P2P_MAX_SEG; i++) {
+            const ct_p2p_seg *sg = &fab->p2p_segments.seg[i];
+            fputs("        - {from_bytes: ", f);
+            write_value(f, CONV_PLAIN, sg->from);
+            fputs(", alpha_us: ", f);
+            write_value(f, CONV_US, sg->alpha);
+            fputs(", bandwidth_MBps: ", f);
+            write_value(f, CONV_INV_MBPS, sg->beta);
+            fputs("}\n", f);
+        }
+    }
     if (fab->ngap > 0 || fab->plogp_L != 0) {
         fputs("      plogp:\n", f);
         write_fields(f, fab, "        ", plogp_fields, NF(plogp_fields));

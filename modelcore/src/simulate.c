@@ -630,7 +630,10 @@ static int start_transfer(engine *e, int32_t src, int32_t dst, int32_t comm, dou
     x->recv_blocking = (uint8_t)rblk;
     if (x->src != x->dst) {
         x->remote = 1;
-        x->alone = ct_hockney(e->p->alpha, e->p->beta, bytes); /* 000 §3 Hockney: alpha + m*beta */
+        double a = e->p->alpha, b = e->p->beta;
+        if (e->p->p2p.nseg > 0)
+            ct_p2p_at(&e->p->p2p, bytes, &a, &b); /* the size range's alpha, beta */
+        x->alone = ct_hockney(a, b, bytes); /* 000 §3 Hockney: alpha + m*beta */
     } else {
         /* shared memory, off the network: no contention modelled */
         x->alone = e->p->intra_bw > 0 ? bytes / e->p->intra_bw : 0.0;
@@ -905,6 +908,7 @@ void ct_sim_params_from_fabric(const ct_fabric *f, ct_sim_params *p)
     p->model = f->penalty;
     p->alpha = f->alpha;
     p->beta = f->beta;
+    p->p2p = f->p2p_segments;
     p->intra_bw = f->intra_bw;
 }
 

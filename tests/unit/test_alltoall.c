@@ -30,7 +30,7 @@ static void test_prop1_hand(void **state)
 static void test_eq4_eq5_hand(void **state)
 {
     (void)state;
-    ct_a2a_sig fe = {1.0195, 8.23e-3, 2048}; /* 000 §6.1 Fast Ethernet */
+    ct_a2a_sig fe = {.gamma = 1.0195, .delta = 8.23e-3, .M = 2048}; /* 000 §6.1 Fast Ethernet */
     /* eq. 4, n = 24, m = 4096: 23*(60e-6 + 4096*8e-8*1.0195)
      *   = 23*(60e-6 + 3.3406976e-4) = 23*3.9406976e-4 = 9.06360448e-3 */
     close_rel(ct_a2a_eq4(24, 60e-6, 8e-8, 4096, 1.0195), 9.06360448e-3, RTOL, "eq. 4");
@@ -64,7 +64,7 @@ static void test_published_signatures_form(void **state)
                 double want = (n - 1) * (sig[k].alpha + m * sig[k].beta * s->gamma +
                                          (m >= s->M ? s->delta : 0.0));
                 char what[128];
-                snprintf(what, sizeof what, "%s n=%g m=%g", sig[k].name, n, m);
+                snprintf(what, sizeof what, "%.63s n=%g m=%g", sig[k].name, n, m);
                 close_rel(ct_a2a_eq5(ns_[b], sig[k].alpha, sig[k].beta, m, s), want, 1e-12, what);
             }
     /* the fixture's values, as printed in the papers */
@@ -110,7 +110,7 @@ static void test_layout_reduces_to_eq5(void **state)
 static void test_layout_hand(void **state)
 {
     (void)state;
-    ct_a2a_sig fe = {1.0195, 8.23e-3, 2048};
+    ct_a2a_sig fe = {.gamma = 1.0195, .delta = 8.23e-3, .M = 2048};
     double a = 60e-6, b = 8e-8, m = 4096, bw = 1e9;
     /* c = m b gamma + delta = 3.3406976e-4 + 8.23e-3 = 8.56406976e-3 per message */
     /* 4 nodes x 2 tasks: n = 8, r = 2*(8-2) = 12, intra 2*1*4096/1e9 = 8.192e-6:
@@ -133,12 +133,51 @@ static void test_layout_hand(void **state)
     close_rel(ct_a2a_layout(one, 1, a, b, m, &fe, bw), 3 * a + 12 * m / bw, RTOL, "one node");
 }
 
+/* gamma(k, f) = gamma + gamma_incast (k-1) + gamma_flows (f-1), this
+ * project's extension: with both coefficients 0 it is the constant gamma of
+ * 000 eq. 5 bit for bit; otherwise each node's port gets its own gamma. */
+static void test_incast_gamma(void **state)
+{
+    (void)state;
+    ct_a2a_sig s = {.gamma = 1.1, .delta = 1e-3, .M = 4096, .gamma_incast = 0.2, .gamma_flows = 0.01};
+    assert_true(ct_a2a_gamma_at(&s, 1, 1) == 1.1);
+    close_rel(ct_a2a_gamma_at(&s, 3, 12), 1.1 + 0.4 + 0.11, RTOL, "gamma(3, 12)");
+    double a = 60e-6, b = 8e-8, m = 65536;
+    /* 4 nodes x 2 tasks: k = 3, f = r = 2*(8-2) = 12: gamma = 1.61;
+     * T = 7 a + 12 (m b 1.61 + 1e-3) = 4.2e-4 + 12 * (8.4410752e-3 + 1e-3) */
+    close_rel(ct_a2a_uniform(4, 2, a, b, m, &s, 0), 4.2e-4 + 12 * (65536 * 8e-8 * 1.61 + 1e-3),
+              RTOL, "4x2 incast");
+    int32_t two[4] = {2, 2, 2, 2};
+    assert_true(ct_a2a_layout(two, 4, a, b, m, &s, 0) == ct_a2a_uniform(4, 2, a, b, m, &s, 0));
+    /* uneven {3, 1, 0}: k = 1 on both used nodes (the empty one does not count),
+     * f = r = 3 on both: gamma = 1.1 + 0.02 = 1.12 */
+    int32_t uneven[3] = {3, 1, 0};
+    close_rel(ct_a2a_layout(uneven, 3, a, b, m, &s, 0), 3 * a + 3 * (m * b * 1.12 + 1e-3), RTOL,
+              "{3,1,0}");
+    /* the published form: coefficients 0 -> eq. 5 exactly, at any layout */
+    ct_a2a_sig p = {.gamma = 1.1, .delta = 1e-3, .M = 4096};
+    for (int32_t n = 2; n <= 24; n += 11)
+        assert_true(ct_a2a_uniform(n, 1, a, b, m, &p, 0) == ct_a2a_eq5(n, a, b, m, &p));
+    /* the bound stays the contention-free one (gamma = 1, no delta) */
+    close_rel(ct_a2a_layout_lower_bound(two, 4, a, b, m, 0), 7 * a + 12 * m * b, RTOL, "bound");
+    /* checked refuses a negative coefficient and a negative time */
+    ct_err err;
+    double T;
+    s.gamma_flows = -0.1;
+    assert_int_equal(ct_a2a_layout_checked(two, 4, a, b, m, &s, 0, &T, &err), -1);
+    assert_non_null(strstr(err.msg, "gamma_flows = -0.1"));
+    s.gamma_flows = 0.01;
+    assert_int_equal(ct_a2a_layout_checked(two, 4, -1e-3, b, m, &s, 0, &T, &err), 0);
+    assert_int_equal(ct_a2a_layout_checked(two, 4, -1e-2, b, m, &s, 0, &T, &err), -1);
+    assert_non_null(strstr(err.msg, "alpha = -0.01"));
+}
+
 /* The busiest NIC sets the time: t tasks per node multiply the NIC's load by
  * t(n-t)/(n-1) over eq. 4/5 with n = all tasks. */
 static void test_layout_vs_eq5_with_total_tasks(void **state)
 {
     (void)state;
-    ct_a2a_sig s = {1.0195, 0, 0};
+    ct_a2a_sig s = {.gamma = 1.0195, .delta = 0, .M = 0};
     double a = 60e-6, b = 8e-8, m = 1 << 20;
     for (int32_t t = 2; t <= 4; t++) {
         int32_t N = 8, n = N * t;
@@ -170,7 +209,7 @@ static void test_layout_lower_bound(void **state)
         }
     }
     /* gamma = 1, delta = 0 gives the bound itself */
-    ct_a2a_sig none = {1, 0, 0};
+    ct_a2a_sig none = {.gamma = 1, .delta = 0, .M = 0};
     assert_true(ct_a2a_layout(lay, 5, 1e-5, 1e-9, 4096, &none, 1e9) ==
                 ct_a2a_layout_lower_bound(lay, 5, 1e-5, 1e-9, 4096, 1e9));
 }
@@ -178,7 +217,7 @@ static void test_layout_lower_bound(void **state)
 static void test_layout_invalid(void **state)
 {
     (void)state;
-    ct_a2a_sig s = {2, 1e-3, 1024};
+    ct_a2a_sig s = {.gamma = 2, .delta = 1e-3, .M = 1024};
     int32_t bad[3] = {2, -1, 2}, zero[2] = {0, 0}, ok[2] = {2, 2};
     assert_true(isnan(ct_a2a_layout(bad, 3, 1e-5, 1e-9, 10, &s, 0)));
     assert_true(isnan(ct_a2a_layout(zero, 2, 1e-5, 1e-9, 10, &s, 0)));
@@ -194,7 +233,7 @@ static void test_layout_invalid(void **state)
     assert_non_null(strstr(err.msg, "no task"));
     assert_int_equal(ct_a2a_layout_checked(ok, 2, NAN, 1e-9, 10, &s, 0, &T, &err), -1);
     assert_non_null(strstr(err.msg, "alpha = nan"));
-    ct_a2a_sig neg = {-1, 0, 0};
+    ct_a2a_sig neg = {.gamma = -1, .delta = 0, .M = 0};
     assert_int_equal(ct_a2a_layout_checked(ok, 2, 1e-5, 1e-9, 10, &neg, 0, &T, &err), -1);
     assert_non_null(strstr(err.msg, "gamma = -1"));
     assert_int_equal(ct_a2a_layout_checked(ok, 2, 1e-5, 1e-9, 10, &s, NAN, &T, &err), -1);
@@ -211,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_published_signatures_form),
         cmocka_unit_test(test_layout_reduces_to_eq5),
         cmocka_unit_test(test_layout_hand),
+        cmocka_unit_test(test_incast_gamma),
         cmocka_unit_test(test_layout_vs_eq5_with_total_tasks),
         cmocka_unit_test(test_layout_lower_bound),
         cmocka_unit_test(test_layout_invalid),

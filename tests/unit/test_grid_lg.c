@@ -266,7 +266,7 @@ static void test_schedule_rejects(void **state)
 static void test_models_hand(void **state)
 {
     (void)state;
-    const ct_lg_net c = {50e-6, 8e-9, {2.6887, 5.039e-3, 1024}};
+    const ct_lg_net c = {50e-6, 8e-9, {.gamma = 2.6887, .delta = 5.039e-3, .M = 1024}};
     const double aw = 5e-3, bw = 1e-8;
     /* n1 = 3, n2 = 7, m = 4096 >= M: m beta gamma = 3.2768e-5 * 2.6887 = 8.81033216e-5;
      * T_C2 = 6 * (5e-5 + 8.81033216e-5 + 5.039e-3) = 0.0310626199296 > T_C1;
@@ -288,7 +288,7 @@ static void test_models_hand(void **state)
     double local = ct_a2a_eq5(30, c.alpha, c.beta, 4096, &c.sig);
     close_rel(ct_lg_eq7(30, 30, 4096, &c, &c, aw, bw), local + aw + bw * 4096 * 30, 1e-12, "30+30");
     /* different local networks: the slower cluster sets the local part */
-    const ct_lg_net slow = {60e-6, 8e-8, {1.0195, 8.23e-3, 2048}};
+    const ct_lg_net slow = {60e-6, 8e-8, {.gamma = 1.0195, .delta = 8.23e-3, .M = 2048}};
     double t1 = ct_a2a_eq5(3, slow.alpha, slow.beta, 4096, &slow.sig);
     double t2 = ct_a2a_eq5(7, c.alpha, c.beta, 4096, &c.sig);
     close_rel(ct_lg_eq7(3, 7, 4096, &slow, &c, aw, bw), fmax(t1, t2) + 3 * (aw + bw * 4096 * 3),

@@ -198,6 +198,38 @@ static void test_alltoall_consistency(void **state)
     ct_alloc_free(&a);
 }
 
+/* A fabric with a piecewise p2p curve: every model takes alpha, beta of the
+ * message size's segment (ct_fabric_p2p_at), Alltoall and point-to-point alike. */
+static void test_segments_used_by_every_model(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    gige_fabric(&f);
+    f.p2p_segments = (ct_p2p_curve){2, {{0, 20e-6, 1e-9}, {65536, -2e-3, 1.0 / 50e6}}};
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(4, 2, &a, NULL), 0);
+    ct_score_request req;
+    ct_score_result r;
+    ct_err err = {{0}};
+    const int32_t counts[] = {2, 2, 2, 2};
+    const double sizes[] = {1024, 1 << 20};
+    for (size_t k = 0; k < 2; k++) {
+        double m = sizes[k], al = k ? -2e-3 : 20e-6, be = k ? 1.0 / 50e6 : 1e-9;
+        request(&req, &a, 8, "alltoall", m);
+        assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+        assert_close(cand(&r, "block")->predicted_s,
+                     ct_a2a_layout(counts, 4, al, be, m, &f.alltoall, f.intra_bw));
+        assert_close(cand(&r, "block")->uncontended_s,
+                     ct_a2a_layout_lower_bound(counts, 4, al, be, m, f.intra_bw));
+        /* a ring as cyclic: every arc remote, one per node pair direction; the
+         * uncontended time is one transfer alone, Hockney of the segment */
+        request(&req, &a, 8, "ring", m);
+        assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+        assert_close(cand(&r, "cyclic")->uncontended_s, al + m * be);
+    }
+    ct_alloc_free(&a);
+}
+
 static void test_missing_parts_noted(void **state)
 {
     (void)state;
@@ -399,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_ring_prefers_block),
         cmocka_unit_test(test_halves_prefers_cyclic),
         cmocka_unit_test(test_alltoall_consistency),
+        cmocka_unit_test(test_segments_used_by_every_model),
         cmocka_unit_test(test_missing_parts_noted),
         cmocka_unit_test(test_defaults_and_errors),
         cmocka_unit_test(test_large_random_progressive_gige),

@@ -34,7 +34,7 @@ static const bad_case bad_cases[] = {
     {"bad_unknown_top.yaml", 2, 1,
      "unknown key 'fabric' in the top level (accepted: version, fabrics, partitions, default)"},
     {"bad_unknown_p2p.yaml", 5, 7,
-     "unknown key 'alpha' in fabrics.eth0.p2p (accepted: alpha_us, bandwidth_MBps, source, plogp)"},
+     "unknown key 'alpha' in fabrics.eth0.p2p (accepted: alpha_us, bandwidth_MBps, source, plogp, segments)"},
     {"bad_not_number.yaml", 6, 14, "fabrics.eth0.alltoall.gamma is 'high', not a number"},
     {"bad_quoted_number.yaml", 4, 21,
      "fabrics.eth0.p2p.alpha_us is the quoted string '10', not a number"},
@@ -88,6 +88,15 @@ static const bad_case bad_cases[] = {
     {"bad_fitted_n.yaml", 5, 61,
      "fabrics.eth0.alltoall.fitted_n is '1' (accepted: an unquoted integer from 2"},
     {"bad_published.yaml", 4, 16, "fabrics.eth0.published is 'yes' (accepted: true or false"},
+    {"bad_segment_order.yaml", 10, 24,
+     "fabrics.eth0.p2p.segments[2].from_bytes is 1024 (accepted: a size larger than the "
+     "previous segment's from_bytes)"},
+    {"bad_segment_first.yaml", 8, 24,
+     "fabrics.eth0.p2p.segments[0].from_bytes is 64 (accepted: 0 for the first segment)"},
+    {"bad_segment_negative_time.yaml", 9, 40,
+     "fabrics.eth0.p2p.segments[1].alpha_us is -20: the segment's time at from_bytes is -10 us"},
+    {"bad_gamma_incast.yaml", 5, 67, "fabrics.eth0.alltoall.gamma_incast is -0.1 (accepted: a "
+                                     "number >= 0)"},
 };
 
 static void test_every_bad_fixture_is_refused_at_its_position(void **state)
@@ -249,6 +258,9 @@ static void assert_same_fabric(const ct_fabric *a, const ct_fabric *b)
     assert_memory_equal(a->gap_m, b->gap_m, a->ngap * sizeof(double));
     assert_memory_equal(a->gap_g, b->gap_g, a->ngap * sizeof(double));
     assert_memory_equal(&a->plogp_L, &b->plogp_L, sizeof(double));
+    assert_int_equal(a->p2p_segments.nseg, b->p2p_segments.nseg);
+    assert_memory_equal(a->p2p_segments.seg, b->p2p_segments.seg,
+                        a->p2p_segments.nseg * sizeof a->p2p_segments.seg[0]);
     assert_int_equal(a->has_alltoall, b->has_alltoall);
     if (a->has_alltoall) {
         assert_memory_equal(&a->alltoall, &b->alltoall, sizeof a->alltoall);
@@ -752,6 +764,52 @@ static void test_range_edges(void **state)
 
 /* The loader's model names are penalty.h's names (ct_model_name), so a
  * model the library knows is a model the file can name. */
+/* The extensions: a piecewise p2p curve read through the one accessor, and
+ * gamma(k, f); a file without them loads as before (every other test). */
+static void test_segments_and_incast(void **state)
+{
+    (void)state;
+    ct_sigfile sf;
+    ct_err err;
+    int rc = ct_sigfile_load(SIGDIR "valid_segments.yaml", &sf, &err);
+    if (rc)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, 0);
+    const ct_fabric *f = must_fabric(&sf, "bent");
+    assert_int_equal(f->p2p_segments.nseg, 2);
+    assert_true(f->p2p_segments.seg[1].from == 65536);
+    assert_true(f->p2p_segments.seg[1].alpha == -5157.36e-6);
+    assert_true(f->p2p_segments.seg[1].beta == 1.0 / 12.5e6);
+    double a, b;
+    ct_fabric_p2p_at(f, 1024, &a, &b);
+    assert_true(a == 20e-6 && b == 1.0 / 1000e6);
+    ct_fabric_p2p_at(f, 1 << 20, &a, &b);
+    assert_true(a == -5157.36e-6 && b == 1.0 / 12.5e6);
+    assert_true(f->alltoall.gamma_incast == 0.15 && f->alltoall.gamma_flows == 0.01);
+    /* without segments the accessor gives the fabric's single alpha, beta */
+    ct_fabric g;
+    ct_fabric_init(&g);
+    g.alpha = 60e-6;
+    g.beta = 8e-8;
+    ct_fabric_p2p_at(&g, 1 << 20, &a, &b);
+    assert_true(a == 60e-6 && b == 8e-8);
+    /* diff names the new keys */
+    ct_fabric h = *f;
+    h.p2p_segments.seg[1].beta *= 1.5;
+    h.alltoall.gamma_flows = 0;
+    char buf[256];
+    assert_int_equal(ct_fabric_diff(f, &h, buf, sizeof buf), 2);
+    assert_non_null(strstr(buf, "p2p.segments"));
+    assert_non_null(strstr(buf, "alltoall.gamma_flows"));
+    /* validate applies the loader's rules to a curve built in memory */
+    h = *f;
+    h.p2p_segments.seg[1].from = 0;
+    assert_int_equal(ct_fabric_validate(&h, &err), -1);
+    assert_non_null(strstr(err.msg, "p2p.segments"));
+    ct_sigfile_free(&sf);
+    roundtrip_file(SIGDIR "valid_segments.yaml");
+}
+
 static void test_model_names_match_penalty_h(void **state)
 {
     (void)state;
@@ -793,6 +851,7 @@ int main(void)
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_range_edges),
         cmocka_unit_test(test_model_names_match_penalty_h),
+        cmocka_unit_test(test_segments_and_incast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,7 +16,19 @@ typedef struct ct_a2a_sig {
     double gamma; /* contention ratio, >= 0 (1 = no contention) */
     double delta; /* s, start-up overload per communication, applied when m >= M */
     double M;     /* bytes, message-size threshold for delta (0 = always) */
+    /* Incast-aware contention ratio (this project's extension, not in the
+     * papers): at a node whose port receives from k remote nodes through f
+     * remote flows at once,
+     *   gamma(k, f) = gamma + gamma_incast*(k - 1) + gamma_flows*(f - 1),
+     * which is 000/002 eq. 5's constant gamma when k and f are fixed (and
+     * exactly it when both coefficients are 0, the published signatures). */
+    double gamma_incast; /* per remote node beyond the first, >= 0 */
+    double gamma_flows;  /* per remote flow beyond the first, >= 0 */
 } ct_a2a_sig;
+
+/* gamma(k, f) of the extension above; exactly s->gamma when gamma_incast and
+ * gamma_flows are 0. */
+double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f);
 
 /* Contention-free lower bound (000 Proposition 1): (n-1)*alpha + (n-1)*beta*m.
  * n processes, one per node; n <= 1 gives 0. */
@@ -27,14 +39,17 @@ double ct_a2a_eq4(int64_t n, double alpha, double beta, double m, double gamma);
 double ct_a2a_eq5(int64_t n, double alpha, double beta, double m, const ct_a2a_sig *s);
 
 /* Layout-aware form of eq. 5 for several tasks per node (this project's
- * extension; reduces to eq. 5 when every node holds one task).
+ * extension; reduces to eq. 5 when every node holds one task and the
+ * signature's gamma_incast = gamma_flows = 0).
  * tasks[k] = tasks on node k (k < nnodes), n = sum tasks. The network part
  * is set by the busiest NIC: node k's NIC carries r_k = t_k * (n - t_k)
  * remote messages each way, and its t_k tasks exchange t_k*(t_k-1) messages
  * through memory at intra_bw bytes/s (term dropped when intra_bw <= 0):
- *   T = (n-1)*alpha + max_k [ r_k * (m*beta*gamma + [m >= M]*delta)
+ *   T = (n-1)*alpha + max_k [ r_k * (m*beta*gamma_k + [m >= M]*delta)
  *                             + t_k*(t_k-1)*m / intra_bw ]
- * With t_k = 1 everywhere, r_k = n-1 and T is exactly eq. 5. */
+ * gamma_k = ct_a2a_gamma_at(s, K_k, r_k), K_k the number of other nodes
+ * holding tasks (the port's incast degree) and r_k its remote flows.
+ * With t_k = 1 everywhere, r_k = n-1 and T is exactly eq. 5 (constant gamma). */
 double ct_a2a_layout(const int32_t *tasks, int32_t nnodes, double alpha, double beta, double m,
                      const ct_a2a_sig *s, double intra_bw);
 /* The contention-free bound for the same layout (gamma = 1, delta = 0). */
@@ -45,7 +60,9 @@ double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double al
 double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, double beta, double m,
                       const ct_a2a_sig *s, double intra_bw);
 /* ct_a2a_layout with its input checked: tasks[k] >= 0, at least one task,
- * finite alpha, beta, m >= 0, gamma >= 0, delta >= 0, M >= 0. Returns -1 with
+ * finite beta, m, gamma, delta, M, gamma_incast, gamma_flows, all >= 0, and
+ * alpha finite with alpha + m*beta >= 0 (a piecewise curve's segment may have
+ * a negative alpha, p2p.h). Returns -1 with
  * a message naming the value at fault; the unchecked functions above return
  * NaN on such input instead. */
 int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, double beta, double m,

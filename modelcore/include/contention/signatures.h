@@ -12,6 +12,7 @@
 
 #include "contention/alltoall.h"
 #include "contention/error.h"
+#include "contention/p2p.h"
 #include "contention/penalty.h"
 
 #define CT_NAME_MAX 64
@@ -32,6 +33,10 @@ typedef struct ct_fabric {
     double alpha;                  /* s */
     double beta;                   /* s/byte */
     char p2p_source[CT_TEXT_MAX];  /* where alpha/beta came from ("nominal ..."), "" if unsaid */
+    /* optional piecewise Hockney curve (p2p.h; YAML p2p.segments); nseg = 0:
+     * absent, alpha/beta above hold for every size. Read it through
+     * ct_fabric_p2p_at(), never directly. */
+    ct_p2p_curve p2p_segments;
     /* optional pLogP gap table g(m), m ascending */
     size_t ngap;
     double gap_m[CT_GAP_MAX];      /* bytes */
@@ -81,6 +86,11 @@ const ct_fabric *ct_sigfile_fabric(const ct_sigfile *sf, const char *name);
 /* Fabric for a Slurm partition: its mapping if listed, else the default;
  * NULL partition means the default. NULL when neither exists. */
 const ct_fabric *ct_sigfile_for_partition(const ct_sigfile *sf, const char *partition);
+
+/* The point-to-point alpha (s) and beta (s/byte) for a message of m bytes:
+ * the segment of p2p.segments holding m when the fabric has segments, else
+ * the fabric's single alpha and beta. Every model asks this accessor. */
+void ct_fabric_p2p_at(const ct_fabric *fab, double m, double *alpha, double *beta);
 
 /* A fabric with every optional field at its "absent" value (published 0,
  * a2a_fit_error -1, penalty none, no pLogP table, intra_bw 0). */

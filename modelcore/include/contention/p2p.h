@@ -1,0 +1,88 @@
+/* Piecewise point-to-point model: Hockney (papers 000/002 §III, T = alpha +
+ * m*beta) with its own (alpha_k, beta_k) per message-size range.
+ *
+ * This project's extension, after SimGrid's piecewise-linear network factors:
+ * a measured ping-pong curve bends (eager/rendezvous switch, token-bucket
+ * burst, TCP windows) and one straight line fitted from 1 B to 4 MB misses
+ * both ends. With one segment it is exactly the Hockney model.
+ *
+ * Every model that needs alpha and beta for a message of m bytes asks
+ * ct_p2p_at() (or ct_fabric_p2p_at() in signatures.h) for them, so a fabric
+ * without segments behaves exactly as before.
+ */
+#ifndef CONTENTION_P2P_H
+#define CONTENTION_P2P_H
+
+#include <stddef.h>
+
+#include "contention/error.h"
+#include "contention/fit.h"
+
+#define CT_P2P_MAX_SEG 8
+
+/* Segment k applies to sizes m >= from (bytes) up to the next segment's from.
+ * seg[0].from is 0. alpha of a segment k >= 1 may be negative (a burst
+ * allowance: the line only has to be positive over its own range). */
+typedef struct ct_p2p_seg {
+    double from;  /* bytes */
+    double alpha; /* s */
+    double beta;  /* s/byte */
+} ct_p2p_seg;
+
+/* nseg = 0: no curve (callers then use their single alpha, beta). */
+typedef struct ct_p2p_curve {
+    size_t nseg;
+    ct_p2p_seg seg[CT_P2P_MAX_SEG];
+} ct_p2p_curve;
+
+/* The curve's alpha (s) and beta (s/byte) for a message of m bytes: those of
+ * the last segment whose `from` <= m. With nseg = 0, alpha = beta = 0. */
+void ct_p2p_at(const ct_p2p_curve *c, double m, double *alpha, double *beta);
+/* Hockney time of m bytes on the curve: alpha_k + m*beta_k (000 §III). */
+double ct_p2p_time(const ct_p2p_curve *c, double m);
+/* A one-segment curve holding (alpha, beta). */
+void ct_p2p_single(ct_p2p_curve *c, double alpha, double beta);
+/* Check a curve: 1 <= nseg <= CT_P2P_MAX_SEG, seg[0].from = 0, `from`
+ * strictly ascending and finite, alpha finite (>= 0 for segment 0), beta > 0
+ * and finite, alpha + from*beta > 0 for every later segment. `what` opens
+ * the message. */
+int ct_p2p_check(const ct_p2p_curve *c, const char *what, ct_err *err);
+
+/* Per-segment diagnostics of a piecewise fit. */
+typedef struct ct_p2p_seg_diag {
+    size_t npoints;     /* samples in the segment */
+    double m_lo, m_hi;  /* smallest and largest measured size in it, bytes */
+    double r2;          /* coefficient of determination within the segment */
+    double max_rel_err; /* max |pred - meas| / meas within the segment */
+} ct_p2p_seg_diag;
+
+typedef struct ct_p2p_fit_opts {
+    size_t max_seg;      /* at most this many segments (1 .. CT_P2P_MAX_SEG); default 4 */
+    double seg_penalty;  /* BIC penalty multiplier per parameter; default 1 (plain BIC) */
+    double noise_floor;  /* relative noise floor of the residuals (default 0.005): a curve
+                            fitted better than this gains nothing from more segments */
+} ct_p2p_fit_opts;
+
+void ct_p2p_fit_opts_default(ct_p2p_fit_opts *o);
+
+/* Fit the piecewise model to ping-pong samples. Sizes are grouped by
+ * distinct m; one segment needs >= 2 distinct sizes, and each of several
+ * segments a contiguous run of >= 3 (so its line is tested by a size it was
+ * not forced through). Each segment is a least-squares line on relative errors
+ * (weights 1/t^2, like ct_fit_hockney); the first segment's alpha is clamped
+ * at 0 as ct_fit_hockney does, later ones may be negative. The number of
+ * segments K minimises the Bayesian information criterion
+ *   N ln(SSE_K / N) + seg_penalty * (3K - 1) ln N
+ * (3 parameters per segment: alpha, beta and its boundary) with SSE floored
+ * at N * noise_floor^2, so noise-free straight data stays one segment.
+ * Segment boundaries: where the neighbouring lines cross (continuous there),
+ * clamped to lie above the lower segment's largest measured size and at most
+ * the upper segment's smallest, so every measured size keeps the line fitted
+ * to it (a step where the lines cross outside that gap). K = 1 is exactly ct_fit_hockney.
+ * diag (may be NULL) gets the overall R^2, RMSE and relative errors;
+ * segdiag (may be NULL, CT_P2P_MAX_SEG entries) one entry per segment. */
+int ct_fit_hockney_piecewise(const ct_p2p_sample *s, size_t n, const ct_p2p_fit_opts *o,
+                             ct_p2p_curve *out, ct_fit_diag *diag, ct_p2p_seg_diag *segdiag,
+                             ct_err *err);
+
+#endif
