@@ -1,0 +1,96 @@
+/* Placement search: a rank -> node assignment beyond block and cyclic,
+ * chosen by the contention model (our own extension; the papers score
+ * given mappings, they do not search for one).
+ *
+ * Input: the job as the scorer sees it (allocation, tasks, pattern, fabric).
+ * The per-node task counts are those Slurm's block layout gives for the
+ * allocation (layout.h; cyclic has the same counts) and are kept exactly, so
+ * the result fits the allocation whatever its unevenness.
+ *
+ * Search (deterministic for a given seed):
+ *  1. starts: block, cyclic, a geometric tiling for halo2d/halo3d (recursive
+ *     coordinate bisection of the process grid with exact part sizes; our
+ *     own start, it beats Scotch's partition on grids: 88,064 vs 136,952
+ *     remote communications for a 65,536-task halo3d on 1,024 nodes, see
+ *     bench_placement), and a graph partitioning of the task graph by Scotch
+ *     (libscotch: mapping onto a complete graph whose vertex weights are the
+ *     per-node counts; consecutive ranks are grouped first on large jobs so
+ *     Scotch sees at most CT_PLACE_SCOTCH_MAX_VERTICES vertices), repaired
+ *     to the exact counts by greedy moves. Each start is screened with the
+ *     model on its node-level graph (the scorer's evaluation; for a trace,
+ *     all its communications in flight at once);
+ *  2. refinement of the best-screened start by swaps of two tasks between
+ *     nodes, scored by a proxy so that a swap costs O(degree): the busiest
+ *     NIC, the larger of the remote bytes a node sends and receives with the
+ *     whole pattern in flight (001 §V-A: a GigE penalty grows with the
+ *     node's out/in degree), ties broken by the number of nodes at that
+ *     maximum, then by the bytes crossing the network. Swaps are accepted on
+ *     the proxy; the refined layout as a whole is then screened with the
+ *     model like the starts and kept only if the model prefers it;
+ *  3. verification: for a named pattern the screening is already the
+ *     scorer's evaluation (progressive, or first-instant penalties past the
+ *     scorer's bounds, one method for all candidates); a trace is replayed
+ *     by the simulator for block, cyclic and the best screened layout.
+ *     The result is the best of those, ties going to block then cyclic, so
+ *     it is never predicted slower than the better of block and cyclic.
+ * Alltoall is timed from the per-node counts alone (000/002 eq. 5): every
+ * placement with the counts kept is predicted the same, and block is
+ * returned with a note.
+ */
+#ifndef CONTENTION_PLACEMENT_H
+#define CONTENTION_PLACEMENT_H
+
+#include <stdint.h>
+
+#include "contention/error.h"
+#include "contention/layout.h"
+#include "contention/pattern.h"
+#include "contention/signatures.h"
+
+/* Scotch sees at most this many vertices (consecutive ranks grouped above). */
+#define CT_PLACE_SCOTCH_MAX_VERTICES 4096
+
+typedef struct ct_place_request {
+    const ct_alloc *alloc;
+    int32_t ntasks;        /* <= 0: one task per slot, or the trace's tasks */
+    int32_t cpus_per_task; /* >= 1 (0 is taken as 1) */
+    ct_pattern pattern;
+    uint64_t seed;         /* the refinement's visiting order */
+    int32_t max_passes;    /* refinement passes over the tasks (0: 8) */
+} ct_place_request;
+
+typedef struct ct_place_cand {
+    char name[16];        /* "block", "cyclic", "tiles", "scotch", "refined" */
+    double proxy_bytes;   /* busiest NIC, bytes (in or out) */
+    int64_t remote_comms; /* task-level communications crossing the network */
+    double predicted_s;   /* full model, or < 0 when not verified */
+} ct_place_cand;
+
+typedef struct ct_place_result {
+    ct_layout layout;      /* the placement (dist CT_DIST_EXPLICIT unless block/cyclic won) */
+    char chosen[16];       /* name of the candidate returned */
+    double predicted_s;    /* its predicted time */
+    double block_s, cyclic_s;
+    double gain;           /* (min(block_s, cyclic_s) - predicted_s) / min(...), >= 0 */
+    int32_t ntasks;
+    int32_t swaps;         /* swaps accepted by the refinement */
+    int progressive;       /* 1: verified progressively, 0: first-instant penalties */
+    double search_s;       /* wall-clock time of steps 1-2 (reading a trace included) */
+    double verify_s;       /* wall-clock time of step 3 */
+    int ncand;
+    ct_place_cand cand[5];
+    char note[256];
+} ct_place_result;
+
+/* Search a placement for req on fabric (see above). out->layout is owned by
+ * the caller: free it with ct_place_result_free. */
+int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_place_result *out,
+                    ct_err *err);
+void ct_place_result_free(ct_place_result *r);
+
+/* Predicted time of one explicit layout, with the scorer's evaluation
+ * (progressive unless the graph is too large, see score.h). */
+int ct_place_predict(const ct_fabric *fabric, const ct_pattern *p, const ct_layout *l,
+                     double *predicted_s, ct_err *err);
+
+#endif
