@@ -13,6 +13,7 @@
 
 #include <scotch.h>
 
+#include "contention/collective.h"
 #include "contention/commgraph.h"
 #include "contention/hockney.h"
 #include "contention/penalty.h"
@@ -1022,7 +1023,9 @@ int ct_place_predict(const ct_fabric *fabric, const ct_pattern *p, const ct_layo
     ct_trace tr;
     int have = 0, method = -1;
     if (p->kind == CT_PAT_TRACE) {
-        if (ct_trace_load(p->trace, &tr, err) < 0)
+        ct_coll_params cp; /* collectives expanded as the scorer does */
+        ct_coll_params_from_fabric(fabric, &cp);
+        if (ct_trace_load_expanded(p->trace, &cp, &tr, NULL, err) < 0)
             return -1;
         have = 1;
         if (tr.ntasks != l->ntasks) {
@@ -1095,7 +1098,11 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     int have_trace = 0;
     int32_t n = req->ntasks;
     if (p->kind == CT_PAT_TRACE) {
-        if (ct_trace_load(p->trace, &tr, err) < 0)
+        /* collectives expanded by the algorithms the fabric's models select,
+         * as the scorer does (collective.h) */
+        ct_coll_params cp;
+        ct_coll_params_from_fabric(fabric, &cp);
+        if (ct_trace_load_expanded(p->trace, &cp, &tr, NULL, err) < 0)
             return -1;
         have_trace = 1;
         if (n <= 0)
