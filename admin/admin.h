@@ -32,6 +32,7 @@ int cmd_score(int argc, char **argv);
 /* written by other parts of the project; built when their files exist */
 int cmd_calibrate(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_topology(int argc, char **argv);
 
 /* "contention-admin CMD: <msg>\nTry 'contention-admin CMD --help'." -> 2 */
 int admin_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

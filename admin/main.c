@@ -20,6 +20,7 @@ static const command commands[] = {
     {"score", cmd_score, "the plugin's mapping decision table, offline"},
     {"calibrate", cmd_calibrate, "run the calibration benchmarks and fit a fabric"},
     {"simulate", cmd_simulate, "replay a communication trace under a fabric's model"},
+    {"topology", cmd_topology, "import Slurm's topology.conf/.yaml into a fabric"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -470,6 +470,153 @@ static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_
     return 0;
 }
 
+
+/* fabrics.F.topology (issue 14): switches by name, each with the nodes and
+ * child switches directly under it and its uplink capacity. */
+static int load_name_list(const ctx *c, const ct_ynode *list, const char *what)
+{
+    if (ct_y_expect(c->name, list, CT_Y_SEQ, what, c->err) < 0)
+        return -1;
+    for (size_t i = 0; i < list->nitems; i++) {
+        char iw[CT_NAME_MAX * 3 + 96], tmp[CT_NAME_MAX];
+        snprintf(iw, sizeof iw, "%s[%zu]", what, i);
+        if (load_name(c, list->items[i], iw, tmp) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int load_topology(const ctx *c, const ct_ynode *map, const char *path, ct_fabric *fab)
+{
+    static const char *const keys[] = {"source", "switches", NULL};
+    static const char *const skeys[] = {"nodes", "switches", "uplink_MBps",
+                                        "uplink_oversubscription", NULL};
+    if (ct_y_expect(c->name, map, CT_Y_MAP, path, c->err) < 0 ||
+        ct_ymap_check_keys(c->name, map, path, keys, c->err) < 0)
+        return -1;
+    const ct_ynode *sws = ct_ymap_get(map, "switches");
+    if (!sws)
+        return missing(c, map, path, "switches", "switches");
+    char what[CT_NAME_MAX * 3 + 64];
+    snprintf(what, sizeof what, "%s.switches", path);
+    if (ct_y_expect(c->name, sws, CT_Y_MAP, what, c->err) < 0 ||
+        ct_ymap_check_keys(c->name, sws, what, NULL, c->err) < 0)
+        return -1;
+    size_t ns = ct_ymap_size(sws);
+    if (ns == 0 || ns > CT_TOPO_MAX_SWITCHES)
+        return ct_y_err(c->err, c->name, sws, "%s has %zu switches (accepted: 1 to %d)", what, ns,
+                        CT_TOPO_MAX_SWITCHES);
+    ct_topology *t = calloc(1, sizeof *t);
+    if (!t)
+        return ct_err_set(c->err, "%s: out of memory", c->name);
+    fab->topology = t; /* freed with the file, also on error */
+    const ct_ynode *src = ct_ymap_get(map, "source");
+    if (src) {
+        char sw[CT_NAME_MAX * 3 + 64];
+        snprintf(sw, sizeof sw, "%s.source", path);
+        if (ct_y_string(c->name, src, sw, t->source, sizeof t->source, c->err) < 0)
+            return -1;
+    }
+    t->sw = calloc(ns, sizeof *t->sw);
+    if (!t->sw)
+        return ct_err_set(c->err, "%s: out of memory", c->name);
+    t->nswitches = (int32_t)ns;
+    size_t nn = 0;
+    for (size_t i = 0; i < ns; i++) {
+        const ct_ynode *k = ct_ymap_key(sws, i), *v = ct_ymap_value(sws, i);
+        if (load_name(c, k, "switch name", t->sw[i].name) < 0)
+            return -1;
+        t->sw[i].parent = -1;
+        char sp[CT_NAME_MAX * 4 + 64];
+        snprintf(sp, sizeof sp, "%s.%s", what, t->sw[i].name);
+        if (ct_y_expect(c->name, v, CT_Y_MAP, sp, c->err) < 0 ||
+            ct_ymap_check_keys(c->name, v, sp, skeys, c->err) < 0)
+            return -1;
+        const ct_ynode *n;
+        char fw[CT_NAME_MAX * 4 + 96];
+        if ((n = ct_ymap_get(v, "nodes"))) {
+            snprintf(fw, sizeof fw, "%s.nodes", sp);
+            if (load_name_list(c, n, fw) < 0)
+                return -1;
+            nn += n->nitems;
+        }
+        if ((n = ct_ymap_get(v, "switches"))) {
+            snprintf(fw, sizeof fw, "%s.switches", sp);
+            if (load_name_list(c, n, fw) < 0)
+                return -1;
+        }
+        if ((n = ct_ymap_get(v, "uplink_MBps"))) {
+            snprintf(fw, sizeof fw, "%s.uplink_MBps", sp);
+            double x;
+            if (ct_y_number(c->name, n, fw, &x, c->err) < 0)
+                return -1;
+            double si = to_si(CONV_MBPS, n->str);
+            if (!(x > 0) || !isfinite(si) || !(si > 0))
+                return ct_y_err(c->err, c->name, n, "%s is %s (accepted: a number > 0)", fw,
+                                n->str);
+            t->sw[i].uplink_bw = si;
+        }
+        if ((n = ct_ymap_get(v, "uplink_oversubscription"))) {
+            snprintf(fw, sizeof fw, "%s.uplink_oversubscription", sp);
+            double x;
+            if (ct_y_number(c->name, n, fw, &x, c->err) < 0)
+                return -1;
+            if (!(x > 0))
+                return ct_y_err(c->err, c->name, n,
+                                "%s is %s (accepted: a number > 0, e.g. 4 for 4:1)", fw, n->str);
+            t->sw[i].oversub = x;
+        }
+        if (t->sw[i].uplink_bw > 0 && t->sw[i].oversub > 0)
+            return ct_y_err(c->err, c->name, ct_ymap_get(v, "uplink_oversubscription"),
+                            "%s gives both uplink_MBps and uplink_oversubscription (accepted: "
+                            "one of them)",
+                            sp);
+    }
+    if (nn == 0)
+        return ct_y_err(c->err, c->name, sws,
+                        "%s lists no node (accepted: nodes under at least one switch)", what);
+    if (nn > CT_TOPO_MAX_NODES)
+        return ct_y_err(c->err, c->name, sws, "%s lists %zu nodes (accepted: at most %d)", what,
+                        nn, CT_TOPO_MAX_NODES);
+    t->node = calloc(nn, sizeof *t->node);
+    t->node_switch = calloc(nn, sizeof *t->node_switch);
+    if (!t->node || !t->node_switch)
+        return ct_err_set(c->err, "%s: out of memory", c->name);
+    /* second pass: children and nodes by name; the tree's own checks
+     * (names twice, one top switch, uplinks) follow in resolve */
+    for (size_t i = 0; i < ns; i++) {
+        const ct_ynode *v = ct_ymap_value(sws, i), *n;
+        if ((n = ct_ymap_get(v, "nodes")))
+            for (size_t j = 0; j < n->nitems; j++) {
+                memcpy(t->node[t->nnodes], n->items[j]->str, n->items[j]->len + 1);
+                t->node_switch[t->nnodes++] = (int32_t)i;
+            }
+        if ((n = ct_ymap_get(v, "switches")))
+            for (size_t j = 0; j < n->nitems; j++) {
+                const ct_ynode *item = n->items[j];
+                int32_t ch = ct_topology_switch(t, item->str);
+                if (ch < 0)
+                    return ct_y_err(c->err, c->name, item,
+                                    "%s.%s.switches names '%s', which is not a switch of this "
+                                    "topology (accepted: a name under %s)",
+                                    what, t->sw[i].name, item->str, what);
+                if (ch == (int32_t)i || t->sw[ch].parent >= 0)
+                    return ct_y_err(c->err, c->name, item,
+                                    "%s.%s.switches names '%s', which already hangs under '%s' "
+                                    "(accepted: each switch under one parent, never itself)",
+                                    what, t->sw[i].name, item->str,
+                                    ch == (int32_t)i ? t->sw[i].name : t->sw[t->sw[ch].parent].name);
+                t->sw[ch].parent = (int32_t)i;
+            }
+    }
+    ct_err e2;
+    int32_t at;
+    if (ct_topology_resolve(t, 1.0 / fab->beta, &at, &e2) < 0)
+        return ct_y_err(c->err, c->name, at >= 0 ? ct_ymap_key(sws, (size_t)at) : sws, "%s: %s",
+                        what, e2.msg);
+    return 0;
+}
+
 static int load_fabric(const ctx *c, const ct_ynode *key, const ct_ynode *val, ct_fabric *fab)
 {
     ct_fabric_init(fab);
@@ -484,6 +631,7 @@ static int load_fabric(const ctx *c, const ct_ynode *key, const ct_ynode *val, c
                                        "alltoall",
                                        "penalty",
                                        "intra_node_bandwidth_MBps",
+                                       "topology",
                                        NULL};
     if (ct_y_expect(c->name, val, CT_Y_MAP, path, c->err) < 0 ||
         ct_ymap_check_keys(c->name, val, path, keys, c->err) < 0)
@@ -571,6 +719,12 @@ static int load_fabric(const ctx *c, const ct_ynode *key, const ct_ynode *val, c
         if (load_penalty(c, pen, what, fab) < 0)
             return -1;
     }
+    const ct_ynode *topo = ct_ymap_get(val, "topology");
+    if (topo) { /* after p2p: an oversubscription ratio needs the NIC bandwidth */
+        snprintf(what, sizeof what, "%s.topology", path);
+        if (load_topology(c, topo, what, fab) < 0)
+            return -1;
+    }
     return load_fields(c, val, path, fabric_fields, NF(fabric_fields), fab);
 }
 
@@ -651,9 +805,9 @@ static int load_root(const ctx *c, const ct_ynode *root, ct_sigfile *sf)
     if (!sf->fabrics)
         return ct_err_set(c->err, "%s: out of memory", c->name);
     for (size_t i = 0; i < nf; i++) {
+        sf->nfabrics = i + 1; /* counted first: a topology loaded before an error is freed */
         if (load_fabric(c, ct_ymap_key(fabs, i), ct_ymap_value(fabs, i), &sf->fabrics[i]) < 0)
             return -1;
-        sf->nfabrics = i + 1;
     }
 
     const ct_ynode *parts = ct_ymap_get(root, "partitions");
@@ -751,6 +905,10 @@ void ct_sigfile_free(ct_sigfile *sf)
 {
     if (!sf)
         return;
+    for (size_t i = 0; sf->fabrics && i < sf->nfabrics; i++) {
+        ct_topology_free(sf->fabrics[i].topology);
+        free(sf->fabrics[i].topology);
+    }
     free(sf->fabrics);
     free(sf->parts);
     sigfile_reset(sf);
@@ -888,6 +1046,24 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
     if (fab->penalty.kind == CT_MODEL_GIGE &&
         check_fields(fab, "penalty.", gige_fields, NF(gige_fields), err) < 0)
         return -1;
+    if (fab->topology) {
+        ct_topology tc;
+        ct_err e2;
+        if (ct_topology_copy(&tc, fab->topology, err) < 0)
+            return -1;
+        int rc = ct_topology_resolve(&tc, 1.0 / fab->beta, NULL, &e2);
+        ct_topology_free(&tc);
+        if (rc < 0)
+            return ct_err_set(err, "fabric '%s': topology: %s", fab->name, e2.msg);
+        for (int32_t s = 0; s < fab->topology->nswitches; s++)
+            if (!name_ok(fab->topology->sw[s].name))
+                return ct_err_set(err, "fabric '%s': switch name '%.64s' is not valid", fab->name,
+                                  fab->topology->sw[s].name);
+        for (int32_t v = 0; v < fab->topology->nnodes; v++)
+            if (!name_ok(fab->topology->node[v]))
+                return ct_err_set(err, "fabric '%s': node name '%.64s' is not valid", fab->name,
+                                  fab->topology->node[v]);
+    }
     if (fab->penalty.kind == CT_MODEL_STOPGO) {
         if (!method_str(fab->penalty.stopgo_method))
             return ct_err_set(err,
@@ -978,6 +1154,9 @@ size_t ct_fabric_diff(const ct_fabric *a, const ct_fabric *b, char *buf, size_t 
     if (strcmp(a->penalty_source, b->penalty_source))
         diff_add(&d, "penalty.source");
     diff_fields(&d, a, b, "", fabric_fields, NF(fabric_fields));
+    if ((a->topology == NULL) != (b->topology == NULL) ||
+        (a->topology && !ct_topology_equal(a->topology, b->topology)))
+        diff_add(&d, "topology");
     return d.count;
 }
 
@@ -1110,6 +1289,63 @@ static void write_text(FILE *f, const char *indent, const char *key, const char 
     fputc('\n', f);
 }
 
+
+static void write_name_list(FILE *f, const char *indent, const char *key, const char *first,
+                            size_t stride, const int32_t *sel, int32_t want, int32_t n)
+{
+    int any = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (sel[i] != want)
+            continue;
+        fprintf(f, any ? ", " : "%s%s: [", indent, key);
+        ct_y_write_string(f, first + (size_t)i * stride);
+        any = 1;
+    }
+    if (any)
+        fputs("]\n", f);
+}
+
+static void write_topology(FILE *f, const ct_topology *t)
+{
+    fputs("    topology:\n", f);
+    write_text(f, "      ", "source", t->source);
+    fputs("      switches:\n", f);
+    int32_t *parent = malloc((t->nswitches > 0 ? (size_t)t->nswitches : 1) * sizeof *parent);
+    for (int32_t s = 0; parent && s < t->nswitches; s++)
+        parent[s] = t->sw[s].parent;
+    for (int32_t s = 0; s < t->nswitches; s++) {
+        fputs("        ", f);
+        ct_y_write_string(f, t->sw[s].name);
+        fputs(":", f);
+        int empty = 1;
+        for (int32_t x = 0; x < t->nswitches && empty; x++)
+            empty = t->sw[x].parent != s;
+        for (int32_t v = 0; v < t->nnodes && empty; v++)
+            empty = t->node_switch[v] != s;
+        if (empty && t->sw[s].uplink_bw == 0 && t->sw[s].oversub == 0) {
+            fputs(" {}\n", f);
+            continue;
+        }
+        fputc('\n', f);
+        if (parent)
+            write_name_list(f, "          ", "switches", t->sw[0].name, sizeof t->sw[0], parent, s,
+                            t->nswitches);
+        write_name_list(f, "          ", "nodes", t->node[0], sizeof t->node[0], t->node_switch, s,
+                        t->nnodes);
+        if (t->sw[s].uplink_bw > 0) {
+            fputs("          uplink_MBps: ", f);
+            write_value(f, CONV_MBPS, t->sw[s].uplink_bw);
+            fputc('\n', f);
+        }
+        if (t->sw[s].oversub > 0) {
+            fputs("          uplink_oversubscription: ", f);
+            write_value(f, CONV_PLAIN, t->sw[s].oversub);
+            fputc('\n', f);
+        }
+    }
+    free(parent);
+}
+
 static void write_fabric(FILE *f, const ct_fabric *fab)
 {
     fprintf(f, "  %s:\n", fab->name);
@@ -1164,6 +1400,8 @@ static void write_fabric(FILE *f, const ct_fabric *fab)
     }
     write_text(f, "      ", "source", fab->penalty_source);
     write_fields(f, fab, "    ", fabric_fields, NF(fabric_fields));
+    if (fab->topology)
+        write_topology(f, fab->topology);
 }
 
 int ct_fabric_write(FILE *f, const ct_fabric *fab, ct_err *err)

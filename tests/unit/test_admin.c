@@ -305,6 +305,102 @@ static void test_score(void **state)
     done(&r);
 }
 
+
+/* topology import: topology.conf and topology.yaml (host ranges expanded by
+ * libslurm) become the fabric's topology section; the written file loads
+ * with the capacities asked for; bad files are refused at FILE:LINE:COL. */
+#define TOPO CT_FIXTURES "/topology/"
+static void test_topology_import(void **state)
+{
+    (void)state;
+    if (!have_subcommand("topology")) {
+        print_message("topology is not built (no libslurm)\n");
+        skip();
+    }
+    char dir[] = "/tmp/ct-admin-topo-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char out[128];
+    snprintf(out, sizeof out, "%s/sig.yaml", dir);
+    result r = run("topology", "import", "--config", SIG "valid_topology.yaml", "--out", out,
+                   "--linkspeed-unit", "MBps", TOPO "two_leaves.conf", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "fabric emu: 3 switches, 2 with nodes, 4 nodes");
+    done(&r);
+    ct_sigfile sf;
+    ct_err err;
+    assert_int_equal(ct_sigfile_load(out, &sf, &err), 0);
+    const ct_topology *t = sf.fabrics[0].topology;
+    assert_non_null(t);
+    int32_t l1 = ct_topology_switch(t, "leaf1"), l2 = ct_topology_switch(t, "leaf2");
+    assert_float_equal(t->sw[l1].up_cap, 6.25e6, 1e-3);
+    assert_float_equal(t->sw[l2].up_cap, 3.125e6, 1e-3);
+    assert_int_equal(t->node_switch[ct_topology_node(t, "n2")], l1);
+    assert_int_equal(t->node_switch[ct_topology_node(t, "n4")], l2);
+    ct_sigfile_free(&sf);
+
+    /* three levels, 32 nodes from ranges, 4:1 everywhere: a leaf's uplink
+     * is 8 NICs / 4, an aggregation switch's 2 leaf uplinks / 4 */
+    r = run("topology", "import", "--config", SIG "valid_topology.yaml", "--out", out,
+            "--oversubscription", "4", TOPO "three_level.conf", NULL);
+    expect_status(&r, 0);
+    done(&r);
+    assert_int_equal(ct_sigfile_load(out, &sf, &err), 0);
+    t = sf.fabrics[0].topology;
+    assert_int_equal(t->nswitches, 7);
+    assert_int_equal(t->nnodes, 32);
+    assert_int_equal(t->node_switch[ct_topology_node(t, "tux13")], ct_topology_switch(t, "s1"));
+    assert_float_equal(t->sw[ct_topology_switch(t, "s0")].up_cap, 8 * 12.5e6 / 4, 1e-3);
+    assert_float_equal(t->sw[ct_topology_switch(t, "s4")].up_cap, 2 * 25e6 / 4, 1e-3);
+    assert_int_equal(t->sw[ct_topology_switch(t, "s6")].parent, -1);
+    ct_sigfile_free(&sf);
+
+    /* topology.yaml: the cluster_default tree, nodes as a range and as a list */
+    r = run("topology", "import", "--config", SIG "valid_topology.yaml", "--out", out,
+            "--uplink-MBps", "10", TOPO "tree.yaml", NULL);
+    expect_status(&r, 0);
+    done(&r);
+    assert_int_equal(ct_sigfile_load(out, &sf, &err), 0);
+    t = sf.fabrics[0].topology;
+    assert_int_equal(t->nnodes, 4);
+    assert_int_equal(t->node_switch[ct_topology_node(t, "n3")], ct_topology_switch(t, "leaf2"));
+    assert_float_equal(t->sw[ct_topology_switch(t, "leaf1")].up_cap, 10e6, 1e-3);
+    ct_sigfile_free(&sf);
+
+    static const struct {
+        const char *file, *where, *what;
+    } bad[] = {
+        {"bad_unknown_child.conf", "bad_unknown_child.conf:2:27: ", "child switch 'leaf2'"},
+        {"bad_node_twice.conf", "bad_node_twice.conf:2:12: ", "node 'n2' hangs under"},
+        {"bad_key.conf", "bad_key.conf:1:31: ", "unknown or repeated key 'Speed'"},
+        {"bad_two_tops.conf", "bad_two_tops.conf:2:12: ", "both have no parent"},
+        {"bad_linkspeed.conf", "bad_linkspeed.conf:1:41: ", "LinkSpeed 'fast'"},
+        {"bad_hostlist.conf", "bad_hostlist.conf:1:24: ", "the host list gives node name"},
+        {"bad_key.yaml", "bad_key.yaml:6:9: ", "unknown key 'speed' in a switch"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, TOPO "%s", bad[i].file);
+        r = run("topology", "import", "--config", SIG "valid_topology.yaml", "--out", out,
+                "--oversubscription", "2", path, NULL);
+        expect_status(&r, 1);
+        expect_in(r.err, bad[i].where);
+        expect_in(r.err, bad[i].what);
+        done(&r);
+    }
+    /* a switch without LinkSpeed when LinkSpeed is the capacity asked for */
+    r = run("topology", "import", "--config", SIG "valid_topology.yaml", "--linkspeed-unit",
+            "Gbps", TOPO "tree.yaml", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "tree.yaml:14:17: switch 'leaf1' has no LinkSpeed");
+    done(&r);
+    r = run("topology", "import", "--config", SIG "valid_topology.yaml", TOPO "tree.yaml", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "give exactly one of --oversubscription");
+    done(&r);
+    unlink(out);
+    rmdir(dir);
+}
+
 /* fit on the recorded CSV (written by tests/fixtures/bench/gen_synthetic.py
  * from alpha 60 us, 110 MB/s, gamma 3.2, delta 2.5 ms, M 8192, noise <= 2%):
  * the file it writes validates and holds those parameters. */
@@ -427,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_predict),
         cmocka_unit_test(test_score),
         cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_topology_import),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -97,6 +97,21 @@ static const bad_case bad_cases[] = {
      "fabrics.eth0.p2p.segments[1].alpha_us is -20: the segment's time at from_bytes is -10 us"},
     {"bad_gamma_incast.yaml", 5, 67, "fabrics.eth0.alltoall.gamma_incast is -0.1 (accepted: a "
                                      "number >= 0)"},
+    /* topology section (issue 14) */
+    {"bad_topology_both_uplinks.yaml", 8, 71,
+     "fabrics.emu.topology.switches.leaf1 gives both uplink_MBps and uplink_oversubscription"},
+    {"bad_topology_cycle.yaml", 7, 9, "the switches form a cycle: no top switch"},
+    {"bad_topology_hostlist.yaml", 8, 24,
+     "fabrics.emu.topology.switches.leaf1.nodes is a scalar (accepted: a list)"},
+    {"bad_topology_no_uplink.yaml", 8, 9, "switch 'leaf1' gives no uplink capacity"},
+    {"bad_topology_node_twice.yaml", 9, 9,
+     "node 'n2' hangs under switch 'leaf1' and under 'leaf2'"},
+    {"bad_topology_two_tops.yaml", 8, 9, "switches 'leaf1' and 'leaf2' both have no parent"},
+    {"bad_topology_unit.yaml", 8, 30, "unknown key 'uplink_Mbps' in fabrics.emu.topology"},
+    {"bad_topology_unknown_switch.yaml", 7, 35,
+     "fabrics.emu.topology.switches.spine.switches names 'leaf9', which is not a switch"},
+    {"bad_topology_zero_uplink.yaml", 8, 43,
+     "fabrics.emu.topology.switches.leaf1.uplink_MBps is 0 (accepted: a number > 0)"},
 };
 
 static void test_every_bad_fixture_is_refused_at_its_position(void **state)
@@ -337,6 +352,83 @@ static void roundtrip_file(const char *path)
     ct_sigfile_free(&c);
     free(t1);
     free(t2);
+}
+
+
+/* The topology section: switches, nodes, capacities in SI (an
+ * oversubscription ratio resolved against the NIC bandwidth), the job view,
+ * the switch order, write/load round trip, diff. */
+static void test_topology_section(void **state)
+{
+    (void)state;
+    ct_sigfile sf;
+    ct_err err;
+    if (ct_sigfile_load(SIGDIR "valid_topology.yaml", &sf, &err)) {
+        print_error("%s\n", err.msg);
+        fail();
+    }
+    const ct_fabric *f = ct_sigfile_fabric(&sf, "emu");
+    assert_non_null(f);
+    const ct_topology *t = f->topology;
+    assert_non_null(t);
+    assert_string_equal(t->source, "imported from topology.conf");
+    assert_int_equal(t->nswitches, 3);
+    assert_int_equal(t->nnodes, 4);
+    int32_t spine = ct_topology_switch(t, "spine"), l1 = ct_topology_switch(t, "leaf1"),
+            l2 = ct_topology_switch(t, "leaf2");
+    assert_true(spine >= 0 && l1 >= 0 && l2 >= 0);
+    assert_int_equal(t->sw[spine].parent, -1);
+    assert_int_equal(t->sw[l1].parent, spine);
+    assert_int_equal(t->sw[l2].parent, spine);
+    assert_int_equal(t->sw[l1].depth, 1);
+    assert_float_equal(t->sw[l1].up_cap, 6.25e6, 1e-6);
+    /* 2:1 over two 12.5 MB/s NICs */
+    assert_float_equal(t->sw[l2].up_cap, 12.5e6, 1e-6);
+    assert_float_equal(t->sw[l2].oversub, 2.0, 0);
+    assert_int_equal(t->node_switch[ct_topology_node(t, "n3")], l2);
+    assert_int_equal(ct_topology_node(t, "n9"), -1);
+
+    /* the job's view: nodes given out of switch order */
+    const char *names[] = {"n3", "n1", "n4", "n2"};
+    ct_tree_map m;
+    assert_int_equal(ct_tree_map_build(t, 1.0 / f->beta, names, 4, &m, &err), 0);
+    assert_int_equal(m.leaf[0], l2);
+    assert_int_equal(m.leaf[1], l1);
+    assert_float_equal(m.up_cap[l1], 0.5, 1e-12);
+    assert_float_equal(m.up_cap[l2], 1.0, 1e-12);
+    assert_int_equal(ct_tree_map_leaves(&m), 2);
+    int32_t perm[4];
+    assert_int_equal(ct_tree_map_switch_order(&m, perm, &err), 0);
+    /* leaf1 (index 1) is visited before leaf2: n1, n2, then n3, n4 */
+    assert_int_equal(perm[0], 1);
+    assert_int_equal(perm[1], 3);
+    assert_int_equal(perm[2], 0);
+    assert_int_equal(perm[3], 2);
+    ct_tree_map_free(&m);
+    const char *bad[] = {"n1", "n7"};
+    assert_int_equal(ct_tree_map_build(t, 1.0 / f->beta, bad, 2, &m, &err), -1);
+    assert_non_null(strstr(err.msg, "node 'n7' is not in the fabric's topology"));
+
+    /* round trip, and a changed uplink shows up in the diff */
+    roundtrip_file(SIGDIR "valid_topology.yaml");
+    ct_topology t2;
+    assert_int_equal(ct_topology_copy(&t2, t, &err), 0);
+    ct_fabric g = *f;
+    g.topology = &t2;
+    char buf[200];
+    assert_int_equal(ct_fabric_diff(f, &g, buf, sizeof buf), 0);
+    t2.sw[l1].uplink_bw = 3e6;
+    assert_int_equal(ct_fabric_diff(f, &g, buf, sizeof buf), 1);
+    assert_string_equal(buf, "topology");
+    g.topology = NULL;
+    assert_int_equal(ct_fabric_diff(f, &g, buf, sizeof buf), 1);
+    /* validate refuses a tree broken in memory */
+    t2.sw[l1].uplink_bw = 0;
+    g.topology = &t2;
+    assert_int_equal(ct_fabric_validate(&g, &err), -1);
+    assert_non_null(strstr(err.msg, "switch 'leaf1' gives no uplink capacity"));
+    ct_topology_free(&t2);
+    ct_sigfile_free(&sf);
 }
 
 static void test_roundtrip_every_shipped_conf(void **state)
@@ -852,6 +944,7 @@ int main(void)
         cmocka_unit_test(test_range_edges),
         cmocka_unit_test(test_model_names_match_penalty_h),
         cmocka_unit_test(test_segments_and_incast),
+        cmocka_unit_test(test_topology_section),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include "contention/error.h"
 #include "contention/p2p.h"
 #include "contention/penalty.h"
+#include "contention/topology.h"
 
 #define CT_NAME_MAX 64
 #define CT_TEXT_MAX 256
@@ -56,6 +57,10 @@ typedef struct ct_fabric {
 
     /* intra-node (shared-memory) bandwidth, bytes/s; <= 0: intra-node time ignored */
     double intra_bw;
+
+    /* the switch tree (topology.h), NULL for a single switch; owned by the
+     * ct_sigfile it was loaded into (ct_sigfile_free frees it) */
+    ct_topology *topology;
 } ct_fabric;
 
 typedef struct ct_partition_map {
