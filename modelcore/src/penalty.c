@@ -35,6 +35,8 @@ int ct_penalties_active(const ct_penalty_model *m, const ct_graph *g, const unsi
 {
     if (!m || !g || (!penalty && g->ncomm))
         return ct_err_set(err, "ct_penalties: NULL model, graph or penalty array");
+    if (m->tree)
+        return ct_links_penalties_active(m, m->tree, g, active, penalty, err);
     switch (m->kind) {
     case CT_MODEL_NONE:
         for (size_t i = 0; i < g->ncomm; i++)

@@ -122,7 +122,7 @@ int ct_progressive_times_ex(const ct_penalty_model *m, const ct_graph *g, const 
         if (!isfinite(alone[i]) || alone[i] < 0)
             return ct_err_set(err, "arc %zu (%d->%d): time alone %g s (accepted: finite, >= 0)", i,
                               (int)g->comm[i].src, (int)g->comm[i].dst, alone[i]);
-    const int gige = m->kind == CT_MODEL_GIGE;
+    const int gige = m->kind == CT_MODEL_GIGE && !m->tree; /* trees: the link model */
     if (gige) { /* penalty_gige.c's parameter checks, once */
         ct_graph g1 = {.nnodes = 1};
         if (ct_gige_penalties_ex(m->beta, m->gamma_i, m->gamma_o, m->gige_flags, &g1, NULL, NULL,

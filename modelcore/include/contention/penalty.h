@@ -11,6 +11,8 @@
 #ifndef CONTENTION_PENALTY_H
 #define CONTENTION_PENALTY_H
 
+#include <stddef.h>
+
 #include "contention/commgraph.h"
 #include "contention/error.h"
 
@@ -38,6 +40,10 @@ typedef struct ct_penalty_model {
     unsigned long stopgo_seed;   /* for a randomised scalable method; 0 = default */
     /* CT_MODEL_GIGE reading options (CT_GIGE_*; 0 = the reading of doc/models-penalty.md) */
     unsigned gige_flags;
+    /* the job's switch tree (topology.h), graph node i under tree->leaf[i];
+     * NULL: one switch, the node-level models of paper 001 as they are.
+     * Non-NULL: every call goes through the link model (penalty_links.c). */
+    const struct ct_tree_map *tree;
 } ct_penalty_model;
 
 /* Literal reading of 001 §V-A's p_i: its last branch divides by card(C_o^m)
@@ -120,5 +126,40 @@ int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err);
 /* Same over the active arcs only (NULL: all arcs); inactive arcs get 0. */
 int ct_fairshare_penalties_ex(const ct_graph *g, const unsigned char *active, double *penalty,
                               ct_err *err);
+
+/* --- link-level model on a switch tree (penalty_links.c, issue 14) ---
+ * m's model generalised from NICs to every link of t (NIC out/in, switch
+ * uplink/downlink): fair share is max-min over all links; gige/stopgo keep
+ * their node-level penalty and take the max with each switch link's
+ * max(1, s * load / capacity) (s = beta for gige, 1 for stopgo). With every
+ * node under one leaf the penalties are the node-level model's, bit for bit.
+ * t->nnodes must equal g->nnodes. */
+struct ct_tree_map;
+int ct_links_penalties_active(const ct_penalty_model *m, const struct ct_tree_map *t,
+                              const ct_graph *g, const unsigned char *active, double *penalty,
+                              ct_err *err);
+
+typedef enum ct_link_kind {
+    CT_LINK_NIC_OUT = 0,
+    CT_LINK_NIC_IN,
+    CT_LINK_UP,     /* switch -> its parent */
+    CT_LINK_DOWN,   /* parent -> switch */
+} ct_link_kind;
+
+typedef struct ct_link_use {
+    ct_link_kind kind;
+    int32_t index;     /* graph node (NIC) or switch (up/down); -1: no traffic */
+    double load;       /* communications in flight through it */
+    double capacity;   /* in NIC units */
+    double ratio;      /* load / capacity */
+} ct_link_use;
+
+/* The link with the largest load/capacity for the active arcs (ties: the
+ * first NIC in node order, then switch links in switch order). */
+int ct_links_busiest(const struct ct_tree_map *t, const ct_graph *g, const unsigned char *active,
+                     ct_link_use *out, ct_err *err);
+/* "node 3 NIC out", "leaf2 uplink"... into buf. */
+const char *ct_link_label(const struct ct_tree_map *t, const ct_link_use *u, char *buf,
+                          size_t sz);
 
 #endif

@@ -1,0 +1,290 @@
+/* The link-level model on a switch tree (penalty_links.c): exact reduction
+ * to the node-level models when the job sits under one switch, hand-computed
+ * penalties on two leaves, the max-min property over every link on random
+ * trees, progressive times through the tree, the busiest link. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contention/penalty.h"
+#include "contention/progressive.h"
+#include "contention/topology.h"
+#include "ct_test_util.h"
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next_u(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+static int32_t rnd(int32_t n)
+{
+    return (int32_t)(next_u() % (uint64_t)n);
+}
+
+static void random_graph(ct_graph *g, int32_t nn, int narcs)
+{
+    ct_err err;
+    assert_int_equal(ct_graph_init(g, nn, &err), 0);
+    for (int k = 0; k < narcs; k++) {
+        int32_t a = rnd(nn), b = rnd(nn);
+        if (a == b)
+            continue;
+        int64_t m = rnd(5) == 0 ? 1 + rnd(4) : 1;
+        assert_int_equal(ct_graph_add(g, a, b, m, 1e5 * (1 + rnd(10)), &err), 0);
+    }
+    ct_graph_coalesce(g);
+}
+
+/* A tree map by hand: nsw switches, parent[] and capacity per switch. */
+static void make_map(ct_tree_map *m, int32_t nsw, const int32_t *parent, const double *cap,
+                     int32_t nn, const int32_t *leaf)
+{
+    memset(m, 0, sizeof *m);
+    m->nswitches = nsw;
+    m->parent = malloc((size_t)nsw * sizeof *m->parent);
+    m->depth = malloc((size_t)nsw * sizeof *m->depth);
+    m->up_cap = malloc((size_t)nsw * sizeof *m->up_cap);
+    m->name = calloc((size_t)nsw, sizeof *m->name);
+    m->leaf = malloc((size_t)nn * sizeof *m->leaf);
+    for (int32_t s = 0; s < nsw; s++) {
+        m->parent[s] = parent[s];
+        m->up_cap[s] = cap[s];
+        snprintf(m->name[s], sizeof m->name[s], "s%d", (int)s);
+    }
+    for (int32_t s = 0; s < nsw; s++) {
+        int32_t d = 0;
+        for (int32_t x = s; parent[x] >= 0; x = parent[x])
+            d++;
+        m->depth[s] = d;
+    }
+    m->nnodes = nn;
+    for (int32_t i = 0; i < nn; i++)
+        m->leaf[i] = leaf[i];
+}
+
+static ct_penalty_model model(ct_model_kind k, unsigned flags)
+{
+    ct_penalty_model m = {.kind = k, .beta = 0.75, .gamma_i = 0.036, .gamma_o = 0.115,
+                          .stopgo_method = CT_STOPGO_SCALABLE, .gige_flags = flags};
+    return m;
+}
+
+/* Every node under one leaf of a 4-switch tree (and the flat map): the
+ * static penalties and the progressive times are the node-level model's,
+ * bit for bit, on 300 random graphs per model. */
+static void test_single_switch_is_exactly_node_level(void **state)
+{
+    (void)state;
+    const ct_model_kind kinds[] = {CT_MODEL_NONE, CT_MODEL_GIGE, CT_MODEL_GIGE, CT_MODEL_STOPGO,
+                                   CT_MODEL_FAIRSHARE};
+    const unsigned flags[] = {0, 0, CT_GIGE_LITERAL_PI, 0, 0};
+    const int32_t parent[] = {-1, 0, 0, 1};
+    const double cap[] = {0, 0.5, 0.25, 0.125};
+    ct_err err;
+    int compared = 0;
+    for (int rep = 0; rep < 300; rep++) {
+        int32_t nn = 2 + rnd(12);
+        ct_graph g;
+        random_graph(&g, nn, 1 + rnd(4 * nn));
+        int32_t leaf[16];
+        int32_t the_leaf = 2 + rnd(2);
+        for (int32_t i = 0; i < nn; i++)
+            leaf[i] = the_leaf;
+        ct_tree_map tm, flat;
+        make_map(&tm, 4, parent, cap, nn, leaf);
+        assert_int_equal(ct_tree_map_flat(nn, &flat, &err), 0);
+        double *alone = malloc((g.ncomm + 1) * sizeof *alone);
+        for (size_t i = 0; i < g.ncomm; i++)
+            alone[i] = g.comm[i].bytes / 1.25e7;
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            ct_penalty_model node = model(kinds[k], flags[k]), tree = node, fl = node;
+            tree.tree = &tm;
+            fl.tree = &flat;
+            double *p0 = malloc((g.ncomm + 1) * sizeof *p0), *p1 = malloc((g.ncomm + 1) * sizeof *p1),
+                   *p2 = malloc((g.ncomm + 1) * sizeof *p2);
+            assert_int_equal(ct_penalties(&node, &g, p0, &err), 0);
+            assert_int_equal(ct_penalties(&tree, &g, p1, &err), 0);
+            assert_int_equal(ct_penalties(&fl, &g, p2, &err), 0);
+            assert_memory_equal(p0, p1, g.ncomm * sizeof *p0);
+            assert_memory_equal(p0, p2, g.ncomm * sizeof *p0);
+            if (kinds[k] != CT_MODEL_STOPGO || g.ncomm < 40) {
+                assert_int_equal(ct_progressive_times(&node, &g, alone, p0, &err), 0);
+                assert_int_equal(ct_progressive_times(&tree, &g, alone, p1, &err), 0);
+                assert_memory_equal(p0, p1, g.ncomm * sizeof *p0);
+            }
+            free(p0), free(p1), free(p2);
+            compared++;
+        }
+        free(alone);
+        ct_tree_map_free(&tm);
+        ct_tree_map_free(&flat);
+        ct_graph_free(&g);
+    }
+    assert_int_equal(compared, 300 * 5);
+}
+
+/* Issue 14's measured case: two leaves of two nodes, a trunk of one NIC's
+ * bandwidth, `halves` over 8 tasks in block (2 per node): node 0 <-> 2 and
+ * 1 <-> 3, two communications each way per pair, all four crossing the
+ * trunk in each direction. */
+static void test_two_leaves_halves_block(void **state)
+{
+    (void)state;
+    ct_err err;
+    ct_graph g;
+    assert_int_equal(ct_graph_init(&g, 4, &err), 0);
+    const int32_t pairs[4][2] = {{0, 2}, {1, 3}, {2, 0}, {3, 1}};
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(ct_graph_add(&g, pairs[k][0], pairs[k][1], 2, 1e6, &err), 0);
+    const int32_t parent[] = {-1, 0, 0}, leaf[] = {1, 1, 2, 2};
+    const double cap[] = {0, 1, 1};
+    ct_tree_map tm;
+    make_map(&tm, 3, parent, cap, 4, leaf);
+    double p[4];
+    /* fair share: 4 communications share the uplink of capacity 1 -> 1/4 each */
+    ct_penalty_model m = model(CT_MODEL_FAIRSHARE, 0);
+    m.tree = &tm;
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    for (int k = 0; k < 4; k++)
+        close_rel(p[k], 4.0, 1e-12, "fairshare, trunk 1");
+    /* GigE: the NICs alone give 2*beta = 1.5 (Delta 2, every arc in C^m);
+     * the trunk beta * 4 / 1 = 3 */
+    ct_penalty_model node = model(CT_MODEL_GIGE, 0);
+    assert_int_equal(ct_penalties(&node, &g, p, &err), 0);
+    close_rel(p[0], 1.5, 1e-12, "gige, one switch");
+    m = node;
+    m.tree = &tm;
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    for (int k = 0; k < 4; k++)
+        close_rel(p[k], 3.0, 1e-12, "gige, trunk 1");
+    /* a 4:1 wide trunk (capacity 4): the NICs are the bottleneck again */
+    tm.up_cap[1] = tm.up_cap[2] = 4;
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    close_rel(p[0], 1.5, 1e-12, "gige, trunk 4");
+    m = model(CT_MODEL_FAIRSHARE, 0);
+    m.tree = &tm;
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    close_rel(p[0], 2.0, 1e-12, "fairshare, trunk 4 (NIC shared by 2)");
+    /* Stop & Go on a half-NIC trunk: 4 / 0.5 = 8 */
+    tm.up_cap[1] = tm.up_cap[2] = 0.5;
+    m = model(CT_MODEL_STOPGO, 0);
+    m.tree = &tm;
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    close_rel(p[2], 8.0, 1e-12, "stopgo, trunk 0.5");
+    /* busiest link: leaf s1's uplink, 4 communications on 0.5 */
+    ct_link_use u;
+    assert_int_equal(ct_links_busiest(&tm, &g, NULL, &u, &err), 0);
+    assert_int_equal(u.kind, CT_LINK_UP);
+    assert_int_equal(u.index, 1);
+    close_rel(u.ratio, 8.0, 1e-12, "busiest ratio");
+    char buf[64];
+    assert_string_equal(ct_link_label(&tm, &u, buf, sizeof buf), "s1 uplink");
+    /* progressive: all four finish together at 4 x alone under fair share
+     * with a trunk of 1 */
+    tm.up_cap[1] = tm.up_cap[2] = 1;
+    m = model(CT_MODEL_FAIRSHARE, 0);
+    m.tree = &tm;
+    double alone[4] = {0.08, 0.08, 0.08, 0.08}, fin[4];
+    assert_int_equal(ct_progressive_times(&m, &g, alone, fin, &err), 0);
+    close_rel(fin[0], 0.32, 1e-12, "progressive, fair share");
+    /* a map over the wrong number of nodes is refused */
+    tm.nnodes = 3;
+    assert_int_equal(ct_penalties(&m, &g, p, &err), -1);
+    assert_non_null(strstr(err.msg, "tree map over 3 nodes for a graph of 4 nodes"));
+    tm.nnodes = 4;
+    ct_tree_map_free(&tm);
+    ct_graph_free(&g);
+}
+
+/* Max-min fairness over every link of random 3-level trees: no link over
+ * its capacity, and every communication crosses a saturated link on which
+ * no communication gets a larger rate (its bottleneck). */
+static void test_fairshare_maxmin_on_random_trees(void **state)
+{
+    (void)state;
+    ct_err err;
+    for (int rep = 0; rep < 200; rep++) {
+        /* switches: 0 top, 1-2 aggregation, 3-6 leaves */
+        const int32_t parent[] = {-1, 0, 0, 1, 1, 2, 2};
+        double cap[7] = {0};
+        for (int s = 1; s < 7; s++)
+            cap[s] = 0.25 * (1 + rnd(8));
+        int32_t nn = 4 + rnd(12), leaf[16];
+        for (int32_t i = 0; i < nn; i++)
+            leaf[i] = 3 + rnd(4);
+        ct_tree_map tm;
+        make_map(&tm, 7, parent, cap, nn, leaf);
+        ct_graph g;
+        random_graph(&g, nn, 2 + rnd(3 * nn));
+        ct_penalty_model m = model(CT_MODEL_FAIRSHARE, 0);
+        m.tree = &tm;
+        double *p = malloc((g.ncomm + 1) * sizeof *p);
+        assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+        /* link usage, recomputed here by walking the tree independently */
+        double use[2 * 16 + 14] = {0}, cp[2 * 16 + 14], maxr[2 * 16 + 14] = {0};
+        for (int32_t v = 0; v < nn; v++)
+            cp[2 * v] = cp[2 * v + 1] = 1.0;
+        for (int s = 0; s < 7; s++)
+            cp[32 + 2 * s] = cp[32 + 2 * s + 1] = cap[s];
+        int32_t links[64][20];
+        int nl[64] = {0};
+        assert_true(g.ncomm <= 64);
+        for (size_t i = 0; i < g.ncomm; i++) {
+            int32_t a = g.comm[i].src, b = g.comm[i].dst, x = leaf[a], y = leaf[b];
+            links[i][nl[i]++] = 2 * a;
+            links[i][nl[i]++] = 2 * b + 1;
+            while (x != y) {
+                if (tm.depth[x] >= tm.depth[y]) {
+                    links[i][nl[i]++] = 32 + 2 * x;
+                    x = parent[x];
+                } else {
+                    links[i][nl[i]++] = 32 + 2 * y + 1;
+                    y = parent[y];
+                }
+            }
+            double r = 1.0 / p[i];
+            for (int j = 0; j < nl[i]; j++) {
+                use[links[i][j]] += r * (double)g.comm[i].mult;
+                if (r > maxr[links[i][j]])
+                    maxr[links[i][j]] = r;
+            }
+        }
+        for (int l = 0; l < 46; l++)
+            if (use[l] > 0)
+                assert_true(use[l] <= cp[l] * (1 + 1e-9));
+        for (size_t i = 0; i < g.ncomm; i++) {
+            double r = 1.0 / p[i];
+            int ok = 0;
+            for (int j = 0; j < nl[i] && !ok; j++) {
+                int l = links[i][j];
+                ok = use[l] >= cp[l] * (1 - 1e-9) && r >= maxr[l] * (1 - 1e-9);
+            }
+            if (!ok) {
+                print_error("rep %d arc %zu (%d->%d) rate %g has no bottleneck\n", rep, i,
+                            (int)g.comm[i].src, (int)g.comm[i].dst, r);
+                fail();
+            }
+        }
+        free(p);
+        ct_tree_map_free(&tm);
+        ct_graph_free(&g);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_single_switch_is_exactly_node_level),
+        cmocka_unit_test(test_two_leaves_halves_block),
+        cmocka_unit_test(test_fairshare_maxmin_on_random_trees),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
