@@ -186,7 +186,8 @@ static int add_bw(parser *p, double m, double bw)
 /* Resolve tasks per node for an Alltoall of n tasks: explicit row values
  * first (tpn, nodes; 0 = absent), then the file's directives, then the
  * caller's default, then one task per node. */
-static int add_a2a(parser *p, int32_t n, int32_t tpn, int32_t nodes, double m, double t)
+static int add_a2a(parser *p, int32_t n, int32_t tpn, int32_t nodes, double m, double t,
+                   double t_min)
 {
     if (sample_ok(p, m, t, "time") < 0)
         return -1;
@@ -220,7 +221,8 @@ static int add_a2a(parser *p, int32_t n, int32_t tpn, int32_t nodes, double m, d
     ct_bench_data *d = p->out;
     if (room_for_one(p, (void **)&d->a2a, &d->cap_a2a, d->na2a, sizeof *d->a2a) < 0)
         return -1;
-    d->a2a[d->na2a++] = (ct_a2a_sample){n / tpn, tpn, m, t};
+    d->a2a[d->na2a++] = (ct_a2a_sample){
+        .nodes = n / tpn, .tasks_per_node = tpn, .m = m, .t = t, .t_min = t_min};
     return 0;
 }
 
@@ -381,7 +383,7 @@ static int parse_csv(parser *p, const char *buf, size_t len)
                             (int)tasks, tpn > 1 || nodes == 1 ? " on one node" : "");
             if (add_p2p(p, m, tavg) < 0)
                 return -1;
-        } else if (add_a2a(p, tasks, tpn, nodes, m, tavg) < 0) {
+        } else if (add_a2a(p, tasks, tpn, nodes, m, tavg, tmin) < 0) {
             return -1;
         }
     }
@@ -441,7 +443,7 @@ static int parse_osu(parser *p, const char *buf, size_t len, ct_bench_format fmt
             return perr(p, "value %s for size %d (accepted: > 0)", tok[1], (int)size);
         int rc = fmt == CT_BENCH_OSU_BW        ? add_bw(p, size, v * 1e6)
                  : fmt == CT_BENCH_OSU_LATENCY ? add_p2p(p, size, v / 1e6)
-                                               : add_a2a(p, tasks, 0, 0, size, v / 1e6);
+                                               : add_a2a(p, tasks, 0, 0, size, v / 1e6, 0);
         if (rc < 0)
             return -1;
     }
@@ -543,7 +545,7 @@ static int parse_imb(parser *p, const char *buf, size_t len)
                 return perr(p, "PingPong with %d processes (accepted: 2)", (int)nprocs);
             if (add_p2p(p, size, us / 1e6) < 0) /* IMB's t[usec] is half the round trip */
                 return -1;
-        } else if (nprocs >= 2 && add_a2a(p, nprocs, 0, 0, size, us / 1e6) < 0) {
+        } else if (nprocs >= 2 && add_a2a(p, nprocs, 0, 0, size, us / 1e6, 0) < 0) {
             return -1;
         }
     }

@@ -222,7 +222,7 @@ static void test_unsaturated_warning(void **state)
     for (int32_t nodes = 8; nodes <= 40; nodes += 8)
         for (size_t k = 2; k < NSIZES; k++) {
             double geff = 1.0 + (gamma - 1.0) * fmin(1.0, nodes / 48.0);
-            s[n] = (ct_a2a_sample){nodes, 1, sizes[k], 0};
+            s[n] = (ct_a2a_sample){.nodes = nodes, .tasks_per_node = 1, .m = sizes[k], .t = 0};
             s[n].t =
                 truth(nodes, 1, sizes[k], alpha, beta, geff, 0, 0, 0) * (1 + 0.01 * uniform_pm1());
             n++;
@@ -239,7 +239,7 @@ static void test_unsaturated_warning(void **state)
     rng_state = 12345;
     for (int32_t nodes = 8; nodes <= 40; nodes += 8)
         for (size_t k = 2; k < NSIZES; k++) {
-            s[n] = (ct_a2a_sample){nodes, 1, sizes[k], 0};
+            s[n] = (ct_a2a_sample){.nodes = nodes, .tasks_per_node = 1, .m = sizes[k], .t = 0};
             s[n].t =
                 truth(nodes, 1, sizes[k], alpha, beta, gamma, 0, 0, 0) * (1 + 0.02 * uniform_pm1());
             n++;
@@ -252,7 +252,7 @@ static void test_unsaturated_warning(void **state)
     /* one process count (the papers' protocol): no trend can be computed */
     n = 0;
     for (size_t k = 0; k < NSIZES; k++) {
-        s[n] = (ct_a2a_sample){24, 1, sizes[k], 0};
+        s[n] = (ct_a2a_sample){.nodes = 24, .tasks_per_node = 1, .m = sizes[k], .t = 0};
         s[n].t = truth(24, 1, sizes[k], alpha, beta, gamma, 0, 0, 0);
         n++;
     }
@@ -278,8 +278,8 @@ static void test_signature_rejects_bad_input(void **state)
 {
     (void)state;
     ct_a2a_sample good[5] = {
-        {8, 1, 1024, 0.01},  {8, 1, 4096, 0.02},  {16, 1, 1024, 0.02},
-        {16, 1, 4096, 0.04}, {24, 1, 8192, 0.09},
+        {8, 1, 1024, 0.01, 0},  {8, 1, 4096, 0.02, 0},  {16, 1, 1024, 0.02, 0},
+        {16, 1, 4096, 0.04, 0}, {24, 1, 8192, 0.09, 0},
     };
     ct_a2a_sample s[5];
     const double a = 50e-6, b = 8e-9;
@@ -317,10 +317,10 @@ static void test_signature_rejects_bad_input(void **state)
     expect_fail(s, 5, a, b, 0, NULL, 0, "two distinct sizes");
     /* times falling with the message size: gamma would be negative */
     ct_a2a_sample fall[4] = {
-        {8, 1, 1024, 0.04},
-        {8, 1, 65536, 0.01},
-        {16, 1, 1024, 0.08},
-        {16, 1, 65536, 0.02},
+        {8, 1, 1024, 0.04, 0},
+        {8, 1, 65536, 0.01, 0},
+        {16, 1, 1024, 0.08, 0},
+        {16, 1, 65536, 0.02, 0},
     };
     expect_fail(fall, 4, a, b, 0, NULL, 0, "gamma <= 0");
 }

@@ -16,12 +16,15 @@ typedef struct ct_p2p_sample {
 } ct_p2p_sample;
 
 /* One Alltoall measurement: `nodes` nodes with `tasks_per_node` tasks each
- * (n = nodes * tasks_per_node), m bytes per destination, average time t (s). */
+ * (n = nodes * tasks_per_node), m bytes per destination, average time t (s),
+ * and the best of the repetitions t_min (s; 0 = unknown), whose distance to
+ * t gives the robust fit its weights (fit_alltoall.h). */
 typedef struct ct_a2a_sample {
     int32_t nodes;
     int32_t tasks_per_node;
     double m;
     double t;
+    double t_min;
 } ct_a2a_sample;
 
 typedef struct ct_fit_diag {

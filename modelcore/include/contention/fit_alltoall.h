@@ -1,0 +1,79 @@
+/* Robust Alltoall signature fit (papers 000/002 §V least squares, made robust
+ * by this project): weights from the repeated runs' spread, the threshold M
+ * chosen by a held-out criterion, the incast-aware gamma(k, f) of alltoall.h
+ * when the samples span several configurations, the piecewise point-to-point
+ * curve of p2p.h, and a refusal when the fit misses its own training points.
+ */
+#ifndef CONTENTION_FIT_ALLTOALL_H
+#define CONTENTION_FIT_ALLTOALL_H
+
+#include <stddef.h>
+
+#include "contention/alltoall.h"
+#include "contention/error.h"
+#include "contention/fit.h"
+#include "contention/p2p.h"
+
+typedef struct ct_a2a_fit_opts {
+    /* 1: also fit gamma_incast and gamma_flows (alltoall.h). A coefficient the
+     * samples cannot identify (one incast degree, or flows = incast degree at
+     * one task per node) stays 0. 0: constant gamma, 000 eq. 5. */
+    int incast;
+    /* Relative standard deviation assumed for a sample whose spread is unknown
+     * or smaller (t_min = 0 or t_min ~ t): default 0.02. */
+    double spread_floor;
+    /* The fit is refused (ct_fit_signature_robust returns -1) when a training
+     * point whose own spread is below the threshold misses it: max |relative
+     * error| > max_fit_err. Default 0.15; <= 0 never refuses. */
+    double max_fit_err;
+    /* 1: keep a fit over the threshold, flagged in the report (fit --force). */
+    int force;
+    /* M candidates (NULL or nM = 0: 0 and every measured size). */
+    const double *M_candidates;
+    size_t nM;
+} ct_a2a_fit_opts;
+
+/* incast 0, spread_floor 0.02, max_fit_err 0.15, force 0, every size a candidate. */
+void ct_a2a_fit_opts_default(ct_a2a_fit_opts *o);
+
+typedef struct ct_a2a_fit_report {
+    ct_fit_diag diag;       /* R^2, RMSE, relative errors on the training points */
+    double cv_rms;          /* held-out criterion of the chosen M: weighted RMS of the
+                               leave-one-out relative errors, in units of each point's
+                               spread (about 1 for a model that fits within the noise) */
+    double cv_rms_M0;       /* the same criterion with M = 0 (to compare) */
+    double max_err_trusted; /* max |relative error| over points with spread <= max_fit_err */
+    size_t ntrusted;        /* how many such points */
+    double max_spread;      /* largest relative spread of a training point */
+    int over_threshold;     /* 1: max_err_trusted > max_fit_err (kept only with force) */
+    int incast_identified;  /* bit 0: gamma_incast, bit 1: gamma_flows could be fitted */
+    char note[CT_ERR_MAX];  /* what was not identifiable, or the threshold warning */
+} ct_a2a_fit_report;
+
+/* Relative spread of one sample: (t - t_min) / t, 0 when t_min is unknown
+ * (0) or not below t. */
+double ct_a2a_sample_spread(const ct_a2a_sample *s);
+
+/* Fit (gamma, delta, M[, gamma_incast, gamma_flows]) on samples s with the
+ * point-to-point curve p2p (alpha, beta of each sample's size, p2p.h; a
+ * one-segment curve is the Hockney model) and intra_bw as in alltoall.h.
+ * With M fixed the model is linear in its coefficients:
+ *   T - (n-1) alpha(m) - intra = gamma*X + gamma_incast*X(k-1)
+ *                               + gamma_flows*X(f-1) + delta*Y,
+ *   X = r m beta(m), Y = r [m >= M], r = f = t(n - t), k = nodes - 1,
+ * solved by non-negative weighted least squares on relative errors, each
+ * weighted by 1 / max(spread, spread_floor)^2 (inverse variance: a noisy
+ * small-message point weighs little). M is the candidate with the smallest
+ * leave-one-out error (ties to the smaller M); a fit with delta = 0 reports
+ * M = 0. Needs >= 4 samples with >= 2 distinct sizes; input errors as
+ * ct_fit_signature. rep may be NULL. */
+int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve *p2p,
+                            double intra_bw, const ct_a2a_fit_opts *o, ct_a2a_sig *out,
+                            ct_a2a_fit_report *rep, ct_err *err);
+
+/* The layout-aware prediction of one sample with the curve's alpha, beta at
+ * its size (ct_a2a_uniform). */
+double ct_a2a_predict_sample(const ct_a2a_sample *s, const ct_p2p_curve *p2p, double intra_bw,
+                             const ct_a2a_sig *sig);
+
+#endif

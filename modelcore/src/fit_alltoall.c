@@ -1,0 +1,471 @@
+/* Robust Alltoall signature fit (fit_alltoall.h).
+ *
+ * 000 §6 / 002 §V fit gamma, delta by least squares and M by the best fit.
+ * On a real network the small-message points are noisy (an 8-node Alltoall
+ * of 1 kB measured 3.4 ms on average and 0.56 ms at best), and the plain fit
+ * lets them choose M = 0 and miss its own saturated points by 50 %. Here:
+ *  - each point is weighted by the inverse variance of its relative error,
+ *    estimated from the repeated runs' spread (mean - min) / mean, floored;
+ *  - M is chosen by leave-one-out error (a held-out criterion), not by the
+ *    in-sample residual, which always favours the most flexible split;
+ *  - the incast-aware gamma(k, f) of alltoall.h (this project's extension)
+ *    is fitted when the samples span configurations that identify it;
+ *  - a fit that misses its own trustworthy points by more than a threshold
+ *    is refused unless forced.
+ * The point-to-point alpha, beta of each sample come from the piecewise
+ * curve (p2p.h) at that sample's size. */
+#include "contention/fit_alltoall.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NV 4 /* unknowns: gamma, gamma_incast, gamma_flows, delta */
+enum { V_G = 0, V_GK = 1, V_GF = 2, V_D = 3 };
+
+void ct_a2a_fit_opts_default(ct_a2a_fit_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->spread_floor = 0.02;
+    o->max_fit_err = 0.15;
+}
+
+double ct_a2a_sample_spread(const ct_a2a_sample *s)
+{
+    if (!(s->t_min > 0) || !(s->t_min < s->t) || !(s->t > 0))
+        return 0.0;
+    return (s->t - s->t_min) / s->t;
+}
+
+double ct_a2a_predict_sample(const ct_a2a_sample *s, const ct_p2p_curve *p2p, double intra_bw,
+                             const ct_a2a_sig *sig)
+{
+    double a, b;
+    ct_p2p_at(p2p, s->m, &a, &b); /* the size range's Hockney alpha, beta */
+    return ct_a2a_uniform(s->nodes, s->tasks_per_node, a, b, s->m, sig, intra_bw);
+}
+
+typedef struct row {
+    double x[NV]; /* columns; x[V_D] is r, multiplied by [m >= M] when used */
+    double z;     /* T - (n-1) alpha - intra */
+    double w;     /* 1 / (T sigma)^2 */
+    double m;
+} row;
+
+/* Solve the normal equations restricted to the variables in `mask`;
+ * returns 0 and p (others 0) when non-singular. */
+static int solve_subset(double A[NV][NV], const double *bv, unsigned mask, double *p)
+{
+    int idx[NV], k = 0;
+    for (int j = 0; j < NV; j++)
+        if (mask & (1u << j))
+            idx[k++] = j;
+    double M[NV][NV + 1];
+    for (int a = 0; a < k; a++) {
+        for (int c = 0; c < k; c++)
+            M[a][c] = A[idx[a]][idx[c]];
+        M[a][k] = bv[idx[a]];
+    }
+    for (int c = 0; c < k; c++) {
+        int piv = c;
+        for (int a = c + 1; a < k; a++)
+            if (fabs(M[a][c]) > fabs(M[piv][c]))
+                piv = a;
+        double scale = sqrt(fabs(A[idx[c]][idx[c]]) + 1e-300);
+        if (!(fabs(M[piv][c]) > 1e-10 * scale * scale))
+            return -1;
+        if (piv != c)
+            for (int q = 0; q <= k; q++) {
+                double t = M[c][q];
+                M[c][q] = M[piv][q];
+                M[piv][q] = t;
+            }
+        for (int a = 0; a < k; a++) {
+            if (a == c)
+                continue;
+            double f = M[a][c] / M[c][c];
+            for (int q = c; q <= k; q++)
+                M[a][q] -= f * M[c][q];
+        }
+    }
+    for (int j = 0; j < NV; j++)
+        p[j] = 0;
+    for (int a = 0; a < k; a++)
+        p[idx[a]] = M[a][k] / M[a][a];
+    return 0;
+}
+
+/* Weighted SSE of z - p.x over the rows, skipping row `skip` (or none). */
+static double sse_rows(const row *r, size_t n, double M, const double *p, size_t skip)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == skip)
+            continue;
+        double pred = p[V_G] * r[i].x[V_G] + p[V_GK] * r[i].x[V_GK] + p[V_GF] * r[i].x[V_GF] +
+                      (r[i].m >= M ? p[V_D] * r[i].x[V_D] : 0.0);
+        double e = r[i].z - pred;
+        s += r[i].w * e * e;
+    }
+    return s;
+}
+
+/* Non-negative least squares over the variables in `allowed` by enumerating
+ * active sets: the optimum is the unconstrained optimum of some subset, so
+ * the best feasible subset solution is the NNLS solution. skip: a row left
+ * out (leave-one-out), or n for none. */
+static int nnls(const row *r, size_t n, double M, unsigned allowed, size_t skip, double *best_p)
+{
+    double A[NV][NV] = {{0}}, bv[NV] = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (i == skip)
+            continue;
+        double x[NV] = {r[i].x[V_G], r[i].x[V_GK], r[i].x[V_GF],
+                        r[i].m >= M ? r[i].x[V_D] : 0.0};
+        for (int a = 0; a < NV; a++) {
+            bv[a] += r[i].w * x[a] * r[i].z;
+            for (int c = 0; c < NV; c++)
+                A[a][c] += r[i].w * x[a] * x[c];
+        }
+    }
+    double best = INFINITY;
+    for (unsigned mask = 1; mask < (1u << NV); mask++) {
+        if ((mask & allowed) != mask)
+            continue;
+        int empty = 0;
+        for (int j = 0; j < NV; j++)
+            if ((mask & (1u << j)) && A[j][j] == 0)
+                empty = 1;
+        if (empty)
+            continue;
+        double p[NV];
+        if (solve_subset(A, bv, mask, p) < 0)
+            continue;
+        int ok = 1;
+        for (int j = 0; j < NV; j++)
+            ok &= p[j] >= 0 && isfinite(p[j]);
+        if (!ok)
+            continue;
+        double s = sse_rows(r, n, M, p, skip);
+        if (s < best) {
+            best = s;
+            memcpy(best_p, p, sizeof p);
+        }
+    }
+    return isfinite(best) ? 0 : -1;
+}
+
+/* 1 when weighted column c is (numerically) in the span of the columns in
+ * `kept`: Gram-Schmidt residual below 1e-6 of its norm. */
+static int in_span(const row *r, size_t n, unsigned kept, int c)
+{
+    double *v = malloc(n * sizeof *v), *q = malloc((size_t)NV * n * sizeof *q);
+    int res = 1;
+    if (!v || !q)
+        goto out;
+    int nq = 0;
+    for (int j = 0; j < NV; j++) {
+        if (!(kept & (1u << j)))
+            continue;
+        double *u = q + (size_t)nq * n, norm = 0;
+        for (size_t i = 0; i < n; i++)
+            u[i] = sqrt(r[i].w) * r[i].x[j];
+        for (int a = 0; a < nq; a++) {
+            double d = 0;
+            for (size_t i = 0; i < n; i++)
+                d += u[i] * q[(size_t)a * n + i];
+            for (size_t i = 0; i < n; i++)
+                u[i] -= d * q[(size_t)a * n + i];
+        }
+        for (size_t i = 0; i < n; i++)
+            norm += u[i] * u[i];
+        norm = sqrt(norm);
+        if (norm == 0)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            u[i] /= norm;
+        nq++;
+    }
+    double n0 = 0, n1 = 0;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = sqrt(r[i].w) * r[i].x[c];
+        n0 += v[i] * v[i];
+    }
+    for (int a = 0; a < nq; a++) {
+        double d = 0;
+        for (size_t i = 0; i < n; i++)
+            d += v[i] * q[(size_t)a * n + i];
+        for (size_t i = 0; i < n; i++)
+            v[i] -= d * q[(size_t)a * n + i];
+    }
+    for (size_t i = 0; i < n; i++)
+        n1 += v[i] * v[i];
+    res = !(n0 > 0) || n1 <= 1e-12 * n0;
+out:
+    free(v);
+    free(q);
+    return res;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Leave-one-out RMS of the relative errors in units of each point's sigma. */
+static double loo_rms(const row *r, size_t n, double M, unsigned allowed, const double *T,
+                      const double *sig)
+{
+    double s = 0;
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        double p[NV];
+        if (nnls(r, n, M, allowed, i, p) < 0)
+            return INFINITY;
+        double pred = p[V_G] * r[i].x[V_G] + p[V_GK] * r[i].x[V_GK] + p[V_GF] * r[i].x[V_GF] +
+                      (r[i].m >= M ? p[V_D] * r[i].x[V_D] : 0.0);
+        double e = (pred - r[i].z) / T[i] / sig[i];
+        s += e * e;
+        used++;
+    }
+    return used ? sqrt(s / (double)used) : INFINITY;
+}
+
+/* Same input rules as ct_fit_signature (fit.c) for the shared part. */
+static int check_input(const ct_a2a_sample *s, size_t n, const ct_p2p_curve *p2p,
+                       double intra_bw, const ct_a2a_fit_opts *o, ct_err *err)
+{
+    if (!s || n < 4)
+        return ct_err_set(err,
+                          "signature fit: %zu Alltoall samples (accepted: at least 4, "
+                          "000 V)",
+                          s ? n : (size_t)0);
+    if (ct_p2p_check(p2p, "signature fit: point-to-point curve", err) < 0)
+        return -1;
+    if (isnan(intra_bw))
+        return ct_err_set(err, "signature fit: intra_bw = nan (accepted: bytes/s > 0, or <= 0 "
+                               "to ignore intra-node time)");
+    if (!isfinite(o->spread_floor) || o->spread_floor <= 0 || !isfinite(o->max_fit_err))
+        return ct_err_set(err,
+                          "signature fit: spread_floor = %g, max_fit_err = %g (accepted: a "
+                          "floor > 0 and a finite threshold)",
+                          o->spread_floor, o->max_fit_err);
+    int distinct = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].nodes < 1 || s[i].tasks_per_node < 1 ||
+            (int64_t)s[i].nodes * s[i].tasks_per_node < 2 ||
+            (int64_t)s[i].nodes * s[i].tasks_per_node > INT32_MAX)
+            return ct_err_set(err,
+                              "signature fit: sample %zu: %d nodes x %d tasks (accepted: an "
+                              "Alltoall of 2 to %d processes)",
+                              i, (int)s[i].nodes, (int)s[i].tasks_per_node, INT32_MAX);
+        if (!isfinite(s[i].m) || !(s[i].m > 0))
+            return ct_err_set(err,
+                              "signature fit: sample %zu: m = %g (accepted: a finite size > 0 "
+                              "in bytes)",
+                              i, s[i].m);
+        if (!isfinite(s[i].t) || !(s[i].t > 0))
+            return ct_err_set(err,
+                              "signature fit: sample %zu: t = %g (accepted: a finite time > 0 "
+                              "in seconds)",
+                              i, s[i].t);
+        if (!isfinite(s[i].t_min) || s[i].t_min < 0)
+            return ct_err_set(err,
+                              "signature fit: sample %zu: t_min = %g (accepted: 0 for unknown, "
+                              "or a finite time > 0)",
+                              i, s[i].t_min);
+        if (s[i].m != s[0].m)
+            distinct = 1;
+    }
+    if (!distinct)
+        return ct_err_set(err,
+                          "signature fit: all %zu samples have m = %g bytes (accepted: at "
+                          "least two distinct sizes, so gamma and delta can be told apart)",
+                          n, s[0].m);
+    if (o->M_candidates)
+        for (size_t k = 0; k < o->nM; k++)
+            if (!isfinite(o->M_candidates[k]) || o->M_candidates[k] < 0)
+                return ct_err_set(err,
+                                  "signature fit: M candidate %zu = %g (accepted: a finite "
+                                  "size >= 0 in bytes)",
+                                  k, o->M_candidates[k]);
+    return 0;
+}
+
+static void note_add(ct_a2a_fit_report *rep, const char *msg)
+{
+    size_t len = strlen(rep->note);
+    snprintf(rep->note + len, sizeof rep->note - len, "%s%s", len ? "; " : "", msg);
+}
+
+int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve *p2p,
+                            double intra_bw, const ct_a2a_fit_opts *opts, ct_a2a_sig *out,
+                            ct_a2a_fit_report *rep_out, ct_err *err)
+{
+    ct_a2a_fit_opts o;
+    if (opts)
+        o = *opts;
+    else
+        ct_a2a_fit_opts_default(&o);
+    ct_a2a_fit_report rep_local, *rep = rep_out ? rep_out : &rep_local;
+    memset(rep, 0, sizeof *rep);
+    if (!out || !p2p)
+        return ct_err_set(err, "signature fit: missing result or point-to-point curve");
+    if (check_input(s, n, p2p, intra_bw, &o, err) < 0)
+        return -1;
+
+    int rc = -1;
+    row *r = calloc(n, sizeof *r);
+    double *T = calloc(n, sizeof *T), *sig = calloc(n, sizeof *sig);
+    size_t ncand = (o.M_candidates && o.nM) ? o.nM : n + 1;
+    double *cand = calloc(ncand, sizeof *cand);
+    double *pred = calloc(n, sizeof *pred);
+    if (!r || !T || !sig || !cand || !pred) {
+        ct_err_set(err, "signature fit: out of memory for %zu samples", n);
+        goto out;
+    }
+    ct_a2a_sig zero = {.gamma = 0, .delta = 0, .M = 0};
+    for (size_t i = 0; i < n; i++) {
+        double a, b;
+        ct_p2p_at(p2p, s[i].m, &a, &b);
+        double t = s[i].tasks_per_node, np = (double)s[i].nodes * t;
+        double rr = t * (np - t);         /* remote messages through the busiest port */
+        double k = (double)s[i].nodes - 1; /* the port's incast degree */
+        double base = ct_a2a_uniform(s[i].nodes, s[i].tasks_per_node, a, b, s[i].m, &zero,
+                                     intra_bw); /* (n-1) alpha + intra */
+        double X = rr * s[i].m * b;
+        r[i].x[V_G] = X;
+        r[i].x[V_GK] = X * fmax(0.0, k - 1.0);  /* alltoall.h: gamma_incast (k-1) */
+        r[i].x[V_GF] = X * fmax(0.0, rr - 1.0); /* alltoall.h: gamma_flows (f-1), f = r */
+        r[i].x[V_D] = rr;
+        r[i].z = s[i].t - base;
+        r[i].m = s[i].m;
+        T[i] = s[i].t;
+        double sp = ct_a2a_sample_spread(&s[i]);
+        rep->max_spread = fmax(rep->max_spread, sp);
+        sig[i] = fmax(sp, o.spread_floor);
+        r[i].w = 1.0 / (T[i] * T[i] * sig[i] * sig[i]); /* inverse variance of the rel. error */
+    }
+    unsigned allowed = (1u << V_G) | (1u << V_D);
+    if (o.incast) {
+        unsigned kept = 1u << V_G;
+        if (!in_span(r, n, kept, V_GK)) {
+            allowed |= 1u << V_GK;
+            kept |= 1u << V_GK;
+            rep->incast_identified |= 1;
+        } else {
+            note_add(rep, "gamma_incast not identifiable (one incast degree, or it moves with "
+                          "m*beta alone): kept 0");
+        }
+        if (!in_span(r, n, kept, V_GF)) {
+            allowed |= 1u << V_GF;
+            rep->incast_identified |= 2;
+        } else {
+            note_add(rep, "gamma_flows not identifiable (flows per port move with the incast "
+                          "degree: measure >= 2 tasks per node): kept 0");
+        }
+    }
+    if (o.M_candidates && o.nM) {
+        memcpy(cand, o.M_candidates, o.nM * sizeof *cand);
+    } else {
+        cand[0] = 0;
+        for (size_t i = 0; i < n; i++)
+            cand[i + 1] = s[i].m;
+    }
+    qsort(cand, ncand, sizeof *cand, cmp_double);
+
+    double best_cv = INFINITY, bestM = 0, best_p[NV] = {0};
+    rep->cv_rms_M0 = INFINITY;
+    for (size_t c = 0; c < ncand; c++) {
+        if (c > 0 && cand[c] == cand[c - 1])
+            continue;
+        double p[NV];
+        if (nnls(r, n, cand[c], allowed, n, p) < 0)
+            continue;
+        double cv = loo_rms(r, n, cand[c], allowed, T, sig);
+        if (cand[c] == 0)
+            rep->cv_rms_M0 = cv;
+        /* strictly better beyond rounding: ties keep the smaller M */
+        if (cv < best_cv * (1 - 1e-9) || (isinf(best_cv) && isfinite(cv))) {
+            best_cv = cv;
+            bestM = cand[c];
+            memcpy(best_p, p, sizeof p);
+        }
+    }
+    if (!isfinite(best_cv) || !(best_p[V_G] > 0)) {
+        ct_err_set(err, "signature fit: least squares needs gamma <= 0 (accepted: gamma > 0); "
+                        "the measured times do not grow with m*beta beyond the alpha term: check "
+                        "that alpha, beta and the times are in seconds");
+        goto out;
+    }
+    memset(out, 0, sizeof *out);
+    out->gamma = best_p[V_G];
+    out->gamma_incast = best_p[V_GK];
+    out->gamma_flows = best_p[V_GF];
+    out->delta = best_p[V_D];
+    out->M = out->delta > 0 ? bestM : 0.0; /* M means nothing without delta */
+    rep->cv_rms = best_cv;
+
+    double *meas = T;
+    double *rel = sig; /* reuse after the fit: sig is still needed below, copy first */
+    double *sg = malloc(n * sizeof *sg);
+    if (!sg) {
+        ct_err_set(err, "signature fit: out of memory for %zu samples", n);
+        goto out;
+    }
+    memcpy(sg, sig, n * sizeof *sg);
+    for (size_t i = 0; i < n; i++) {
+        pred[i] = ct_a2a_predict_sample(&s[i], p2p, intra_bw, out);
+        rel[i] = (pred[i] - meas[i]) / meas[i];
+    }
+    /* diagnostics as ct_fit_signature's */
+    double mean = 0, ssr = 0, sst = 0, maxrel = 0, sumrel = 0;
+    for (size_t i = 0; i < n; i++)
+        mean += meas[i];
+    mean /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double e = pred[i] - meas[i];
+        ssr += e * e;
+        sst += (meas[i] - mean) * (meas[i] - mean);
+        maxrel = fmax(maxrel, fabs(rel[i]));
+        sumrel += fabs(rel[i]);
+        if (o.max_fit_err <= 0 || sg[i] <= o.max_fit_err) {
+            rep->ntrusted++;
+            rep->max_err_trusted = fmax(rep->max_err_trusted, fabs(rel[i]));
+        }
+    }
+    free(sg);
+    rep->diag.npoints = n;
+    rep->diag.r2 = sst > 0 ? 1.0 - ssr / sst : (ssr == 0 ? 1.0 : 0.0);
+    rep->diag.rmse = sqrt(ssr / (double)n);
+    rep->diag.max_rel_err = maxrel;
+    rep->diag.mean_abs_rel_err = sumrel / (double)n;
+    if (o.max_fit_err > 0 && rep->max_err_trusted > o.max_fit_err) {
+        rep->over_threshold = 1;
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "the fit misses its own training points by up to %.1f %% (threshold %.1f %%, "
+                 "over %zu points whose spread is within it)",
+                 100 * rep->max_err_trusted, 100 * o.max_fit_err, rep->ntrusted);
+        note_add(rep, msg);
+        snprintf(rep->diag.warning, sizeof rep->diag.warning, "%s", msg);
+        if (!o.force) {
+            ct_err_set(err,
+                       "signature fit refused: %s; gamma = %.4g, delta = %.4g s, M = %.0f B "
+                       "(accepted: a fit within the threshold; measure more repetitions, fit "
+                       "other configurations, raise the threshold or force it)",
+                       msg, out->gamma, out->delta, out->M);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(r);
+    free(T);
+    free(sig);
+    free(cand);
+    free(pred);
+    return rc;
+}

@@ -1,0 +1,262 @@
+/* Robust Alltoall fit (fit_alltoall.h): spread weights, M by leave-one-out,
+ * gamma(k, f), the training-error threshold. Synthetic data with known
+ * parameters and deterministic noise; the failure of issue 12 reproduced
+ * (noisy small points, an 8-node 1 kB point of mean 3.4 ms and min 0.56 ms). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "contention/fit.h"
+#include "contention/fit_alltoall.h"
+#include "ct_test_util.h"
+
+static uint64_t rng_state;
+static double uniform_pm1(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    uint64_t r = rng_state * 0x2545F4914F6CDD1DULL;
+    return (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+/* The model written out (alltoall.h): T = (n-1) a + r (m b g(k,f) + [m>=M] d). */
+static double truth(int32_t nodes, int32_t t, double m, double a, double b, const ct_a2a_sig *s)
+{
+    double n = (double)nodes * t, r = t * (n - t), k = nodes - 1.0;
+    double g = s->gamma + s->gamma_incast * fmax(0, k - 1) + s->gamma_flows * fmax(0, r - 1);
+    return (n - 1) * a + r * (m * b * g + (m >= s->M ? s->delta : 0.0));
+}
+
+static const double A = 50e-6, B = 1.0 / 12.5e6; /* Fast Ethernet-like */
+
+/* Issue 12: an 8-node Alltoall whose small messages are noisy (mean far
+ * above the best run: 1 kB mean 3.4 ms, min 0.56 ms) and whose saturated
+ * points are clean. The paper's plain fit weighs them all alike, picks M = 0
+ * and misses its own saturated points; the robust fit weights by spread,
+ * chooses M by leave-one-out error and recovers the signature. */
+static void test_noisy_small_points(void **state)
+{
+    (void)state;
+    const ct_a2a_sig sig = {.gamma = 1.3, .delta = 2e-3, .M = 65536};
+    const double sizes[] = {1024, 4096, 16384, 32768, 65536, 131072, 262144, 524288};
+    ct_a2a_sample s[8];
+    rng_state = 99;
+    for (size_t i = 0; i < 8; i++) {
+        double T = truth(8, 1, sizes[i], A, B, &sig);
+        s[i] = (ct_a2a_sample){.nodes = 8, .tasks_per_node = 1, .m = sizes[i]};
+        if (sizes[i] <= 16384) {
+            /* retransmission timeouts: the mean far above, the best run below */
+            s[i].t = T * (3.0 + uniform_pm1());
+            s[i].t_min = T * 0.5;
+        } else {
+            s[i].t = T * (1 + 0.01 * uniform_pm1());
+            s[i].t_min = s[i].t * 0.98;
+        }
+    }
+    s[0].t = 3.4e-3; /* the issue's 1 kB point */
+    s[0].t_min = 0.56e-3;
+    /* the plain fit (000 §V as fit.c does it) */
+    ct_a2a_sig plain;
+    ct_fit_diag pd;
+    ct_err err;
+    assert_int_equal(ct_fit_signature(s, 8, A, B, 0, NULL, 0, &plain, &pd, &err), 0);
+    double plain_sat = 0;
+    for (size_t i = 4; i < 8; i++)
+        plain_sat = fmax(plain_sat,
+                         fabs(ct_a2a_eq5(8, A, B, s[i].m, &plain) - s[i].t) / s[i].t);
+    print_message("plain: gamma %.3f delta %.3g M %.0f, max err %.2f, saturated %.2f\n",
+                  plain.gamma, plain.delta, plain.M, pd.max_rel_err, plain_sat);
+    assert_true(plain.M < 65536);       /* the noisy points moved the threshold */
+    assert_true(pd.max_rel_err > 0.30); /* and the fit misses its own points */
+    /* the robust fit */
+    ct_p2p_curve c;
+    ct_p2p_single(&c, A, B);
+    ct_a2a_fit_opts o;
+    ct_a2a_fit_opts_default(&o);
+    ct_a2a_sig r;
+    ct_a2a_fit_report rep;
+    int rc = ct_fit_signature_robust(s, 8, &c, 0, &o, &r, &rep, &err);
+    if (rc)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, 0);
+    print_message("robust: gamma %.4f delta %.4g M %.0f, trusted max err %.3f over %zu, cv %.2f "
+                  "(M=0: %.2f)\n",
+                  r.gamma, r.delta, r.M, rep.max_err_trusted, rep.ntrusted, rep.cv_rms,
+                  rep.cv_rms_M0);
+    close_rel(r.gamma, 1.3, 0.03, "gamma");
+    close_rel(r.delta, 2e-3, 0.10, "delta");
+    assert_true(r.M > 16384 && r.M <= 65536);
+    assert_true(r.gamma_incast == 0 && r.gamma_flows == 0);
+    assert_true(rep.cv_rms < rep.cv_rms_M0);
+    assert_true(rep.max_err_trusted < 0.05);
+    assert_int_equal(rep.ntrusted, 5); /* the three noisy points are not held to 15 % */
+    assert_int_equal(rep.over_threshold, 0);
+    for (size_t i = 4; i < 8; i++)
+        assert_true(fabs(ct_a2a_predict_sample(&s[i], &c, 0, &r) - s[i].t) / s[i].t < 0.03);
+}
+
+/* gamma(k, f) recovered from configurations with 1 and 2 tasks per node, and
+ * a held-back configuration predicted; with 1 task per node only, flows move
+ * with the incast degree and gamma_flows is reported unidentifiable. */
+static void test_incast_recovery(void **state)
+{
+    (void)state;
+    const ct_a2a_sig sig = {
+        .gamma = 1.05, .delta = 1e-3, .M = 32768, .gamma_incast = 0.1, .gamma_flows = 0.004};
+    const int32_t cfg[][2] = {{2, 1}, {4, 1}, {8, 1}, {4, 2}, {8, 2}};
+    const double sizes[] = {16384, 65536, 131072, 262144, 524288};
+    ct_a2a_sample s[25];
+    size_t n = 0;
+    rng_state = 5;
+    for (size_t c = 0; c < 5; c++)
+        for (size_t k = 0; k < 5; k++) {
+            double T = truth(cfg[c][0], cfg[c][1], sizes[k], A, B, &sig);
+            double t = T * (1 + 0.02 * uniform_pm1());
+            s[n++] = (ct_a2a_sample){.nodes = cfg[c][0],
+                                     .tasks_per_node = cfg[c][1],
+                                     .m = sizes[k],
+                                     .t = t,
+                                     .t_min = t * (1 - 0.02)};
+        }
+    ct_p2p_curve c;
+    ct_p2p_single(&c, A, B);
+    ct_a2a_fit_opts o;
+    ct_a2a_fit_opts_default(&o);
+    o.incast = 1;
+    ct_a2a_sig r;
+    ct_a2a_fit_report rep;
+    ct_err err;
+    int rc = ct_fit_signature_robust(s, n, &c, 0, &o, &r, &rep, &err);
+    if (rc)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, 0);
+    print_message("gamma %.4f + %.4f (k-1) + %.5f (f-1), delta %.4g, M %.0f\n", r.gamma,
+                  r.gamma_incast, r.gamma_flows, r.delta, r.M);
+    assert_int_equal(rep.incast_identified, 3);
+    close_rel(r.gamma, 1.05, 0.06, "gamma0");
+    close_rel(r.gamma_incast, 0.1, 0.25, "gamma_incast");
+    close_rel(r.gamma_flows, 0.004, 0.35, "gamma_flows");
+    assert_true(rep.diag.max_rel_err < 0.05);
+    /* held back: 6 nodes x 4 tasks (k = 5, f = 80), 2 x 4 (k = 1, f = 16) */
+    const int32_t held[][2] = {{6, 4}, {2, 4}};
+    for (size_t h = 0; h < 2; h++) {
+        ct_a2a_sample x = {.nodes = held[h][0], .tasks_per_node = held[h][1], .m = 262144};
+        x.t = truth(x.nodes, x.tasks_per_node, x.m, A, B, &sig);
+        double e = (ct_a2a_predict_sample(&x, &c, 0, &r) - x.t) / x.t;
+        print_message("held %dx%d: %+.2f %%\n", (int)x.nodes, (int)x.tasks_per_node, 100 * e);
+        assert_true(fabs(e) < 0.06);
+    }
+    /* one task per node only: f = k, gamma_flows cannot be told apart */
+    rc = ct_fit_signature_robust(s, 15, &c, 0, &o, &r, &rep, &err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(rep.incast_identified, 1);
+    assert_true(r.gamma_flows == 0);
+    assert_non_null(strstr(rep.note, "gamma_flows not identifiable"));
+    /* one configuration: neither */
+    rc = ct_fit_signature_robust(s + 10, 5, &c, 0, &o, &r, &rep, &err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(rep.incast_identified, 0);
+    assert_true(r.gamma_incast == 0 && r.gamma_flows == 0);
+}
+
+/* A fit that misses its own clean points is refused (or kept flagged with
+ * force); the constant-gamma model cannot follow incast growth. */
+static void test_threshold(void **state)
+{
+    (void)state;
+    const ct_a2a_sig sig = {.gamma = 1.0, .delta = 0, .M = 0, .gamma_incast = 0.6};
+    ct_a2a_sample s[12];
+    size_t n = 0;
+    const int32_t nodes[] = {2, 4, 8};
+    const double sizes[] = {65536, 131072, 262144, 524288};
+    for (size_t c = 0; c < 3; c++)
+        for (size_t k = 0; k < 4; k++) {
+            double t = truth(nodes[c], 1, sizes[k], A, B, &sig);
+            s[n++] = (ct_a2a_sample){.nodes = nodes[c], .tasks_per_node = 1, .m = sizes[k],
+                                     .t = t, .t_min = 0.99 * t};
+        }
+    ct_p2p_curve c;
+    ct_p2p_single(&c, A, B);
+    ct_a2a_fit_opts o;
+    ct_a2a_fit_opts_default(&o);
+    ct_a2a_sig r;
+    ct_a2a_fit_report rep;
+    ct_err err;
+    assert_int_equal(ct_fit_signature_robust(s, n, &c, 0, &o, &r, &rep, &err), -1);
+    assert_non_null(strstr(err.msg, "signature fit refused: the fit misses its own training "
+                                    "points by up to"));
+    assert_int_equal(rep.over_threshold, 1);
+    o.force = 1;
+    assert_int_equal(ct_fit_signature_robust(s, n, &c, 0, &o, &r, &rep, &err), 0);
+    assert_int_equal(rep.over_threshold, 1);
+    assert_true(rep.max_err_trusted > 0.15);
+    assert_non_null(strstr(rep.diag.warning, "threshold 15.0 %"));
+    /* the incast-aware model fits the same data */
+    o.force = 0;
+    o.incast = 1;
+    assert_int_equal(ct_fit_signature_robust(s, n, &c, 0, &o, &r, &rep, &err), 0);
+    close_rel(r.gamma_incast, 0.6, 1e-6, "gamma_incast, noise-free");
+    assert_true(rep.max_err_trusted < 1e-9);
+    /* max_fit_err <= 0: never refused */
+    o.incast = 0;
+    o.max_fit_err = 0;
+    assert_int_equal(ct_fit_signature_robust(s, n, &c, 0, &o, &r, &rep, &err), 0);
+    assert_int_equal(rep.over_threshold, 0);
+}
+
+static void test_piecewise_curve_and_input(void **state)
+{
+    (void)state;
+    /* alpha, beta come from the sample's segment */
+    ct_p2p_curve c = {2, {{0, 20e-6, 1e-9}, {65536, -4e-3, B}}};
+    const ct_a2a_sig sig = {.gamma = 1.2, .delta = 5e-4, .M = 131072};
+    const double sizes[] = {8192, 32768, 131072, 262144, 524288};
+    ct_a2a_sample s[5];
+    for (size_t k = 0; k < 5; k++) {
+        double a, b;
+        ct_p2p_at(&c, sizes[k], &a, &b);
+        s[k] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = sizes[k],
+                               .t = truth(4, 1, sizes[k], a, b, &sig)};
+    }
+    ct_a2a_fit_opts o;
+    ct_a2a_fit_opts_default(&o);
+    ct_a2a_sig r;
+    ct_err err;
+    assert_int_equal(ct_fit_signature_robust(s, 5, &c, 0, &o, &r, NULL, &err), 0);
+    close_rel(r.gamma, 1.2, 1e-9, "gamma");
+    close_rel(r.delta, 5e-4, 1e-6, "delta");
+    assert_true(r.M == 131072);
+    /* refusals name the value */
+    s[2].t_min = -1;
+    assert_int_equal(ct_fit_signature_robust(s, 5, &c, 0, &o, &r, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "sample 2: t_min = -1"));
+    s[2].t_min = 0;
+    assert_int_equal(ct_fit_signature_robust(s, 3, &c, 0, &o, &r, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "3 Alltoall samples"));
+    ct_p2p_curve bad = {0, {{0, 0, 0}}};
+    assert_int_equal(ct_fit_signature_robust(s, 5, &bad, 0, &o, &r, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "point-to-point curve"));
+    /* spread */
+    ct_a2a_sample x = {.nodes = 2, .tasks_per_node = 1, .m = 1, .t = 4e-3, .t_min = 1e-3};
+    close_rel(ct_a2a_sample_spread(&x), 0.75, 1e-12, "spread");
+    x.t_min = 0;
+    assert_true(ct_a2a_sample_spread(&x) == 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_noisy_small_points),
+        cmocka_unit_test(test_incast_recovery),
+        cmocka_unit_test(test_threshold),
+        cmocka_unit_test(test_piecewise_curve_and_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
