@@ -1041,10 +1041,7 @@ int cmd_calibrate(int argc, char **argv)
              "contention-admin calibrate %s: Hockney least squares on %zu ping-pong sizes", today,
              d.bench.np2p);
     if (have_gige) {
-        fab.penalty.kind = CT_MODEL_GIGE;
-        fab.penalty.beta = g.beta;
-        fab.penalty.gamma_i = g.gamma_i;
-        fab.penalty.gamma_o = g.gamma_o;
+        fab.penalty = CT_GIGE_MODEL(g.beta, g.gamma_i, g.gamma_o);
         snprintf(fab.penalty_source, sizeof fab.penalty_source,
                  "contention-admin calibrate %s: 001 §V-A from conflict schemes at %.0f bytes%s",
                  today, g.m, g.has_gammas ? "" : " (no Fig. 4 scheme: gammas 0)");

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "admin.h"
-#include "contention/penalty.h"
+#include "contention/models.h"
 
 static void help(void)
 {
@@ -16,11 +16,6 @@ static void help(void)
            "  --json          JSON in SI units (s, s/byte, bytes, bytes/s)\n\n"
            "Exit status: 0 ok, 1 unreadable/invalid file or unknown fabric, 2 usage error.\n",
            CT_DEFAULT_SIGNATURES);
-}
-
-static const char *method_name(ct_stopgo_method m)
-{
-    return m == CT_STOPGO_EXACT ? "exact" : m == CT_STOPGO_SCALABLE ? "scalable" : "auto";
 }
 
 static void text_fabric(const ct_fabric *f)
@@ -61,12 +56,24 @@ static void text_fabric(const ct_fabric *f)
     } else {
         printf("  alltoall:    no signature (Alltoall predictions use the penalty model)\n");
     }
-    printf("  penalty:     %s", ct_model_name(f->penalty.kind));
-    if (f->penalty.kind == CT_MODEL_GIGE)
-        printf(" (beta %.6g, gamma_i %.6g, gamma_o %.6g; 001 §V-A)", f->penalty.beta,
-               f->penalty.gamma_i, f->penalty.gamma_o);
-    if (f->penalty.kind == CT_MODEL_STOPGO)
-        printf(" (method %s; 001 §V-B)", method_name(f->penalty.stopgo_method));
+    /* any registered model: its keys (optional numbers when set), then its paper */
+    const ct_model_info *mi = ct_model_info_of(f->penalty.kind);
+    printf("  penalty:     %s", mi->name);
+    size_t shown = 0;
+    for (size_t i = 0; i < mi->nkeys; i++) {
+        const ct_model_key *k = &mi->keys[i];
+        double v = ct_model_key_get(&f->penalty, k);
+        if (!k->required && k->type != CT_PARAM_CHOICE && v == 0)
+            continue;
+        char text[64];
+        if (k->type == CT_PARAM_REAL)
+            snprintf(text, sizeof text, "%.6g", v);
+        else
+            ct_model_key_format(&f->penalty, k, text, sizeof text);
+        printf("%s%s %s", shown++ ? ", " : " (", k->key, text);
+    }
+    if (shown)
+        printf("; %s)", mi->cite);
     putchar('\n');
     if (f->penalty_source[0])
         printf("               %s\n", f->penalty_source);
@@ -163,16 +170,20 @@ static void json_fabric(const ct_fabric *f)
     {
         int fp = 1;
         putchar('{');
-        json_str("model", ct_model_name(f->penalty.kind), &fp);
-        if (f->penalty.kind == CT_MODEL_GIGE) {
-            json_num("beta", f->penalty.beta, &fp);
-            json_num("gamma_i", f->penalty.gamma_i, &fp);
-            json_num("gamma_o", f->penalty.gamma_o, &fp);
-        }
-        if (f->penalty.kind == CT_MODEL_STOPGO) {
-            json_str("method", method_name(f->penalty.stopgo_method), &fp);
-            json_key("seed", &fp);
-            printf("%lu", f->penalty.stopgo_seed);
+        const ct_model_info *mi = ct_model_info_of(f->penalty.kind);
+        json_str("model", mi->name, &fp);
+        for (size_t i = 0; i < mi->nkeys; i++) {
+            const ct_model_key *k = &mi->keys[i];
+            char text[64];
+            ct_model_key_format(&f->penalty, k, text, sizeof text);
+            if (k->type == CT_PARAM_REAL) {
+                json_num(k->key, f->penalty.real[k->slot], &fp);
+            } else if (k->type == CT_PARAM_CHOICE) {
+                json_str(k->key, text, &fp);
+            } else {
+                json_key(k->key, &fp);
+                fputs(text, stdout);
+            }
         }
         json_str("source", f->penalty_source, &fp);
         putchar('}');

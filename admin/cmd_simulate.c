@@ -10,8 +10,8 @@
 
 #include "admin.h"
 #include "contention/layout.h"
-#include "contention/penalty.h"
 #include "contention/collective.h"
+#include "contention/models.h"
 #include "contention/simulate.h"
 #include "contention/trace.h"
 #include "ctslurm/slurmfmt.h"
@@ -142,10 +142,16 @@ out:
 
 static void print_model(FILE *f, const ct_sim_params *p)
 {
-    fprintf(f, "%s", ct_model_name(p->model.kind));
-    if (p->model.kind == CT_MODEL_GIGE)
-        fprintf(f, " (beta %.6g, gamma_i %.6g, gamma_o %.6g)", p->model.beta, p->model.gamma_i,
-                p->model.gamma_o);
+    const ct_model_info *mi = ct_model_info_of(p->model.kind);
+    fprintf(f, "%s", mi->name);
+    size_t shown = 0;
+    for (size_t i = 0; i < mi->nkeys; i++) {
+        const ct_model_key *k = &mi->keys[i];
+        if (k->type == CT_PARAM_REAL)
+            fprintf(f, "%s%s %.6g", shown++ ? ", " : " (", k->key, p->model.real[k->slot]);
+    }
+    if (shown)
+        fputc(')', f);
 }
 
 static void print_text(const ct_trace *tr, const ct_layout *l, const char *fabric,
@@ -378,7 +384,7 @@ int cmd_simulate(int argc, char **argv)
         return ADMIN_USAGE;
     ct_model_kind mk = CT_MODEL_NONE;
     if (model && (ct_model_from_name(model, &mk) < 0))
-        return admin_usage(CMD, "--model '%s' (accepted: gige, stopgo, fairshare, none)", model);
+        return admin_usage(CMD, "--model '%s' (accepted: %s)", model, ct_model_names());
 
     ct_err err;
     ct_alloc alloc = {0, NULL};
@@ -405,13 +411,31 @@ int cmd_simulate(int argc, char **argv)
     ct_sim_params p;
     ct_sim_params_from_fabric(fab, &p);
     if (model && mk != p.model.kind) {
-        if (mk == CT_MODEL_GIGE) {
-            admin_fail(CMD,
-                       "fabric '%s' has no GigE parameters (its penalty model is %s); "
-                       "accepted --model for it: stopgo, fairshare, none",
-                       fab->name, ct_model_name(p.model.kind));
-            goto out;
-        }
+        /* a model whose parameters a file must give cannot run without them */
+        const ct_model_info *mi = ct_model_info_of(mk);
+        for (size_t i = 0; i < mi->nkeys; i++)
+            if (mi->keys[i].required) {
+                char ok[256];
+                size_t used = 0;
+                ok[0] = '\0';
+                for (size_t j = 0; j < ct_model_count(); j++) {
+                    const ct_model_info *o = ct_model_info_of((ct_model_kind)j);
+                    int needs = 0;
+                    for (size_t q = 0; q < o->nkeys; q++)
+                        needs |= o->keys[q].required;
+                    int w = 0;
+                    if (!needs)
+                        w = snprintf(ok + used, sizeof ok - used, "%s%s", used ? ", " : "",
+                                     o->name);
+                    if (w > 0 && (size_t)w < sizeof ok - used)
+                        used += (size_t)w;
+                }
+                admin_fail(CMD,
+                           "fabric '%s' has no %s parameters (its penalty model is %s); "
+                           "accepted --model for it: %s",
+                           fab->name, mi->label, ct_model_name(p.model.kind), ok);
+                goto out;
+            }
         memset(&p.model, 0, sizeof p.model);
         p.model.kind = mk;
     }

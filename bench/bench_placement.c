@@ -69,9 +69,9 @@ int main(int argc, char **argv)
     f.alpha = 50e-6;
     f.beta = 1.0 / 125e6;
     f.penalty.kind = CT_MODEL_GIGE; /* 001 §V-A */
-    f.penalty.beta = 0.75;
-    f.penalty.gamma_i = 0.036;
-    f.penalty.gamma_o = 0.115;
+    f.penalty.real[CT_GIGE_SHARE] = 0.75;
+    f.penalty.real[CT_GIGE_SKEW_IN] = 0.036;
+    f.penalty.real[CT_GIGE_SKEW_OUT] = 0.115;
     f.intra_bw = 5e9;
     ct_alloc a;
     ct_err err = {{0}};

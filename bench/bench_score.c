@@ -40,9 +40,9 @@ int main(int argc, char **argv)
     f.has_alltoall = 1;
     f.alltoall = (ct_a2a_sig){.gamma = 4.3628, .delta = 4.93e-3, .M = 8192}; /* 000 §6.2 */
     f.penalty.kind = CT_MODEL_GIGE;                                          /* 001 §V-A */
-    f.penalty.beta = 0.75;
-    f.penalty.gamma_i = 0.036;
-    f.penalty.gamma_o = 0.115;
+    f.penalty.real[CT_GIGE_SHARE] = 0.75;
+    f.penalty.real[CT_GIGE_SKEW_IN] = 0.036;
+    f.penalty.real[CT_GIGE_SKEW_OUT] = 0.115;
     f.intra_bw = 5e9;
 
     ct_alloc a;

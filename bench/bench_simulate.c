@@ -193,9 +193,9 @@ int main(int argc, char **argv)
     ct_penalty_model m;
     memset(&m, 0, sizeof m);
     m.kind = CT_MODEL_GIGE;
-    m.beta = 0.75; /* paper 001 §V-A published values */
-    m.gamma_i = 0.036;
-    m.gamma_o = 0.115;
+    m.real[CT_GIGE_SHARE] = 0.75; /* paper 001 §V-A published values */
+    m.real[CT_GIGE_SKEW_IN] = 0.036;
+    m.real[CT_GIGE_SKEW_OUT] = 0.115;
     long comms[8] = {10000, 100000, 1000000}, nodes[8] = {64, 1024};
     size_t ncomms = 3, nnodes = 2;
     const char *write_dir = NULL, *trace = NULL;

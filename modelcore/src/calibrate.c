@@ -359,12 +359,7 @@ static int check_scheme(const ct_conflict_sample *c, size_t n, const char *schem
             ct_graph_free(&gr);
             return -1;
         }
-    ct_penalty_model pm;
-    memset(&pm, 0, sizeof pm);
-    pm.kind = CT_MODEL_GIGE;
-    pm.beta = g->beta;
-    pm.gamma_i = g->gamma_i;
-    pm.gamma_o = g->gamma_o;
+    ct_penalty_model pm = CT_GIGE_MODEL(g->beta, g->gamma_i, g->gamma_o);
     double alone[CT_MAX_SCHEME_COMMS], finish[CT_MAX_SCHEME_COMMS];
     for (size_t j = 0; j < k; j++)
         alone[j] = g->t_ref;

@@ -51,7 +51,7 @@ typedef struct ct_gnode {
 typedef struct ct_gige_net {
     int32_t nnodes;
     int gige; /* keep mo/co/mi/ci (GigE); otherwise lists and degrees only */
-    double beta, gamma_i, gamma_o;
+    double share, skew_in, skew_out; /* GigE parameters (penalty.h CT_GIGE_*) */
     unsigned flags;
     ct_gnode *nd;
     uint32_t epoch;
@@ -76,9 +76,8 @@ typedef struct ct_gige_net {
 /* Grow *p (elements of elem bytes, *cap of them) to hold need; counted in acct. */
 int ct_gnet_grow(void **p, size_t *cap, size_t need, size_t elem, ct_mem_acct *acct);
 
-/* gige != 0 keeps the GigE state with model parameters m (beta, gammas, flags). */
-int ct_gnet_init(ct_gige_net *g, int32_t nnodes, const ct_penalty_model *m, int gige,
-                 ct_mem_acct *acct);
+/* Lists and degrees only; a model's inc_init hook (model.h) adds its state. */
+int ct_gnet_init(ct_gige_net *g, int32_t nnodes, ct_mem_acct *acct);
 void ct_gnet_free(ct_gige_net *g);
 /* Room for handles 0..n-1. */
 int ct_gnet_reserve(ct_gige_net *g, size_t n);

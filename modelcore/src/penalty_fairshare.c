@@ -7,6 +7,8 @@
  */
 #include "contention/penalty.h"
 
+#include "model.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -79,3 +81,21 @@ int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err)
 {
     return ct_fairshare_penalties_ex(g, NULL, penalty, err);
 }
+
+/* ---- the model's entry in the registry (model.h) */
+
+static int fairshare_penalties(const ct_penalty_model *m, const ct_graph *g,
+                               const unsigned char *active, double *penalty, ct_err *err)
+{
+    (void)m;
+    return ct_fairshare_penalties_ex(g, active, penalty, err);
+}
+
+const ct_model_ops ct_model_fairshare = {
+    .info = {.name = "fairshare",
+             .label = "fair share",
+             .cite = "baseline",
+             .summary = "max-min fair share of each NIC's in/out bandwidth (not from a paper)",
+             .penalty_ge1 = 1},
+    .penalties = fairshare_penalties,
+};

@@ -23,6 +23,7 @@
 #include "contention/penalty.h"
 
 #include "gige_incremental.h"
+#include "model.h"
 #include "grow.h"
 
 #include <math.h>
@@ -41,43 +42,52 @@ typedef struct node_info {
  * dout = Δo(a), din = Δi(b), in_max: c_i ∈ C_o^m (Δi(b) is the max of Δi
  * over a's communications), card_om = card(C_o^m) at a, out_max: c_i ∈ C_i^m,
  * card_im = card(C_i^m) at b. Shared by the batch and incremental evaluators. */
-static inline double gige_formula(double beta, double gamma_i, double gamma_o, int literal,
+static inline double gige_formula(double share, double skew_in, double skew_out, int literal,
                                   int64_t dout, int64_t din, int in_max, int64_t card_om,
                                   int out_max, int64_t card_im)
 {
     double po = 1.0, pi = 1.0;
     if (dout > 1) {
-        double k = (double)dout, card = (double)card_om;
+        double k = (double)dout, card = (double)card_om; /* share = β, skew_out = γ_o */
         if (in_max)
-            po = k * beta * (1.0 + gamma_o * (k - card)); /* 001 §V-A p_o, c_i ∈ C_o^m */
+            po = k * share * (1.0 + skew_out * (k - card)); /* 001 §V-A p_o, c_i ∈ C_o^m */
         else
-            po = k * beta * (1.0 - gamma_o / card);       /* 001 §V-A p_o, otherwise */
+            po = k * share * (1.0 - skew_out / card);         /* 001 §V-A p_o, otherwise */
     }
     if (din > 1) {
-        double k = (double)din, card = (double)card_im;
+        double k = (double)din, card = (double)card_im; /* skew_in = γ_i */
         if (out_max)
-            pi = k * beta * (1.0 + gamma_i * (k - card)); /* 001 §V-A p_i, c_i ∈ C_i^m */
+            pi = k * share * (1.0 + skew_in * (k - card)); /* 001 §V-A p_i, c_i ∈ C_i^m */
         else
-            pi = k * beta * (1.0 - gamma_i / (literal ? (double)card_om : card));
+            pi = k * share * (1.0 - skew_in / (literal ? (double)card_om : card));
         /* ^ 001 §V-A p_i, otherwise (printed card(C_o^m): see the header comment) */
     }
     return po > pi ? po : pi; /* 001 §V-A: p = max(p_o, p_i) */
 }
 
-int ct_gige_penalties_ex(double beta, double gamma_i, double gamma_o, unsigned flags,
+/* The parameter checks, named by the YAML keys (β, γ_i, γ_o of 001 §V-A). */
+static int gige_check_params(double share, double skew_in, double skew_out, unsigned flags,
+                             ct_err *err)
+{
+    if (!(isfinite(share) && share > 0))
+        return ct_err_set(err, "GigE beta = %g (accepted: finite, > 0; paper 001: 0.75)", share);
+    if (!(isfinite(skew_in) && skew_in >= 0 && skew_in < 1))
+        return ct_err_set(err, "GigE gamma_i = %g (accepted: 0 <= gamma_i < 1; paper 001: 0.036)",
+                          skew_in);
+    if (!(isfinite(skew_out) && skew_out >= 0 && skew_out < 1))
+        return ct_err_set(err, "GigE gamma_o = %g (accepted: 0 <= gamma_o < 1; paper 001: 0.115)",
+                          skew_out);
+    if (flags & ~CT_GIGE_LITERAL_PI)
+        return ct_err_set(err, "GigE flags 0x%x (accepted: 0 or CT_GIGE_LITERAL_PI)", flags);
+    return 0;
+}
+
+int ct_gige_penalties_ex(double share, double skew_in, double skew_out, unsigned flags,
                          const ct_graph *g, const unsigned char *active, double *penalty,
                          ct_err *err)
 {
-    if (!(isfinite(beta) && beta > 0))
-        return ct_err_set(err, "GigE beta = %g (accepted: finite, > 0; paper 001: 0.75)", beta);
-    if (!(isfinite(gamma_i) && gamma_i >= 0 && gamma_i < 1))
-        return ct_err_set(err, "GigE gamma_i = %g (accepted: 0 <= gamma_i < 1; paper 001: 0.036)",
-                          gamma_i);
-    if (!(isfinite(gamma_o) && gamma_o >= 0 && gamma_o < 1))
-        return ct_err_set(err, "GigE gamma_o = %g (accepted: 0 <= gamma_o < 1; paper 001: 0.115)",
-                          gamma_o);
-    if (flags & ~CT_GIGE_LITERAL_PI)
-        return ct_err_set(err, "GigE flags 0x%x (accepted: 0 or CT_GIGE_LITERAL_PI)", flags);
+    if (gige_check_params(share, skew_in, skew_out, flags, err))
+        return -1;
     if (g->nnodes < 1)
         return ct_err_set(err, "graph with %d nodes (accepted: >= 1)", (int)g->nnodes);
 
@@ -115,7 +125,7 @@ int ct_gige_penalties_ex(double beta, double gamma_i, double gamma_o, unsigned f
             continue;
         }
         const node_info *s = &nd[c[i].src], *d = &nd[c[i].dst];
-        penalty[i] = gige_formula(beta, gamma_i, gamma_o, literal, s->dout, d->din,
+        penalty[i] = gige_formula(share, skew_in, skew_out, literal, s->dout, d->din,
                                   d->din == s->max_in_of_out, s->card_om,
                                   s->dout == d->max_out_of_in, d->card_im);
     }
@@ -123,11 +133,66 @@ int ct_gige_penalties_ex(double beta, double gamma_i, double gamma_o, unsigned f
     return 0;
 }
 
-int ct_gige_penalties(double beta, double gamma_i, double gamma_o, const ct_graph *g,
+int ct_gige_penalties(double share, double skew_in, double skew_out, const ct_graph *g,
                       double *penalty, ct_err *err)
 {
-    return ct_gige_penalties_ex(beta, gamma_i, gamma_o, 0, g, NULL, penalty, err);
+    return ct_gige_penalties_ex(share, skew_in, skew_out, 0, g, NULL, penalty, err);
 }
+
+/* ---- the model's entry in the registry (model.h) */
+
+static int gige_check(const ct_penalty_model *m, ct_err *err)
+{
+    return gige_check_params(m->real[CT_GIGE_SHARE], m->real[CT_GIGE_SKEW_IN],
+                             m->real[CT_GIGE_SKEW_OUT], (unsigned)m->integer[CT_GIGE_FLAGS], err);
+}
+
+static int gige_penalties(const ct_penalty_model *m, const ct_graph *g,
+                          const unsigned char *active, double *penalty, ct_err *err)
+{
+    return ct_gige_penalties_ex(m->real[CT_GIGE_SHARE], m->real[CT_GIGE_SKEW_IN],
+                                m->real[CT_GIGE_SKEW_OUT], (unsigned)m->integer[CT_GIGE_FLAGS], g,
+                                active, penalty, err);
+}
+
+static int gige_inc_init(ct_gige_net *net, const ct_penalty_model *m)
+{
+    net->gige = 1;
+    net->share = m->real[CT_GIGE_SHARE];
+    net->skew_in = m->real[CT_GIGE_SKEW_IN];
+    net->skew_out = m->real[CT_GIGE_SKEW_OUT];
+    net->flags = (unsigned)m->integer[CT_GIGE_FLAGS];
+    return 0;
+}
+
+/* 001 §V-A: p = Δ·β·(1 ± γ ...); γ < 1 keeps the "otherwise" branch positive.
+ * The YAML keys keep the paper's symbols; the C slots say what they do. */
+static const ct_model_key gige_keys[] = {
+    {.key = "beta", .unit = "1", .meaning = "β of 001 §V-A: k-way NIC sharing costs k·β each",
+     .type = CT_PARAM_REAL, .slot = CT_GIGE_SHARE, .required = 1, .lo = 0, .lo_open = 1,
+     .hi = INFINITY},
+    {.key = "gamma_i", .unit = "1", .meaning = "γ_i of 001 §V-A: skew among incoming ones",
+     .type = CT_PARAM_REAL, .slot = CT_GIGE_SKEW_IN, .required = 1, .lo = 0, .hi = 1,
+     .hi_open = 1},
+    {.key = "gamma_o", .unit = "1", .meaning = "γ_o of 001 §V-A: skew among outgoing ones",
+     .type = CT_PARAM_REAL, .slot = CT_GIGE_SKEW_OUT, .required = 1, .lo = 0, .hi = 1,
+     .hi_open = 1},
+};
+
+const ct_model_ops ct_model_gige = {
+    .info = {.name = "gige",
+             .label = "GigE",
+             .cite = "001 §V-A",
+             .summary = "Gigabit Ethernet: p = max(p_o, p_i) from NIC degrees",
+             .keys = gige_keys,
+             .nkeys = sizeof gige_keys / sizeof gige_keys[0],
+             .penalty_ge1 = 0, /* k·β < 1 is possible (β = 0.75, k = 1 in a group) */
+             .incremental = 1},
+    .check = gige_check,
+    .penalties = gige_penalties,
+    .inc_init = gige_inc_init,
+    .inc_commit = ct_gnet_commit_gige,
+};
 
 /* ================================================ incremental state */
 
@@ -153,18 +218,12 @@ void ct_gnet_free(ct_gige_net *g)
     memset(g, 0, sizeof *g);
 }
 
-int ct_gnet_init(ct_gige_net *g, int32_t nnodes, const ct_penalty_model *m, int gige,
-                 ct_mem_acct *acct)
+int ct_gnet_init(ct_gige_net *g, int32_t nnodes, ct_mem_acct *acct)
 {
     memset(g, 0, sizeof *g);
     if (nnodes < 1)
         return -1;
     g->nnodes = nnodes;
-    g->gige = gige;
-    g->beta = m->beta;
-    g->gamma_i = m->gamma_i;
-    g->gamma_o = m->gamma_o;
-    g->flags = m->gige_flags;
     g->acct = acct;
     g->nd = calloc((size_t)nnodes, sizeof *g->nd);
     if (!g->nd)
@@ -401,7 +460,7 @@ static inline double gnet_penalty(const ct_gige_net *g, int32_t k)
 {
     const ct_glink *x = &g->l[k];
     int32_t a = x->src, b = x->dst;
-    return gige_formula(g->beta, g->gamma_i, g->gamma_o, (g->flags & CT_GIGE_LITERAL_PI) != 0,
+    return gige_formula(g->share, g->skew_in, g->skew_out, (g->flags & CT_GIGE_LITERAL_PI) != 0,
                         g->nd[a].out, g->nd[b].in, g->nd[b].in == g->nd[a].mo, g->nd[a].co,
                         g->nd[a].out == g->nd[b].mi, g->nd[b].ci);
 }

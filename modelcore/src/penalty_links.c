@@ -223,7 +223,7 @@ int ct_links_penalties_active(const ct_penalty_model *m, const ct_tree_map *t, c
     int any;
     link_loads(t, g, active, load, &any);
     if (any) {
-        const double scale = m->kind == CT_MODEL_GIGE ? m->beta : 1.0;
+        const double scale = m->kind == CT_MODEL_GIGE ? m->real[CT_GIGE_SHARE] : 1.0;
         int32_t r[128];
         for (size_t i = 0; i < g->ncomm; i++) {
             if (active && !active[i])

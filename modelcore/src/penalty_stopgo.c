@@ -35,6 +35,8 @@
  */
 #include "contention/penalty.h"
 
+#include "model.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1178,6 +1180,39 @@ int ct_stopgo_penalties(ct_stopgo_method method, unsigned long seed, const ct_gr
     ct_stopgo_opts o = {.method = method, .seed = seed};
     return ct_stopgo_penalties_ex(&o, g, NULL, penalty, NULL, err);
 }
+
+/* ---- the model's entry in the registry (model.h) */
+
+static int stopgo_penalties(const ct_penalty_model *m, const ct_graph *g,
+                            const unsigned char *active, double *penalty, ct_err *err)
+{
+    ct_stopgo_opts o = {.method = (ct_stopgo_method)m->integer[CT_STOPGO_METHOD],
+                        .seed = (unsigned long)m->integer[CT_STOPGO_SEED]};
+    return ct_stopgo_penalties_ex(&o, g, active, penalty, NULL, err);
+}
+
+static const char *const stopgo_methods[] = {"auto", "exact", "scalable", NULL};
+static const ct_model_key stopgo_keys[] = {
+    {.key = "method",
+     .unit = "",
+     .meaning = "how the maximal sets are counted (auto, exact, scalable)",
+     .type = CT_PARAM_CHOICE, .slot = CT_STOPGO_METHOD, .choices = stopgo_methods},
+    {.key = "seed",
+     .unit = "1",
+     .meaning = "seed of the scalable method's Markov chain; 0 = default",
+     .type = CT_PARAM_INT, .slot = CT_STOPGO_SEED, .lo = 0, .hi = (double)INT64_MAX},
+};
+
+const ct_model_ops ct_model_stopgo = {
+    .info = {.name = "stopgo",
+             .label = "Stop & Go",
+             .cite = "001 §V-B",
+             .summary = "Myrinet Stop & Go: penalty = #maximal sets / min emission at the source",
+             .keys = stopgo_keys,
+             .nkeys = sizeof stopgo_keys / sizeof stopgo_keys[0],
+             .penalty_ge1 = 1},
+    .penalties = stopgo_penalties,
+};
 
 int ct_stopgo_exact_counts(const ct_graph *g, double *nsets, double *emission, ct_err *err)
 {

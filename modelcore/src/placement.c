@@ -16,6 +16,7 @@
 #include "contention/collective.h"
 #include "contention/commgraph.h"
 #include "contention/hockney.h"
+#include "contention/models.h"
 #include "contention/penalty.h"
 #include "contention/progressive.h"
 #include "contention/simulate.h"
@@ -836,7 +837,9 @@ static int time_graphs(const ct_fabric *f, const ct_graph *g, const double *itim
         rc = ct_err_set(err, "out of memory for %zu arcs", maxarcs);
         goto out;
     }
-    int incremental = f->penalty.kind == CT_MODEL_GIGE || f->penalty.kind == CT_MODEL_NONE;
+    /* models with incremental hooks (contention/models.h) scale with work */
+    const ct_model_info *minfo = ct_model_info_of(f->penalty.kind);
+    int incremental = minfo && minfo->incremental;
     int fits = incremental || maxarcs <= EVAL_MAX_ARCS;
     for (int i = 0; i < k && fits && incremental; i++)
         if (progressive_work(&g[i], no, ni) > EVAL_MAX_WORK)

@@ -12,6 +12,7 @@
 #include "contention/progressive.h"
 
 #include "gige_incremental.h"
+#include "model.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -122,13 +123,12 @@ int ct_progressive_times_ex(const ct_penalty_model *m, const ct_graph *g, const 
         if (!isfinite(alone[i]) || alone[i] < 0)
             return ct_err_set(err, "arc %zu (%d->%d): time alone %g s (accepted: finite, >= 0)", i,
                               (int)g->comm[i].src, (int)g->comm[i].dst, alone[i]);
-    const int gige = m->kind == CT_MODEL_GIGE && !m->tree; /* trees: the link model */
-    if (gige) { /* penalty_gige.c's parameter checks, once */
-        ct_graph g1 = {.nnodes = 1};
-        if (ct_gige_penalties_ex(m->beta, m->gamma_i, m->gamma_o, m->gige_flags, &g1, NULL, NULL,
-                                 err))
-            return -1;
-    }
+    if (ct_model_check(m, err)) /* once, before any event */
+        return -1;
+    const ct_model_ops *ops = ct_model_ops_of(m->kind);
+    /* a model with incremental hooks re-evaluates what each completion
+     * changes; the others are re-applied to every arc in flight */
+    const int gige = ops->inc_commit != NULL && !m->tree; /* trees: the link model */
     prog P = {.m = m, .g = g, .max_evals = max_evals};
     size_t n1 = n ? n : 1;
     P.a = malloc(n1 * sizeof *P.a);
@@ -139,8 +139,8 @@ int ct_progressive_times_ex(const ct_penalty_model *m, const ct_graph *g, const 
     int rc = 0;
     size_t nact = 0;
     if (!P.a || !P.heap || (!gige && (!active || !pen)) ||
-        (gige && (ct_gnet_init(&net, g->nnodes > 0 ? g->nnodes : 1, m, 1, NULL) ||
-                  ct_gnet_reserve(&net, n1)))) {
+        (gige && (ct_gnet_init(&net, g->nnodes > 0 ? g->nnodes : 1, NULL) ||
+                  (ops->inc_init && ops->inc_init(&net, m)) || ct_gnet_reserve(&net, n1)))) {
         rc = ct_err_set(err, "out of memory for a progressive evaluation of %zu arcs", n);
         goto out;
     }
@@ -163,13 +163,13 @@ int ct_progressive_times_ex(const ct_penalty_model *m, const ct_graph *g, const 
     for (;;) {
         /* re-apply the model to what is in flight */
         if (gige) {
-            if (ct_gnet_commit_gige(&net)) {
+            if (ops->inc_commit(&net)) {
                 rc = ct_err_set(err, "out of memory for a progressive evaluation of %zu arcs", n);
                 break;
             }
             for (size_t j = 0; j < net.ntouched && rc == 0; j++)
                 rc = apply(&P, (size_t)net.touched[j], net.tpen[j], now, err);
-        } else if (first || m->kind != CT_MODEL_NONE) {
+        } else {
             if ((first ? nact : P.nheap) && ct_penalties_active(m, g, active, pen, err) < 0)
                 rc = -1;
             for (size_t i = 0; i < n && rc == 0; i++)

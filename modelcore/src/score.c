@@ -1,6 +1,8 @@
 /* Candidate mappings -> predicted times (see score.h for the model). */
 #include "contention/score.h"
 
+#include "contention/models.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,13 +296,13 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
         }
     }
     /* One evaluation method for every candidate, so that they compare fairly.
-     * GigE and "none" are evaluated incrementally (a completion costs the arcs
-     * at the nodes it changes) and are bounded by work only; Stop & Go and
-     * fair share re-evaluate every arc at every completion, so their graphs
-     * are also bounded in size. Past either bound every candidate is timed
-     * with the penalties of the first instant. */
-    int incremental =
-        fabric->penalty.kind == CT_MODEL_GIGE || fabric->penalty.kind == CT_MODEL_NONE;
+     * Models with incremental hooks (contention/models.h: GigE, none) cost,
+     * per completion, the arcs at the nodes it changes and are bounded by
+     * work only; the others (Stop & Go, fair share) re-evaluate every arc at
+     * every completion, so their graphs are also bounded in size. Past either
+     * bound every candidate is timed with the penalties of the first instant. */
+    const ct_model_info *minfo = ct_model_info_of(fabric->penalty.kind);
+    int incremental = minfo && minfo->incremental;
     int progressive = incremental || max_arcs <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
     for (size_t i = 0; i < nc && rc == 0 && p2p && progressive && incremental; i++) {
         int oom;

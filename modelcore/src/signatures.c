@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contention/models.h"
+
 #include "fileio.h"
 #include "yamlutil.h"
 
@@ -57,16 +59,34 @@ static const numfield a2a_fields[] = {
     {"gamma_incast", FOFF(alltoall.gamma_incast), CONV_PLAIN, 0, 0, 0, INFINITY, 0, 0},
     {"gamma_flows", FOFF(alltoall.gamma_flows), CONV_PLAIN, 0, 0, 0, INFINITY, 0, 0},
 };
-/* 001 §V-A: p = Δ·β·(1 ± γ ...); γ < 1 keeps the "then" branch positive */
-static const numfield gige_fields[] = {
-    {"beta", FOFF(penalty.beta), CONV_PLAIN, 1, 0, 1, INFINITY, 0, 0},
-    {"gamma_i", FOFF(penalty.gamma_i), CONV_PLAIN, 1, 0, 0, 1, 1, 0},
-    {"gamma_o", FOFF(penalty.gamma_o), CONV_PLAIN, 1, 0, 0, 1, 1, 0},
-};
 static const numfield fabric_fields[] = {
     {"intra_node_bandwidth_MBps", FOFF(intra_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
 };
 #define NF(a) (sizeof(a) / sizeof(a[0]))
+
+/* The penalty section is the model's: its keys come from the registry
+ * (contention/models.h). Real-valued keys become number fields like the
+ * others; CT_MODEL_MAX_REAL bounds how many a model has. */
+static size_t model_real_fields(ct_model_kind kind, numfield *fs)
+{
+    const ct_model_info *mi = ct_model_info_of(kind);
+    size_t n = 0;
+    for (size_t i = 0; mi && i < mi->nkeys; i++) {
+        const ct_model_key *k = &mi->keys[i];
+        if (k->type != CT_PARAM_REAL)
+            continue;
+        fs[n++] = (numfield){.key = k->key,
+                             .off = FOFF(penalty.real) + (size_t)k->slot * sizeof(double),
+                             .conv = CONV_PLAIN,
+                             .required = k->required,
+                             .lo = k->lo,
+                             .lo_open = k->lo_open,
+                             .hi = k->hi,
+                             .hi_open = k->hi_open,
+                             .absent = 0};
+    }
+    return n;
+}
 
 static double *field_ptr(ct_fabric *f, const numfield *d)
 {
@@ -254,29 +274,6 @@ static int load_name(const ctx *c, const ct_ynode *n, const char *what, char *ou
     return 0;
 }
 
-static const char *const model_names[] = {"none", "gige", "stopgo", "fairshare"};
-static const ct_model_kind model_kinds[] = {CT_MODEL_NONE, CT_MODEL_GIGE, CT_MODEL_STOPGO,
-                                            CT_MODEL_FAIRSHARE};
-static const char *const method_names[] = {"auto", "exact", "scalable"};
-static const ct_stopgo_method method_kinds[] = {CT_STOPGO_AUTO, CT_STOPGO_EXACT,
-                                                CT_STOPGO_SCALABLE};
-
-static const char *model_str(ct_model_kind k)
-{
-    for (size_t i = 0; i < NF(model_kinds); i++)
-        if (model_kinds[i] == k)
-            return model_names[i];
-    return NULL;
-}
-
-static const char *method_str(ct_stopgo_method m)
-{
-    for (size_t i = 0; i < NF(method_kinds); i++)
-        if (method_kinds[i] == m)
-            return method_names[i];
-    return NULL;
-}
-
 static int date_ok(const char *s)
 {
     if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
@@ -410,25 +407,24 @@ static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_
     char what[CT_NAME_MAX * 2 + 64], kind[32];
     snprintf(what, sizeof what, "%s.model", path);
     if (ct_y_string(c->name, m, what, kind, sizeof kind, c->err) < 0)
-        return ct_y_err(c->err, c->name, m,
-                        "unknown penalty model '%.40s' (accepted: none, "
-                        "gige, stopgo, fairshare)",
-                        m->kind == CT_Y_SCALAR ? m->str : "");
-    size_t k = 0;
-    while (k < NF(model_names) && strcmp(kind, model_names[k]) != 0)
-        k++;
-    if (k == NF(model_names))
-        return ct_y_err(c->err, c->name, m,
-                        "unknown penalty model '%s' (accepted: none, gige, "
-                        "stopgo, fairshare)",
-                        kind);
-    fab->penalty.kind = model_kinds[k];
-    static const char *const plain_keys[] = {"model", "source", NULL};
-    static const char *const gige_keys[] = {"model", "beta", "gamma_i", "gamma_o", "source", NULL};
-    static const char *const stopgo_keys[] = {"model", "method", "seed", "source", NULL};
-    const char *const *keys = fab->penalty.kind == CT_MODEL_GIGE     ? gige_keys
-                              : fab->penalty.kind == CT_MODEL_STOPGO ? stopgo_keys
-                                                                     : plain_keys;
+        return ct_y_err(c->err, c->name, m, "unknown penalty model '%.40s' (accepted: %s)",
+                        m->kind == CT_Y_SCALAR ? m->str : "", ct_model_names());
+    const ct_model_info *mi = NULL;
+    for (size_t k = 0; k < ct_model_count() && !mi; k++)
+        if (strcmp(kind, ct_model_info_of((ct_model_kind)k)->name) == 0) {
+            fab->penalty.kind = (ct_model_kind)k;
+            mi = ct_model_info_of((ct_model_kind)k);
+        }
+    if (!mi)
+        return ct_y_err(c->err, c->name, m, "unknown penalty model '%s' (accepted: %s)", kind,
+                        ct_model_names());
+    const char *keys[CT_MODEL_MAX_REAL + CT_MODEL_MAX_INT + 3];
+    size_t nk = 0;
+    keys[nk++] = "model";
+    for (size_t i = 0; i < mi->nkeys && nk < NF(keys) - 2; i++)
+        keys[nk++] = mi->keys[i].key;
+    keys[nk++] = "source";
+    keys[nk] = NULL;
     char pw[CT_NAME_MAX * 2 + 64];
     snprintf(pw, sizeof pw, "%s (model %s)", path, kind);
     if (ct_ymap_check_keys(c->name, map, pw, keys, c->err) < 0)
@@ -438,33 +434,42 @@ static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_
     if (src && ct_y_string(c->name, src, what, fab->penalty_source, sizeof fab->penalty_source,
                            c->err) < 0)
         return -1;
-    if (fab->penalty.kind == CT_MODEL_GIGE)
-        return load_fields(c, map, path, gige_fields, NF(gige_fields), fab);
-    if (fab->penalty.kind == CT_MODEL_STOPGO) {
-        const ct_ynode *meth = ct_ymap_get(map, "method");
-        if (meth) {
-            char mv[32];
-            snprintf(what, sizeof what, "%s.method", path);
-            size_t j = NF(method_names);
-            if (meth->kind == CT_Y_SCALAR && !ct_y_is_null(meth) && meth->len < sizeof mv) {
-                memcpy(mv, meth->str, meth->len + 1);
-                for (j = 0; j < NF(method_names) && strcmp(mv, method_names[j]) != 0; j++)
-                    ;
-            }
-            if (j == NF(method_names))
-                return ct_y_err(c->err, c->name, meth,
-                                "%s '%.40s' is unknown (accepted: auto, "
-                                "exact, scalable)",
-                                what, meth->kind == CT_Y_SCALAR ? meth->str : "");
-            fab->penalty.stopgo_method = method_kinds[j];
+    numfield rf[CT_MODEL_MAX_REAL];
+    size_t nrf = model_real_fields(fab->penalty.kind, rf);
+    if (load_fields(c, map, path, rf, nrf, fab) < 0)
+        return -1;
+    for (size_t i = 0; i < mi->nkeys; i++) {
+        const ct_model_key *k = &mi->keys[i];
+        const ct_ynode *v = ct_ymap_get(map, k->key);
+        if (k->type == CT_PARAM_REAL)
+            continue;
+        if (!v) {
+            if (k->required)
+                return missing(c, map, path, k->key, k->key);
+            continue;
         }
-        const ct_ynode *seed = ct_ymap_get(map, "seed");
-        if (seed) {
-            long long s;
-            snprintf(what, sizeof what, "%s.seed", path);
-            if (ct_y_integer(c->name, seed, what, 0, LLONG_MAX, &s, c->err) < 0)
+        snprintf(what, sizeof what, "%s.%s", path, k->key);
+        if (k->type == CT_PARAM_CHOICE) {
+            size_t j = 0, n = 0;
+            while (k->choices[n])
+                n++;
+            j = n;
+            if (v->kind == CT_Y_SCALAR && !ct_y_is_null(v))
+                for (j = 0; j < n && strcmp(v->str, k->choices[j]) != 0; j++)
+                    ;
+            if (j == n) {
+                char acc[128];
+                ct_model_key_accepted(k, acc, sizeof acc);
+                return ct_y_err(c->err, c->name, v, "%s '%.40s' is unknown (accepted: %s)", what,
+                                v->kind == CT_Y_SCALAR ? v->str : "", acc);
+            }
+            fab->penalty.integer[k->slot] = (int64_t)j;
+        } else {
+            long long x, lo = (long long)k->lo;
+            long long hi = !isfinite(k->hi) || k->hi >= 0x1p63 ? LLONG_MAX : (long long)k->hi;
+            if (ct_y_integer(c->name, v, what, lo, hi, &x, c->err) < 0)
                 return -1;
-            fab->penalty.stopgo_seed = (unsigned long)s;
+            fab->penalty.integer[k->slot] = (int64_t)x;
         }
     }
     return 0;
@@ -1038,13 +1043,13 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
                               "for unknown)",
                               fab->name, fab->a2a_fitted_n);
     }
-    if (!model_str(fab->penalty.kind))
-        return ct_err_set(err,
-                          "fabric '%s': penalty model %d (accepted: none, gige, stopgo, "
-                          "fairshare)",
-                          fab->name, (int)fab->penalty.kind);
-    if (fab->penalty.kind == CT_MODEL_GIGE &&
-        check_fields(fab, "penalty.", gige_fields, NF(gige_fields), err) < 0)
+    const ct_model_info *mi = ct_model_info_of(fab->penalty.kind);
+    if (!mi)
+        return ct_err_set(err, "fabric '%s': penalty model %d (accepted: %s)", fab->name,
+                          (int)fab->penalty.kind, ct_model_names());
+    numfield rf[CT_MODEL_MAX_REAL];
+    size_t nrf = model_real_fields(fab->penalty.kind, rf);
+    if (check_fields(fab, "penalty.", rf, nrf, err) < 0)
         return -1;
     if (fab->topology) {
         ct_topology tc;
@@ -1064,16 +1069,9 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
                 return ct_err_set(err, "fabric '%s': node name '%.64s' is not valid", fab->name,
                                   fab->topology->node[v]);
     }
-    if (fab->penalty.kind == CT_MODEL_STOPGO) {
-        if (!method_str(fab->penalty.stopgo_method))
-            return ct_err_set(err,
-                              "fabric '%s': stopgo method %d (accepted: auto, exact, "
-                              "scalable)",
-                              fab->name, (int)fab->penalty.stopgo_method);
-        if (fab->penalty.stopgo_seed > (unsigned long)LLONG_MAX)
-            return ct_err_set(err, "fabric '%s': stopgo seed %lu (accepted: at most %lld)",
-                              fab->name, fab->penalty.stopgo_seed, LLONG_MAX);
-    }
+    /* the other keys and the model's own rules */
+    if (ct_model_check(&fab->penalty, err) < 0)
+        return ct_err_prefix(err, "fabric '%s': penalty: ", fab->name);
     return 0;
 }
 
@@ -1143,13 +1141,19 @@ size_t ct_fabric_diff(const ct_fabric *a, const ct_fabric *b, char *buf, size_t 
     }
     if (a->penalty.kind != b->penalty.kind) {
         diff_add(&d, "penalty.model");
-    } else if (a->penalty.kind == CT_MODEL_GIGE) {
-        diff_fields(&d, a, b, "penalty.", gige_fields, NF(gige_fields));
-    } else if (a->penalty.kind == CT_MODEL_STOPGO) {
-        if (a->penalty.stopgo_method != b->penalty.stopgo_method)
-            diff_add(&d, "penalty.method");
-        if (a->penalty.stopgo_seed != b->penalty.stopgo_seed)
-            diff_add(&d, "penalty.seed");
+    } else {
+        const ct_model_info *mi = ct_model_info_of(a->penalty.kind);
+        for (size_t i = 0; mi && i < mi->nkeys; i++) {
+            const ct_model_key *k = &mi->keys[i];
+            int same = k->type == CT_PARAM_REAL
+                           ? a->penalty.real[k->slot] == b->penalty.real[k->slot]
+                           : a->penalty.integer[k->slot] == b->penalty.integer[k->slot];
+            if (!same) {
+                char key[96];
+                snprintf(key, sizeof key, "penalty.%s", k->key);
+                diff_add(&d, key);
+            }
+        }
     }
     if (strcmp(a->penalty_source, b->penalty_source))
         diff_add(&d, "penalty.source");
@@ -1390,13 +1394,22 @@ static void write_fabric(FILE *f, const ct_fabric *fab)
             fprintf(f, "      fitted_n: %d\n", fab->a2a_fitted_n);
     }
     fputs("    penalty:\n", f);
-    fprintf(f, "      model: %s\n", model_str(fab->penalty.kind));
-    if (fab->penalty.kind == CT_MODEL_GIGE)
-        write_fields(f, fab, "      ", gige_fields, NF(gige_fields));
-    if (fab->penalty.kind == CT_MODEL_STOPGO) {
-        fprintf(f, "      method: %s\n", method_str(fab->penalty.stopgo_method));
-        if (fab->penalty.stopgo_seed)
-            fprintf(f, "      seed: %lu\n", fab->penalty.stopgo_seed);
+    const ct_model_info *mi = ct_model_info_of(fab->penalty.kind);
+    fprintf(f, "      model: %s\n", mi->name);
+    /* required keys and choices always, optional numbers when not 0 */
+    for (size_t i = 0; i < mi->nkeys; i++) {
+        const ct_model_key *k = &mi->keys[i];
+        if (!k->required && k->type != CT_PARAM_CHOICE && ct_model_key_get(&fab->penalty, k) == 0)
+            continue;
+        fprintf(f, "      %s: ", k->key);
+        if (k->type == CT_PARAM_REAL) {
+            write_value(f, CONV_PLAIN, fab->penalty.real[k->slot]);
+        } else {
+            char v[64];
+            ct_model_key_format(&fab->penalty, k, v, sizeof v);
+            fputs(v, f);
+        }
+        fputc('\n', f);
     }
     write_text(f, "      ", "source", fab->penalty_source);
     write_fields(f, fab, "    ", fabric_fields, NF(fabric_fields));

@@ -27,6 +27,7 @@
 #include "contention/hockney.h"
 
 #include "gige_incremental.h"
+#include "model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,7 +54,8 @@ typedef struct slot {
 typedef struct net {
     int32_t nnodes;
     ct_penalty_model model;
-    int incremental; /* GigE evaluated incrementally */
+    const ct_model_ops *ops;
+    int incremental; /* through the model's incremental hooks (model.h) */
     /* transfers on the network as links of per-node lists, with Δo, Δi and,
      * when incremental, the GigE state (gige_incremental.h); link k is slot k */
     ct_gige_net g;
@@ -94,9 +96,11 @@ static int net_init(net *n, int32_t nnodes, const ct_penalty_model *m, int refer
     memset(n, 0, sizeof *n);
     n->nnodes = nnodes;
     n->model = *m;
-    n->incremental = m->kind == CT_MODEL_GIGE && !reference;
+    n->ops = ct_model_ops_of(m->kind);
+    n->incremental = n->ops->inc_commit && !reference;
     n->local = calloc((size_t)nnodes, sizeof(int32_t));
-    if (!n->local || ct_gnet_init(&n->g, nnodes, m, n->incremental, &n->acct)) {
+    if (!n->local || ct_gnet_init(&n->g, nnodes, &n->acct) ||
+        (n->incremental && n->ops->inc_init && n->ops->inc_init(&n->g, m))) {
         net_free(n);
         return -1;
     }
@@ -207,33 +211,15 @@ static void apply_penalty(net *n, int32_t k, double p, double now)
         x->p_start = p;
 }
 
-/* GigE (001 §V-A): the shared incremental state lists the transfers whose
- * inputs moved, with their new penalties. */
-static int gige_commit(net *n, double now)
+/* A model with incremental hooks (GigE 001 §V-A, none) lists the transfers
+ * whose inputs moved, with their new penalties. */
+static int inc_commit(net *n, double now)
 {
-    if (ct_gnet_commit_gige(&n->g))
+    if (n->ops->inc_commit(&n->g))
         return -1;
     for (size_t i = 0; i < n->g.ntouched; i++)
         apply_penalty(n, n->g.touched[i], n->g.tpen[i], now);
     return 0;
-}
-
-static int model_penalties(const net *n, const ct_graph *g, double *pen, ct_err *err)
-{
-    switch (n->model.kind) {
-    case CT_MODEL_GIGE:
-        return ct_gige_penalties_ex(n->model.beta, n->model.gamma_i, n->model.gamma_o,
-                                    n->model.gige_flags, g, NULL, pen, err);
-    case CT_MODEL_STOPGO:
-        return ct_stopgo_penalties(n->model.stopgo_method, n->model.stopgo_seed, g, pen, err);
-    case CT_MODEL_FAIRSHARE:
-        return ct_fairshare_penalties(g, pen, err);
-    case CT_MODEL_NONE:
-        for (size_t i = 0; i < g->ncomm; i++)
-            pen[i] = 1.0;
-        return 0;
-    }
-    return ct_err_set(err, "unknown penalty model %d", (int)n->model.kind);
 }
 
 /* Re-apply the model to each connected component (transfers linked through
@@ -289,7 +275,7 @@ static int component_commit(net *n, double now, ct_err *err)
         }
         ct_graph g = {
             .nnodes = (int32_t)G->nwork, .ncomm = G->ntouched, .cap = G->ntouched, .comm = n->gbuf};
-        if (model_penalties(n, &g, n->pbuf, err))
+        if (n->ops->penalties(&n->model, &g, NULL, n->pbuf, err))
             return -1;
         for (size_t j = 0; j < G->ntouched; j++)
             apply_penalty(n, G->touched[j], n->pbuf[j], now);
@@ -302,17 +288,10 @@ static int net_commit(net *n, double now, ct_err *err)
     if (!ct_gnet_dirty(&n->g))
         return 0;
     if (n->incremental)
-        return gige_commit(n, now) ? ct_err_set(err, "out of memory re-evaluating penalties") : 0;
+        return inc_commit(n, now) ? ct_err_set(err, "out of memory re-evaluating penalties") : 0;
     if (ct_gnet_commit_nodes(&n->g))
         return ct_err_set(err, "out of memory re-evaluating penalties");
-    if (n->model.kind != CT_MODEL_NONE)
-        return component_commit(n, now, err);
-    /* no model: penalties stay 1, only p_start of new transfers to record */
-    for (size_t i = 0; i < n->g.no; i++)
-        for (int32_t x = n->g.nd[n->g.nodes_o[i]].head_out; x >= 0; x = n->g.l[x].next_out)
-            if (n->s[x].start == now)
-                n->s[x].p_start = 1.0;
-    return 0;
+    return component_commit(n, now, err);
 }
 
 /* ======================================================= ct_gige_inc API */
@@ -327,11 +306,8 @@ ct_gige_inc *ct_gige_inc_new(int32_t nnodes, double beta, double gamma_i, double
     if (nnodes < 1)
         return NULL;
     ct_gige_inc *g = calloc(1, sizeof *g);
-    ct_penalty_model m = {.kind = CT_MODEL_GIGE,
-                          .beta = beta,
-                          .gamma_i = gamma_i,
-                          .gamma_o = gamma_o,
-                          .gige_flags = flags};
+    ct_penalty_model m = CT_GIGE_MODEL(beta, gamma_i, gamma_o);
+    m.integer[CT_GIGE_FLAGS] = flags;
     if (!g || net_init(&g->n, nnodes, &m, 0)) {
         free(g);
         return NULL;
@@ -949,14 +925,7 @@ static int check_inputs(const ct_trace *tr, const ct_layout *l, const ct_sim_par
                           p->beta);
     if (isnan(p->intra_bw))
         return ct_err_set(err, "intra-node bandwidth is NaN (accepted: bytes/s, <= 0 = free)");
-    if (p->model.kind == CT_MODEL_GIGE) {
-        /* the same checks as penalty_gige.c, once, before the first event */
-        ct_graph g = {.nnodes = 1};
-        if (ct_gige_penalties_ex(p->model.beta, p->model.gamma_i, p->model.gamma_o,
-                                 p->model.gige_flags, &g, NULL, NULL, err))
-            return -1;
-    }
-    return 0;
+    return ct_model_check(&p->model, err); /* once, before the first event */
 }
 
 int ct_simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, ct_sim_result *out,

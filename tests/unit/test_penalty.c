@@ -43,12 +43,12 @@ static void test_dispatch_matches_models(void **state)
     ct_graph g;
     fig4(&g);
     double p[6], q[6];
-    ct_penalty_model m = {.kind = CT_MODEL_GIGE, .beta = 0.75, .gamma_i = 0.036, .gamma_o = 0.115};
+    ct_penalty_model m = CT_GIGE_MODEL(0.75, 0.036, 0.115);
     assert_int_equal(ct_penalties(&m, &g, p, NULL), 0);
     assert_int_equal(ct_gige_penalties(0.75, 0.036, 0.115, &g, q, NULL), 0);
     assert_memory_equal(p, q, sizeof p);
     assert_true(fabs(p[2] - 2.7675) < 1e-9);
-    m = (ct_penalty_model){.kind = CT_MODEL_STOPGO, .stopgo_method = CT_STOPGO_EXACT};
+    m = CT_STOPGO_MODEL(CT_STOPGO_EXACT, 0);
     assert_int_equal(ct_penalties(&m, &g, p, NULL), 0);
     assert_int_equal(ct_stopgo_penalties(CT_STOPGO_EXACT, 0, &g, q, NULL), 0);
     assert_memory_equal(p, q, sizeof p);
@@ -77,7 +77,7 @@ static void test_active_every_model(void **state)
             ct_graph_add(&h, g.comm[i].src, g.comm[i].dst, 1, 1.0, NULL);
     ct_penalty_model ms[] = {
         {.kind = CT_MODEL_NONE},
-        {.kind = CT_MODEL_GIGE, .beta = 0.75, .gamma_i = 0.036, .gamma_o = 0.115},
+        CT_GIGE_MODEL(0.75, 0.036, 0.115),
         {.kind = CT_MODEL_STOPGO},
         {.kind = CT_MODEL_FAIRSHARE},
     };
@@ -105,9 +105,9 @@ static void test_empty_graph(void **state)
     ct_graph_init(&g, 4, NULL);
     ct_penalty_model ms[] = {
         {.kind = CT_MODEL_NONE},
-        {.kind = CT_MODEL_GIGE, .beta = 0.75, .gamma_i = 0.036, .gamma_o = 0.115},
+        CT_GIGE_MODEL(0.75, 0.036, 0.115),
         {.kind = CT_MODEL_STOPGO},
-        {.kind = CT_MODEL_STOPGO, .stopgo_method = CT_STOPGO_EXACT},
+        CT_STOPGO_MODEL(CT_STOPGO_EXACT, 0),
         {.kind = CT_MODEL_FAIRSHARE},
     };
     double sentinel = 42.0;

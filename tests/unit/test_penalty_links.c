@@ -72,8 +72,14 @@ static void make_map(ct_tree_map *m, int32_t nsw, const int32_t *parent, const d
 
 static ct_penalty_model model(ct_model_kind k, unsigned flags)
 {
-    ct_penalty_model m = {.kind = k, .beta = 0.75, .gamma_i = 0.036, .gamma_o = 0.115,
-                          .stopgo_method = CT_STOPGO_SCALABLE, .gige_flags = flags};
+    /* parameter slots are per model (penalty.h) */
+    ct_penalty_model m = {.kind = k};
+    if (k == CT_MODEL_GIGE) {
+        m = CT_GIGE_MODEL(0.75, 0.036, 0.115);
+        m.integer[CT_GIGE_FLAGS] = flags;
+    } else if (k == CT_MODEL_STOPGO) {
+        m = CT_STOPGO_MODEL(CT_STOPGO_SCALABLE, 0);
+    }
     return m;
 }
 

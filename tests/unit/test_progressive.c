@@ -44,7 +44,8 @@ static void load_fig4(fig4 *f4)
 }
 
 static const ct_penalty_model gige = {
-    .kind = CT_MODEL_GIGE, .beta = 0.75, .gamma_i = 0.036, .gamma_o = 0.115};
+    .kind = CT_MODEL_GIGE,
+    .real = {[CT_GIGE_SHARE] = 0.75, [CT_GIGE_SKEW_IN] = 0.036, [CT_GIGE_SKEW_OUT] = 0.115}};
 
 static void test_fig4_units_of_tref(void **state)
 {
@@ -109,7 +110,7 @@ static void test_stopgo_fig6(void **state)
     int arcs[][2] = {{0, 1}, {0, 2}, {0, 3}, {4, 1}, {5, 1}, {4, 6}};
     for (int i = 0; i < 6; i++)
         ct_graph_add(&g, arcs[i][0], arcs[i][1], 1, 1.0, NULL);
-    ct_penalty_model sg = {.kind = CT_MODEL_STOPGO, .stopgo_method = CT_STOPGO_EXACT};
+    ct_penalty_model sg = CT_STOPGO_MODEL(CT_STOPGO_EXACT, 0);
     double alone[6] = {1, 1, 1, 1, 1, 1}, fin[6], want[6] = {4, 4, 4, 2.5, 2.5, 2.5};
     assert_int_equal(ct_progressive_times(&sg, &g, alone, fin, NULL), 0);
     for (int i = 0; i < 6; i++)
@@ -221,10 +222,10 @@ static void test_matches_reference_random(void **state)
         gige,
         {.kind = CT_MODEL_FAIRSHARE},
         {.kind = CT_MODEL_NONE},
-        {.kind = CT_MODEL_STOPGO, .stopgo_method = CT_STOPGO_EXACT},
-        {.kind = CT_MODEL_STOPGO, .stopgo_method = CT_STOPGO_SCALABLE, .stopgo_seed = 7},
+        CT_STOPGO_MODEL(CT_STOPGO_EXACT, 0),
+        CT_STOPGO_MODEL(CT_STOPGO_SCALABLE, 7),
     };
-    models[1].gige_flags = CT_GIGE_LITERAL_PI;
+    models[1].integer[CT_GIGE_FLAGS] = CT_GIGE_LITERAL_PI;
     rng_state = 20261122;
     size_t compared = 0, events_below_arcs = 0;
     for (int mi = 0; mi < 6; mi++) {
@@ -276,7 +277,7 @@ static void test_matches_reference_dense(void **state)
             alone[i] = 1e-3 * (double)(1 + i % 3);
         for (unsigned flags = 0; flags <= CT_GIGE_LITERAL_PI; flags += CT_GIGE_LITERAL_PI) {
             ct_penalty_model m = gige;
-            m.gige_flags = flags;
+            m.integer[CT_GIGE_FLAGS] = flags;
             assert_int_equal(reference_times(&m, &g, alone, want), 0);
             assert_int_equal(ct_progressive_times(&m, &g, alone, fin, NULL), 0);
             for (size_t i = 0; i < g.ncomm; i++) /* 1e-9 relative, as above */
@@ -319,7 +320,7 @@ static void test_rejects(void **state)
     assert_non_null(strstr(err.msg, "accepted"));
     alone[0] = 1.0;
     ct_penalty_model bad = gige;
-    bad.beta = -2;
+    bad.real[CT_GIGE_SHARE] = -2;
     assert_int_equal(ct_progressive_times(&bad, &g, alone, fin, &err), -1);
     assert_non_null(strstr(err.msg, "beta"));
     ct_graph_free(&g);

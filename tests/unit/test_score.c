@@ -36,9 +36,9 @@ static void gige_fabric(ct_fabric *f)
     f->has_alltoall = 1;
     f->alltoall = (ct_a2a_sig){.gamma = 4.3628, .delta = 4.93e-3, .M = 8192}; /* 000 §6.2 */
     f->penalty.kind = CT_MODEL_GIGE;                                          /* 001 §V-A */
-    f->penalty.beta = 0.75;
-    f->penalty.gamma_i = 0.036;
-    f->penalty.gamma_o = 0.115;
+    f->penalty.real[CT_GIGE_SHARE] = 0.75;
+    f->penalty.real[CT_GIGE_SKEW_IN] = 0.036;
+    f->penalty.real[CT_GIGE_SKEW_OUT] = 0.115;
     f->intra_bw = 5e9;
 }
 
@@ -348,7 +348,7 @@ static void test_large_random_progressive_gige(void **state)
     ct_graph_free(&g);
     ct_layout_free(&l);
 
-    f.penalty = (ct_penalty_model){.kind = CT_MODEL_STOPGO, .stopgo_method = CT_STOPGO_SCALABLE};
+    f.penalty = CT_STOPGO_MODEL(CT_STOPGO_SCALABLE, 0);
     assert_int_equal(ct_score(&f, &req, &r, &err), 0);
     assert_non_null(strstr(r.note, "static penalties"));
     assert_non_null(strstr(r.note, "stopgo"));

@@ -209,7 +209,8 @@ static void test_full_file_in_si(void **state)
     assert_int_equal(e->a2a_fitted_n, 32);
     assert_true(e->a2a_fit_error == 0.0625);
     assert_int_equal(e->penalty.kind, CT_MODEL_GIGE);
-    assert_true(e->penalty.beta == 0.8 && e->penalty.gamma_i == 0.05 && e->penalty.gamma_o == 0.1);
+    assert_true(e->penalty.real[CT_GIGE_SHARE] == 0.8 && e->penalty.real[CT_GIGE_SKEW_IN] == 0.05 &&
+                e->penalty.real[CT_GIGE_SKEW_OUT] == 0.1);
     assert_string_equal(e->penalty_source, "measured by hand");
     assert_true(e->intra_bw == 5000e6);
 
@@ -218,8 +219,8 @@ static void test_full_file_in_si(void **state)
     assert_true(ib->beta == 1.0 / 12500e6);
     assert_int_equal(ib->has_alltoall, 0);
     assert_int_equal(ib->penalty.kind, CT_MODEL_STOPGO);
-    assert_int_equal(ib->penalty.stopgo_method, CT_STOPGO_EXACT);
-    assert_int_equal(ib->penalty.stopgo_seed, 7);
+    assert_int_equal(ib->penalty.integer[CT_STOPGO_METHOD], CT_STOPGO_EXACT);
+    assert_int_equal(ib->penalty.integer[CT_STOPGO_SEED], 7);
     assert_int_equal(ib->ngap, 0);
 
     /* absent optional keys take their documented defaults */
@@ -285,13 +286,17 @@ static void assert_same_fabric(const ct_fabric *a, const ct_fabric *b)
     }
     assert_int_equal(a->penalty.kind, b->penalty.kind);
     if (a->penalty.kind == CT_MODEL_GIGE) {
-        assert_memory_equal(&a->penalty.beta, &b->penalty.beta, sizeof(double));
-        assert_memory_equal(&a->penalty.gamma_i, &b->penalty.gamma_i, sizeof(double));
-        assert_memory_equal(&a->penalty.gamma_o, &b->penalty.gamma_o, sizeof(double));
+        assert_memory_equal(&a->penalty.real[CT_GIGE_SHARE], &b->penalty.real[CT_GIGE_SHARE],
+                            sizeof(double));
+        assert_memory_equal(&a->penalty.real[CT_GIGE_SKEW_IN], &b->penalty.real[CT_GIGE_SKEW_IN],
+                            sizeof(double));
+        assert_memory_equal(&a->penalty.real[CT_GIGE_SKEW_OUT], &b->penalty.real[CT_GIGE_SKEW_OUT],
+                            sizeof(double));
     }
     if (a->penalty.kind == CT_MODEL_STOPGO) {
-        assert_int_equal(a->penalty.stopgo_method, b->penalty.stopgo_method);
-        assert_int_equal(a->penalty.stopgo_seed, b->penalty.stopgo_seed);
+        assert_int_equal(a->penalty.integer[CT_STOPGO_METHOD],
+                         b->penalty.integer[CT_STOPGO_METHOD]);
+        assert_int_equal(a->penalty.integer[CT_STOPGO_SEED], b->penalty.integer[CT_STOPGO_SEED]);
     }
     assert_memory_equal(&a->intra_bw, &b->intra_bw, sizeof(double));
 }
@@ -493,9 +498,9 @@ static void test_shipped_signatures_are_the_published_ones(void **state)
         const ct_fabric *f = &sf.fabrics[i];
         if (strstr(f->name, "gige") || strcmp(f->name, "gigabit_ethernet") == 0) {
             assert_int_equal(f->penalty.kind, CT_MODEL_GIGE);
-            assert_true(f->penalty.beta == 0.75); /* 001 §V-A */
-            assert_true(f->penalty.gamma_i == 0.036);
-            assert_true(f->penalty.gamma_o == 0.115);
+            assert_true(f->penalty.real[CT_GIGE_SHARE] == 0.75); /* 001 §V-A */
+            assert_true(f->penalty.real[CT_GIGE_SKEW_IN] == 0.036);
+            assert_true(f->penalty.real[CT_GIGE_SKEW_OUT] == 0.115);
             assert_true(f->beta == 1.0 / 125e6); /* nominal 1 Gbit/s */
         }
     }
@@ -553,11 +558,13 @@ static void test_roundtrip_random_values(void **state)
                          : kind == 1 ? CT_MODEL_GIGE
                          : kind == 2 ? CT_MODEL_STOPGO
                                      : CT_MODEL_FAIRSHARE;
-        f.penalty.beta = logu(0.01, 10);
-        f.penalty.gamma_i = urand() * 0.999;
-        f.penalty.gamma_o = urand() * 0.999;
-        f.penalty.stopgo_method = (ct_stopgo_method)(int)(urand() * 3);
-        f.penalty.stopgo_seed = (unsigned long)(urand() * 1e9);
+        f.penalty.real[CT_GIGE_SHARE] = logu(0.01, 10);
+        f.penalty.real[CT_GIGE_SKEW_IN] = urand() * 0.999;
+        f.penalty.real[CT_GIGE_SKEW_OUT] = urand() * 0.999;
+        if (f.penalty.kind == CT_MODEL_STOPGO) { /* integer slots are per model */
+            f.penalty.integer[CT_STOPGO_METHOD] = (ct_stopgo_method)(int)(urand() * 3);
+            f.penalty.integer[CT_STOPGO_SEED] = (unsigned long)(urand() * 1e9);
+        }
         ct_sigfile one = {1, 1, &f, 0, NULL, 0};
         size_t l1, l2;
         char *t1 = write_mem(&one, &l1);
@@ -579,9 +586,11 @@ static void test_roundtrip_random_values(void **state)
         if (!f.has_alltoall) /* not written, not compared */
             fb.alltoall = a.fabrics[0].alltoall, fb.a2a_fitted_n = 0, fb.a2a_fit_error = -1;
         if (f.penalty.kind != CT_MODEL_GIGE)
-            fb.penalty.beta = fb.penalty.gamma_i = fb.penalty.gamma_o = 0;
+            fb.penalty.real[CT_GIGE_SHARE] = fb.penalty.real[CT_GIGE_SKEW_IN] =
+                fb.penalty.real[CT_GIGE_SKEW_OUT] = 0;
         if (f.penalty.kind != CT_MODEL_STOPGO)
-            fb.penalty.stopgo_method = CT_STOPGO_AUTO, fb.penalty.stopgo_seed = 0;
+            fb.penalty.integer[CT_STOPGO_METHOD] = CT_STOPGO_AUTO,
+            fb.penalty.integer[CT_STOPGO_SEED] = 0;
         assert_same_fabric(&fb, &a.fabrics[0]);
         char *t2 = write_mem(&a, &l2);
         assert_int_equal(ct_sigfile_load_buffer("w2", t2, l2, &b, &err), 0);
@@ -688,10 +697,10 @@ static void test_write_refuses_invalid_values(void **state)
     expect_write_error(&sf, "fabric 'b': alltoall.gamma");
     f[1].alltoall.gamma = 2;
     f[1].penalty.kind = CT_MODEL_GIGE;
-    f[1].penalty.beta = 0.75;
-    f[1].penalty.gamma_i = 1.0;
+    f[1].penalty.real[CT_GIGE_SHARE] = 0.75;
+    f[1].penalty.real[CT_GIGE_SKEW_IN] = 1.0;
     expect_write_error(&sf, "penalty.gamma_i is 1 (accepted: a number >= 0 and < 1)");
-    f[1].penalty.gamma_i = 0.036;
+    f[1].penalty.real[CT_GIGE_SKEW_IN] = 0.036;
     strcpy(f[1].name, "a");
     expect_write_error(&sf, "fabric name 'a' appears twice");
     strcpy(f[1].name, "bad name");
@@ -751,7 +760,7 @@ static void test_diff_names_changed_keys(void **state)
     assert_string_equal(buf, "");
     b.alpha *= 2;
     b.alltoall.gamma = 1;
-    b.penalty.gamma_o = 0.2;
+    b.penalty.real[CT_GIGE_SKEW_OUT] = 0.2;
     strcpy(b.description, "other");
     assert_int_equal(ct_fabric_diff(&a, &b, buf, sizeof buf), 4);
     assert_string_equal(buf, "description, p2p.alpha_us, alltoall.gamma, penalty.gamma_o");

@@ -30,9 +30,9 @@ static ct_sim_params gige_params(double alpha, double beta_s_per_byte)
     ct_sim_params p;
     memset(&p, 0, sizeof p);
     p.model.kind = CT_MODEL_GIGE;
-    p.model.beta = BETA;
-    p.model.gamma_i = GAMMA_I;
-    p.model.gamma_o = GAMMA_O;
+    p.model.real[CT_GIGE_SHARE] = BETA;
+    p.model.real[CT_GIGE_SKEW_IN] = GAMMA_I;
+    p.model.real[CT_GIGE_SKEW_OUT] = GAMMA_O;
     p.alpha = alpha;
     p.beta = beta_s_per_byte;
     p.keep_comms = 1;
@@ -289,7 +289,7 @@ static void test_fig6_stopgo_first_instant(void **state)
     one_per_node(&l, 7);
     ct_sim_params p = gige_params(0, 1e-9);
     p.model.kind = CT_MODEL_STOPGO;
-    p.model.stopgo_method = CT_STOPGO_EXACT;
+    p.model.integer[CT_STOPGO_METHOD] = CT_STOPGO_EXACT;
     ct_sim_result r;
     simulate_ok(&tr, &l, &p, &r);
     const double want[6] = {5, 5, 5, 2.5, 2.5, 2.5}; /* comms in file order a b c d f e */
@@ -586,7 +586,7 @@ static void test_incremental_replay_equals_reference(void **state)
     assert_int_equal(ct_layout_build(&a, 32, 1, CT_DIST_RANDOM, 1, 99, &l, &err), 0);
     for (unsigned flags = 0; flags <= CT_GIGE_LITERAL_PI; flags += CT_GIGE_LITERAL_PI) {
         ct_sim_params p = gige_params(20e-6, 1e-8);
-        p.model.gige_flags = flags;
+        p.model.integer[CT_GIGE_FLAGS] = flags;
         ct_sim_result inc, ref;
         simulate_ok(&tr, &l, &p, &inc);
         p.reference = 1;
@@ -681,7 +681,7 @@ static void test_rejected_inputs(void **state)
     assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
     assert_non_null(strstr(err.msg, "beta=-1"));
     p = gige_params(0, 1e-9);
-    p.model.gamma_o = 1.5;
+    p.model.real[CT_GIGE_SKEW_OUT] = 1.5;
     assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
     assert_non_null(strstr(err.msg, "gamma_o = 1.5"));
     /* evaluation needs per-communication results */

@@ -8,6 +8,7 @@
 #include "contention/hockney.h"
 #include "contention/commgraph.h"
 #include "contention/penalty.h"
+#include "contention/models.h"
 #include "contention/progressive.h"
 #include "contention/alltoall.h"
 #include "contention/plogp.h"

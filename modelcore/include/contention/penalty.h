@@ -12,15 +12,19 @@
 #define CONTENTION_PENALTY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "contention/commgraph.h"
 #include "contention/error.h"
 
+/* Penalty models, in the order of the registry (contention/models.def):
+ * CT_MODEL_NONE, CT_MODEL_GIGE, CT_MODEL_STOPGO, CT_MODEL_FAIRSHARE, ...
+ * What each one is, its YAML keys and their units: contention/models.h. */
 typedef enum ct_model_kind {
-    CT_MODEL_NONE = 0,    /* no contention: every penalty is 1 */
-    CT_MODEL_GIGE,        /* paper 001 §V-A: beta, gamma_i, gamma_o */
-    CT_MODEL_STOPGO,      /* paper 001 §V-B: Myrinet Stop & Go */
-    CT_MODEL_FAIRSHARE,   /* baseline: max-min fair share of each NIC's in/out bandwidth */
+#define CT_MODEL(ID, ops) CT_MODEL_##ID,
+#include "contention/models.def"
+#undef CT_MODEL
+    CT_MODEL_COUNT
 } ct_model_kind;
 
 typedef enum ct_stopgo_method {
@@ -29,28 +33,56 @@ typedef enum ct_stopgo_method {
     CT_STOPGO_SCALABLE,   /* the scalable approximation (see penalty_stopgo.c) */
 } ct_stopgo_method;
 
+#define CT_MODEL_MAX_REAL 6
+#define CT_MODEL_MAX_INT 4
+
+/* A model and its parameters. Each model names its parameter slots (below
+ * for the built-in ones) and declares them, with their YAML keys, units and
+ * accepted ranges, in its own file (contention/models.h); nothing else in
+ * the library knows a model's parameters. Zeroed: CT_MODEL_NONE. */
 typedef struct ct_penalty_model {
     ct_model_kind kind;
-    /* CT_MODEL_GIGE parameters (paper 001 §V-A; published: 0.75, 0.036, 0.115) */
-    double beta;
-    double gamma_i;
-    double gamma_o;
-    /* CT_MODEL_STOPGO options */
-    ct_stopgo_method stopgo_method;
-    unsigned long stopgo_seed;   /* for a randomised scalable method; 0 = default */
-    /* CT_MODEL_GIGE reading options (CT_GIGE_*; 0 = the reading of doc/models-penalty.md) */
-    unsigned gige_flags;
+    double real[CT_MODEL_MAX_REAL];     /* real-valued parameters, by slot */
+    int64_t integer[CT_MODEL_MAX_INT];  /* integer and named-choice parameters, by slot */
     /* the job's switch tree (topology.h), graph node i under tree->leaf[i];
      * NULL: one switch, the node-level models of paper 001 as they are.
-     * Non-NULL: every call goes through the link model (penalty_links.c). */
+     * Non-NULL: every call goes through the link model (penalty_links.c),
+     * which wraps whichever model kind names. */
     const struct ct_tree_map *tree;
 } ct_penalty_model;
+
+/* Slots of CT_MODEL_GIGE (001 §V-A; YAML keys beta, gamma_i, gamma_o).
+ * Named for what they do, so that no C name means two things: "beta" is
+ * Hockney's s/byte everywhere else, "gamma" the Alltoall contention ratio. */
+enum {
+    CT_GIGE_SHARE = 0,    /* real: 001's β, dimensionless: k communications sharing a NIC
+                           * take k·share times longer (published 0.75) */
+    CT_GIGE_SKEW_IN = 1,  /* real: 001's γ_i, dimensionless skew among incoming ones (0.036) */
+    CT_GIGE_SKEW_OUT = 2, /* real: 001's γ_o, dimensionless skew among outgoing ones (0.115) */
+    CT_GIGE_FLAGS = 0,    /* integer: reading options CT_GIGE_* (not in YAML; 0 = default) */
+};
+/* Slots of CT_MODEL_STOPGO (001 §V-B; YAML keys method, seed). */
+enum {
+    CT_STOPGO_METHOD = 0, /* integer: ct_stopgo_method */
+    CT_STOPGO_SEED = 1,   /* integer: seed of the randomised scalable method; 0 = default */
+};
+
+/* The GigE model with the given parameters (001 §V-A). */
+#define CT_GIGE_MODEL(share, skew_in, skew_out)                                                    \
+    ((ct_penalty_model){.kind = CT_MODEL_GIGE,                                                     \
+                        .real = {[CT_GIGE_SHARE] = (share),                                        \
+                                 [CT_GIGE_SKEW_IN] = (skew_in),                                    \
+                                 [CT_GIGE_SKEW_OUT] = (skew_out)}})
+/* The Stop & Go model with a method and seed (001 §V-B). */
+#define CT_STOPGO_MODEL(method, seed)                                                              \
+    ((ct_penalty_model){.kind = CT_MODEL_STOPGO,                                                   \
+                        .integer = {[CT_STOPGO_METHOD] = (method), [CT_STOPGO_SEED] = (seed)}})
 
 /* Literal reading of 001 §V-A's p_i: its last branch divides by card(C_o^m)
  * as printed instead of card(C_i^m) (the default; see penalty_gige.c). */
 #define CT_GIGE_LITERAL_PI 1u
 
-/* Name <-> kind ("none", "gige", "stopgo", "fairshare"). */
+/* Name <-> kind, from the registry ("none", "gige", "stopgo", "fairshare"). */
 const char *ct_model_name(ct_model_kind k);
 int ct_model_from_name(const char *name, ct_model_kind *k);
 
@@ -65,11 +97,12 @@ int ct_penalties_active(const ct_penalty_model *m, const ct_graph *g, const unsi
                         double *penalty, ct_err *err);
 
 /* --- Gigabit Ethernet model, paper 001 §V-A (penalty_gige.c) --- */
-int ct_gige_penalties(double beta, double gamma_i, double gamma_o, const ct_graph *g,
+int ct_gige_penalties(double share, double skew_in, double skew_out, const ct_graph *g,
                       double *penalty, ct_err *err);
 /* Same with reading options (CT_GIGE_*) and an active mask (NULL: all arcs).
- * O(arcs + nodes) time; accepts beta > 0 and 0 <= gamma_i, gamma_o < 1. */
-int ct_gige_penalties_ex(double beta, double gamma_i, double gamma_o, unsigned flags,
+ * O(arcs + nodes) time; accepts share > 0 and 0 <= skew_in, skew_out < 1
+ * (messages name them by their YAML keys beta, gamma_i, gamma_o). */
+int ct_gige_penalties_ex(double share, double skew_in, double skew_out, unsigned flags,
                          const ct_graph *g, const unsigned char *active, double *penalty,
                          ct_err *err);
 

@@ -1,0 +1,43 @@
+/* The penalty-model interface (internal to libcontention).
+ *
+ * Each model defines one `const ct_model_ops ct_model_<name>` in its own
+ * file and is listed once in contention/models.def; models.c builds the
+ * registry from that list. Engines and front ends reach a model only
+ * through these operations. doc/adding-a-model.md walks through a new one.
+ */
+#ifndef CONTENTION_MODEL_H
+#define CONTENTION_MODEL_H
+
+#include "contention/models.h"
+
+#include "gige_incremental.h"
+
+typedef struct ct_model_ops {
+    ct_model_info info; /* name, paper, YAML keys (contention/models.h) */
+    /* Rules beyond each key's range (parameters not in YAML, relations
+     * between keys); NULL: none. Called after the keys were checked. */
+    int (*check)(const ct_penalty_model *m, ct_err *err);
+    /* Penalty of each active arc of g (active NULL: all), 0 for the others.
+     * m has passed ct_model_check. Must not write penalty[] when g has no arc. */
+    int (*penalties)(const ct_penalty_model *m, const ct_graph *g, const unsigned char *active,
+                     double *penalty, ct_err *err);
+    /* Optional incremental hooks over an engine's network state
+     * (gige_incremental.h). Both NULL: engines re-apply `penalties` to the
+     * connected components that changed. inc_init (may be NULL when
+     * inc_commit is set) prepares the state for m; inc_commit folds in the
+     * links and unlinks since the last commit and lists in net->touched[]
+     * every link whose penalty may have changed, its penalty in tpen[]
+     * (every newly linked link must be listed). -1: out of memory. */
+    int (*inc_init)(ct_gige_net *net, const ct_penalty_model *m);
+    int (*inc_commit)(ct_gige_net *net);
+} ct_model_ops;
+
+/* The ops of kind k, or NULL when k is not registered. */
+const ct_model_ops *ct_model_ops_of(ct_model_kind k);
+
+/* Declarations of every model's ops, from the registry. */
+#define CT_MODEL(ID, ops) extern const ct_model_ops ops;
+#include "contention/models.def"
+#undef CT_MODEL
+
+#endif

@@ -1,0 +1,421 @@
+/* Every registered penalty model (contention/models.def), checked the same
+ * way: its YAML keys round-trip through the signature writer and loader,
+ * its parameter check refuses bad values naming the key, its penalties are
+ * >= 1 when it promises so, and the engines' update path -- its incremental
+ * hooks, or the re-evaluation of the components a change touched -- equals
+ * a full recomputation after any sequence of changes. A new model gets all
+ * of this by being registered. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contention/models.h"
+#include "contention/signatures.h"
+
+#include "model.h" /* internal: the ops table and the engines' network state */
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static double urand(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17; /* xorshift64 */
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static size_t nchoices(const ct_model_key *k)
+{
+    size_t n = 0;
+    while (k->choices && k->choices[n])
+        n++;
+    return n;
+}
+
+/* A random value every key of the model accepts. */
+static void random_params(ct_penalty_model *m)
+{
+    const ct_model_info *mi = ct_model_info_of(m->kind);
+    for (size_t i = 0; i < mi->nkeys; i++) {
+        const ct_model_key *k = &mi->keys[i];
+        if (k->type == CT_PARAM_CHOICE) {
+            m->integer[k->slot] = (int64_t)(urand() * (double)nchoices(k));
+        } else if (k->type == CT_PARAM_INT) {
+            double hi = isfinite(k->hi) && k->hi < 1e9 ? k->hi : k->lo + 1e9;
+            m->integer[k->slot] = (int64_t)(k->lo + floor(urand() * (hi - k->lo + 1)));
+        } else {
+            double lo = k->lo, hi = isfinite(k->hi) ? k->hi : k->lo + 10;
+            double v = lo + (0.001 + 0.998 * urand()) * (hi - lo);
+            m->real[k->slot] = v;
+        }
+        assert_true(ct_model_key_ok(k, ct_model_key_get(m, k)));
+    }
+    assert_int_equal(ct_model_check(m, NULL), 0);
+}
+
+static void test_registry(void **state)
+{
+    (void)state;
+    assert_true(ct_model_count() >= 4);
+    assert_int_equal(CT_MODEL_COUNT, (int)ct_model_count());
+    assert_int_equal(CT_MODEL_NONE, 0); /* a zeroed model means no contention */
+    char names[256] = "";
+    for (size_t k = 0; k < ct_model_count(); k++) {
+        const ct_model_info *mi = ct_model_info_of((ct_model_kind)k);
+        const ct_model_ops *o = ct_model_ops_of((ct_model_kind)k);
+        assert_non_null(mi);
+        assert_ptr_equal(mi, &o->info);
+        assert_non_null(o->penalties);
+        assert_true(mi->name && mi->name[0] && mi->label && mi->cite && mi->summary);
+        assert_int_equal(mi->incremental, o->inc_commit != NULL);
+        assert_true(o->inc_init == NULL || o->inc_commit != NULL);
+        ct_model_kind back;
+        assert_int_equal(ct_model_from_name(mi->name, &back), 0);
+        assert_int_equal(back, (ct_model_kind)k);
+        assert_string_equal(ct_model_name((ct_model_kind)k), mi->name);
+        for (size_t i = 0; i < mi->nkeys; i++) {
+            const ct_model_key *key = &mi->keys[i];
+            assert_true(key->key && key->unit && key->meaning && key->meaning[0]);
+            assert_true(key->slot >= 0);
+            assert_true(key->slot < (key->type == CT_PARAM_REAL ? CT_MODEL_MAX_REAL
+                                                                : CT_MODEL_MAX_INT));
+            assert_true(key->type != CT_PARAM_CHOICE || nchoices(key) > 0);
+            for (size_t j = 0; j < i; j++) { /* distinct keys and slots */
+                assert_true(strcmp(mi->keys[j].key, key->key) != 0);
+                assert_false((mi->keys[j].type == CT_PARAM_REAL) == (key->type == CT_PARAM_REAL) &&
+                             mi->keys[j].slot == key->slot);
+            }
+            /* keys the signature section itself uses */
+            assert_true(strcmp(key->key, "model") && strcmp(key->key, "source"));
+        }
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
+                 mi->name);
+    }
+    assert_string_equal(ct_model_names(), names);
+    assert_null(ct_model_info_of(CT_MODEL_COUNT));
+    ct_err err = {{0}};
+    ct_penalty_model bad = {.kind = CT_MODEL_COUNT};
+    assert_int_equal(ct_model_check(&bad, &err), -1);
+    assert_non_null(strstr(err.msg, names));
+}
+
+/* Write a fabric with the model's random parameters, load it back: same
+ * values bit for bit, no difference reported. */
+static void test_yaml_roundtrip(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ct_model_count(); k++) {
+        for (int trial = 0; trial < 50; trial++) {
+            ct_fabric f;
+            ct_fabric_init(&f);
+            snprintf(f.name, sizeof f.name, "f%zu", k);
+            f.alpha = 50e-6;
+            f.beta = 1.0 / 125e6;
+            f.penalty.kind = (ct_model_kind)k;
+            random_params(&f.penalty);
+            snprintf(f.penalty_source, sizeof f.penalty_source, "test_models trial %d", trial);
+            ct_sigfile sf = {.version = 1, .nfabrics = 1, .fabrics = &f, .default_fabric = -1};
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *mem = open_memstream(&buf, &len);
+            assert_non_null(mem);
+            ct_err err = {{0}};
+            if (ct_sigfile_write(mem, &sf, &err)) {
+                print_error("%s: %s\n", ct_model_name(f.penalty.kind), err.msg);
+                fail();
+            }
+            fclose(mem);
+            ct_sigfile back;
+            if (ct_sigfile_load_buffer("roundtrip", buf, len, &back, &err)) {
+                print_error("%s: %s\n%s", ct_model_name(f.penalty.kind), err.msg, buf);
+                fail();
+            }
+            const ct_fabric *g = &back.fabrics[0];
+            assert_int_equal(g->penalty.kind, f.penalty.kind);
+            const ct_model_info *mi = ct_model_info_of(f.penalty.kind);
+            for (size_t i = 0; i < mi->nkeys; i++) {
+                const ct_model_key *key = &mi->keys[i];
+                if (key->type == CT_PARAM_REAL)
+                    assert_memory_equal(&g->penalty.real[key->slot], &f.penalty.real[key->slot],
+                                        sizeof(double));
+                else
+                    assert_int_equal(g->penalty.integer[key->slot], f.penalty.integer[key->slot]);
+            }
+            char diff[256];
+            assert_int_equal(ct_fabric_diff(&f, g, diff, sizeof diff), 0);
+            ct_sigfile_free(&back);
+            free(buf);
+        }
+    }
+}
+
+/* Each key refuses a value outside its range, in memory (ct_model_check) and
+ * in a file (the loader, at the value's position), naming the key. */
+static void test_check_names_the_key(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ct_model_count(); k++) {
+        const ct_model_info *mi = ct_model_info_of((ct_model_kind)k);
+        for (size_t i = 0; i < mi->nkeys; i++) {
+            const ct_model_key *key = &mi->keys[i];
+            double bad[3];
+            size_t nbad = 0;
+            if (key->type == CT_PARAM_CHOICE) {
+                bad[nbad++] = (double)nchoices(key);
+                bad[nbad++] = -1;
+            } else {
+                bad[nbad++] = key->lo_open ? key->lo : key->lo - 1;
+                if (isfinite(key->hi) && key->hi < 0x1p53) /* above: not representable */
+                    bad[nbad++] = key->hi_open ? key->hi : key->hi + 1;
+                if (key->type == CT_PARAM_REAL)
+                    bad[nbad++] = NAN;
+            }
+            for (size_t b = 0; b < nbad; b++) {
+                ct_penalty_model m = {.kind = (ct_model_kind)k};
+                random_params(&m);
+                assert_false(ct_model_key_ok(key, bad[b]));
+                if (key->type == CT_PARAM_REAL)
+                    m.real[key->slot] = bad[b];
+                else
+                    m.integer[key->slot] = (int64_t)bad[b];
+                ct_err err = {{0}};
+                assert_int_equal(ct_model_check(&m, &err), -1);
+                char want[64];
+                snprintf(want, sizeof want, "%s = ", key->key);
+                if (!strstr(err.msg, want) || !strstr(err.msg, "accepted")) {
+                    print_error("%s.%s: message '%s'\n", mi->name, key->key, err.msg);
+                    fail();
+                }
+                /* the same value in a signature file */
+                if (isnan(bad[b]))
+                    continue;
+                char yaml[512], val[64];
+                if (key->type == CT_PARAM_CHOICE)
+                    snprintf(val, sizeof val, "no_such_%s", key->key);
+                else
+                    snprintf(val, sizeof val, "%.17g", bad[b]);
+                int w = snprintf(yaml, sizeof yaml,
+                                 "version: 1\nfabrics:\n  f:\n    p2p: {alpha_us: 1, "
+                                 "bandwidth_MBps: 100}\n    penalty:\n      model: %s\n",
+                                 mi->name);
+                for (size_t j = 0; j < mi->nkeys; j++) {
+                    char v[64];
+                    if (j == i)
+                        snprintf(v, sizeof v, "%s", val);
+                    else
+                        ct_model_key_format(&m, &mi->keys[j], v, sizeof v);
+                    w += snprintf(yaml + w, sizeof yaml - (size_t)w, "      %s: %s\n",
+                                  mi->keys[j].key, v);
+                }
+                ct_sigfile sf;
+                assert_int_equal(ct_sigfile_load_buffer("bad", yaml, strlen(yaml), &sf, &err), -1);
+                snprintf(want, sizeof want, "penalty.%s", key->key);
+                if (!strstr(err.msg, want) || strncmp(err.msg, "bad:", 4) != 0) {
+                    print_error("%s: loader message '%s'\n%s", mi->name, err.msg, yaml);
+                    fail();
+                }
+            }
+        }
+    }
+}
+
+/* A random graph of at most 7 nodes (small enough for every model to be
+ * exact), arcs with multiplicities 1..3, no self arc. */
+static void random_graph(ct_graph *g)
+{
+    int32_t nn = 2 + (int32_t)(urand() * 6);
+    ct_graph_init(g, nn, NULL);
+    int narcs = 1 + (int)(urand() * 12);
+    for (int a = 0; a < narcs; a++) {
+        int32_t s = (int32_t)(urand() * nn), d = (int32_t)(urand() * nn);
+        if (s != d)
+            ct_graph_add(g, s, d, 1 + (int64_t)(urand() * 3), 1.0, NULL);
+    }
+}
+
+static void test_penalties_at_least_one_when_promised(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ct_model_count(); k++) {
+        const ct_model_info *mi = ct_model_info_of((ct_model_kind)k);
+        for (int trial = 0; trial < 200; trial++) {
+            ct_penalty_model m = {.kind = (ct_model_kind)k};
+            random_params(&m);
+            ct_graph g;
+            random_graph(&g);
+            unsigned char act[64];
+            for (size_t i = 0; i < g.ncomm; i++)
+                act[i] = urand() < 0.7;
+            double p[64];
+            ct_err err = {{0}};
+            if (ct_penalties_active(&m, &g, act, p, &err)) {
+                print_error("%s: %s\n", mi->name, err.msg);
+                fail();
+            }
+            for (size_t i = 0; i < g.ncomm; i++) {
+                if (!act[i]) {
+                    assert_true(p[i] == 0.0); /* every model: inactive arcs get 0 */
+                    continue;
+                }
+                assert_true(isfinite(p[i]) && p[i] > 0);
+                if (mi->penalty_ge1 && !(p[i] >= 1.0 - 1e-12)) {
+                    print_error("%s: arc %zu penalty %.17g < 1\n", mi->name, i, p[i]);
+                    fail();
+                }
+            }
+            ct_graph_free(&g);
+        }
+    }
+}
+
+/* The engines' view of a changing network, as simulate.c keeps it: with
+ * incremental hooks, the penalties the hooks report; without, the model
+ * re-applied to each connected component holding a changed node. Either way
+ * it must equal the model on the whole live graph. */
+#define MAXL 48
+
+typedef struct live {
+    int32_t src, dst;
+    int64_t mult;
+    int on;
+    double p; /* the engine's current penalty */
+} live;
+
+static void full_penalties(const ct_penalty_model *m, int32_t nn, const live *L, double *want)
+{
+    ct_graph g;
+    ct_graph_init(&g, nn, NULL);
+    size_t map[MAXL];
+    for (int h = 0; h < MAXL; h++)
+        if (L[h].on) {
+            map[g.ncomm] = (size_t)h;
+            ct_graph_add(&g, L[h].src, L[h].dst, L[h].mult, 1.0, NULL);
+        }
+    double p[MAXL];
+    assert_int_equal(ct_penalties(m, &g, p, NULL), 0);
+    for (size_t i = 0; i < g.ncomm; i++)
+        want[map[i]] = p[i];
+    ct_graph_free(&g);
+}
+
+/* Re-apply the model to the components (over live links) of the marked nodes. */
+static void component_update(const ct_penalty_model *m, int32_t nn, live *L, const int *changed)
+{
+    int comp[16];
+    for (int32_t v = 0; v < nn; v++)
+        comp[v] = -1;
+    int nc = 0;
+    for (int32_t r = 0; r < nn; r++) {
+        if (!changed[r] || comp[r] >= 0)
+            continue;
+        comp[r] = nc;
+        for (int grew = 1; grew;) { /* closure over live links */
+            grew = 0;
+            for (int h = 0; h < MAXL; h++)
+                if (L[h].on && (comp[L[h].src] == nc) != (comp[L[h].dst] == nc)) {
+                    comp[L[h].src] = comp[L[h].dst] = nc;
+                    grew = 1;
+                }
+        }
+        int32_t local[16], k = 0;
+        for (int32_t v = 0; v < nn; v++)
+            local[v] = comp[v] == nc ? k++ : -1;
+        ct_graph g;
+        ct_graph_init(&g, k, NULL);
+        int hs[MAXL];
+        for (int h = 0; h < MAXL; h++)
+            if (L[h].on && comp[L[h].src] == nc) {
+                hs[g.ncomm] = h;
+                ct_graph_add(&g, local[L[h].src], local[L[h].dst], L[h].mult, 1.0, NULL);
+            }
+        double p[MAXL];
+        assert_int_equal(ct_penalties(m, &g, p, NULL), 0);
+        for (size_t i = 0; i < g.ncomm; i++)
+            L[hs[i]].p = p[i];
+        ct_graph_free(&g);
+        nc++;
+    }
+}
+
+static void test_update_equals_full_recomputation(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ct_model_count(); k++) {
+        const ct_model_ops *o = ct_model_ops_of((ct_model_kind)k);
+        for (int trial = 0; trial < 40; trial++) {
+            ct_penalty_model m = {.kind = (ct_model_kind)k};
+            random_params(&m);
+            if (trial & 1 && k == CT_MODEL_GIGE)
+                m.integer[CT_GIGE_FLAGS] = CT_GIGE_LITERAL_PI; /* both readings */
+            int32_t nn = 2 + (int32_t)(urand() * 7);
+            live L[MAXL];
+            memset(L, 0, sizeof L);
+            ct_gige_net net;
+            if (o->inc_commit) {
+                assert_int_equal(ct_gnet_init(&net, nn, NULL), 0);
+                if (o->inc_init)
+                    assert_int_equal(o->inc_init(&net, &m), 0);
+                assert_int_equal(ct_gnet_reserve(&net, MAXL), 0);
+            }
+            for (int step = 0; step < 60; step++) {
+                int changed[16] = {0};
+                int nchanges = 1 + (int)(urand() * 4); /* a batch, as at one instant */
+                for (int c = 0; c < nchanges; c++) {
+                    int h = (int)(urand() * MAXL);
+                    if (L[h].on) {
+                        L[h].on = 0;
+                        if (o->inc_commit)
+                            assert_int_equal(ct_gnet_unlink(&net, h), 0);
+                    } else {
+                        int32_t s = (int32_t)(urand() * nn), d = (int32_t)(urand() * (nn - 1));
+                        d += d >= s;
+                        L[h] = (live){s, d, 1 + (int64_t)(urand() * 3), 1, 0};
+                        if (o->inc_commit)
+                            assert_int_equal(ct_gnet_link(&net, h, s, d, L[h].mult), 0);
+                    }
+                    changed[L[h].src] = changed[L[h].dst] = 1;
+                }
+                if (o->inc_commit) {
+                    assert_int_equal(o->inc_commit(&net), 0);
+                    for (size_t i = 0; i < net.ntouched; i++)
+                        L[net.touched[i]].p = net.tpen[i];
+                } else {
+                    component_update(&m, nn, L, changed);
+                }
+                double want[MAXL];
+                full_penalties(&m, nn, L, want);
+                for (int h = 0; h < MAXL; h++) {
+                    if (!L[h].on)
+                        continue;
+                    if (!(fabs(L[h].p - want[h]) <= 1e-9 * fabs(want[h]))) {
+                        print_error("%s (%s): step %d link %d (%d->%d x%lld): engine %.17g, "
+                                    "full recomputation %.17g\n",
+                                    o->info.name, o->inc_commit ? "incremental" : "components",
+                                    step, h, (int)L[h].src, (int)L[h].dst, (long long)L[h].mult,
+                                    L[h].p, want[h]);
+                        fail();
+                    }
+                }
+            }
+            if (o->inc_commit)
+                ct_gnet_free(&net);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_yaml_roundtrip),
+        cmocka_unit_test(test_check_names_the_key),
+        cmocka_unit_test(test_penalties_at_least_one_when_promised),
+        cmocka_unit_test(test_update_equals_full_recomputation),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
