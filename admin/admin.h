@@ -10,6 +10,7 @@
 #define CONTENTION_ADMIN_H
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "contention/signatures.h"
@@ -94,5 +95,16 @@ void admin_json_number(FILE *f, double v);
 const char *admin_fmt_time(double s, char *buf, size_t sz);
 /* Bytes with a binary suffix: "2 KiB", "1.5 MiB", "300 B". */
 const char *admin_fmt_bytes(double b, char *buf, size_t sz);
+
+/* Expand a Slurm host list ("n[1-4,7],login2") into at most max names with
+ * libslurm (admin/hostfile.c); err receives what is wrong. Free with
+ * admin_hosts_free. */
+int admin_expand_hosts(const char *list, int64_t max, char ***out, int64_t *n, char *err,
+                       size_t errsz);
+void admin_hosts_free(char **v, int64_t n);
+/* Write a SLURM_HOSTFILE (hosts[node_of[t]] on line t) to path, through a
+ * temporary file renamed into place; messages name cmd. Returns ADMIN_*. */
+int admin_write_hostfile(const char *cmd, const char *path, const int32_t *node_of, int32_t ntasks,
+                         char *const *hosts);
 
 #endif

@@ -1,14 +1,16 @@
 /* contention-admin score: the plugin's decision table, offline. Same code
- * path as the plugin (ct_score), fed from the command line instead of
- * Slurm's environment. */
+ * path as the plugin (ct_score, and ct_place_search for the optimized
+ * candidate), fed from the command line instead of Slurm's environment. */
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "admin.h"
 #include "contention/layout.h"
 #include "contention/pattern.h"
+#include "contention/placement.h"
 #include "contention/score.h"
 #include "ctslurm/slurmfmt.h"
 
@@ -19,10 +21,13 @@ static void help(void)
     printf(
         "Usage: contention-admin score --cpus-per-node SPEC --ntasks N --pattern P --size BYTES\n"
         "           [--fabric NAME] [--cpus-per-task C] [--plane K] [--random SEED]\n"
+        "           [--seed N] [--hostfile-out FILE [--nodelist HOSTLIST]]\n"
         "           [--config PATH] [--json]\n\n"
         "Score the task mappings the plugin considers (block, cyclic, and plane=K or a\n"
         "seeded random layout when asked) for a job, as the plugin would at launch, and\n"
-        "print the predicted communication time of each, best first.\n\n"
+        "print the predicted communication time of each, best first. Then search an\n"
+        "optimized placement (same tasks per node; the plugin's 'optimized' candidate)\n"
+        "and print its predicted time and gain over the better of block and cyclic.\n\n"
         "  --cpus-per-node SPEC  the allocation in Slurm's compressed form, as in\n"
         "                        SLURM_JOB_CPUS_PER_NODE, e.g. 4(x2),3\n"
         "  --ntasks N            tasks of the step (0: one per CPU / cpus-per-task)\n"
@@ -32,6 +37,11 @@ static void help(void)
         "  --cpus-per-task C     CPUs per task (default 1)\n"
         "  --plane K             also score plane=K\n"
         "  --random SEED         also score a random layout drawn with SEED\n"
+        "  --seed N              seed of the placement search (default 1)\n"
+        "  --hostfile-out FILE   write the optimized placement as a SLURM_HOSTFILE (one\n"
+        "                        host name per task, in task order; srun -m arbitrary)\n"
+        "  --nodelist HOSTLIST   the allocation's hosts in node order, e.g. n[1-4]\n"
+        "                        (default n1 .. nN)\n"
         "  --config PATH         signature file (default %s)\n"
         "  --json                one JSON object\n\n"
         "Exit status: 0 ok, 1 invalid file or job geometry, 2 usage error.\n",
@@ -46,16 +56,19 @@ int cmd_score(int argc, char **argv)
         {"size", required_argument, NULL, 's'},   {"cpus-per-task", required_argument, NULL, 'c'},
         {"plane", required_argument, NULL, 'P'},  {"random", required_argument, NULL, 'r'},
         {"config", required_argument, NULL, 'g'}, {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+        {"seed", required_argument, NULL, 'S'},   {"hostfile-out", required_argument, NULL, 'H'},
+        {"nodelist", required_argument, NULL, 'N'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
-                      .shortopts = "f:C:n:p:s:c:P:r:g:jh",
+                      .shortopts = "f:C:n:p:s:c:P:r:g:jS:H:N:h",
                       .longopts = opts,
                       .accepted = "--cpus-per-node, --ntasks, --pattern, --size, --fabric, "
-                                  "--cpus-per-task, --plane, --random, --config, --json, --help",
+                                  "--cpus-per-task, --plane, --random, --seed, --hostfile-out, "
+                                  "--nodelist, --config, --json, --help",
                       .help = help,
                       .config = CT_DEFAULT_SIGNATURES};
-    const char *spec = NULL, *pat = NULL;
-    long ntasks = -1, cpt = 1, plane = 0, seed = -1;
+    const char *spec = NULL, *pat = NULL, *hostfile = NULL, *nodelist = NULL;
+    long ntasks = -1, cpt = 1, plane = 0, seed = -1, pseed = 1;
     double size = -1;
     int c;
     while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
@@ -86,6 +99,16 @@ int cmd_score(int argc, char **argv)
             if (admin_int_opt(CMD, "--random", optarg, 0, INT32_MAX, &seed) < 0)
                 return ADMIN_USAGE;
             break;
+        case 'S':
+            if (admin_int_opt(CMD, "--seed", optarg, 0, INT32_MAX, &pseed) < 0)
+                return ADMIN_USAGE;
+            break;
+        case 'H':
+            hostfile = optarg;
+            break;
+        case 'N':
+            nodelist = optarg;
+            break;
         }
     }
     if (c < 0)
@@ -100,6 +123,8 @@ int cmd_score(int argc, char **argv)
         return admin_usage(CMD, "--pattern P is required");
     if (size < 0)
         return admin_usage(CMD, "--size BYTES is required");
+    if (nodelist && !hostfile)
+        return admin_usage(CMD, "--nodelist names the hosts of --hostfile-out FILE (give both)");
 
     ct_err err;
     ct_pattern pattern;
@@ -110,14 +135,49 @@ int cmd_score(int argc, char **argv)
     ct_alloc alloc = {0, NULL};
     if (ctslurm_parse_cpus_per_node(spec, &alloc, &err) < 0)
         return admin_usage(CMD, "--cpus-per-node: %s", err.msg);
+    char **hosts = NULL;
+    int64_t nhosts = 0;
+    if (hostfile && nodelist) {
+        char msg[256];
+        if (admin_expand_hosts(nodelist, (int64_t)alloc.nnodes + 1, &hosts, &nhosts, msg,
+                               sizeof msg) < 0) {
+            ct_alloc_free(&alloc);
+            return admin_usage(CMD, "--nodelist '%s': %s", nodelist, msg);
+        }
+        if (nhosts != alloc.nnodes) {
+            int32_t nn = alloc.nnodes;
+            admin_hosts_free(hosts, nhosts);
+            ct_alloc_free(&alloc);
+            return admin_usage(CMD,
+                               "--nodelist '%s' names %lld hosts but --cpus-per-node '%s' has %d "
+                               "nodes (they must match)",
+                               nodelist, (long long)nhosts, spec, (int)nn);
+        }
+    } else if (hostfile) { /* n1 .. nN */
+        hosts = calloc((size_t)alloc.nnodes, sizeof *hosts);
+        for (int32_t k = 0; hosts && k < alloc.nnodes; k++) {
+            char b[24];
+            snprintf(b, sizeof b, "n%d", (int)k + 1);
+            if (!(hosts[nhosts++] = strdup(b))) {
+                admin_hosts_free(hosts, nhosts);
+                hosts = NULL;
+            }
+        }
+        if (!hosts) {
+            ct_alloc_free(&alloc);
+            return admin_fail(CMD, "out of memory for %d host names", (int)alloc.nnodes);
+        }
+    }
 
     ct_sigfile sf;
     const ct_fabric *fab = admin_load_fabric(CMD, opt.config, opt.fabric, &sf);
     if (!fab) {
+        admin_hosts_free(hosts, nhosts);
         ct_alloc_free(&alloc);
         return ADMIN_INVALID;
     }
-    int rc = ADMIN_INVALID;
+    int rc = ADMIN_INVALID, have_pl = 0;
+    ct_place_result pl;
     ct_score_request req;
     memset(&req, 0, sizeof req);
     req.alloc = &alloc;
@@ -133,6 +193,26 @@ int cmd_score(int argc, char **argv)
         admin_fail(CMD, "%s", err.msg);
         goto out;
     }
+    ct_place_request preq;
+    memset(&preq, 0, sizeof preq);
+    preq.alloc = &alloc;
+    preq.ntasks = (int32_t)ntasks;
+    preq.cpus_per_task = (int32_t)cpt;
+    preq.pattern = pattern;
+    preq.seed = (uint64_t)pseed;
+    if (ct_place_search(fab, &preq, &pl, &err) < 0) {
+        admin_fail(CMD, "placement search: %s", err.msg);
+        goto out;
+    }
+    have_pl = 1;
+    const ct_place_cand *pc = NULL;
+    for (int i = 0; i < pl.ncand; i++)
+        if (strcmp(pl.cand[i].name, pl.chosen) == 0)
+            pc = &pl.cand[i];
+    int64_t premote = pc ? pc->remote_comms : -1;
+    if (hostfile && admin_write_hostfile(CMD, hostfile, pl.layout.node_of, pl.layout.ntasks,
+                                         hosts) != ADMIN_OK)
+        goto out;
     if (opt.json) {
         printf("{\"fabric\": ");
         admin_json_string(stdout, res.fabric);
@@ -161,7 +241,25 @@ int cmd_score(int argc, char **argv)
             admin_json_number(stdout, s->slowdown);
             printf(", \"remote_comms\": %lld}", (long long)s->remote_comms);
         }
-        printf("]}\n");
+        printf("], \"optimized\": {\"from\": ");
+        admin_json_string(stdout, pl.chosen);
+        printf(", \"predicted_s\": ");
+        admin_json_number(stdout, pl.predicted_s);
+        printf(", \"block_s\": ");
+        admin_json_number(stdout, pl.block_s);
+        printf(", \"cyclic_s\": ");
+        admin_json_number(stdout, pl.cyclic_s);
+        printf(", \"gain\": ");
+        admin_json_number(stdout, pl.gain);
+        printf(", \"remote_comms\": %lld, \"swaps\": %d, \"hostfile\": ", (long long)premote,
+               (int)pl.swaps);
+        if (hostfile)
+            admin_json_string(stdout, hostfile);
+        else
+            printf("null");
+        printf(", \"note\": ");
+        admin_json_string(stdout, pl.note);
+        printf("}}\n");
     } else {
         char b[32];
         printf("fabric %s (model %s), pattern %s, %s per communication, %ld tasks on %s\n",
@@ -176,9 +274,28 @@ int cmd_score(int argc, char **argv)
         if (res.n)
             printf("winner: %s (next best %.1f%% slower)\n", res.c[res.winner].name,
                    100 * res.margin);
+        if (pl.predicted_s < 0) /* alltoall: the counts decide */
+            printf("optimized: block kept (%s)\n", pl.note);
+        else if (pl.layout.dist == CT_DIST_EXPLICIT)
+            printf("optimized: %.6g s predicted, %.1f%% faster than the better of block and "
+                   "cyclic (%s start%s, %lld remote comms; searched in %.0f ms, verified in "
+                   "%.0f ms)\n",
+                   pl.predicted_s, 100 * pl.gain, pl.chosen, pl.swaps ? " + swaps" : "",
+                   (long long)premote, 1e3 * pl.search_s, 1e3 * pl.verify_s);
+        else
+            printf("optimized: no placement predicted faster than %s (%.6g s); %s kept\n",
+                   pl.chosen, pl.predicted_s, pl.chosen);
+        if (pl.note[0] && pl.predicted_s >= 0)
+            printf("note: %s\n", pl.note);
+        if (hostfile)
+            printf("hostfile: %s (%d lines, the %s placement)\n", hostfile, (int)pl.layout.ntasks,
+                   pl.layout.dist == CT_DIST_EXPLICIT ? "optimized" : pl.chosen);
     }
     rc = ADMIN_OK;
 out:
+    if (have_pl)
+        ct_place_result_free(&pl);
+    admin_hosts_free(hosts, nhosts);
     ct_alloc_free(&alloc);
     ct_sigfile_free(&sf);
     return rc;

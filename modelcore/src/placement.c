@@ -728,6 +728,12 @@ static int start_scotch(const tgraph *g, const arcs *a, int32_t nnodes, const in
         goto scotch_out;
     }
     SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)(seed & 0x7fffffff));
+    /* the calling thread only: no helper threads inside srun (and none to
+     * wait for on a loaded host) */
+    if (SCOTCH_contextThreadSpawn(&ctx, 1, NULL) != 0) {
+        rc = ct_err_set(err, "Scotch: single-thread context refused");
+        goto scotch_out;
+    }
     if (SCOTCH_graphInit(&sg) != 0) {
         rc = ct_err_set(err, "Scotch: graph initialisation failed");
         goto scotch_out;

@@ -401,6 +401,65 @@ static void test_topology_import(void **state)
     rmdir(dir);
 }
 
+/* score --hostfile-out: the optimized candidate of a concurrent 4x4 halo2d
+ * on 4 nodes x 4 tasks is the 2x2 tiling (16 remote communications against
+ * 24 for block and cyclic, see test_placement.c); its SLURM_HOSTFILE lists
+ * one host per task in task order, the tiles' tasks {0,1,4,5}, {2,3,6,7},
+ * {8,9,12,13}, {10,11,14,15} each on one host, every host 4 times. */
+static void test_score_hostfile(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ct-admin-hostfile-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char hf[256];
+    snprintf(hf, sizeof hf, "%s/hosts", dir);
+    result r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16",
+                   "--pattern", "halo2d", "--size", "1M", "--hostfile-out", hf, "--nodelist",
+                   "node[01-03],login", "--json", NULL);
+    expect_status(&r, 0);
+    const char *o = strstr(r.out, "\"optimized\"");
+    assert_non_null(o);
+    assert_int_equal((int)json_num(o, "remote_comms"), 16);
+    assert_true(json_num(o, "gain") > 0);
+    assert_true(json_num(o, "predicted_s") < json_num(o, "block_s"));
+    done(&r);
+    FILE *f = fopen(hf, "r");
+    assert_non_null(f);
+    char line[64], host[16][64];
+    int n = 0;
+    while (fgets(line, sizeof line, f) && n < 16) {
+        line[strcspn(line, "\n")] = 0;
+        snprintf(host[n++], sizeof host[0], "%s", line);
+    }
+    assert_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_int_equal(n, 16);
+    static const int tile[4][4] = {{0, 1, 4, 5}, {2, 3, 6, 7}, {8, 9, 12, 13}, {10, 11, 14, 15}};
+    int seen = 0;
+    for (int t = 0; t < 4; t++) {
+        for (int i = 1; i < 4; i++)
+            assert_string_equal(host[tile[t][i]], host[tile[t][0]]);
+        static const char *const names[] = {"node01", "node02", "node03", "login"};
+        for (int k = 0; k < 4; k++)
+            if (strcmp(host[tile[t][0]], names[k]) == 0)
+                seen |= 1 << k;
+    }
+    assert_int_equal(seen, 15);
+    /* a host list that does not match the allocation is a usage error */
+    r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16", "--pattern",
+            "halo2d", "--size", "1M", "--hostfile-out", hf, "--nodelist", "n[1-3]", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "names 3 hosts but --cpus-per-node '4(x4)' has 4 nodes");
+    done(&r);
+    r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16", "--pattern",
+            "halo2d", "--size", "1M", "--hostfile-out", hf, "--nodelist", "n[3-1]", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--nodelist 'n[3-1]': not a Slurm host list");
+    done(&r);
+    unlink(hf);
+    rmdir(dir);
+}
+
 /* fit on the recorded CSV (written by tests/fixtures/bench/gen_synthetic.py
  * from alpha 60 us, 110 MB/s, gamma 3.2, delta 2.5 ms, M 8192, noise <= 2%):
  * the file it writes validates and holds those parameters. */
@@ -522,6 +581,7 @@ int main(void)
         cmocka_unit_test(test_show),
         cmocka_unit_test(test_predict),
         cmocka_unit_test(test_score),
+        cmocka_unit_test(test_score_hostfile),
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_topology_import),
     };

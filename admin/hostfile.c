@@ -1,0 +1,94 @@
+/* Host names for a layout and the SLURM_HOSTFILE it is launched with (one
+ * host name per task, in task order: srun -m arbitrary reads line i as the
+ * node of task i). Used by `score --hostfile-out`; host lists are expanded
+ * by libslurm. */
+#include <errno.h>
+#include <slurm/slurm.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "admin.h"
+
+void admin_hosts_free(char **v, int64_t n)
+{
+    for (int64_t i = 0; v && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* Slurm's own host-list expansion (libslurm), as topology import uses. */
+int admin_expand_hosts(const char *list, int64_t max, char ***out, int64_t *n, char *err,
+                       size_t errsz)
+{
+    *out = NULL;
+    *n = 0;
+    hostlist_t hl = slurm_hostlist_create(list);
+    int count = hl ? slurm_hostlist_count(hl) : 0;
+    if (count < 1) {
+        if (hl)
+            slurm_hostlist_destroy(hl);
+        snprintf(err, errsz, "not a Slurm host list (accepted: names and ranges such as "
+                             "tux[0-3,12])");
+        return -1;
+    }
+    if (count > max) {
+        slurm_hostlist_destroy(hl);
+        snprintf(err, errsz, "%d hosts, more than %lld", count, (long long)max);
+        return -1;
+    }
+    char **v = calloc((size_t)count, sizeof *v);
+    char *h;
+    int64_t k = 0;
+    while (v && k < count && (h = slurm_hostlist_shift(hl))) {
+        v[k] = strdup(h);
+        free(h);
+        if (!v[k])
+            break;
+        k++;
+    }
+    slurm_hostlist_destroy(hl);
+    if (!v || k != count) {
+        admin_hosts_free(v, k);
+        snprintf(err, errsz, "out of memory expanding %d host names", count);
+        return -1;
+    }
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+int admin_write_hostfile(const char *cmd, const char *path, const int32_t *node_of, int32_t ntasks,
+                         char *const *hosts)
+{
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 8);
+    if (!tmp)
+        return admin_fail(cmd, "%s: out of memory", path);
+    snprintf(tmp, len + 8, "%s.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        admin_fail(cmd, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+        free(tmp);
+        return ADMIN_INVALID;
+    }
+    FILE *f = fdopen(fd, "w");
+    int bad = !f;
+    for (int32_t t = 0; f && t < ntasks; t++)
+        bad |= fprintf(f, "%s\n", hosts[node_of[t]]) < 0;
+    if (f)
+        bad |= fflush(f) != 0 || fsync(fd) != 0;
+    bad |= f ? fclose(f) != 0 : close(fd) != 0;
+    /* mkstemp creates 0600; a hostfile is read by srun as the user: 0644 */
+    if (bad || chmod(tmp, 0644) != 0 || rename(tmp, path) != 0) {
+        admin_fail(cmd, "%s: cannot write: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return ADMIN_INVALID;
+    }
+    free(tmp);
+    return ADMIN_OK;
+}
