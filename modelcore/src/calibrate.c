@@ -23,6 +23,8 @@ void ct_calib_opts_default(ct_calib_opts *o)
     o->fit_nodes = 0;
     o->saturated_m = 128.0 * 1024.0;
     o->intra_bw = 0;
+    o->p2p_max_seg = 1;
+    o->max_fit_err = 0.15;
 }
 
 static int32_t tpn_of(const ct_a2a_sample *s)
@@ -72,6 +74,50 @@ void ct_calib_result_free(ct_calib_result *r)
     r->npoints = 0;
 }
 
+int ct_calib_result_in_fit(const ct_calib_result *r, const ct_a2a_sample *s)
+{
+    if (!r->incast)
+        return ct_calib_in_fit(s, r->fit_tasks_per_node, r->fit_nodes);
+    for (size_t k = 0; k < r->nfit_cfg; k++)
+        if (s->nodes == r->fit_cfg[k][0] && tpn_of(s) == r->fit_cfg[k][1])
+            return 1;
+    return 0;
+}
+
+/* incast mode: 1 task per node on the smallest and largest node counts, and
+ * the largest node count at the smallest measured tasks per node >= 2. */
+static void choose_fit_cfgs(const ct_a2a_sample *a, size_t n, ct_calib_result *r)
+{
+    int32_t lo1 = 0, hi1 = 0, t2 = 0, hi2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(a[i].m > 0))
+            continue;
+        int32_t t = tpn_of(&a[i]);
+        if (t == 1) {
+            lo1 = (!lo1 || a[i].nodes < lo1) ? a[i].nodes : lo1;
+            hi1 = a[i].nodes > hi1 ? a[i].nodes : hi1;
+        } else if (!t2 || t < t2) {
+            t2 = t;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i].m > 0 && tpn_of(&a[i]) == t2 && t2 > 1)
+            hi2 = a[i].nodes > hi2 ? a[i].nodes : hi2;
+    r->nfit_cfg = 0;
+    if (lo1) {
+        r->fit_cfg[r->nfit_cfg][0] = lo1;
+        r->fit_cfg[r->nfit_cfg++][1] = 1;
+    }
+    if (hi1 && hi1 != lo1) {
+        r->fit_cfg[r->nfit_cfg][0] = hi1;
+        r->fit_cfg[r->nfit_cfg++][1] = 1;
+    }
+    if (hi2) {
+        r->fit_cfg[r->nfit_cfg][0] = hi2;
+        r->fit_cfg[r->nfit_cfg++][1] = t2;
+    }
+}
+
 /* The node count fitted on: o->fit_nodes when given, else the largest one
  * measured with fit_tasks_per_node tasks per node. */
 static int32_t resolve_fit_nodes(const ct_a2a_sample *a, size_t n, const ct_calib_opts *o)
@@ -102,8 +148,20 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
     if (!a2a || na2a == 0)
         return ct_err_set(err, "calibrate: no Alltoall samples (accepted: >= 4 at the fit "
                                "configuration plus held-back ones)");
-    if (ct_fit_hockney(p2p, np2p, &r->alpha, &r->beta, &r->p2p_diag, err) < 0)
+    ct_p2p_fit_opts po;
+    ct_p2p_fit_opts_default(&po);
+    po.max_seg = o.p2p_max_seg > 1 ? o.p2p_max_seg : 1;
+    if (po.max_seg > CT_P2P_MAX_SEG)
+        return ct_err_set(err, "calibrate: p2p_max_seg = %zu (accepted: 1 to %d)", po.max_seg,
+                          CT_P2P_MAX_SEG);
+    if (ct_fit_hockney_piecewise(p2p, np2p, &po, &r->p2p, &r->p2p_diag, r->p2p_seg, err) < 0)
         return ct_err_prefix(err, "calibrate: ping-pong: ");
+    /* one segment: exactly ct_fit_hockney's alpha, beta; several: the first */
+    r->alpha = r->p2p.seg[0].alpha;
+    r->beta = r->p2p.seg[0].beta;
+    r->incast = o.incast != 0;
+    if (r->incast)
+        choose_fit_cfgs(a2a, na2a, r);
 
     int32_t fn = resolve_fit_nodes(a2a, na2a, &o);
     ct_a2a_sample *fit = malloc(na2a * sizeof *fit);
@@ -113,10 +171,20 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
         free(pts);
         return ct_err_set(err, "calibrate: out of memory for %zu samples", na2a);
     }
+    r->fit_tasks_per_node = o.fit_tasks_per_node;
+    r->fit_nodes = fn;
     size_t nfit = 0;
     for (size_t i = 0; i < na2a; i++)
-        if (a2a[i].m > 0 && ct_calib_in_fit(&a2a[i], o.fit_tasks_per_node, fn))
+        if (a2a[i].m > 0 && ct_calib_result_in_fit(r, &a2a[i]))
             fit[nfit++] = a2a[i];
+    if (nfit < 4 && r->incast) {
+        free(fit);
+        free(pts);
+        return ct_err_set(err,
+                          "calibrate: %zu Alltoall samples with m > 0 in the fit configurations "
+                          "(accepted: >= 4, at two sizes or more)",
+                          nfit);
+    }
     if (nfit < 4) {
         free(fit);
         free(pts);
@@ -126,8 +194,21 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
                           "gamma and delta, 000 §V)",
                           nfit, (int)fn, (int)o.fit_tasks_per_node);
     }
-    if (ct_fit_signature(fit, nfit, r->alpha, r->beta, o.intra_bw, NULL, 0, &r->sig,
-                         &r->a2a_diag, err) < 0) {
+    int frc;
+    if (r->incast) {
+        ct_a2a_fit_opts ao;
+        ct_a2a_fit_opts_default(&ao);
+        ao.incast = 1;
+        ao.max_fit_err = o.max_fit_err;
+        ao.force = o.force;
+        frc = ct_fit_signature_robust(fit, nfit, &r->p2p, o.intra_bw, &ao, &r->sig, &r->a2a_rep,
+                                      err);
+        r->a2a_diag = r->a2a_rep.diag;
+    } else {
+        frc = ct_fit_signature(fit, nfit, r->alpha, r->beta, o.intra_bw, NULL, 0, &r->sig,
+                               &r->a2a_diag, err);
+    }
+    if (frc < 0) {
         free(fit);
         free(pts);
         return ct_err_prefix(err, "calibrate: Alltoall signature: ");
@@ -145,11 +226,13 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
         p->tasks_per_node = t;
         p->m = s->m;
         p->measured = s->t;
-        p->predicted = ct_a2a_uniform(s->nodes, t, r->alpha, r->beta, s->m, &r->sig, o.intra_bw);
+        double al, be;
+        ct_p2p_at(&r->p2p, s->m, &al, &be); /* the size range's alpha, beta */
+        p->predicted = ct_a2a_uniform(s->nodes, t, al, be, s->m, &r->sig, o.intra_bw);
         ct_a2a_sig none = {.gamma = 1.0, .delta = 0.0, .M = 0.0};
-        p->bound = ct_a2a_uniform(s->nodes, t, r->alpha, r->beta, s->m, &none, o.intra_bw);
+        p->bound = ct_a2a_uniform(s->nodes, t, al, be, s->m, &none, o.intra_bw);
         p->rel_err = (p->predicted - p->measured) / p->measured; /* 000 §VI: error rate */
-        p->held = !ct_calib_in_fit(s, o.fit_tasks_per_node, fn);
+        p->held = !ct_calib_result_in_fit(r, s);
         if (p->held)
             r->nheld++;
         else
@@ -157,8 +240,6 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
     }
     r->points = pts;
     r->npoints = np;
-    r->fit_tasks_per_node = o.fit_tasks_per_node;
-    r->fit_nodes = fn;
     r->held_all = ct_calib_summarise(pts, np, 1, 0.0);
     r->held_saturated = ct_calib_summarise(pts, np, 1, o.saturated_m);
     return 0;

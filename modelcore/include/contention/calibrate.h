@@ -17,6 +17,8 @@
 #include "contention/alltoall.h"
 #include "contention/error.h"
 #include "contention/fit.h"
+#include "contention/fit_alltoall.h"
+#include "contention/p2p.h"
 #include "contention/penalty.h"
 
 typedef struct ct_calib_opts {
@@ -34,9 +36,24 @@ typedef struct ct_calib_opts {
     double saturated_m;
     /* Intra-node bandwidth (bytes/s) for the layout-aware model; <= 0 ignores it. */
     double intra_bw;
+    /* This project's robust calibration (0 = the paper's procedure above):
+     * 1 fits the signature with ct_fit_signature_robust (spread weights, M by
+     * leave-one-out, the training-error threshold below) on SEVERAL
+     * configurations, with gamma(k, f) (alltoall.h): 1 task per node on the
+     * smallest and the largest node count, and the largest node count at the
+     * smallest number of tasks per node >= 2 that was measured. Every other
+     * configuration is held back. fit_nodes / fit_tasks_per_node are ignored. */
+    int incast;
+    /* Point-to-point: at most this many Hockney segments (p2p.h); 0 or 1 = one
+     * line (ct_fit_hockney, the paper's model). */
+    size_t p2p_max_seg;
+    /* incast mode: threshold and force of ct_a2a_fit_opts (fit_alltoall.h). */
+    double max_fit_err;
+    int force;
 } ct_calib_opts;
 
-/* fit_tasks_per_node 1, fit_nodes 0, saturated_m 128 KiB, intra_bw 0. */
+/* fit_tasks_per_node 1, fit_nodes 0, saturated_m 128 KiB, intra_bw 0; the
+ * paper's procedure (incast 0, one p2p line), max_fit_err 0.15, force 0. */
 void ct_calib_opts_default(ct_calib_opts *o);
 
 /* One Alltoall sample after the fit. */
@@ -69,12 +86,22 @@ typedef struct ct_calib_result {
     size_t npoints;                /* every Alltoall sample, in input order */
     ct_calib_point *points;
     size_t nfit, nheld;
+    /* the point-to-point curve every prediction used (one segment = alpha, beta) */
+    ct_p2p_curve p2p;
+    ct_p2p_seg_diag p2p_seg[CT_P2P_MAX_SEG];
+    /* incast mode: the robust fit's report and the configurations fitted on */
+    int incast;
+    ct_a2a_fit_report a2a_rep;
+    size_t nfit_cfg;
+    int32_t fit_cfg[8][2];        /* nodes, tasks per node */
     ct_calib_summary held_all;     /* over every held-back point */
     ct_calib_summary held_saturated; /* over held-back points with m >= saturated_m */
 } ct_calib_result;
 
 /* 1 when sample s belongs to the fit configuration. */
 int ct_calib_in_fit(const ct_a2a_sample *s, int32_t fit_tasks_per_node, int32_t fit_nodes);
+/* 1 when sample s belongs to a configuration r was fitted on (either mode). */
+int ct_calib_result_in_fit(const ct_calib_result *r, const ct_a2a_sample *s);
 
 /* Fit alpha, beta on p2p, split a2a into the fit configuration and the
  * held-back rest, fit the signature on the former and predict every
