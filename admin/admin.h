@@ -34,6 +34,7 @@ int cmd_score(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_topology(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 /* "contention-admin CMD: <msg>\nTry 'contention-admin CMD --help'." -> 2 */
 int admin_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -63,6 +64,11 @@ typedef struct admin_opts {
  * end of the options (optind is the first argument); -1 when the subcommand
  * should return o->status (ADMIN_OK after --help, ADMIN_USAGE on a bad one). */
 int admin_next_opt(admin_opts *o, int argc, char **argv);
+
+/* `trace:NAME` -> `trace:PATH` when NAME is a profile of this user
+ * (ct_trace_resolve with XDG_DATA_HOME and HOME); returns 0 when out was
+ * written, -1 to keep pat as it is. */
+int admin_resolve_trace_pattern(const char *pat, char *out, size_t n);
 
 /* Load a signature file, printing the loader's message on failure. */
 int admin_load(const char *cmd, const char *path, ct_sigfile *sf);

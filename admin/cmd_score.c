@@ -31,8 +31,9 @@ static void help(void)
         "  --cpus-per-node SPEC  the allocation in Slurm's compressed form, as in\n"
         "                        SLURM_JOB_CPUS_PER_NODE, e.g. 4(x2),3\n"
         "  --ntasks N            tasks of the step (0: one per CPU / cpus-per-task)\n"
-        "  --pattern P           alltoall, ring, halves, halo2d, halo3d or trace:FILE\n"
-        "  --size BYTES          bytes per communication (K, M, G suffixes)\n"
+        "  --pattern P           alltoall, ring, halves, halo2d, halo3d or trace:FILE|NAME\n"
+        "                        (NAME: a profile recorded with contention-admin record)\n"
+        "  --size BYTES          bytes per communication (K, M, G suffixes; not for trace:)\n"
         "  --fabric NAME         fabric of the signature file (default: its default fabric)\n"
         "  --cpus-per-task C     CPUs per task (default 1)\n"
         "  --plane K             also score plane=K\n"
@@ -121,16 +122,21 @@ int cmd_score(int argc, char **argv)
         return admin_usage(CMD, "--ntasks N is required");
     if (!pat)
         return admin_usage(CMD, "--pattern P is required");
-    if (size < 0)
-        return admin_usage(CMD, "--size BYTES is required");
     if (nodelist && !hostfile)
         return admin_usage(CMD, "--nodelist names the hosts of --hostfile-out FILE (give both)");
 
     ct_err err;
     ct_pattern pattern;
     memset(&pattern, 0, sizeof pattern);
+    char resolved[4096];
+    if (admin_resolve_trace_pattern(pat, resolved, sizeof resolved) == 0)
+        pat = resolved;
     if (ct_pattern_parse(pat, &pattern, &err) < 0)
         return admin_usage(CMD, "--pattern: %s", err.msg);
+    if (size < 0 && pattern.kind == CT_PAT_TRACE)
+        size = 0; /* a trace carries its own sizes */
+    if (size < 0)
+        return admin_usage(CMD, "--size BYTES is required");
     pattern.bytes = size;
     ct_alloc alloc = {0, NULL};
     if (ctslurm_parse_cpus_per_node(spec, &alloc, &err) < 0)

@@ -9,6 +9,7 @@
 #include "contention/error.h"
 #include "contention/units.h"
 #include "contention/penalty.h"
+#include "contention/trace.h"
 
 int admin_usage(const char *cmd, const char *fmt, ...)
 {
@@ -239,4 +240,17 @@ void admin_json_number(FILE *f, double v)
             break;
     }
     fputs(buf, f);
+}
+
+int admin_resolve_trace_pattern(const char *pat, char *out, size_t n)
+{
+    if (strncmp(pat, "trace:", 6) != 0)
+        return -1;
+    ct_err err;
+    char path[4096];
+    if (ct_trace_resolve(pat + 6, getenv("XDG_DATA_HOME"), getenv("HOME"), path, sizeof path,
+                         &err) < 0)
+        return -1; /* the loader then names the file it could not open */
+    int k = snprintf(out, n, "trace:%s", path);
+    return k > 0 && (size_t)k < n ? 0 : -1;
 }

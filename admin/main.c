@@ -21,6 +21,7 @@ static const command commands[] = {
     {"calibrate", cmd_calibrate, "run the calibration benchmarks and fit a fabric"},
     {"simulate", cmd_simulate, "replay a communication trace under a fabric's model"},
     {"topology", cmd_topology, "import Slurm's topology.conf/.yaml into a fabric"},
+    {"record", cmd_record, "run an MPI command under the recorder, write its trace"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define NO_LABEL UINT32_MAX
 #define MAX_TOK 8
@@ -1278,6 +1279,55 @@ int ct_placement_parse_buffer(const char *name, const char *buf, size_t len, int
                               int32_t nnodes, int32_t *node_of, ct_err *err)
 {
     return placement_run(name, NULL, buf, len, ntasks, nnodes, node_of, err);
+}
+
+/* ---------------------------------------------------------- profiles */
+
+int ct_profile_dir(const char *xdg_data_home, const char *home, char *buf, size_t n, ct_err *err)
+{
+    int k;
+    if (xdg_data_home && xdg_data_home[0] == '/')
+        k = snprintf(buf, n, "%s/contention/profiles", xdg_data_home);
+    else if (home && home[0] == '/')
+        k = snprintf(buf, n, "%s/.local/share/contention/profiles", home);
+    else
+        return ct_err_set(err, "no profile directory (neither XDG_DATA_HOME nor HOME is an "
+                               "absolute path)");
+    if (k < 0 || (size_t)k >= n)
+        return ct_err_set(err, "profile directory path too long (%d characters)", k);
+    return 0;
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int ct_trace_resolve(const char *arg, const char *xdg_data_home, const char *home, char *out,
+                     size_t n, ct_err *err)
+{
+    if (!arg || !*arg)
+        return ct_err_set(err, "empty trace name (expected trace:FILE or trace:NAME)");
+    if (strchr(arg, '/') || is_file(arg)) {
+        if (strlen(arg) >= n)
+            return ct_err_set(err, "trace path too long (%zu characters)", strlen(arg));
+        memcpy(out, arg, strlen(arg) + 1);
+        return 0;
+    }
+    char dir[4096];
+    if (ct_profile_dir(xdg_data_home, home, dir, sizeof dir, err) < 0)
+        return ct_err_prefix(err, "trace '%s' is not a file and ", arg);
+    const char *suffix[] = {"", ".trace"};
+    for (int i = 0; i < 2; i++) {
+        int k = snprintf(out, n, "%s/%s%s", dir, arg, suffix[i]);
+        if (k > 0 && (size_t)k < n && is_file(out))
+            return 0;
+    }
+    return ct_err_set(err,
+                      "trace '%s' is neither a file nor a profile in %s (looked for %s/%s and "
+                      "%s/%s.trace; record one with contention-admin record -o trace:%s)",
+                      arg, dir, dir, arg, dir, arg, arg);
 }
 
 const char *ct_ev_kind_name(int kind)

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -363,6 +365,48 @@ static void test_shipped_traces_parse(void **state)
     }
 }
 
+/* trace:NAME profiles: XDG_DATA_HOME first, then HOME/.local/share */
+static void test_profiles(void **state)
+{
+    (void)state;
+    char dir[256], tmpl[] = "/tmp/ct-prof-XXXXXX", out[512];
+    ct_err err = {{0}};
+    assert_non_null(mkdtemp(tmpl));
+    assert_int_equal(ct_profile_dir(tmpl, "/home/u", dir, sizeof dir, &err), 0);
+    char want[300];
+    snprintf(want, sizeof want, "%s/contention/profiles", tmpl);
+    assert_string_equal(dir, want);
+    assert_int_equal(ct_profile_dir(NULL, "/home/u", dir, sizeof dir, &err), 0);
+    assert_string_equal(dir, "/home/u/.local/share/contention/profiles");
+    assert_int_equal(ct_profile_dir("", "", dir, sizeof dir, &err), -1);
+    /* a profile found by name, with or without .trace */
+    char p[400];
+    snprintf(p, sizeof p, "%s/contention", tmpl);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/contention/profiles", tmpl);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/contention/profiles/app.trace", tmpl);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("send 0 1 1K\nrecv 1 0\n", f);
+    fclose(f);
+    assert_int_equal(ct_trace_resolve("app", tmpl, "/nonexistent", out, sizeof out, &err), 0);
+    assert_string_equal(out, p);
+    /* a path is kept as it is */
+    assert_int_equal(ct_trace_resolve(p, NULL, "/x", out, sizeof out, &err), 0);
+    assert_string_equal(out, p);
+    /* an unknown name names both places */
+    assert_int_equal(ct_trace_resolve("nope", tmpl, "/x", out, sizeof out, &err), -1);
+    assert_non_null(strstr(err.msg, "trace 'nope' is neither a file nor a profile"));
+    assert_non_null(strstr(err.msg, "nope.trace"));
+    unlink(p);
+    snprintf(p, sizeof p, "%s/contention/profiles", tmpl);
+    rmdir(p);
+    snprintf(p, sizeof p, "%s/contention", tmpl);
+    rmdir(p);
+    rmdir(tmpl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -376,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_measured),
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_shipped_traces_parse),
+        cmocka_unit_test(test_profiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -170,6 +170,17 @@ int ct_placement_load(const char *path, int32_t ntasks, int32_t nnodes, int32_t 
 int ct_placement_parse_buffer(const char *name, const char *buf, size_t len, int32_t ntasks,
                               int32_t nnodes, int32_t *node_of, ct_err *err);
 
+/* Named trace profiles (`trace:NAME`, doc/recorder.md). The per-user profile
+ * directory is XDG_DATA_HOME/contention/profiles, or
+ * HOME/.local/share/contention/profiles when xdg_data_home is NULL or empty
+ * (the caller passes the values: modelcore reads no environment). */
+int ct_profile_dir(const char *xdg_data_home, const char *home, char *buf, size_t n, ct_err *err);
+/* The file `trace:ARG` names: ARG itself when it is an existing file or
+ * contains a '/'; otherwise the profile DIR/ARG, then DIR/ARG.trace. When
+ * nothing exists the error names both places looked at. */
+int ct_trace_resolve(const char *arg, const char *xdg_data_home, const char *home, char *out,
+                     size_t n, ct_err *err);
+
 /* Parse a duration: a non-negative number with an optional s, ms, us or ns
  * suffix, e.g. "1.5ms". */
 int ct_parse_duration(const char *s, double *seconds, ct_err *err);

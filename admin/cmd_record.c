@@ -1,0 +1,403 @@
+/* contention-admin record: run an MPI command under the recorder
+ * (libcontention-record.so, doc/recorder.md) and leave its trace in FILE or
+ * in a named profile (trace:NAME). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "admin.h"
+#include "contention/collective.h"
+#include "contention/trace.h"
+
+#define CMD "record"
+#define LIBNAME "libcontention-record.so"
+
+static void usage(void)
+{
+    printf("Usage: contention-admin record -o FILE|trace:NAME [--library PATH] [--seconds S]\n"
+           "                               [--max-events N] -- COMMAND [ARG...]\n"
+           "\n"
+           "Run COMMAND (mpirun/mpiexec ..., srun ..., or an MPI program) with the recorder\n"
+           "preloaded in its MPI processes and write their communication trace (doc/recorder.md,\n"
+           "format doc/trace-format.md).\n"
+           "\n"
+           "  -o, --output FILE      the trace file; trace:NAME saves profile NAME in\n"
+           "                         $XDG_DATA_HOME/contention/profiles (default\n"
+           "                         ~/.local/share/contention/profiles), used later as\n"
+           "                         --contention-pattern=trace:NAME\n"
+           "  --library PATH         the recorder library (default: next to this program in a\n"
+           "                         build tree, else the installed " LIBNAME ")\n"
+           "  --seconds S            record the first S seconds of each rank (default 60; 0 = all)\n"
+           "  --max-events N         at most N events per rank (default 200000; 0 = no bound)\n"
+           "  -h, --help             this help\n"
+           "\n"
+           "Open MPI's mpirun/mpiexec gets -x options so the remote ranks see the recorder's\n"
+           "environment. When ranks end abnormally, each writes FILE.rank<R>; they are merged\n"
+           "into FILE here. Exit status: COMMAND's, or 2 when nothing was recorded.\n");
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* the library: --library, next to us in a build tree, installed */
+static int find_library(const char *given, char *out, size_t n)
+{
+    if (given) {
+        if (!exists(given))
+            return admin_fail(CMD, "--library %s: no such file", given);
+        if (!realpath(given, out))
+            return admin_fail(CMD, "--library %s: %s", given, strerror(errno));
+        return 0;
+    }
+    char self[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (k > 0) {
+        self[k] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = '\0';
+            /* build tree: BUILD/admin/contention-admin, BUILD/recorder/LIB */
+            if ((size_t)snprintf(out, n, "%s/../recorder/" LIBNAME, self) < n && exists(out)) {
+                char real[PATH_MAX];
+                if (realpath(out, real) && strlen(real) < n)
+                    strcpy(out, real);
+                return 0;
+            }
+        }
+    }
+#ifdef CT_RECORDER_LIB
+    if (exists(CT_RECORDER_LIB) && strlen(CT_RECORDER_LIB) < n) {
+        strcpy(out, CT_RECORDER_LIB);
+        return 0;
+    }
+#endif
+    return admin_fail(CMD,
+                      "cannot find " LIBNAME " (looked next to this program and at %s; build "
+                      "with MPI or pass --library PATH)",
+#ifdef CT_RECORDER_LIB
+                      CT_RECORDER_LIB
+#else
+                      "no install path"
+#endif
+    );
+}
+
+/* Open MPI's launcher (mpirun/mpiexec/orterun resolve to orterun or prterun) */
+static int is_openmpi_launcher(const char *cmd)
+{
+    char path[PATH_MAX], real[PATH_MAX];
+    if (strchr(cmd, '/')) {
+        snprintf(path, sizeof path, "%s", cmd);
+    } else {
+        const char *pe = getenv("PATH");
+        char *dup = strdup(pe ? pe : "/usr/bin:/bin");
+        int found = 0;
+        for (char *save = NULL, *d = strtok_r(dup, ":", &save); d && !found;
+             d = strtok_r(NULL, ":", &save)) {
+            snprintf(path, sizeof path, "%s/%s", d, cmd);
+            found = access(path, X_OK) == 0;
+        }
+        free(dup);
+        if (!found)
+            return 0;
+    }
+    if (!realpath(path, real))
+        return 0;
+    const char *b = strrchr(real, '/');
+    b = b ? b + 1 : real;
+    return strcmp(b, "orterun") == 0 || strcmp(b, "prterun") == 0;
+}
+
+/* a collective on MPI_COMM_WORLD: "KIND TASK world ..." */
+static int world_coll(const char *line)
+{
+    static const char *const kinds[] = {"barrier ", "bcast ", "reduce ", "allreduce ",
+                                        "gather ", "gatherv ", "scatter ", "scatterv ",
+                                        "allgather ", "allgatherv ", "alltoall ", "alltoallv "};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        size_t n = strlen(kinds[i]);
+        if (strncmp(line, kinds[i], n) == 0) {
+            const char *p = line + n;
+            while (*p >= '0' && *p <= '9')
+                p++;
+            return strncmp(p, " world", 6) == 0 && (p[6] == ' ' || p[6] == '\n' || !p[6]);
+        }
+    }
+    return 0;
+}
+
+static long count_world(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char *line = NULL;
+    size_t cap = 0;
+    long n = 0;
+    while (getline(&line, &cap, f) > 0)
+        n += world_coll(line);
+    free(line);
+    fclose(f);
+    return n;
+}
+
+/* FILE.rank<R> of ranks that ended abnormally, merged into FILE, each cut
+ * after the last MPI_COMM_WORLD collective every rank recorded (what
+ * happened before it is complete on every rank: a consistent cut) */
+static int merge_parts(const char *out, int *nparts)
+{
+    *nparts = 0;
+    char p[PATH_MAX + 32];
+    int ntasks = -1;
+    /* the ranks are 0 .. N-1 with N in each part's `tasks` line */
+    snprintf(p, sizeof p, "%s.rank0", out);
+    for (int r = 0; r < (ntasks < 0 ? 1 << 20 : ntasks); r++) {
+        snprintf(p, sizeof p, "%s.rank%d", out, r);
+        if (!exists(p)) {
+            if (ntasks < 0 && r > 64)
+                break;
+            continue;
+        }
+        FILE *f = fopen(p, "r");
+        char line[256];
+        while (f && ntasks < 0 && fgets(line, sizeof line, f))
+            if (sscanf(line, "tasks %d", &ntasks) == 1)
+                break;
+        if (f)
+            fclose(f);
+        (*nparts)++;
+    }
+    if (!*nparts)
+        return 0;
+    for (int r = 0; r < ntasks; r++) {
+        snprintf(p, sizeof p, "%s.rank%d", out, r);
+        if (!exists(p))
+            return admin_fail(CMD,
+                              "%s: rank %d of %d left no partial recording (killed before it "
+                              "could write, e.g. by SIGKILL; Open MPI sends it "
+                              "odls_base_sigkill_timeout seconds after SIGTERM): no trace "
+                              "written, the %d parts are kept",
+                              out, r, ntasks, *nparts);
+    }
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+    FILE *o = fopen(tmp, "w");
+    if (!o)
+        return admin_fail(CMD, "%s: %s", tmp, strerror(errno));
+    fprintf(o, "# merged by contention-admin record from %d partial rank recordings (abnormal "
+               "exit)\n",
+            *nparts);
+    if (ntasks > 0)
+        fprintf(o, "tasks %d\n", ntasks);
+    long cut = -1; /* world collectives every rank has; -1: a rank has no part */
+    for (int r = 0; ntasks > 0 && r < ntasks; r++) {
+        snprintf(p, sizeof p, "%s.rank%d", out, r);
+        long k = exists(p) ? count_world(p) : 0;
+        if (r == 0 || k < cut)
+            cut = k;
+    }
+    if (cut > 0)
+        fprintf(o, "# every rank cut after its MPI_COMM_WORLD collective number %ld\n", cut);
+    for (int r = 0; ntasks > 0 && r < ntasks; r++) {
+        snprintf(p, sizeof p, "%s.rank%d", out, r);
+        FILE *f = fopen(p, "r");
+        if (!f)
+            continue;
+        char *line = NULL;
+        size_t cap = 0;
+        long seen = 0;
+        while ((cut <= 0 || seen < cut) && getline(&line, &cap, f) > 0) {
+            if (strncmp(line, "tasks ", 6) != 0)
+                fputs(line, o);
+            seen += world_coll(line);
+        }
+        free(line);
+        fclose(f);
+    }
+    if (fclose(o) != 0 || rename(tmp, out) != 0) {
+        unlink(tmp);
+        return admin_fail(CMD, "%s: %s", out, strerror(errno));
+    }
+    for (int r = 0; ntasks > 0 && r < ntasks; r++) {
+        snprintf(p, sizeof p, "%s.rank%d", out, r);
+        unlink(p);
+    }
+    return 0;
+}
+
+static int mkdirs(const char *dir)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(p, 0755) < 0 && errno != EEXIST)
+                return -1;
+            *s = '/';
+        }
+    return mkdir(p, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},     {"library", required_argument, NULL, 'L'},
+        {"seconds", required_argument, NULL, 'S'},    {"max-events", required_argument, NULL, 'E'},
+        {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0}};
+    admin_opts opt = {.cmd = CMD, .shortopts = "+o:h", .longopts = longopts,
+                      .accepted = "-o/--output, --library, --seconds, --max-events, --help",
+                      .help = usage};
+    const char *output = NULL, *library = NULL, *seconds = "60", *max_events = "200000";
+    int c;
+    while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
+        if (c == 'o')
+            output = optarg;
+        else if (c == 'L')
+            library = optarg;
+        else if (c == 'S' || c == 'E') {
+            char *end;
+            errno = 0;
+            double v = strtod(optarg, &end);
+            if (end == optarg || *end || errno || !(v >= 0))
+                return admin_usage(CMD, "--%s '%s': expected a number >= 0",
+                                   c == 'S' ? "seconds" : "max-events", optarg);
+            if (c == 'S')
+                seconds = optarg;
+            else
+                max_events = optarg;
+        }
+    }
+    if (c < 0)
+        return opt.status;
+    if (!output)
+        return admin_usage(CMD, "-o FILE or -o trace:NAME is required");
+    if (optind >= argc)
+        return admin_usage(CMD, "no COMMAND to run (expected: record -o FILE -- COMMAND...)");
+
+    char path[PATH_MAX];
+    if (strncmp(output, "trace:", 6) == 0) {
+        const char *name = output + 6;
+        char dir[PATH_MAX - 256];
+        ct_err err;
+        if (!*name || strchr(name, '/'))
+            return admin_usage(CMD, "-o trace:NAME: '%s' is not a profile name (no '/')", name);
+        if (ct_profile_dir(getenv("XDG_DATA_HOME"), getenv("HOME"), dir, sizeof dir, &err) < 0)
+            return admin_fail(CMD, "%s", err.msg);
+        if (mkdirs(dir) < 0)
+            return admin_fail(CMD, "%s: cannot create: %s", dir, strerror(errno));
+        if ((size_t)snprintf(path, sizeof path, "%s/%.200s.trace", dir, name) >= sizeof path)
+            return admin_fail(CMD, "-o %s: path too long", output);
+    } else if (output[0] == '/') {
+        snprintf(path, sizeof path, "%s", output);
+    } else {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd))
+            return admin_fail(CMD, "getcwd: %s", strerror(errno));
+        /* absolute: the ranks may run elsewhere */
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", cwd, output) >= sizeof path)
+            return admin_fail(CMD, "-o %s: path too long", output);
+    }
+    char lib[PATH_MAX];
+    if (find_library(library, lib, sizeof lib))
+        return ADMIN_INVALID;
+
+    setenv("CONTENTION_RECORD_FILE", path, 1);
+    setenv("CONTENTION_RECORD_SECONDS", seconds, 1);
+    setenv("CONTENTION_RECORD_MAX_EVENTS", max_events, 1);
+    char **cmd = argv + optind;
+    int ncmd = argc - optind;
+    char preload[PATH_MAX + 4096];
+    const char *old = getenv("LD_PRELOAD");
+    snprintf(preload, sizeof preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+    char **run = calloc((size_t)ncmd + 16, sizeof *run);
+    if (!run)
+        return admin_fail(CMD, "out of memory");
+    int k = 0;
+    char xpre[sizeof preload + 16];
+    run[k++] = cmd[0];
+    if (is_openmpi_launcher(cmd[0])) {
+        /* mpirun itself must not load the recorder; its ranks get it via -x */
+        snprintf(xpre, sizeof xpre, "LD_PRELOAD=%s", preload);
+        const char *x[] = {"-x", xpre, "-x", "CONTENTION_RECORD_FILE", "-x",
+                           "CONTENTION_RECORD_SECONDS", "-x", "CONTENTION_RECORD_MAX_EVENTS"};
+        for (size_t i = 0; i < sizeof x / sizeof *x; i++)
+            run[k++] = (char *)x[i];
+    } else {
+        setenv("LD_PRELOAD", preload, 1);
+    }
+    for (int i = 1; i < ncmd; i++)
+        run[k++] = cmd[i];
+    run[k] = NULL;
+
+    for (int r = 0; r < 4096; r++) { /* partial files of an earlier run would be merged */
+        char p[PATH_MAX + 32];
+        snprintf(p, sizeof p, "%s.rank%d", path, r);
+        unlink(p);
+    }
+    struct stat before;
+    int had = stat(path, &before) == 0;
+    time_t t0 = time(NULL);
+    fprintf(stderr, "contention-admin record: %s -> %s (library %s)\n", cmd[0], path, lib);
+    pid_t pid = fork();
+    if (pid < 0) {
+        free(run);
+        return admin_fail(CMD, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        execvp(run[0], run);
+        fprintf(stderr, "contention-admin record: %s: %s\n", run[0], strerror(errno));
+        _exit(127);
+    }
+    free(run);
+    signal(SIGINT, SIG_IGN); /* Ctrl-C goes to the command; we merge after it */
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    signal(SIGINT, SIG_DFL);
+    unsetenv("LD_PRELOAD");
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+
+    int nparts = 0;
+    struct stat after;
+    int fresh = stat(path, &after) == 0 &&
+                (!had || after.st_mtime >= t0 || after.st_ino != before.st_ino);
+    if (!fresh) {
+        if (merge_parts(path, &nparts))
+            return ADMIN_INVALID;
+        fresh = nparts > 0;
+    }
+    if (!fresh) {
+        admin_fail(CMD,
+                   "%s: nothing recorded (did COMMAND run MPI programs? exit status %d)", path,
+                   rc);
+        return rc ? rc : ADMIN_INVALID;
+    }
+    ct_trace tr;
+    ct_err err;
+    ct_coll_params cp;
+    ct_coll_params_hockney(0, 0, &cp);
+    ct_coll_stats st;
+    if (ct_trace_load_expanded(path, &cp, &tr, &st, &err) < 0) {
+        admin_fail(CMD, "recorded, but the trace does not load: %s", err.msg);
+        return rc ? rc : ADMIN_INVALID;
+    }
+    fprintf(stderr,
+            "contention-admin record: %s: %d tasks, %zu events in (%zu collective calls), "
+            "%zu point-to-point messages replayed%s\n",
+            path, (int)tr.ntasks, st.events_in, st.instances, tr.ncomm,
+            nparts ? " (merged from partial recordings: the command ended abnormally)" : "");
+    ct_trace_free(&tr);
+    return rc;
+}

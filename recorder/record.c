@@ -1,0 +1,1013 @@
+/* libcontention-record.so: a PMPI interposer that records, per rank, what an
+ * MPI application sends to whom, how much, in what order, and the compute
+ * gaps between its MPI calls, in the simulator's trace format
+ * (doc/trace-format.md, collective events included). doc/recorder.md.
+ *
+ * Loaded with LD_PRELOAD (contention-admin record, srun
+ * --contention-record); does nothing unless CONTENTION_RECORD_FILE is set.
+ * Each rank formats its events into a text buffer (bounded by the recording
+ * window); MPI_Finalize streams the buffers to rank 0, which writes FILE
+ * (temp + rename). On abnormal exit (a fatal signal, exit() without
+ * MPI_Finalize, MPI_Abort) every rank writes what it has to FILE.rank<R>
+ * with plain write(2) calls; `contention-admin record` merges those.
+ *
+ * Single-threaded MPI use (THREAD_SINGLE / FUNNELED) is assumed. */
+#include <mpi.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------- state */
+
+static struct {
+    int on;        /* recording events */
+    int init;      /* set up after MPI_Init */
+    int finalized; /* written normally */
+    int rank, size;
+    MPI_Comm comm; /* private duplicate of MPI_COMM_WORLD for the merge */
+    char path[4096];
+    double t0, last, gap; /* s: start, end of the last MPI call, compute not yet written */
+    double window_s, min_gap;
+    long max_events, nevents;
+    char *buf;
+    size_t len, cap;
+    int keyval;
+    /* outstanding recorded requests (open addressing on the handle value) */
+    uintptr_t *req;
+    size_t req_cap, req_n;
+    /* buffer length after each MPI_COMM_WORLD collective: where a recording
+     * cut by the window is cut consistently over ranks */
+    size_t *wcut;
+    long nwcut, wcut_cap;
+    int stopped;
+} R = {.keyval = MPI_KEYVAL_INVALID};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void stop(void)
+{
+    if (R.on)
+        R.stopped = 1;
+    R.on = 0;
+}
+
+static void emitf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void emitf(const char *fmt, ...)
+{
+    for (int tries = 0; tries < 2; tries++) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(R.buf + R.len, R.cap - R.len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            stop();
+            return;
+        }
+        if ((size_t)n < R.cap - R.len) {
+            R.len += (size_t)n;
+            return;
+        }
+        size_t cap = R.cap ? 2 * R.cap : 1 << 16;
+        while (cap - R.len <= (size_t)n)
+            cap *= 2;
+        char *b = realloc(R.buf, cap);
+        if (!b) { /* out of memory: keep what we have */
+            stop();
+            return;
+        }
+        R.buf = b;
+        R.cap = cap;
+    }
+}
+
+/* Fast appenders for the common lines (vsnprintf costs ~5x more). */
+static char *room(size_t need)
+{
+    if (R.cap - R.len < need) {
+        size_t cap = R.cap ? 2 * R.cap : 1 << 16;
+        while (cap - R.len < need)
+            cap *= 2;
+        char *b = realloc(R.buf, cap);
+        if (!b) {
+            stop();
+            return NULL;
+        }
+        R.buf = b;
+        R.cap = cap;
+    }
+    return R.buf + R.len;
+}
+
+static void ap_s(const char *s)
+{
+    size_t n = strlen(s);
+    char *p = room(n);
+    if (p) {
+        memcpy(p, s, n);
+        R.len += n;
+    }
+}
+
+static void ap_i(long long v)
+{
+    char tmp[24];
+    int n = 0;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        tmp[n++] = (char)('0' + u % 10);
+    while ((u /= 10));
+    if (v < 0)
+        tmp[n++] = '-';
+    char *p = room((size_t)n + 1);
+    if (!p)
+        return;
+    p[0] = ' ';
+    for (int i = 0; i < n; i++)
+        p[1 + i] = tmp[n - 1 - i];
+    R.len += (size_t)n + 1;
+}
+
+/* "kw RANK a b\n" */
+static void line3(const char *kw, long long a, long long b)
+{
+    ap_s(kw);
+    ap_i(R.rank);
+    ap_i(a);
+    ap_i(b);
+    ap_s("\n");
+}
+
+/* Entry of a recorded call: the time since the last call is compute. */
+static int enter(void)
+{
+    if (!R.on)
+        return 0;
+    double t = now();
+    if (R.window_s > 0 && t - R.t0 > R.window_s) {
+        stop();
+        return 0;
+    }
+    R.gap += t - R.last;
+    return 1;
+}
+
+static void leave(void)
+{
+    if (R.on)
+        R.last = now();
+}
+
+/* Before an event line: the compute gap (when long enough) and the window. */
+static int event(void)
+{
+    if (!R.on)
+        return 0;
+    if (R.max_events > 0 && R.nevents >= R.max_events) {
+        stop();
+        return 0;
+    }
+    R.nevents++;
+    if (R.gap >= R.min_gap) { /* whole nanoseconds, the trace's ns suffix */
+        ap_s("compute");
+        ap_i(R.rank);
+        ap_i((long long)(R.gap * 1e9 + 0.5));
+        ap_s("ns\n");
+        R.gap = 0;
+    }
+    return 1;
+}
+
+static long long type_bytes(int count, MPI_Datatype t)
+{
+    int sz = 0;
+    if (t == MPI_DATATYPE_NULL || PMPI_Type_size(t, &sz) != MPI_SUCCESS)
+        return 0;
+    return (long long)count * sz;
+}
+
+/* ------------------------------------------------------- communicators */
+
+typedef struct comm_info {
+    int size;
+    int *world; /* world rank of each rank */
+    char name[24];
+    int declared;
+    int inter;
+} comm_info;
+
+static int del_info(MPI_Comm c, int kv, void *val, void *extra)
+{
+    (void)c, (void)kv, (void)extra;
+    comm_info *ci = val;
+    free(ci->world);
+    free(ci);
+    return MPI_SUCCESS;
+}
+
+static comm_info *info_of(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_NULL)
+        return NULL;
+    comm_info *ci;
+    int flag = 0;
+    if (R.keyval != MPI_KEYVAL_INVALID && PMPI_Comm_get_attr(comm, R.keyval, &ci, &flag) == MPI_SUCCESS &&
+        flag)
+        return ci;
+    ci = calloc(1, sizeof *ci);
+    if (!ci)
+        return NULL;
+    PMPI_Comm_test_inter(comm, &ci->inter);
+    if (ci->inter)
+        goto keep;
+    PMPI_Comm_size(comm, &ci->size);
+    ci->world = malloc((size_t)ci->size * sizeof *ci->world);
+    int *ranks = malloc((size_t)ci->size * sizeof *ranks);
+    if (!ci->world || !ranks) {
+        free(ranks);
+        free(ci->world);
+        free(ci);
+        return NULL;
+    }
+    MPI_Group g, wg;
+    PMPI_Comm_group(comm, &g);
+    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    for (int i = 0; i < ci->size; i++)
+        ranks[i] = i;
+    PMPI_Group_translate_ranks(g, ci->size, ranks, wg, ci->world);
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&wg);
+    free(ranks);
+    int is_world = ci->size == R.size;
+    for (int i = 0; is_world && i < ci->size; i++)
+        is_world = ci->world[i] == i;
+    if (is_world) {
+        snprintf(ci->name, sizeof ci->name, "world");
+        ci->declared = 1;
+    } else { /* every rank derives the same name from the members alone */
+        uint64_t h = 1469598103934665603ull;
+        for (int i = 0; i < ci->size; i++) {
+            uint32_t v = (uint32_t)ci->world[i];
+            for (int b = 0; b < 4; b++) {
+                h ^= (v >> (8 * b)) & 0xff;
+                h *= 1099511628211ull;
+            }
+        }
+        snprintf(ci->name, sizeof ci->name, "c%016llx", (unsigned long long)h);
+    }
+keep:
+    if (R.keyval != MPI_KEYVAL_INVALID)
+        PMPI_Comm_set_attr(comm, R.keyval, ci);
+    return ci;
+}
+
+/* `comm NAME MEMBERS` with runs a-b/s, once per rank before first use. */
+static void declare(comm_info *ci)
+{
+    if (ci->declared)
+        return;
+    ci->declared = 1;
+    emitf("comm %s ", ci->name);
+    int i = 0;
+    while (i < ci->size) {
+        int a = ci->world[i], j = i + 1, st = 0;
+        if (j < ci->size) {
+            st = ci->world[j] - a;
+            while (st > 0 && j + 1 < ci->size && ci->world[j + 1] - ci->world[j] == st)
+                j++;
+        }
+        if (st > 0 && j > i + 1) {
+            emitf(st == 1 ? "%s%d-%d" : "%s%d-%d/%d", i ? "," : "", a, ci->world[j], st);
+            i = j + 1;
+        } else {
+            emitf("%s%d", i ? "," : "", a);
+            i++;
+        }
+    }
+    emitf("\n");
+}
+
+/* world rank of `r` in comm, -1 when not recordable */
+static int world_of(MPI_Comm comm, int r)
+{
+    if (r < 0)
+        return -1;
+    if (comm == MPI_COMM_WORLD)
+        return r;
+    comm_info *ci = info_of(comm);
+    if (!ci || ci->inter || r >= ci->size)
+        return -1;
+    return ci->world[r];
+}
+
+/* ------------------------------------------------------------ requests */
+
+static void req_grow(void);
+static void req_add(MPI_Request r)
+{
+    uintptr_t h = 0;
+    memcpy(&h, &r, sizeof r < sizeof h ? sizeof r : sizeof h);
+    if (2 * (R.req_n + 1) > R.req_cap)
+        req_grow();
+    if (!R.req_cap)
+        return;
+    size_t i = (h * 0x9E3779B97F4A7C15ull >> 7) & (R.req_cap - 1);
+    while (R.req[i])
+        i = (i + 1) & (R.req_cap - 1);
+    R.req[i] = h ? h : 1;
+    R.req_n++;
+}
+
+static void req_grow(void)
+{
+    size_t cap = R.req_cap ? 2 * R.req_cap : 256;
+    uintptr_t *old = R.req, *n = calloc(cap, sizeof *n);
+    size_t oc = R.req_cap;
+    if (!n)
+        return;
+    R.req = n;
+    R.req_cap = cap;
+    R.req_n = 0;
+    for (size_t i = 0; i < oc; i++)
+        if (old[i]) {
+            MPI_Request r;
+            uintptr_t h = old[i];
+            memcpy(&r, &h, sizeof r < sizeof h ? sizeof r : sizeof h);
+            req_add(r);
+        }
+    free(old);
+}
+
+/* 1 when r was a recorded request (now removed) */
+static int req_del(uintptr_t h)
+{
+    if (!R.req_n)
+        return 0;
+    size_t i = (h * 0x9E3779B97F4A7C15ull >> 7) & (R.req_cap - 1);
+    while (R.req[i]) {
+        if (R.req[i] == h) {
+            R.req[i] = 0;
+            R.req_n--;
+            /* re-insert the rest of the cluster */
+            for (size_t j = (i + 1) & (R.req_cap - 1); R.req[j]; j = (j + 1) & (R.req_cap - 1)) {
+                uintptr_t x = R.req[j];
+                R.req[j] = 0;
+                R.req_n--;
+                MPI_Request q;
+                memcpy(&q, &x, sizeof q < sizeof x ? sizeof q : sizeof x);
+                req_add(q);
+            }
+            return 1;
+        }
+        i = (i + 1) & (R.req_cap - 1);
+    }
+    return 0;
+}
+
+static uintptr_t handle(MPI_Request r)
+{
+    uintptr_t h = 0;
+    memcpy(&h, &r, sizeof r < sizeof h ? sizeof r : sizeof h);
+    return h;
+}
+
+/* Requests completed: when the last recorded one is, the trace waits. */
+static void completed(int removed)
+{
+    if (removed && R.req_n == 0 && R.on && event())
+        ap_s("waitall"), ap_i(R.rank), ap_s("\n");
+}
+
+/* ------------------------------------------------------------- output */
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* What this rank has, to FILE.rank<R> (async-signal-safe: write(2) only). */
+static void dump_partial(void)
+{
+    if (!R.init || R.finalized || !R.path[0])
+        return;
+    R.finalized = 1;
+    R.on = 0;
+    char p[4200], head[160];
+    int n = snprintf(p, sizeof p, "%s.rank%d", R.path, R.rank);
+    if (n < 0 || (size_t)n >= sizeof p)
+        return;
+    int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return;
+    int h = snprintf(head, sizeof head,
+                     "# partial recording of rank %d of %d (abnormal exit)\ntasks %d\n", R.rank,
+                     R.size, R.size);
+    if (h > 0)
+        write_all(fd, head, (size_t)h);
+    if (R.buf)
+        write_all(fd, R.buf, R.len);
+    close(fd);
+}
+
+static void on_signal(int sig)
+{
+    dump_partial();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void on_exit_hook(void) { dump_partial(); }
+
+static void merge_and_write(void)
+{
+    uint64_t len = R.len;
+    const size_t chunk = (size_t)1 << 30;
+    if (R.rank != 0) {
+        PMPI_Send(&len, 1, MPI_UINT64_T, 0, 7, R.comm);
+        for (size_t off = 0; off < R.len; off += chunk) {
+            size_t n = R.len - off < chunk ? R.len - off : chunk;
+            PMPI_Send(R.buf + off, (int)n, MPI_BYTE, 0, 8, R.comm);
+        }
+        return;
+    }
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", R.path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        fprintf(stderr, "contention-record: %s: cannot write: %s\n", tmp, strerror(errno));
+    if (f) {
+        fprintf(f,
+                "# recorded by libcontention-record.so: %d tasks, window %g s / %ld events per "
+                "rank\ntasks %d\n",
+                R.size, R.window_s, R.max_events, R.size);
+        fwrite(R.buf ? R.buf : "", 1, R.len, f);
+    }
+    char *b = NULL;
+    size_t cap = 0;
+    for (int r = 1; r < R.size; r++) {
+        uint64_t n;
+        PMPI_Recv(&n, 1, MPI_UINT64_T, r, 7, R.comm, MPI_STATUS_IGNORE);
+        if (n > cap) {
+            char *nb = realloc(b, (size_t)n);
+            if (!nb) { /* cannot hold it: receive and drop, chunk by chunk */
+                fprintf(stderr, "contention-record: out of memory for rank %d's %llu bytes\n", r,
+                        (unsigned long long)n);
+                if (f) {
+                    fclose(f);
+                    f = NULL;
+                    unlink(tmp);
+                }
+            } else {
+                b = nb;
+                cap = (size_t)n;
+            }
+        }
+        for (uint64_t off = 0; off < n; off += chunk) {
+            size_t k = n - off < chunk ? (size_t)(n - off) : chunk;
+            if (b && cap >= n)
+                PMPI_Recv(b + off, (int)k, MPI_BYTE, r, 8, R.comm, MPI_STATUS_IGNORE);
+            else {
+                char *sink = malloc(k);
+                PMPI_Recv(sink, (int)k, MPI_BYTE, r, 8, R.comm, MPI_STATUS_IGNORE);
+                free(sink);
+            }
+        }
+        if (f && b)
+            fwrite(b, 1, (size_t)n, f);
+    }
+    free(b);
+    if (f) {
+        int bad = ferror(f);
+        if (fclose(f) != 0 || bad || rename(tmp, R.path) != 0) {
+            fprintf(stderr, "contention-record: %s: cannot write: %s\n", R.path, strerror(errno));
+            unlink(tmp);
+        } else {
+            /* a complete recording replaces partial ones of an earlier run */
+            for (int r = 0; r < R.size; r++) {
+                char p[4200];
+                snprintf(p, sizeof p, "%s.rank%d", R.path, r);
+                unlink(p);
+            }
+        }
+    }
+}
+
+static double env_num(const char *name, double dflt)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return dflt;
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || v < 0) {
+        fprintf(stderr, "contention-record: %s='%s' is not a number >= 0, using %g\n", name, s,
+                dflt);
+        return dflt;
+    }
+    return v;
+}
+
+static void setup(void)
+{
+    const char *path = getenv("CONTENTION_RECORD_FILE");
+    if (!path || !*path || strlen(path) >= sizeof R.path)
+        return;
+    snprintf(R.path, sizeof R.path, "%s", path);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &R.rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &R.size);
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &R.comm) != MPI_SUCCESS)
+        return;
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, del_info, &R.keyval, NULL);
+    R.window_s = env_num("CONTENTION_RECORD_SECONDS", 60);
+    R.max_events = (long)env_num("CONTENTION_RECORD_MAX_EVENTS", 200000);
+    R.min_gap = env_num("CONTENTION_RECORD_MIN_GAP", 1e-6);
+    R.init = 1;
+    R.on = 1;
+    signal(SIGTERM, on_signal);
+    signal(SIGINT, on_signal);
+    signal(SIGSEGV, on_signal);
+    signal(SIGBUS, on_signal);
+    signal(SIGABRT, on_signal);
+    atexit(on_exit_hook);
+    R.t0 = R.last = now();
+}
+
+/* ------------------------------------------------------------ wrappers */
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        setup();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        setup();
+    return rc;
+}
+
+int MPI_Finalize(void)
+{
+    if (R.init && !R.finalized) {
+        if (enter() && R.gap >= R.min_gap) /* the last compute phase */
+            emitf("compute %d %.9f\n", R.rank, R.gap);
+        R.on = 0;
+        /* A window that closed on some rank cuts every rank after the last
+         * MPI_COMM_WORLD collective all of them recorded: what happened
+         * before it is complete on every rank (a consistent cut). */
+        int any = 0;
+        long k = 0;
+        PMPI_Allreduce(&R.stopped, &any, 1, MPI_INT, MPI_MAX, R.comm);
+        PMPI_Allreduce(&R.nwcut, &k, 1, MPI_LONG, MPI_MIN, R.comm);
+        if (any && k > 0)
+            R.len = R.wcut[k - 1];
+        merge_and_write();
+        R.finalized = 1;
+        PMPI_Comm_free(&R.comm);
+    }
+    return PMPI_Finalize();
+}
+
+int MPI_Abort(MPI_Comm comm, int code)
+{
+    dump_partial();
+    return PMPI_Abort(comm, code);
+}
+
+/* point-to-point */
+
+static int p2p_send(const char *kw, int count, MPI_Datatype t, int dest, MPI_Comm comm)
+{
+    int w = world_of(comm, dest);
+    if (w < 0 || !event())
+        return 0;
+    line3(kw, w, type_bytes(count, t));
+    return 1;
+}
+
+#define SEND_WRAPPER(NAME)                                                                         \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) \
+    {                                                                                              \
+        int on = enter();                                                                          \
+        if (on)                                                                                    \
+            p2p_send("send", count, t, dest, comm);                                                \
+        int rc = PMPI_##NAME(buf, count, t, dest, tag, comm);                                      \
+        leave();                                                                                   \
+        return rc;                                                                                 \
+    }
+SEND_WRAPPER(Send)
+SEND_WRAPPER(Ssend)
+SEND_WRAPPER(Bsend)
+SEND_WRAPPER(Rsend)
+
+#define ISEND_WRAPPER(NAME)                                                                        \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, \
+                   MPI_Request *req)                                                               \
+    {                                                                                              \
+        int on = enter();                                                                          \
+        int rc = PMPI_##NAME(buf, count, t, dest, tag, comm, req);                                 \
+        if (on && rc == MPI_SUCCESS && p2p_send("isend", count, t, dest, comm))                    \
+            req_add(*req);                                                                         \
+        leave();                                                                                   \
+        return rc;                                                                                 \
+    }
+ISEND_WRAPPER(Isend)
+ISEND_WRAPPER(Issend)
+ISEND_WRAPPER(Ibsend)
+ISEND_WRAPPER(Irsend)
+
+int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm comm,
+             MPI_Status *st)
+{
+    int on = enter();
+    MPI_Status mine;
+    if (st == MPI_STATUS_IGNORE)
+        st = &mine;
+    int rc = PMPI_Recv(buf, count, t, src, tag, comm, st);
+    if (on && rc == MPI_SUCCESS) {
+        int n = 0;
+        PMPI_Get_count(st, t, &n);
+        int w = world_of(comm, st->MPI_SOURCE);
+        if (w >= 0 && w != R.rank && event())
+            line3("recv", w, type_bytes(n == MPI_UNDEFINED ? 0 : n, t));
+    }
+    leave();
+    return rc;
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm comm,
+              MPI_Request *req)
+{
+    int on = enter();
+    int rc = PMPI_Irecv(buf, count, t, src, tag, comm, req);
+    if (on && rc == MPI_SUCCESS && src != MPI_PROC_NULL) {
+        int w = src == MPI_ANY_SOURCE ? -2 : world_of(comm, src);
+        if (w != -1 && event()) {
+            if (w == -2)
+                emitf("irecv %d any %lld\n", R.rank, type_bytes(count, t));
+            else
+                line3("irecv", w, type_bytes(count, t));
+            req_add(*req);
+        }
+    }
+    leave();
+    return rc;
+}
+
+int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int dest, int stag, void *rb, int rcount,
+                 MPI_Datatype rt, int src, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+    int on = enter();
+    MPI_Status mine;
+    if (status == MPI_STATUS_IGNORE)
+        status = &mine;
+    int rc = PMPI_Sendrecv(sb, sc, st, dest, stag, rb, rcount, rt, src, rtag, comm, status);
+    if (on && rc == MPI_SUCCESS) {
+        int wd = world_of(comm, dest), ws = world_of(comm, status->MPI_SOURCE), any = 0;
+        if (wd >= 0 && event()) {
+            line3("isend", wd, type_bytes(sc, st));
+            any = 1;
+        }
+        if (ws >= 0 && event()) {
+            int n = 0;
+            PMPI_Get_count(status, rt, &n);
+            line3("irecv", ws, type_bytes(n == MPI_UNDEFINED ? 0 : n, rt));
+            any = 1;
+        }
+        if (any && event())
+            ap_s("waitall"), ap_i(R.rank), ap_s("\n");
+    }
+    leave();
+    return rc;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int stag, int src,
+                         int rtag, MPI_Comm comm, MPI_Status *status)
+{
+    int on = enter();
+    MPI_Status mine;
+    if (status == MPI_STATUS_IGNORE)
+        status = &mine;
+    int rc = PMPI_Sendrecv_replace(buf, count, t, dest, stag, src, rtag, comm, status);
+    if (on && rc == MPI_SUCCESS) {
+        int wd = world_of(comm, dest), ws = world_of(comm, status->MPI_SOURCE), any = 0;
+        if (wd >= 0 && event())
+            line3("isend", wd, type_bytes(count, t)), any = 1;
+        if (ws >= 0 && event())
+            line3("irecv", ws, type_bytes(count, t)), any = 1;
+        if (any && event())
+            ap_s("waitall"), ap_i(R.rank), ap_s("\n");
+    }
+    leave();
+    return rc;
+}
+
+/* completion */
+
+int MPI_Wait(MPI_Request *req, MPI_Status *st)
+{
+    int on = enter();
+    uintptr_t h = handle(*req);
+    int rc = PMPI_Wait(req, st);
+    if (on)
+        completed(req_del(h));
+    leave();
+    return rc;
+}
+
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
+{
+    int on = enter();
+    uintptr_t h = handle(*req);
+    int rc = PMPI_Test(req, flag, st);
+    if (on && *flag)
+        completed(req_del(h));
+    leave();
+    return rc;
+}
+
+/* handles of n requests, before the call that may null them */
+static uintptr_t *save(int n, const MPI_Request *reqs, uintptr_t *small)
+{
+    uintptr_t *h = n <= 64 ? small : malloc((size_t)n * sizeof *h);
+    if (h)
+        for (int i = 0; i < n; i++)
+            h[i] = handle(reqs[i]);
+    return h;
+}
+
+int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
+{
+    int on = enter();
+    uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
+    int rc = PMPI_Waitall(n, reqs, sts);
+    if (on && h) {
+        int rm = 0;
+        for (int i = 0; i < n; i++)
+            rm |= req_del(h[i]);
+        completed(rm);
+    }
+    if (h != small)
+        free(h);
+    leave();
+    return rc;
+}
+
+int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[])
+{
+    int on = enter();
+    uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
+    int rc = PMPI_Testall(n, reqs, flag, sts);
+    if (on && h && *flag) {
+        int rm = 0;
+        for (int i = 0; i < n; i++)
+            rm |= req_del(h[i]);
+        completed(rm);
+    }
+    if (h != small)
+        free(h);
+    leave();
+    return rc;
+}
+
+int MPI_Waitany(int n, MPI_Request reqs[], int *idx, MPI_Status *st)
+{
+    int on = enter();
+    uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
+    int rc = PMPI_Waitany(n, reqs, idx, st);
+    if (on && h && *idx != MPI_UNDEFINED && *idx >= 0 && *idx < n)
+        completed(req_del(h[*idx]));
+    if (h != small)
+        free(h);
+    leave();
+    return rc;
+}
+
+int MPI_Testany(int n, MPI_Request reqs[], int *idx, int *flag, MPI_Status *st)
+{
+    int on = enter();
+    uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
+    int rc = PMPI_Testany(n, reqs, idx, flag, st);
+    if (on && h && *flag && *idx != MPI_UNDEFINED && *idx >= 0 && *idx < n)
+        completed(req_del(h[*idx]));
+    if (h != small)
+        free(h);
+    leave();
+    return rc;
+}
+
+static int some(int n, const uintptr_t *h, int out, const int *idx)
+{
+    int rm = 0;
+    for (int i = 0; h && out != MPI_UNDEFINED && i < out; i++)
+        if (idx[i] >= 0 && idx[i] < n)
+            rm |= req_del(h[idx[i]]);
+    return rm;
+}
+
+int MPI_Waitsome(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[])
+{
+    int on = enter();
+    uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
+    int rc = PMPI_Waitsome(n, reqs, out, idx, sts);
+    if (on)
+        completed(some(n, h, *out, idx));
+    if (h != small)
+        free(h);
+    leave();
+    return rc;
+}
+
+int MPI_Testsome(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[])
+{
+    int on = enter();
+    uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
+    int rc = PMPI_Testsome(n, reqs, out, idx, sts);
+    if (on)
+        completed(some(n, h, *out, idx));
+    if (h != small)
+        free(h);
+    leave();
+    return rc;
+}
+
+/* collectives */
+
+static int coll_begin(MPI_Comm comm, comm_info **ci)
+{
+    *ci = info_of(comm);
+    return *ci && !(*ci)->inter;
+}
+
+static void coll(const char *kw, comm_info *ci, MPI_Comm comm, int root, long long bytes)
+{
+    if (!event())
+        return;
+    declare(ci);
+    ap_s(kw);
+    ap_i(R.rank);
+    ap_s(" ");
+    ap_s(ci->name);
+    if (root >= 0)
+        ap_i(world_of(comm, root));
+    if (bytes >= 0)
+        ap_i(bytes);
+    ap_s("\n");
+    if (R.on && ci->size == R.size && strcmp(ci->name, "world") == 0) {
+        if (R.nwcut == R.wcut_cap) {
+            long cap = R.wcut_cap ? 2 * R.wcut_cap : 1024;
+            size_t *w = realloc(R.wcut, (size_t)cap * sizeof *w);
+            if (!w) {
+                stop();
+                return;
+            }
+            R.wcut = w;
+            R.wcut_cap = cap;
+        }
+        R.wcut[R.nwcut++] = R.len;
+    }
+}
+
+static int my_rank(MPI_Comm comm)
+{
+    int r = 0;
+    PMPI_Comm_rank(comm, &r);
+    return r;
+}
+
+#define COLL_RUN(CALL, RECORD)                                                                     \
+    do {                                                                                           \
+        comm_info *ci = NULL;                                                                      \
+        int on = enter() && coll_begin(comm, &ci);                                                 \
+        if (on) {                                                                                  \
+            RECORD;                                                                                \
+        }                                                                                          \
+        int rc = CALL;                                                                             \
+        leave();                                                                                   \
+        return rc;                                                                                 \
+    } while (0)
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Barrier(comm), coll("barrier", ci, comm, -1, -1));
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Bcast(buf, count, t, root, comm),
+             coll("bcast", ci, comm, root, type_bytes(count, t)));
+}
+
+int MPI_Reduce(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, int root,
+               MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Reduce(sb, rb, count, t, op, root, comm),
+             coll("reduce", ci, comm, root, type_bytes(count, t)));
+}
+
+int MPI_Allreduce(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Allreduce(sb, rb, count, t, op, comm),
+             coll("allreduce", ci, comm, -1, type_bytes(count, t)));
+}
+
+int MPI_Gather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+               int root, MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Gather(sb, sc, st, rb, rc_, rt, root, comm),
+             coll("gather", ci, comm, root,
+                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
+}
+
+int MPI_Gatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
+                const int displs[], MPI_Datatype rt, int root, MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Gatherv(sb, sc, st, rb, rcs, displs, rt, root, comm),
+             coll("gatherv", ci, comm, root,
+                  sb == MPI_IN_PLACE ? type_bytes(rcs[my_rank(comm)], rt) : type_bytes(sc, st)));
+}
+
+int MPI_Scatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+                int root, MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Scatter(sb, sc, st, rb, rc_, rt, root, comm),
+             coll("scatter", ci, comm, root,
+                  rb == MPI_IN_PLACE ? type_bytes(sc, st) : type_bytes(rc_, rt)));
+}
+
+int MPI_Scatterv(const void *sb, const int scs[], const int displs[], MPI_Datatype st, void *rb,
+                 int rc_, MPI_Datatype rt, int root, MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Scatterv(sb, scs, displs, st, rb, rc_, rt, root, comm),
+             coll("scatterv", ci, comm, root,
+                  rb == MPI_IN_PLACE ? type_bytes(scs[my_rank(comm)], st) : type_bytes(rc_, rt)));
+}
+
+int MPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+                  MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Allgather(sb, sc, st, rb, rc_, rt, comm),
+             coll("allgather", ci, comm, -1,
+                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
+}
+
+int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
+                   const int displs[], MPI_Datatype rt, MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Allgatherv(sb, sc, st, rb, rcs, displs, rt, comm),
+             coll("allgatherv", ci, comm, -1,
+                  sb == MPI_IN_PLACE ? type_bytes(rcs[my_rank(comm)], rt) : type_bytes(sc, st)));
+}
+
+int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+                 MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Alltoall(sb, sc, st, rb, rc_, rt, comm),
+             coll("alltoall", ci, comm, -1,
+                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
+}
+
+static long long v_total(const int *counts, MPI_Datatype t, MPI_Comm comm, int size)
+{
+    int me = my_rank(comm);
+    long long s = 0;
+    for (int i = 0; i < size; i++)
+        if (i != me)
+            s += type_bytes(counts[i], t);
+    return s;
+}
+
+int MPI_Alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st, void *rb,
+                  const int rcs[], const int rd[], MPI_Datatype rt, MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm),
+             coll("alltoallv", ci, comm, -1,
+                  sb == MPI_IN_PLACE ? v_total(rcs, rt, comm, ci->size)
+                                     : v_total(scs, st, comm, ci->size)));
+}
