@@ -11,6 +11,9 @@
 
 #include <getopt.h>
 #include <stdint.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/types.h>
 #include <stdio.h>
 
 #include "contention/signatures.h"
@@ -30,7 +33,6 @@ int cmd_show(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_score(int argc, char **argv);
-/* written by other parts of the project; built when their files exist */
 int cmd_calibrate(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_topology(int argc, char **argv);
@@ -97,7 +99,8 @@ void admin_fabric_line(FILE *f, const ct_fabric *fab);
 void admin_json_string(FILE *f, const char *s);
 /* A JSON number (finite values only; anything else prints null). */
 void admin_json_number(FILE *f, double v);
-/* Seconds in a readable unit: "12.3 us", "4.93 ms", "1.25 s". */
+/* ct_format_time / ct_format_bytes (contention/units.h) at the 4 significant
+ * digits every admin table uses. Seconds: "12.3 us", "4.93 ms", "1.25 s". */
 const char *admin_fmt_time(double s, char *buf, size_t sz);
 /* Bytes with a binary suffix: "2 KiB", "1.5 MiB", "300 B". */
 const char *admin_fmt_bytes(double b, char *buf, size_t sz);
@@ -112,5 +115,30 @@ void admin_hosts_free(char **v, int64_t n);
  * temporary file renamed into place; messages name cmd. Returns ADMIN_*. */
 int admin_write_hostfile(const char *cmd, const char *path, const int32_t *node_of, int32_t ntasks,
                          char *const *hosts);
+
+/* Whole input file (ct_read_file, at most max bytes) into a malloc'ed, NUL-
+ * terminated *buf; on failure the reader's message is printed. */
+int admin_read_file(const char *cmd, const char *path, size_t max, const char *accepted,
+                    char **buf, size_t *len);
+
+/* Atomic replacement of a file: the content goes to a temporary file beside
+ * PATH (DIR/.BASE.XXXXXX, same file system), which commit fsyncs, renames
+ * over PATH and follows with an fsync of DIR; a reader sees the old file or
+ * the new one, never a partial one. */
+typedef struct admin_atomic {
+    FILE *f;             /* write the content here */
+    char tmp[PATH_MAX];  /* the temporary file, "" when there is none */
+    char path[PATH_MAX]; /* the file replaced */
+    int renamed;         /* set once PATH holds the new content */
+} admin_atomic;
+/* Create the temporary file with permissions `mode`. -1 with errno set. */
+int admin_atomic_open(admin_atomic *a, const char *path, mode_t mode);
+/* Flush, fsync, rename over PATH, fsync the directory. -1 with errno set
+ * when any step fails: before the rename (a->renamed == 0) the temporary
+ * file is removed and PATH is untouched. When *cancel is set (a signal
+ * arrived) nothing is renamed. cancel may be NULL. */
+int admin_atomic_commit(admin_atomic *a, const volatile sig_atomic_t *cancel);
+/* Drop the temporary file, if any (safe after commit, and twice). */
+void admin_atomic_abort(admin_atomic *a);
 
 #endif

@@ -432,35 +432,6 @@ typedef struct data {
     size_t nconf;
 } data;
 
-static int read_file(const char *path, char **buf, size_t *len)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    size_t cap = 4096, n = 0;
-    char *b = malloc(cap);
-    size_t r;
-    while (b && (r = fread(b + n, 1, cap - n, f)) > 0) {
-        n += r;
-        if (n == cap) {
-            char *g = realloc(b, cap * 2);
-            if (!g) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = g;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!b)
-        return -1;
-    *buf = b;
-    *len = n;
-    return 0;
-}
-
 static int load_output(const char *path, data *d)
 {
     ct_err err;
@@ -468,8 +439,9 @@ static int load_output(const char *path, data *d)
     if (strncmp(base, "conflict", 8) == 0) {
         char *buf = NULL;
         size_t len = 0;
-        if (read_file(path, &buf, &len) < 0)
-            return admin_fail(CMD, "%s: cannot read: %s", path, strerror(errno));
+        if (admin_read_file(CMD, path, CT_BENCH_MAX_BYTES, "a conflict benchmark output", &buf,
+                            &len) != ADMIN_OK)
+            return ADMIN_INVALID;
         int rc = ct_conflict_parse(path, buf, len, &d->conf, &d->nconf, &err);
         free(buf);
         if (rc < 0)
@@ -514,43 +486,7 @@ static int load_dir(const char *dir, data *d)
 
 /* ---- writing ---------------------------------------------------------------- */
 
-/* temporary file beside `path`, renamed over it by commit_file */
-static FILE *open_temp(const char *path, char *tmp, size_t sz)
-{
-    if (snprintf(tmp, sz, "%s.tmp.XXXXXX", path) >= (int)sz) {
-        tmp[0] = '\0';
-        errno = ENAMETOOLONG;
-        return NULL;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        tmp[0] = '\0';
-        return NULL;
-    }
-    fchmod(fd, 0644);
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        tmp[0] = '\0';
-    }
-    return f;
-}
-
-static int commit_file(FILE *f, char *tmp, const char *path)
-{
-    int bad = fflush(f) != 0 || fsync(fileno(f)) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || g_stop || rename(tmp, path) != 0) {
-        unlink(tmp);
-        tmp[0] = '\0';
-        return -1;
-    }
-    tmp[0] = '\0';
-    return 0;
-}
-
-static int plot(const char *path, char *tmp, size_t tmpsz, const char *fabric,
+static int plot(const char *path, admin_atomic *w, const char *fabric,
                 const ct_calib_result *r)
 {
     /* one measured and one predicted series per (nodes, tasks per node) */
@@ -607,20 +543,17 @@ static int plot(const char *path, char *tmp, size_t tmpsz, const char *fabric,
     snprintf(title, sizeof title, "%s: Alltoall measured vs predicted (fit on %dx%d)", fabric,
              (int)r->fit_nodes, (int)r->fit_tasks_per_node);
     ct_svg_plot pl = {title, "message size per destination (bytes)", "time (s)", 0, 0, 1, 1};
-    FILE *f = open_temp(path, tmp, tmpsz);
-    if (!f) {
+    if (admin_atomic_open(w, path, 0644) < 0) {
         admin_fail(CMD, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
         goto out;
     }
     ct_err err;
-    if (ct_svg_write(f, &pl, ser, ns, &err) < 0) {
-        fclose(f);
-        unlink(tmp);
-        tmp[0] = '\0';
+    if (ct_svg_write(w->f, &pl, ser, ns, &err) < 0) {
+        admin_atomic_abort(w);
         admin_fail(CMD, "%s: %s", path, err.msg);
         goto out;
     }
-    if (commit_file(f, tmp, path) < 0) {
+    if (admin_atomic_commit(w, &g_stop) < 0 && !w->renamed) {
         admin_fail(CMD, "%s: write error", path);
         goto out;
     }
@@ -862,7 +795,7 @@ int cmd_calibrate(int argc, char **argv)
 
     FILE *info = out ? stdout : stderr; /* the YAML alone on stdout without --out */
     char jobid[32] = "";
-    char tmp_out[PATH_MAX] = "", tmp_svg[PATH_MAX] = "", tmp_pts[PATH_MAX] = "";
+    admin_atomic w_out = {NULL, "", "", 0}, w_svg = {NULL, "", "", 0}, w_pts = {NULL, "", "", 0};
     data d;
     memset(&d, 0, sizeof d);
     ct_calib_result res;
@@ -1072,12 +1005,12 @@ int cmd_calibrate(int argc, char **argv)
     }
     FILE *o = stdout;
     if (out) {
-        o = open_temp(out, tmp_out, sizeof tmp_out);
-        if (!o) {
+        if (admin_atomic_open(&w_out, out, 0644) < 0) {
             admin_fail(CMD, "%s: cannot create a temporary file beside it: %s", out,
                        strerror(errno));
             goto out;
         }
+        o = w_out.f;
     }
     fprintf(o, "# Calibrated by contention-admin calibrate on %s%s%s\n", when,
            part ? ", partition " : "", part ? part : "");
@@ -1087,15 +1020,10 @@ int cmd_calibrate(int argc, char **argv)
             100 * res.held_saturated.median_abs);
     if (ct_sigfile_write(o, &one, &err) < 0) {
         admin_fail(CMD, "%s", err.msg);
-        if (out) {
-            fclose(o);
-            unlink(tmp_out);
-            tmp_out[0] = '\0';
-        }
-        goto out;
+        goto out; /* drops the temporary file */
     }
     if (out) {
-        if (commit_file(o, tmp_out, out) < 0) {
+        if (admin_atomic_commit(&w_out, &g_stop) < 0 && !w_out.renamed) {
             if (g_stop)
                 goto interrupted;
             admin_fail(CMD, "%s: write error", out);
@@ -1106,17 +1034,17 @@ int cmd_calibrate(int argc, char **argv)
         fflush(stdout);
     }
     if (svg) {
-        if (plot(svg, tmp_svg, sizeof tmp_svg, name, &res) != ADMIN_OK)
+        if (plot(svg, &w_svg, name, &res) != ADMIN_OK)
             goto out;
         fprintf(info, "wrote plot to %s\n", svg);
     }
     if (points) {
-        FILE *pf = open_temp(points, tmp_pts, sizeof tmp_pts);
-        if (!pf) {
+        if (admin_atomic_open(&w_pts, points, 0644) < 0) {
             admin_fail(CMD, "%s: cannot create a temporary file beside it: %s", points,
                        strerror(errno));
             goto out;
         }
+        FILE *pf = w_pts.f;
         fprintf(pf, "nodes,tasks_per_node,size_bytes,measured_s,predicted_s,bound_s,rel_err,held\n");
         for (size_t i = 0; i < res.npoints; i++) {
             const ct_calib_point *p = &res.points[i];
@@ -1124,7 +1052,7 @@ int cmd_calibrate(int argc, char **argv)
                     (int)p->tasks_per_node, p->m, p->measured, p->predicted, p->bound, p->rel_err,
                     p->held);
         }
-        if (commit_file(pf, tmp_pts, points) < 0) {
+        if (admin_atomic_commit(&w_pts, &g_stop) < 0 && !w_pts.renamed) {
             admin_fail(CMD, "%s: write error", points);
             goto out;
         }
@@ -1140,12 +1068,9 @@ interrupted:
 out:
     if (jobid[0])
         scancel(jobid, dir);
-    if (tmp_out[0])
-        unlink(tmp_out);
-    if (tmp_svg[0])
-        unlink(tmp_svg);
-    if (tmp_pts[0])
-        unlink(tmp_pts);
+    admin_atomic_abort(&w_out);
+    admin_atomic_abort(&w_svg);
+    admin_atomic_abort(&w_pts);
     if (!keep)
         rmtree_flat(dir);
     ct_calib_result_free(&res);

@@ -54,38 +54,15 @@ typedef struct p2p_fit {
 } p2p_fit;
 
 /* osu_bw's peak streaming bandwidth is the better 1/beta; alpha then is the
- * least-squares intercept of the latency samples on relative residuals
- * (weights 1/t^2), the same weighting ct_fit_hockney uses. */
-static int fit_p2p_with_bw(const ct_bench_data *d, p2p_fit *pf)
+ * weighted least-squares intercept of the latency samples (fit.c). */
+static int fit_p2p_with_bw(const ct_bench_data *d, p2p_fit *pf, ct_err *err)
 {
     double peak = 0;
     for (size_t i = 0; i < d->nbw; i++)
         peak = fmax(peak, d->bw[i].bw);
     pf->beta = 1.0 / peak; /* Hockney: beta = 1 / bandwidth */
-    double num = 0, den = 0;
-    for (size_t i = 0; i < d->np2p; i++) {
-        double t = d->p2p[i].t, w = 1.0 / (t * t);
-        num += w * (t - d->p2p[i].m * pf->beta);
-        den += w;
-    }
-    pf->alpha = fmax(0.0, num / den);
-    double mean = 0, ss_tot = 0, ss_res = 0, maxrel = 0, sumrel = 0;
-    for (size_t i = 0; i < d->np2p; i++)
-        mean += d->p2p[i].t / (double)d->np2p;
-    for (size_t i = 0; i < d->np2p; i++) {
-        double pred = pf->alpha + d->p2p[i].m * pf->beta, t = d->p2p[i].t; /* Hockney */
-        ss_res += (pred - t) * (pred - t);
-        ss_tot += (t - mean) * (t - mean);
-        double rel = fabs(pred - t) / t;
-        maxrel = fmax(maxrel, rel);
-        sumrel += rel;
-    }
-    memset(&pf->diag, 0, sizeof pf->diag);
-    pf->diag.npoints = d->np2p;
-    pf->diag.r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : 1;
-    pf->diag.rmse = sqrt(ss_res / (double)d->np2p);
-    pf->diag.max_rel_err = maxrel;
-    pf->diag.mean_abs_rel_err = sumrel / (double)d->np2p;
+    if (ct_fit_hockney_alpha(d->p2p, d->np2p, pf->beta, &pf->alpha, &pf->diag, err) < 0)
+        return -1;
     snprintf(pf->how, sizeof pf->how,
              "bandwidth = peak of %zu osu_bw samples, alpha fitted on %zu "
              "latency samples",
@@ -303,7 +280,10 @@ int cmd_fit(int argc, char **argv)
     p2p_fit pf;
     memset(&pf, 0, sizeof pf);
     if (data.nbw && data.np2p) {
-        fit_p2p_with_bw(&data, &pf);
+        if (fit_p2p_with_bw(&data, &pf, &err) < 0) {
+            admin_fail(CMD, "point-to-point fit: %s", err.msg);
+            goto out;
+        }
     } else if (data.nbw) {
         admin_fail(CMD, "osu_bw output gives the bandwidth but no latency (accepted: add "
                         "osu_latency output, or ping-pong rows)");

@@ -24,6 +24,7 @@
 #include "admin.h"
 
 #define CMD "install"
+#define SIG_ACCEPTED "a signature file of at most 4 MiB"
 
 static void help(void)
 {
@@ -40,30 +41,6 @@ static void help(void)
            "Exit status: 0 installed (or nothing to change), 1 invalid FILE or refused\n"
            "destination (PATH untouched), 2 usage error.\n",
            CT_DEFAULT_SIGNATURES);
-}
-
-/* Whole file into a malloc'ed buffer (at most CT_SIG_MAX_BYTES). */
-static int read_all(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return admin_fail(CMD, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = malloc(CT_SIG_MAX_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        return admin_fail(CMD, "out of memory");
-    }
-    size_t n = fread(buf, 1, CT_SIG_MAX_BYTES + 1, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || n > CT_SIG_MAX_BYTES) {
-        free(buf);
-        return admin_fail(CMD, "%s: %s", path,
-                          bad ? "read error" : "larger than the 4 MiB a signature file may hold");
-    }
-    *out = buf;
-    *len = n;
-    return ADMIN_OK;
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -190,15 +167,16 @@ static int backup(const char *dest, const char *old_buf, size_t old_len, mode_t 
 
 static int install(const char *src, const char *dest, int dry_run)
 {
-    char *buf = NULL, *old_buf = NULL, *dir = NULL, tmp[PATH_MAX] = "";
+    char *buf = NULL, *old_buf = NULL, *dir = NULL;
+    admin_atomic w = {NULL, "", "", 0};
     size_t len = 0, old_len = 0;
     ct_sigfile new_sf, old_sf;
-    int have_new = 0, have_old_sf = 0, dirfd = -1, fd = -1, rc;
+    int have_new = 0, have_old_sf = 0, dirfd = -1, rc;
     ct_err err;
     memset(&old_sf, 0, sizeof old_sf);
     old_sf.default_fabric = -1;
 
-    if ((rc = read_all(src, &buf, &len)) != ADMIN_OK)
+    if ((rc = admin_read_file(CMD, src, CT_SIG_MAX_BYTES, SIG_ACCEPTED, &buf, &len)) != ADMIN_OK)
         goto out;
     if (ct_sigfile_load_buffer(src, buf, len, &new_sf, &err) < 0) {
         rc = admin_fail(CMD, "%s\ncontention-admin " CMD ": nothing installed; %s is unchanged",
@@ -273,7 +251,8 @@ static int install(const char *src, const char *dest, int dry_run)
         mode = st.st_mode & 0777;
         uid = st.st_uid;
         gid = st.st_gid;
-        if ((rc = read_all(dest, &old_buf, &old_len)) != ADMIN_OK)
+        if ((rc = admin_read_file(CMD, dest, CT_SIG_MAX_BYTES, SIG_ACCEPTED, &old_buf,
+                                  &old_len)) != ADMIN_OK)
             goto out;
     } else if (errno != ENOENT) {
         rc = admin_fail(CMD, "%s: %s", dest, strerror(errno));
@@ -307,40 +286,25 @@ static int install(const char *src, const char *dest, int dry_run)
     if (have_old && (rc = backup(dest, old_buf, old_len, mode, bname, sizeof bname)) != ADMIN_OK)
         goto out;
 
-    const char *base = strrchr(dest, '/') ? strrchr(dest, '/') + 1 : dest;
-    if (snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir, base) >= (int)sizeof tmp) {
-        tmp[0] = '\0';
-        rc = admin_fail(CMD, "%s: path too long", dest);
-        goto out;
-    }
-    fd = mkstemp(tmp);
-    if (fd < 0) {
+    if (admin_atomic_open(&w, dest, mode & ~(mode_t)S_IWOTH) < 0) {
         rc = admin_fail(CMD, "%s: cannot create a temporary file: %s", dir, strerror(errno));
-        tmp[0] = '\0';
         goto out;
     }
-    if (have_old && geteuid() == 0 && fchown(fd, uid, gid) < 0) {
-        rc = admin_fail(CMD, "%s: cannot set owner: %s", tmp, strerror(errno));
+    if (have_old && geteuid() == 0 && fchown(fileno(w.f), uid, gid) < 0) {
+        rc = admin_fail(CMD, "%s: cannot set owner: %s", w.tmp, strerror(errno));
         goto out;
     }
-    if (fchmod(fd, mode & ~(mode_t)S_IWOTH) < 0 || write_all(fd, buf, len) < 0 || fsync(fd) < 0) {
-        rc = admin_fail(CMD, "%s: cannot write: %s", tmp, strerror(errno));
+    if (fwrite(buf, 1, len, w.f) != len) {
+        rc = admin_fail(CMD, "%s: cannot write: %s", w.tmp, strerror(errno));
         goto out;
     }
-    if (close(fd) < 0) {
-        fd = -1;
-        rc = admin_fail(CMD, "%s: cannot write: %s", tmp, strerror(errno));
-        goto out;
-    }
-    fd = -1;
-    if (rename(tmp, dest) < 0) {
-        rc = admin_fail(CMD, "cannot rename %s to %s: %s", tmp, dest, strerror(errno));
-        goto out;
-    }
-    tmp[0] = '\0';
-    if (fsync(dirfd) < 0) {
-        rc = admin_fail(CMD, "%s: installed, but fsync of %s failed: %s", dest, dir,
-                        strerror(errno));
+    if (admin_atomic_commit(&w, NULL) < 0) {
+        if (w.renamed)
+            rc = admin_fail(CMD, "%s: installed, but fsync of %s failed: %s", dest, dir,
+                            strerror(errno));
+        else
+            rc = admin_fail(CMD, "cannot write %s and rename it to %s: %s", w.path, dest,
+                            strerror(errno));
         goto out;
     }
     if (have_old)
@@ -349,10 +313,7 @@ static int install(const char *src, const char *dest, int dry_run)
         printf("installed %s (new file)\n", dest);
     rc = ADMIN_OK;
 out:
-    if (fd >= 0)
-        close(fd);
-    if (tmp[0])
-        unlink(tmp);
+    admin_atomic_abort(&w);
     if (dirfd >= 0)
         close(dirfd); /* releases the lock */
     if (have_new)

@@ -1,12 +1,15 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "admin.h"
 #include "contention/error.h"
+#include "contention/fileio.h"
 #include "contention/units.h"
 #include "contention/penalty.h"
 #include "contention/trace.h"
@@ -157,29 +160,12 @@ int admin_size_opt(const char *cmd, const char *opt, const char *s, double *byte
 
 const char *admin_fmt_time(double s, char *buf, size_t sz)
 {
-    double a = fabs(s);
-    if (a == 0)
-        snprintf(buf, sz, "0 s");
-    else if (a < 1e-3)
-        snprintf(buf, sz, "%.4g us", s * 1e6);
-    else if (a < 1)
-        snprintf(buf, sz, "%.4g ms", s * 1e3);
-    else
-        snprintf(buf, sz, "%.4g s", s);
-    return buf;
+    return ct_format_time(s, 4, buf, sz);
 }
 
 const char *admin_fmt_bytes(double b, char *buf, size_t sz)
 {
-    static const char *const suf[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int k = 0;
-    double v = b;
-    while (v >= 1024 && k < 4) {
-        v /= 1024;
-        k++;
-    }
-    snprintf(buf, sz, "%.4g %s", v, suf[k]);
-    return buf;
+    return ct_format_bytes(b, 4, buf, sz);
 }
 
 void admin_fabric_line(FILE *f, const ct_fabric *fab)
@@ -253,4 +239,91 @@ int admin_resolve_trace_pattern(const char *pat, char *out, size_t n)
         return -1; /* the loader then names the file it could not open */
     int k = snprintf(out, n, "trace:%s", path);
     return k > 0 && (size_t)k < n ? 0 : -1;
+}
+
+int admin_read_file(const char *cmd, const char *path, size_t max, const char *accepted,
+                    char **buf, size_t *len)
+{
+    ct_err err;
+    if (ct_read_file(path, max, accepted, buf, len, &err) < 0)
+        return admin_fail(cmd, "%s", err.msg);
+    return ADMIN_OK;
+}
+
+int admin_atomic_open(admin_atomic *a, const char *path, mode_t mode)
+{
+    a->f = NULL;
+    a->tmp[0] = '\0';
+    a->renamed = 0;
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path) + 1 : 0;
+    if (snprintf(a->path, sizeof a->path, "%s", path) >= (int)sizeof a->path ||
+        snprintf(a->tmp, sizeof a->tmp, "%.*s.%s.XXXXXX", dirlen, path, path + dirlen) >=
+            (int)sizeof a->tmp) {
+        a->tmp[0] = '\0';
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = mkstemp(a->tmp);
+    if (fd < 0) {
+        a->tmp[0] = '\0';
+        return -1;
+    }
+    if (fchmod(fd, mode) < 0 || !(a->f = fdopen(fd, "w"))) {
+        int e = errno;
+        close(fd);
+        unlink(a->tmp);
+        a->tmp[0] = '\0';
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+int admin_atomic_commit(admin_atomic *a, const volatile sig_atomic_t *cancel)
+{
+    int e = 0;
+    if (fflush(a->f) != 0 || fsync(fileno(a->f)) != 0)
+        e = errno;
+    if (fclose(a->f) != 0 && !e)
+        e = errno;
+    a->f = NULL;
+    if (!e && cancel && *cancel)
+        e = EINTR;
+    if (!e && rename(a->tmp, a->path) != 0)
+        e = errno;
+    if (e) {
+        admin_atomic_abort(a);
+        errno = e;
+        return -1;
+    }
+    a->tmp[0] = '\0';
+    a->renamed = 1;
+    /* the rename itself is made durable by an fsync of the directory */
+    const char *slash = strrchr(a->path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (slash == a->path ? 1 : (int)(slash - a->path)) : 1,
+             slash ? a->path : ".");
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0 || fsync(dfd) < 0) {
+        e = errno;
+        if (dfd >= 0)
+            close(dfd);
+        errno = e;
+        return -1;
+    }
+    close(dfd);
+    return 0;
+}
+
+void admin_atomic_abort(admin_atomic *a)
+{
+    if (a->f) {
+        fclose(a->f);
+        a->f = NULL;
+    }
+    if (a->tmp[0]) {
+        unlink(a->tmp);
+        a->tmp[0] = '\0';
+    }
 }

@@ -13,6 +13,7 @@
 #include "contention/pattern.h"
 #include "contention/score.h"
 #include "contention/signatures.h"
+#include "contention/units.h"
 #include "ctslurm/slurmfmt.h"
 #include "plugin.h"
 
@@ -84,28 +85,6 @@ static int parse_count(const char *s, int32_t *v)
         return -1;
     *v = (int32_t)x;
     return 0;
-}
-
-static void fmt_time(double s, char *buf, size_t n)
-{
-    if (s >= 1)
-        strf(buf, n, "%.3g s", s);
-    else if (s >= 1e-3)
-        strf(buf, n, "%.3g ms", s * 1e3);
-    else
-        strf(buf, n, "%.3g us", s * 1e6);
-}
-
-static void fmt_size(double b, char *buf, size_t n)
-{
-    if (b >= 1073741824.0 && fmod(b, 1073741824.0) == 0)
-        strf(buf, n, "%.0f GiB", b / 1073741824.0);
-    else if (b >= 1048576.0 && fmod(b, 1048576.0) == 0)
-        strf(buf, n, "%.0f MiB", b / 1048576.0);
-    else if (b >= 1024.0 && fmod(b, 1024.0) == 0)
-        strf(buf, n, "%.0f KiB", b / 1024.0);
-    else
-        strf(buf, n, "%.0f B", b);
 }
 
 /* The step's geometry as srun will see it. Returns 1 when it can be
@@ -314,7 +293,7 @@ static void fmt_scores(const ct_score_result *r, char *buf, size_t n)
         if (!c)
             continue;
         char t[32];
-        fmt_time(c->predicted_s, t, sizeof t);
+        ct_format_time(c->predicted_s, 3, t, sizeof t);
         size_t l = strlen(buf);
         strf(buf + l, n - l, "%s%s %s x%.2f", k ? ", " : "", c->name, t, c->slowdown);
     }
@@ -369,7 +348,7 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
         goto out;
     }
     char sz[32];
-    fmt_size(req.pattern.bytes, sz, sizeof sz);
+    ct_format_bytes(req.pattern.bytes, 0, sz, sizeof sz); /* exact: the size as given */
     strf(ctxline, ctxn, "%s %s, %d tasks on %d nodes, fabric %s (%s)%s%s",
          req.pattern.kind == CT_PAT_TRACE ? pat_s : ct_pattern_name(req.pattern.kind), sz,
          (int)g->ntasks, (int)g->alloc.nnodes, res->fabric, res->model,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contention/fileio.h"
 #include "contention/pattern.h"
 #include "contention/units.h"
 #include "plugin.h"
@@ -434,41 +435,18 @@ void ctp_srun_args_parse(int argc, char *const *argv, ctp_srun_args *o)
     }
 }
 
+/* longest command line read: 16 MiB - 1, as before the shared reader */
+#define CTP_CMDLINE_MAX (((size_t)1 << 24) - 1)
+
 int ctp_read_cmdline(const char *path, int *argc, char ***argv, ct_err *err)
 {
     *argc = 0;
     *argv = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ct_err_set(err, "%s: %s", path, strerror(errno));
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        return ct_err_set(err, "out of memory reading %s", path);
-    }
-    for (;;) {
-        if (len == cap) {
-            if (cap >= ((size_t)1 << 24)) {
-                free(buf);
-                fclose(f);
-                return ct_err_set(err, "%s: command line longer than %zu bytes", path, cap);
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return ct_err_set(err, "out of memory reading %s", path);
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t r = fread(buf + len, 1, cap - len, f);
-        if (r == 0)
-            break;
-        len += r;
-    }
-    fclose(f);
+    char *buf;
+    size_t len;
+    /* /proc/PID/cmdline: a regular file whose size stat does not know */
+    if (ct_read_file(path, CTP_CMDLINE_MAX, "a NUL-separated command line", &buf, &len, err) < 0)
+        return -1;
     int n = 0;
     for (size_t i = 0; i < len; i++)
         if (buf[i] == '\0')

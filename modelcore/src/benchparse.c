@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "fileio.h"
+#include "contention/fileio.h"
 #include "grow.h"
 
 #define CT_BENCH_LINE_MAX 4096
@@ -661,13 +661,9 @@ int ct_bench_parse_file(const char *path, const ct_bench_defaults *def, ct_bench
 {
     if (fmt)
         *fmt = CT_BENCH_UNKNOWN;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ct_err_set(err, "%s: cannot open: %s", path, strerror(errno));
     char *buf;
     size_t len;
-    int rc = ct_read_stream(f, path, CT_BENCH_MAX_BYTES, "a benchmark output", &buf, &len, err);
-    fclose(f);
+    int rc = ct_read_file(path, CT_BENCH_MAX_BYTES, "a benchmark output", &buf, &len, err);
     if (rc == 0)
         rc = ct_bench_parse(path, buf, len, def, out, fmt, err);
     free(buf);

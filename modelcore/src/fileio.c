@@ -1,23 +1,52 @@
-#include "fileio.h"
+#include "contention/fileio.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-int ct_read_stream(FILE *f, const char *path, unsigned max, const char *accepted, char **buf,
-                   size_t *len, ct_err *err)
+static int too_large(const char *path, size_t max, const char *accepted, ct_err *err)
 {
-    char *b = NULL;
-    size_t n = 0, cap = 0;
-    int rc = 0;
-    for (;;) {
+    return ct_err_set(err, "%s: larger than %zu bytes (accepted: %s)", path, max, accepted);
+}
+
+int ct_read_file(const char *path, size_t max, const char *accepted, char **buf, size_t *len,
+                 ct_err *err)
+{
+    *buf = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ct_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) < 0) {
+        int e = errno;
+        fclose(f);
+        return ct_err_set(err, "%s: cannot stat: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fclose(f);
+        return ct_err_set(err, "%s: not a regular file (accepted: %s)", path, accepted);
+    }
+    if (st.st_size > 0 && (unsigned long long)st.st_size > max) {
+        fclose(f);
+        return too_large(path, max, accepted, err);
+    }
+    /* st_size is a hint only: the file may grow, and /proc reports 0 */
+    size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 16384;
+    if (cap > max + 1 && max + 1 > max)
+        cap = max + 1;
+    char *b = malloc(cap + 1);
+    size_t n = 0;
+    int rc = b ? 0 : ct_err_set(err, "%s: out of memory", path);
+    while (rc == 0) {
         if (n == cap) {
-            if (cap > max) {
-                rc =
-                    ct_err_set(err, "%s: larger than %u bytes (accepted: %s)", path, max, accepted);
+            if (n > max) {
+                rc = too_large(path, max, accepted, err);
                 break;
             }
-            size_t ncap = cap ? cap * 2 : 16384;
+            size_t ncap = cap > max / 2 ? max + 1 : cap * 2;
             char *nb = realloc(b, ncap + 1);
             if (!nb) {
                 rc = ct_err_set(err, "%s: out of memory", path);
@@ -31,15 +60,18 @@ int ct_read_stream(FILE *f, const char *path, unsigned max, const char *accepted
         if (got == 0) {
             if (ferror(f))
                 rc = ct_err_set(err, "%s: read error: %s", path, strerror(errno));
+            else if (n > max)
+                rc = too_large(path, max, accepted, err);
             break;
         }
     }
+    fclose(f);
     if (rc < 0) {
         free(b);
-        b = NULL;
-        n = 0;
+        return -1;
     }
+    b[n] = '\0';
     *buf = b;
     *len = n;
-    return rc;
+    return 0;
 }

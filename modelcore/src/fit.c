@@ -69,6 +69,26 @@ static int bad_sample(ct_err *err, const char *who, size_t i, double m, int zero
     return 0;
 }
 
+/* diag of alpha + m*beta (Hockney, papers 000/002 §III) against the samples */
+static int hockney_diag(ct_fit_diag *diag, const ct_p2p_sample *s, size_t n, double a, double b,
+                        const char *who, ct_err *err)
+{
+    double *pred = calloc(n, sizeof *pred), *meas = calloc(n, sizeof *meas);
+    if (!pred || !meas) {
+        free(pred);
+        free(meas);
+        return ct_err_set(err, "%s: out of memory for %zu samples", who, n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        pred[i] = a + b * s[i].m;
+        meas[i] = s[i].t;
+    }
+    diag_fill(diag, pred, meas, n);
+    free(pred);
+    free(meas);
+    return 0;
+}
+
 int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta, ct_fit_diag *diag,
                    ct_err *err)
 {
@@ -121,19 +141,8 @@ int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta
     *alpha = a;
     *beta = b;
     if (diag) {
-        double *pred = calloc(n, sizeof *pred), *meas = calloc(n, sizeof *meas);
-        if (!pred || !meas) {
-            free(pred);
-            free(meas);
-            return ct_err_set(err, "Hockney fit: out of memory for %zu samples", n);
-        }
-        for (size_t i = 0; i < n; i++) {
-            pred[i] = a + b * s[i].m;
-            meas[i] = s[i].t;
-        }
-        diag_fill(diag, pred, meas, n);
-        free(pred);
-        free(meas);
+        if (hockney_diag(diag, s, n, a, b, "Hockney fit", err) < 0)
+            return -1;
         if (clamped)
             diag_warn(diag, "least squares gave a negative start-up time: alpha clamped to 0 "
                             "and beta refitted through the origin");
@@ -141,6 +150,31 @@ int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta
             diag_warn(diag, "fewer than 4 samples: alpha and beta are poorly constrained");
     }
     return 0;
+}
+
+int ct_fit_hockney_alpha(const ct_p2p_sample *s, size_t n, double beta, double *alpha,
+                         ct_fit_diag *diag, ct_err *err)
+{
+    if (diag)
+        memset(diag, 0, sizeof *diag);
+    if (!s || n < 1)
+        return ct_err_set(err, "Hockney alpha fit: no ping-pong samples (accepted: at least 1)");
+    if (!alpha)
+        return ct_err_set(err, "Hockney alpha fit: missing result pointer");
+    if (!(beta > 0) || !isfinite(beta))
+        return ct_err_set(err, "Hockney alpha fit: beta = %g s/byte (accepted: > 0)", beta);
+    /* minimise sum w (t - m*beta - alpha)^2 with w = 1/t^2 (relative residuals) */
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (bad_sample(err, "Hockney alpha fit", i, s[i].m, 1, s[i].t) < 0)
+            return -1;
+        double w = 1.0 / (s[i].t * s[i].t);
+        num += w * (s[i].t - s[i].m * beta);
+        den += w;
+    }
+    double a = fmax(0.0, num / den);
+    *alpha = a;
+    return diag ? hockney_diag(diag, s, n, a, beta, "Hockney alpha fit", err) : 0;
 }
 
 /* Per-sample quantities of the linear problem z = gamma*X + delta*Y. */

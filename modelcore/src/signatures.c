@@ -17,7 +17,7 @@
 
 #include "contention/models.h"
 
-#include "fileio.h"
+#include "contention/fileio.h"
 #include "yamlutil.h"
 
 /* ---- number fields ---------------------------------------------------- */
@@ -891,15 +891,10 @@ int ct_sigfile_load_buffer(const char *name, const char *buf, size_t len, ct_sig
 int ct_sigfile_load(const char *path, ct_sigfile *out, ct_err *err)
 {
     sigfile_reset(out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ct_err_set(err, "%s: cannot open: %s (accepted: a readable signature file)", path,
-                          strerror(errno));
     char *buf;
     size_t len;
-    int rc = ct_read_stream(f, path, CT_SIG_MAX_BYTES, "a signature file; is this the right file?",
-                            &buf, &len, err);
-    fclose(f);
+    int rc = ct_read_file(path, CT_SIG_MAX_BYTES, "a signature file; is this the right file?", &buf,
+                          &len, err);
     if (rc == 0)
         rc = ct_sigfile_load_buffer(path, buf, len, out, err);
     free(buf);

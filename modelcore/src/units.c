@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 int ct_parse_size(const char *s, double *bytes, ct_err *err)
@@ -34,4 +35,39 @@ int ct_parse_size(const char *s, double *bytes, ct_err *err)
         return ct_err_set(err, "size '%s' is too large (overflows a double)", s);
     *bytes = v * mult;
     return 0;
+}
+
+const char *ct_format_time(double s, int digits, char *buf, size_t sz)
+{
+    double a = fabs(s);
+    if (a == 0)
+        snprintf(buf, sz, "0 s");
+    else if (a < 1e-3)
+        snprintf(buf, sz, "%.*g us", digits, s * 1e6);
+    else if (a < 1)
+        snprintf(buf, sz, "%.*g ms", digits, s * 1e3);
+    else
+        snprintf(buf, sz, "%.*g s", digits, s);
+    return buf;
+}
+
+const char *ct_format_bytes(double b, int digits, char *buf, size_t sz)
+{
+    static const char *const suf[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int k = 0;
+    double v = b;
+    if (digits > 0) {
+        while (v >= 1024 && k < 4) {
+            v /= 1024;
+            k++;
+        }
+        snprintf(buf, sz, "%.*g %s", digits, v, suf[k]);
+    } else {
+        while (v >= 1024 && fmod(v, 1024) == 0 && k < 4) {
+            v /= 1024;
+            k++;
+        }
+        snprintf(buf, sz, "%.0f %s", v, suf[k]);
+    }
+    return buf;
 }

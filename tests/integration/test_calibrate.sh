@@ -69,7 +69,7 @@ for _ in $(seq 50); do
     sleep 0.2
 done
 left=$(squeue -h -p emu -t PD,R -o %i 2>/dev/null)
-stray=$(ls "$WORK" | grep -E '^int\.yaml' | tr '\n' ' ')
+stray=$(ls -A "$WORK" | grep -E '^\.?int\.yaml' | tr '\n' ' ')
 tap_is "$rc:${left:-none}:${stray:-none}" "130:none:none" \
     "Ctrl-C: exit 130, allocation cancelled, no (temporary) output file"
 [ "$rc" = 130 ] || tap_diag "$(cat "$WORK/int.log")"

@@ -1,5 +1,5 @@
-/* Error reporting (error.c: ct_err_set, ct_err_prefix) and size parsing
- * (units.c: ct_parse_size). Includes the umbrella header, so this test also
+/* Error reporting (error.c: ct_err_set, ct_err_prefix), size parsing and
+ * the time/size formatters (units.c: ct_parse_size, ct_format_*). Includes the umbrella header, so this test also
  * fails to build if one public header stops compiling beside the others. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -149,6 +149,49 @@ static void test_parse_size_overflow(void **state)
     assert_true(size_ok("1e299G") == 1e299 * 1073741824.0);
 }
 
+static void test_format_time(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(ct_format_time(0, 4, b, sizeof b), "0 s");
+    assert_string_equal(ct_format_time(12.3e-6, 4, b, sizeof b), "12.3 us");
+    assert_string_equal(ct_format_time(4.934e-3, 3, b, sizeof b), "4.93 ms");
+    assert_string_equal(ct_format_time(4.934e-3, 4, b, sizeof b), "4.934 ms");
+    assert_string_equal(ct_format_time(1.25, 4, b, sizeof b), "1.25 s");
+    assert_string_equal(ct_format_time(123.456, 3, b, sizeof b), "123 s");
+    /* unit boundaries: 1 ms and 1 s belong to the larger unit */
+    assert_string_equal(ct_format_time(1e-3, 3, b, sizeof b), "1 ms");
+    assert_string_equal(ct_format_time(1.0, 3, b, sizeof b), "1 s");
+    assert_string_equal(ct_format_time(0.999e-3, 3, b, sizeof b), "999 us");
+    /* the unit is chosen on |s| */
+    assert_string_equal(ct_format_time(-2e-3, 4, b, sizeof b), "-2 ms");
+    /* a short buffer is cut, never overrun */
+    char tiny[4];
+    ct_format_time(1.25, 4, tiny, sizeof tiny);
+    assert_string_equal(tiny, "1.2");
+}
+
+static void test_format_bytes(void **state)
+{
+    (void)state;
+    char b[32];
+    /* rounded to significant digits, largest unit not above the value */
+    assert_string_equal(ct_format_bytes(300, 4, b, sizeof b), "300 B");
+    assert_string_equal(ct_format_bytes(2048, 4, b, sizeof b), "2 KiB");
+    assert_string_equal(ct_format_bytes(1572864, 4, b, sizeof b), "1.5 MiB");
+    assert_string_equal(ct_format_bytes(100000, 4, b, sizeof b), "97.66 KiB");
+    assert_string_equal(ct_format_bytes(1099511627776.0 * 3, 4, b, sizeof b), "3 TiB");
+    assert_string_equal(ct_format_bytes(1099511627776.0 * 2048, 4, b, sizeof b), "2048 TiB");
+    /* exact (digits 0): the largest unit that divides the value */
+    assert_string_equal(ct_format_bytes(0, 0, b, sizeof b), "0 B");
+    assert_string_equal(ct_format_bytes(1000, 0, b, sizeof b), "1000 B");
+    assert_string_equal(ct_format_bytes(1536, 0, b, sizeof b), "1536 B");
+    assert_string_equal(ct_format_bytes(65536, 0, b, sizeof b), "64 KiB");
+    assert_string_equal(ct_format_bytes(1048576, 0, b, sizeof b), "1 MiB");
+    assert_string_equal(ct_format_bytes(1572864, 0, b, sizeof b), "1536 KiB");
+    assert_string_equal(ct_format_bytes(1073741824.0 * 5, 0, b, sizeof b), "5 GiB");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +203,8 @@ int main(void)
         cmocka_unit_test(test_parse_size_garbage),
         cmocka_unit_test(test_parse_size_negative),
         cmocka_unit_test(test_parse_size_overflow),
+        cmocka_unit_test(test_format_time),
+        cmocka_unit_test(test_format_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -385,6 +385,42 @@ static void test_fit_hockney(void **state)
     assert_non_null(strstr(err.msg, "beta"));
 }
 
+/* alpha with beta known (osu_bw's peak), weights 1/t^2 as ct_fit_hockney */
+static void test_fit_hockney_alpha(void **state)
+{
+    (void)state;
+    double alpha = -1;
+    ct_fit_diag d;
+    ct_err err = {{0}};
+    /* exact Hockney data: the intercept comes back, r2 = 1 */
+    ct_p2p_sample line[] = {{0, 50e-6}, {1024, 50e-6 + 1024 * 8e-9}, {1048576, 50e-6 + 1048576 * 8e-9}};
+    assert_int_equal(ct_fit_hockney_alpha(line, 3, 8e-9, &alpha, &d, &err), 0);
+    assert_float_equal(alpha, 50e-6, 50e-6 * 1e-12);
+    assert_int_equal(d.npoints, 3);
+    assert_float_equal(d.r2, 1.0, 1e-12);
+    assert_true(d.max_rel_err < 1e-12);
+    /* by hand: t = 1 and 2 at m = 0, w = 1 and 1/4:
+     * alpha = (1*1 + 2/4) / (1 + 1/4) = 1.2 (not the plain mean 1.5) */
+    ct_p2p_sample two[] = {{0, 1.0}, {0, 2.0}};
+    assert_int_equal(ct_fit_hockney_alpha(two, 2, 1e-9, &alpha, &d, &err), 0);
+    assert_float_equal(alpha, 1.2, 1e-15);
+    /* |1.2-1|/1 = 0.2, |1.2-2|/2 = 0.4 */
+    assert_float_equal(d.max_rel_err, 0.4, 1e-15);
+    assert_float_equal(d.mean_abs_rel_err, 0.3, 1e-15);
+    /* a negative intercept is clamped at 0 */
+    ct_p2p_sample fast[] = {{1000, 1e-6}};
+    assert_int_equal(ct_fit_hockney_alpha(fast, 1, 1e-8, &alpha, NULL, &err), 0);
+    assert_true(alpha == 0.0);
+    /* refusals */
+    assert_int_equal(ct_fit_hockney_alpha(line, 0, 8e-9, &alpha, NULL, &err), -1);
+    assert_int_equal(ct_fit_hockney_alpha(line, 3, 0, &alpha, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "beta = 0"));
+    assert_int_equal(ct_fit_hockney_alpha(line, 3, NAN, &alpha, NULL, &err), -1);
+    ct_p2p_sample zero_t[] = {{0, 1e-6}, {64, 0}};
+    assert_int_equal(ct_fit_hockney_alpha(zero_t, 2, 1e-9, &alpha, NULL, &err), -1);
+    assert_true(strlen(err.msg) > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_unsaturated_warning),
         cmocka_unit_test(test_signature_rejects_bad_input),
         cmocka_unit_test(test_fit_hockney),
+        cmocka_unit_test(test_fit_hockney_alpha),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,6 +49,14 @@ typedef struct ct_fit_diag {
 int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta, ct_fit_diag *diag,
                    ct_err *err);
 
+/* Hockney alpha (s) with beta (s/byte) already known, e.g. beta = 1 / the
+ * peak streaming bandwidth of osu_bw: the least-squares intercept of
+ * t - m*beta with the relative weights of ct_fit_hockney (1/t^2), clamped at
+ * 0. Needs >= 1 sample; refuses beta <= 0 and the samples ct_fit_hockney
+ * refuses. diag (may be NULL) describes alpha + m*beta against the samples. */
+int ct_fit_hockney_alpha(const ct_p2p_sample *s, size_t n, double beta, double *alpha,
+                         ct_fit_diag *diag, ct_err *err);
+
 /* Fit gamma and delta by least squares (000 §6, 002 §V), choosing M among the
  * candidate thresholds (NULL or nM = 0: every distinct measured m, plus 0)
  * as the one with the smallest residual. Uses the layout-aware model of
