@@ -12,6 +12,7 @@
 #include "contention/pattern.h"
 #include "contention/placement.h"
 #include "contention/score.h"
+#include "contention/topology.h"
 #include "ctslurm/slurmfmt.h"
 
 #define CMD "score"
@@ -22,7 +23,7 @@ static void help(void)
         "Usage: contention-admin score --cpus-per-node SPEC --ntasks N --pattern P --size BYTES\n"
         "           [--fabric NAME] [--cpus-per-task C] [--plane K] [--random SEED]\n"
         "           [--seed N] [--hostfile-out FILE [--nodelist HOSTLIST]]\n"
-        "           [--config PATH] [--json]\n\n"
+        "           [--switch-order] [--config PATH] [--json]\n\n"
         "Score the task mappings the plugin considers (block, cyclic, and plane=K or a\n"
         "seeded random layout when asked) for a job, as the plugin would at launch, and\n"
         "print the predicted communication time of each, best first. Then search an\n"
@@ -42,11 +43,46 @@ static void help(void)
         "  --hostfile-out FILE   write the optimized placement as a SLURM_HOSTFILE (one\n"
         "                        host name per task, in task order; srun -m arbitrary)\n"
         "  --nodelist HOSTLIST   the allocation's hosts in node order, e.g. n[1-4]\n"
-        "                        (default n1 .. nN)\n"
+        "                        (default n1 .. nN); on a fabric with a topology\n"
+        "                        section, flows are routed through its switches\n"
+        "  --switch-order        with --nodelist: order the allocation's nodes by switch\n"
+        "                        first (block and cyclic over the switch-sorted list)\n"
         "  --config PATH         signature file (default %s)\n"
         "  --json                one JSON object\n\n"
         "Exit status: 0 ok, 1 invalid file or job geometry, 2 usage error.\n",
         CT_DEFAULT_SIGNATURES);
+}
+
+/* The allocation's hosts under the fabric's switch tree; with
+ * switch_order the allocation's nodes, their CPU counts and host names are
+ * permuted into switch order first. */
+static int load_tree(const ct_fabric *fab, ct_alloc *alloc, char **hosts, int32_t n,
+                     int switch_order, ct_tree_map *tree)
+{
+    ct_err err;
+    if (ct_tree_map_build(fab->topology, 1.0 / fab->beta, (const char *const *)hosts, n, tree,
+                          &err) < 0)
+        return admin_fail(CMD, "--nodelist: %s", err.msg);
+    if (!switch_order)
+        return ADMIN_OK;
+    int32_t *perm = malloc((size_t)n * sizeof *perm), *cpus = malloc((size_t)n * sizeof *cpus),
+            *leaf = malloc((size_t)n * sizeof *leaf);
+    char **nm = malloc((size_t)n * sizeof *nm);
+    int rc = ADMIN_OK;
+    if (!perm || !cpus || !leaf || !nm || ct_tree_map_switch_order(tree, perm, &err) < 0) {
+        rc = admin_fail(CMD, "switch order: out of memory");
+    } else {
+        for (int32_t i = 0; i < n; i++) {
+            cpus[i] = alloc->cpus[perm[i]];
+            leaf[i] = tree->leaf[perm[i]];
+            nm[i] = hosts[perm[i]];
+        }
+        memcpy(alloc->cpus, cpus, (size_t)n * sizeof *cpus);
+        memcpy(tree->leaf, leaf, (size_t)n * sizeof *leaf);
+        memcpy(hosts, nm, (size_t)n * sizeof *nm);
+    }
+    free(perm), free(cpus), free(leaf), free(nm);
+    return rc;
 }
 
 int cmd_score(int argc, char **argv)
@@ -58,18 +94,20 @@ int cmd_score(int argc, char **argv)
         {"plane", required_argument, NULL, 'P'},  {"random", required_argument, NULL, 'r'},
         {"config", required_argument, NULL, 'g'}, {"json", no_argument, NULL, 'j'},
         {"seed", required_argument, NULL, 'S'},   {"hostfile-out", required_argument, NULL, 'H'},
-        {"nodelist", required_argument, NULL, 'N'}, {"help", no_argument, NULL, 'h'},
+        {"nodelist", required_argument, NULL, 'N'}, {"switch-order", no_argument, NULL, 'O'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
-                      .shortopts = "f:C:n:p:s:c:P:r:g:jS:H:N:h",
+                      .shortopts = "f:C:n:p:s:c:P:r:g:jS:H:N:Oh",
                       .longopts = opts,
                       .accepted = "--cpus-per-node, --ntasks, --pattern, --size, --fabric, "
                                   "--cpus-per-task, --plane, --random, --seed, --hostfile-out, "
-                                  "--nodelist, --config, --json, --help",
+                                  "--nodelist, --switch-order, --config, --json, --help",
                       .help = help,
                       .config = CT_DEFAULT_SIGNATURES};
     const char *spec = NULL, *pat = NULL, *hostfile = NULL, *nodelist = NULL;
     long ntasks = -1, cpt = 1, plane = 0, seed = -1, pseed = 1;
+    int switch_order = 0;
     double size = -1;
     int c;
     while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
@@ -110,6 +148,9 @@ int cmd_score(int argc, char **argv)
         case 'N':
             nodelist = optarg;
             break;
+        case 'O':
+            switch_order = 1;
+            break;
         }
     }
     if (c < 0)
@@ -122,8 +163,8 @@ int cmd_score(int argc, char **argv)
         return admin_usage(CMD, "--ntasks N is required");
     if (!pat)
         return admin_usage(CMD, "--pattern P is required");
-    if (nodelist && !hostfile)
-        return admin_usage(CMD, "--nodelist names the hosts of --hostfile-out FILE (give both)");
+    if (switch_order && !nodelist)
+        return admin_usage(CMD, "--switch-order needs --nodelist HOSTLIST");
 
     ct_err err;
     ct_pattern pattern;
@@ -143,7 +184,7 @@ int cmd_score(int argc, char **argv)
         return admin_usage(CMD, "--cpus-per-node: %s", err.msg);
     char **hosts = NULL;
     int64_t nhosts = 0;
-    if (hostfile && nodelist) {
+    if (nodelist) {
         char msg[256];
         if (admin_expand_hosts(nodelist, (int64_t)alloc.nnodes + 1, &hosts, &nhosts, msg,
                                sizeof msg) < 0) {
@@ -184,6 +225,16 @@ int cmd_score(int argc, char **argv)
     }
     int rc = ADMIN_INVALID, have_pl = 0;
     ct_place_result pl;
+    ct_tree_map tree = {0};
+    if (nodelist && fab->topology &&
+        load_tree(fab, &alloc, hosts, (int32_t)nhosts, switch_order, &tree) != ADMIN_OK)
+        goto out;
+    if (switch_order && !fab->topology) {
+        admin_fail(CMD, "--switch-order: fabric %s has no topology section (accepted: a fabric "
+                        "with one; contention-admin topology import writes it)",
+                   fab->name);
+        goto out;
+    }
     ct_score_request req;
     memset(&req, 0, sizeof req);
     req.alloc = &alloc;
@@ -194,6 +245,7 @@ int cmd_score(int argc, char **argv)
     req.plane_size = (int32_t)plane;
     req.include_random = seed >= 0;
     req.seed = seed >= 0 ? (uint64_t)seed : 0;
+    req.tree = tree.nnodes ? &tree : NULL;
     ct_score_result res;
     if (ct_score(fab, &req, &res, &err) < 0) {
         admin_fail(CMD, "%s", err.msg);
@@ -245,7 +297,11 @@ int cmd_score(int argc, char **argv)
             admin_json_number(stdout, s->uncontended_s);
             printf(", \"slowdown\": ");
             admin_json_number(stdout, s->slowdown);
-            printf(", \"remote_comms\": %lld}", (long long)s->remote_comms);
+            printf(", \"remote_comms\": %lld, \"busiest_link\": ", (long long)s->remote_comms);
+            admin_json_string(stdout, s->busiest_link);
+            printf(", \"busiest_ratio\": ");
+            admin_json_number(stdout, s->busiest_ratio);
+            printf("}");
         }
         printf("], \"optimized\": {\"from\": ");
         admin_json_string(stdout, pl.chosen);
@@ -270,12 +326,20 @@ int cmd_score(int argc, char **argv)
         char b[32];
         printf("fabric %s (model %s), pattern %s, %s per communication, %ld tasks on %s\n",
                res.fabric, res.model, pat, admin_fmt_bytes(size, b, sizeof b), ntasks, spec);
-        printf("  %-12s %14s %14s %9s %13s\n", "mapping", "predicted (s)", "no contention",
-               "slowdown", "remote comms");
+        if (req.tree) {
+            printf("nodes%s:", switch_order ? " in switch order" : "");
+            for (int32_t i = 0; i < tree.nnodes; i++)
+                printf(" %s(%s)", hosts[i], tree.name[tree.leaf[i]]);
+            printf("\n");
+        }
+        printf("  %-12s %14s %14s %9s %13s  %s\n", "mapping", "predicted (s)", "no contention",
+               "slowdown", "remote comms", "busiest link (comms/capacity)");
         for (size_t i = 0; i < res.n; i++) {
             const ct_candidate_score *s = &res.c[i];
-            printf("%c %-12s %14.6g %14.6g %9.3g %13lld\n", i == res.winner ? '*' : ' ', s->name,
-                   s->predicted_s, s->uncontended_s, s->slowdown, (long long)s->remote_comms);
+            printf("%c %-12s %14.6g %14.6g %9.3g %13lld  %s (%.3g)\n", i == res.winner ? '*' : ' ',
+                   s->name, s->predicted_s, s->uncontended_s, s->slowdown,
+                   (long long)s->remote_comms, s->busiest_link[0] ? s->busiest_link : "none",
+                   s->busiest_ratio);
         }
         if (res.n)
             printf("winner: %s (next best %.1f%% slower)\n", res.c[res.winner].name,
@@ -299,6 +363,7 @@ int cmd_score(int argc, char **argv)
     }
     rc = ADMIN_OK;
 out:
+    ct_tree_map_free(&tree);
     if (have_pl)
         ct_place_result_free(&pl);
     admin_hosts_free(hosts, nhosts);

@@ -204,3 +204,78 @@ double ct_lg_eq7(int64_t n1, int64_t n2, double m, const ct_lg_net *c1, const ct
     int64_t small = n1 < n2 ? n1 : n2;
     return ct_lg_eq6_gpc(n1, n2, m, c1, c2, alpha_w, beta_w, (double)small); /* 002 eq. 7 */
 }
+
+int ct_lg_tree_alltoall(const int32_t *tasks, const ct_tree_map *t, double alpha, double beta,
+                        double m, const ct_a2a_sig *sig, double intra_bw, double *T,
+                        int32_t *worst, ct_err *err)
+{
+    *T = 0;
+    if (worst)
+        *worst = -1;
+    const int32_t nn = t->nnodes, ns = t->nswitches;
+    int64_t *under = calloc((size_t)ns, sizeof *under);
+    int32_t *in = malloc((size_t)nn * sizeof *in), *out = malloc((size_t)nn * sizeof *out);
+    int rc = 0;
+    if (!under || !in || !out) {
+        rc = ct_err_set(err, "out of memory for the uplink terms of %d switches", (int)ns);
+        goto done;
+    }
+    int64_t n = 0;
+    for (int32_t v = 0; v < nn; v++) {
+        n += tasks[v];
+        int32_t steps = 0;
+        for (int32_t x = t->leaf[v]; x >= 0 && steps <= ns; x = t->parent[x], steps++)
+            under[x] += tasks[v];
+    }
+    for (int32_t s = 0; s < ns; s++) {
+        if (t->parent[s] < 0 || under[s] <= 0 || under[s] >= n)
+            continue;
+        /* the two clusters: nodes under s and the rest */
+        int32_t ni = 0, no = 0, tmax_in = 0, tmax_out = 0;
+        for (int32_t v = 0; v < nn; v++) {
+            if (tasks[v] <= 0)
+                continue;
+            int below = 0, steps = 0;
+            for (int32_t x = t->leaf[v]; x >= 0 && !below && steps <= ns; x = t->parent[x], steps++)
+                below = x == s;
+            if (below) {
+                in[ni++] = tasks[v];
+                if (tasks[v] > tmax_in)
+                    tmax_in = tasks[v];
+            } else {
+                out[no++] = tasks[v];
+                if (tasks[v] > tmax_out)
+                    tmax_out = tasks[v];
+            }
+        }
+        double t_in, t_out;
+        if (ct_a2a_layout_checked(in, ni, alpha, beta, m, sig, intra_bw, &t_in, err) < 0 ||
+            ct_a2a_layout_checked(out, no, alpha, beta, m, sig, intra_bw, &t_out, err) < 0) {
+            rc = -1;
+            goto done;
+        }
+        int64_t n1 = under[s], n2 = n - under[s];
+        int32_t t1 = tmax_in;
+        if (n1 > n2) {
+            int64_t x = n1;
+            n1 = n2;
+            n2 = x;
+            t1 = tmax_out;
+        }
+        double share = fmax(1.0, (double)n1 / t->up_cap[s]);
+        share = fmax(share, (double)(t1 < n1 ? t1 : n1));
+        double steps = (double)((n2 + n1 - 1) / n1);
+        /* 002 eq. 7 with beta_w = beta * share (see grid_lg.h) */
+        double ts = fmax(t_in, t_out) + steps * (alpha + beta * share * m * (double)n1);
+        if (ts > *T) {
+            *T = ts;
+            if (worst)
+                *worst = s;
+        }
+    }
+done:
+    free(under);
+    free(in);
+    free(out);
+    return rc;
+}

@@ -284,6 +284,45 @@ int ct_links_busiest(const ct_tree_map *t, const ct_graph *g, const unsigned cha
     return 0;
 }
 
+int ct_links_busiest_alltoall(const ct_tree_map *t, const int32_t *tasks, ct_link_use *out,
+                              ct_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->index = -1;
+    const int32_t nn = t->nnodes, ns = t->nswitches;
+    double *under = calloc((size_t)ns, sizeof *under);
+    if (!under)
+        return ct_err_set(err, "out of memory for %d switches", (int)ns);
+    double n = 0;
+    for (int32_t v = 0; v < nn; v++) {
+        n += tasks[v];
+        int32_t steps = 0;
+        for (int32_t x = t->leaf[v]; x >= 0 && steps <= ns; x = t->parent[x], steps++)
+            under[x] += tasks[v];
+    }
+    for (int32_t v = 0; v < nn; v++) {
+        double load = (double)tasks[v] * (n - tasks[v]);
+        if (load > out->ratio) {
+            out->kind = CT_LINK_NIC_OUT;
+            out->index = v;
+            out->load = out->ratio = load;
+            out->capacity = 1.0;
+        }
+    }
+    for (int32_t s = 0; s < ns; s++) {
+        double load = under[s] * (n - under[s]);
+        if (t->parent[s] >= 0 && load > 0 && t->up_cap[s] > 0 && load / t->up_cap[s] > out->ratio) {
+            out->kind = CT_LINK_UP;
+            out->index = s;
+            out->load = load;
+            out->capacity = t->up_cap[s];
+            out->ratio = load / t->up_cap[s];
+        }
+    }
+    free(under);
+    return 0;
+}
+
 const char *ct_link_label(const ct_tree_map *t, const ct_link_use *u, char *buf, size_t sz)
 {
     if (u->index < 0)

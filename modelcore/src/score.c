@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "contention/alltoall.h"
+#include "contention/grid_lg.h"
 #include "contention/collective.h"
 #include "contention/commgraph.h"
 #include "contention/hockney.h"
@@ -20,6 +21,8 @@
 typedef struct timing {
     double predicted, uncontended, intra;
     int64_t remote;
+    ct_link_use busiest;
+    int has_busiest;
 } timing;
 
 static double intra_time(const double *intra_bytes, int32_t nnodes, double intra_bw)
@@ -34,7 +37,8 @@ static double intra_time(const double *intra_bytes, int32_t nnodes, double intra
 }
 
 static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, const ct_layout *l,
-                         timing *t, ct_err *err)
+                         const ct_tree_map *tree, const ct_tree_map *view, timing *t,
+                         ct_err *err)
 {
     int32_t *cnt = malloc((size_t)l->nnodes * sizeof *cnt);
     double *intra = malloc((size_t)l->nnodes * sizeof *intra);
@@ -57,6 +61,21 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
         rc = -1;
         goto out;
     }
+    if (tree) { /* the uplinks: 002 eq. 7 per uplink of the tree (grid_lg.h) */
+        double t_up;
+        if (ct_lg_tree_alltoall(cnt, tree, alpha, beta, m, sig, f->intra_bw, &t_up, NULL, err) <
+            0) {
+            rc = -1;
+            goto out;
+        }
+        if (t_up > t->predicted)
+            t->predicted = t_up;
+    }
+    if (ct_links_busiest_alltoall(view, cnt, &t->busiest, err) < 0) {
+        rc = -1;
+        goto out;
+    }
+    t->has_busiest = 1;
     /* 000 Proposition 1, same layout */
     t->uncontended = ct_a2a_layout_lower_bound(cnt, l->nnodes, alpha, beta, m, f->intra_bw);
     t->intra = intra_time(intra, l->nnodes, f->intra_bw);
@@ -119,9 +138,12 @@ static uint64_t progressive_work(const ct_graph *g, ct_err *err, int *oom)
 /* progressive: 1 = re-apply the model as communications end (returns 1 when
  * the run-time bound, 4x the estimate's, is hit: nothing timed), 0 =
  * first-instant penalties. */
-static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive, timing *t, ct_err *err)
+static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive,
+                    const ct_tree_map *tree, const ct_tree_map *view, timing *t, ct_err *err)
 {
     const ct_graph *g = &w->g;
+    ct_penalty_model model = f->penalty;
+    model.tree = tree; /* NULL: one switch, the node-level model as it is */
     int rc = 0;
     double *alone = malloc((g->ncomm ? g->ncomm : 1) * sizeof *alone);
     double *fin = malloc((g->ncomm ? g->ncomm : 1) * sizeof *fin);
@@ -140,11 +162,11 @@ static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive, timi
     if (g->ncomm) {
         if (progressive) {
             /* 001 §IV-B T = p * T_alone, penalties re-applied as communications end */
-            rc = ct_progressive_times_ex(&f->penalty, g, alone, fin,
+            rc = ct_progressive_times_ex(&model, g, alone, fin,
                                          4 * SCORE_PROGRESSIVE_MAX_EVALS, NULL, err);
         } else {
             /* 001 §IV-B with the penalties of the first instant for the whole life */
-            rc = ct_penalties(&f->penalty, g, fin, err);
+            rc = ct_penalties(&model, g, fin, err);
             for (size_t i = 0; rc == 0 && i < g->ncomm; i++)
                 fin[i] *= alone[i];
         }
@@ -153,6 +175,11 @@ static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive, timi
         for (size_t i = 0; i < g->ncomm; i++)
             if (fin[i] > net)
                 net = fin[i];
+    }
+    if (g->ncomm) {
+        if ((rc = ct_links_busiest(view, g, NULL, &t->busiest, err)) < 0)
+            goto out;
+        t->has_busiest = 1;
     }
     t->remote = ct_graph_total(g);
     t->intra = w->intra;
@@ -269,6 +296,25 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
     if (req->include_random)
         cand[nc++] = (struct cand){CT_DIST_RANDOM, 0};
 
+    /* the links the busiest-link report looks at: the tree, or one switch */
+    ct_tree_map flat = {0};
+    const ct_tree_map *view = req->tree;
+    if (req->tree && req->tree->nnodes != req->alloc->nnodes) {
+        if (have_trace)
+            ct_trace_free(&tr);
+        return ct_err_set(err,
+                          "switch tree over %d nodes for an allocation of %d nodes (accepted: "
+                          "the allocation's nodes)",
+                          (int)req->tree->nnodes, (int)req->alloc->nnodes);
+    }
+    if (!view) {
+        if (ct_tree_map_flat(req->alloc->nnodes, &flat, err) < 0) {
+            if (have_trace)
+                ct_trace_free(&tr);
+            return -1;
+        }
+        view = &flat;
+    }
     int rc = 0;
     int p2p = p->kind != CT_PAT_ALLTOALL && p->kind != CT_PAT_TRACE;
     p2p_work work[4];
@@ -284,7 +330,7 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
             break;
         }
         if (p->kind == CT_PAT_ALLTOALL)
-            rc = time_alltoall(fabric, &sig, p->bytes, &l, &tm[i], err);
+            rc = time_alltoall(fabric, &sig, p->bytes, &l, req->tree, view, &tm[i], err);
         else if (p->kind == CT_PAT_TRACE)
             rc = time_trace(fabric, &tr, &l, &tm[i], err);
         else if ((rc = build_p2p(fabric, p, &l, &work[i], err)) == 0 && work[i].g.ncomm > max_arcs)
@@ -302,7 +348,7 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
      * every completion, so their graphs are also bounded in size. Past either
      * bound every candidate is timed with the penalties of the first instant. */
     const ct_model_info *minfo = ct_model_info_of(fabric->penalty.kind);
-    int incremental = minfo && minfo->incremental;
+    int incremental = minfo && minfo->incremental && !req->tree; /* trees: link model */
     int progressive = incremental || max_arcs <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
     for (size_t i = 0; i < nc && rc == 0 && p2p && progressive && incremental; i++) {
         int oom;
@@ -329,7 +375,7 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
         note_add(out, msg);
     }
     for (size_t i = 0; i < nc && rc == 0 && p2p; i++) {
-        int r = time_p2p(fabric, &work[i], progressive, &tm[i], err);
+        int r = time_p2p(fabric, &work[i], progressive, req->tree, view, &tm[i], err);
         if (r == 1) { /* work bound hit: start over with static penalties */
             char name[32], msg[200];
             snprintf(msg, sizeof msg,
@@ -358,12 +404,17 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
         c->slowdown = tm[i].uncontended > 0 ? tm[i].predicted / tm[i].uncontended : 1.0;
         c->remote_comms = tm[i].remote;
         c->intra_s = tm[i].intra;
+        if (tm[i].has_busiest && tm[i].busiest.index >= 0) {
+            ct_link_label(view, &tm[i].busiest, c->busiest_link, sizeof c->busiest_link);
+            c->busiest_ratio = tm[i].busiest.ratio;
+        }
     }
     for (size_t i = 0; i < nc; i++)
         if (work[i].built)
             ct_graph_free(&work[i].g);
     if (have_trace)
         ct_trace_free(&tr);
+    ct_tree_map_free(&flat);
     if (rc < 0) {
         out->n = 0;
         return -1;

@@ -387,6 +387,29 @@ static void test_topology_import(void **state)
         expect_in(r.err, bad[i].what);
         done(&r);
     }
+    /* score over the imported tree: two leaves, 6.25 MB/s uplinks (half a
+     * NIC); ring/block crosses each uplink once: 2 x alone, busiest link
+     * leaf1 uplink at 2 communications per capacity; the node list out of
+     * switch order is put back in order by --switch-order */
+    r = run("topology", "import", "--config", SIG "valid_topology.yaml", "--out", out,
+            "--uplink-MBps", "6.25", TOPO "two_leaves.conf", NULL);
+    expect_status(&r, 0);
+    done(&r);
+    r = run("score", "--config", out, "--cpus-per-node", "2(x4)", "--ntasks", "8", "--pattern",
+            "ring", "--size", "1M", "--nodelist", "n1,n3,n2,n4", "--switch-order", "--json", NULL);
+    expect_status(&r, 0);
+    const char *blk = strstr(r.out, "\"name\": \"block\"");
+    assert_non_null(blk);
+    double alone = 100e-6 + 1048576 / 12.5e6;
+    close_rel(json_num(blk, "predicted_s"), 2 * alone, 1e-9, "ring block over the tree");
+    expect_in(blk, "\"busiest_link\": \"leaf1 uplink\"");
+    close_rel(json_num(blk, "busiest_ratio"), 2, 1e-12, "busiest ratio");
+    done(&r);
+    r = run("score", "--config", out, "--cpus-per-node", "2(x4)", "--ntasks", "8", "--pattern",
+            "ring", "--size", "1M", "--nodelist", "n[1-3],n9", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "node 'n9' is not in the fabric's topology");
+    done(&r);
     /* a switch without LinkSpeed when LinkSpeed is the capacity asked for */
     r = run("topology", "import", "--config", SIG "valid_topology.yaml", "--linkspeed-unit",
             "Gbps", TOPO "tree.yaml", NULL);

@@ -300,12 +300,60 @@ static void test_models_hand(void **state)
                 ct_lg_eq6(30, 30, 65536, &c, &c, 10e-3, bw));
 }
 
+
+/* The tree form (issue 14): one task per node, two leaves of 2 and 3 nodes
+ * under a wide uplink, is 002 eq. 7 exactly; a narrow uplink (capacity 1
+ * NIC) shares the n1 = 2 phase-2 transfers: beta_w = 2 beta; every node
+ * under one leaf gives no uplink term. */
+static void test_tree_alltoall_is_eq7(void **state)
+{
+    (void)state;
+    ct_err err;
+    ct_tree_map t;
+    assert_int_equal(ct_tree_map_flat(5, &t, &err), 0);
+    ct_tree_map_free(&t);
+    memset(&t, 0, sizeof t);
+    t.nswitches = 3;
+    int32_t parent[] = {-1, 0, 0}, depth[] = {0, 1, 1}, leaf[] = {1, 1, 2, 2, 2};
+    double cap[] = {0, 100, 100};
+    char names[3][CT_TOPO_NAME_MAX] = {"top", "a", "b"};
+    t.parent = parent, t.depth = depth, t.up_cap = cap, t.name = names, t.leaf = leaf;
+    t.nnodes = 5;
+    const int32_t tasks[] = {1, 1, 1, 1, 1};
+    ct_lg_net net = {.alpha = 60e-6, .beta = 1 / 12.5e6,
+                     .sig = {.gamma = 1.0195, .delta = 8.23e-3, .M = 2048}};
+    for (double m = 1024; m <= 1 << 20; m *= 4) {
+        double T;
+        int32_t worst;
+        assert_int_equal(
+            ct_lg_tree_alltoall(tasks, &t, net.alpha, net.beta, m, &net.sig, 0, &T, &worst, &err),
+            0);
+        double want = ct_lg_eq7(2, 3, m, &net, &net, net.alpha, net.beta);
+        assert_true(fabs(T - want) <= 1e-12 * want);
+        assert_true(worst == 1 || worst == 2);
+        cap[1] = cap[2] = 1;
+        assert_int_equal(
+            ct_lg_tree_alltoall(tasks, &t, net.alpha, net.beta, m, &net.sig, 0, &T, NULL, &err), 0);
+        want = ct_lg_eq7(2, 3, m, &net, &net, net.alpha, 2 * net.beta);
+        assert_true(fabs(T - want) <= 1e-12 * want);
+        cap[1] = cap[2] = 100;
+    }
+    int32_t one[] = {1, 1, 1, 1, 1};
+    for (int i = 0; i < 5; i++)
+        leaf[i] = 2;
+    double T;
+    assert_int_equal(
+        ct_lg_tree_alltoall(one, &t, net.alpha, net.beta, 4096, &net.sig, 0, &T, NULL, &err), 0);
+    assert_true(T == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_replay_many),      cmocka_unit_test(test_worked_example_fixture),
         cmocka_unit_test(test_store_node_rules), cmocka_unit_test(test_schedule_rejects),
         cmocka_unit_test(test_models_hand),
+        cmocka_unit_test(test_tree_alltoall_is_eq7),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

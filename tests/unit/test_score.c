@@ -23,9 +23,16 @@
 #include "contention/progressive.h"
 #include "contention/score.h"
 #include "contention/signatures.h"
+#include "contention/topology.h"
 #include "ctslurm/slurmfmt.h"
 
 #define REL 1e-12
+
+static void close_rel(double got, double want, double rtol, const char *what)
+{
+    if (!(fabs(got - want) <= rtol * fabs(want)))
+        fail_msg("%s: got %.17g, want %.17g", what, got, want);
+}
 
 static void gige_fabric(ct_fabric *f)
 {
@@ -425,6 +432,129 @@ static void test_trace_pattern(void **state)
     unlink(path);
 }
 
+
+/* A tree map by hand: switch 0 the top, 1 and 2 leaves (named so), nodes
+ * 0..n-1 under leaf[i], uplinks of `cap` NICs. */
+static void two_leaf_map(ct_tree_map *m, int32_t n, const int32_t *leaf, double cap)
+{
+    ct_err err;
+    assert_int_equal(ct_tree_map_flat(n, m, &err), 0);
+    ct_tree_map_free(m);
+    memset(m, 0, sizeof *m);
+    m->nswitches = 3;
+    m->parent = malloc(3 * sizeof *m->parent);
+    m->depth = malloc(3 * sizeof *m->depth);
+    m->up_cap = malloc(3 * sizeof *m->up_cap);
+    m->name = calloc(3, sizeof *m->name);
+    m->leaf = malloc((size_t)n * sizeof *m->leaf);
+    const char *names[] = {"spine", "leaf1", "leaf2"};
+    for (int s = 0; s < 3; s++) {
+        m->parent[s] = s ? 0 : -1;
+        m->depth[s] = s ? 1 : 0;
+        m->up_cap[s] = s ? cap : 0;
+        snprintf(m->name[s], sizeof m->name[s], "%s", names[s]);
+    }
+    m->nnodes = n;
+    for (int32_t i = 0; i < n; i++)
+        m->leaf[i] = leaf[i];
+}
+
+/* Every node under one leaf: the same decisions and times as no tree (the
+ * link model reduces to the node-level one; GigE goes through the generic
+ * progressive path then, equal to the incremental one to 1e-9). */
+static void test_tree_one_leaf_unchanged(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    gige_fabric(&f);
+    ct_alloc a;
+    ct_err err;
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x3),2", &a, &err), 0);
+    const int32_t leaf[] = {1, 1, 1, 1};
+    ct_tree_map tm;
+    two_leaf_map(&tm, 4, leaf, 0.25);
+    const char *pats[] = {"ring", "halves", "halo2d", "alltoall"};
+    for (int k = 0; k < 2; k++) {
+        if (k == 1)
+            f.penalty.kind = CT_MODEL_FAIRSHARE;
+        for (size_t p = 0; p < 4; p++) {
+            ct_score_request req;
+            ct_score_result r0, r1;
+            request(&req, &a, 14, pats[p], 1 << 20);
+            assert_int_equal(ct_score(&f, &req, &r0, &err), 0);
+            req.tree = &tm;
+            assert_int_equal(ct_score(&f, &req, &r1, &err), 0);
+            assert_int_equal(r0.n, r1.n);
+            for (size_t i = 0; i < r0.n; i++) {
+                assert_string_equal(r0.c[i].name, r1.c[i].name);
+                close_rel(r1.c[i].predicted_s, r0.c[i].predicted_s, 1e-9, pats[p]);
+                assert_string_equal(r0.c[i].busiest_link, r1.c[i].busiest_link);
+                assert_true(strncmp(r0.c[i].busiest_link, "node ", 5) == 0);
+            }
+        }
+    }
+    ct_tree_map_free(&tm);
+    ct_alloc_free(&a);
+}
+
+/* Two leaves of two nodes, uplinks of half a NIC (2 NICs below, 4:1),
+ * 8 tasks, 1 MiB, fair share. ring/block: the arcs n1->n2 and n3->n0 cross
+ * one uplink each, alone on it -> rate 0.5, the job takes 2 x alone;
+ * ring/cyclic: two communications per crossing -> 4 x alone. Alltoall gains
+ * 002 eq. 7's uplink term: n1 = n2 = 4 tasks, share max(1, 4/0.5, 2) = 8. */
+static void test_tree_two_leaves(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    gige_fabric(&f);
+    f.penalty.kind = CT_MODEL_FAIRSHARE;
+    ct_alloc a;
+    ct_err err;
+    assert_int_equal(ctslurm_parse_cpus_per_node("2(x4)", &a, &err), 0);
+    const int32_t leaf[] = {1, 1, 2, 2};
+    ct_tree_map tm;
+    two_leaf_map(&tm, 4, leaf, 0.5);
+    ct_score_request req;
+    ct_score_result r;
+    const double m = 1 << 20, alone = f.alpha + m * f.beta;
+    request(&req, &a, 8, "ring", m);
+    req.tree = &tm;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    check_sorted(&r);
+    assert_string_equal(r.c[0].name, "block");
+    close_rel(cand(&r, "block")->predicted_s, 2 * alone, REL, "ring block");
+    close_rel(cand(&r, "cyclic")->predicted_s, 4 * alone, REL, "ring cyclic");
+    assert_string_equal(cand(&r, "block")->busiest_link, "leaf1 uplink");
+    close_rel(cand(&r, "block")->busiest_ratio, 2.0, REL, "block busiest");
+    close_rel(cand(&r, "cyclic")->busiest_ratio, 4.0, REL, "cyclic busiest");
+    /* without the tree both are NIC-bound: 1 x and 2 x alone */
+    req.tree = NULL;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    close_rel(cand(&r, "block")->predicted_s, alone, REL, "ring block, one switch");
+    close_rel(cand(&r, "cyclic")->predicted_s, 2 * alone, REL, "ring cyclic, one switch");
+
+    /* gamma 1, delta 0: the uplink, not the NICs' eq. 5, is the bottleneck */
+    f.alltoall = (ct_a2a_sig){.gamma = 1, .delta = 0, .M = 0};
+    request(&req, &a, 8, "alltoall", m);
+    req.tree = &tm;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    const int32_t two[] = {2, 2};
+    double tc;
+    assert_int_equal(
+        ct_a2a_layout_checked(two, 2, f.alpha, f.beta, m, &f.alltoall, f.intra_bw, &tc, &err), 0);
+    close_rel(cand(&r, "block")->predicted_s, tc + (f.alpha + f.beta * 8 * m * 4), REL,
+              "alltoall block, eq. 7 uplink term");
+    assert_string_equal(cand(&r, "block")->busiest_link, "leaf1 uplink");
+    close_rel(cand(&r, "block")->busiest_ratio, 16 / 0.5, REL, "alltoall busiest");
+    /* a tree over the wrong number of nodes is refused */
+    tm.nnodes = 3;
+    assert_int_equal(ct_score(&f, &req, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "switch tree over 3 nodes for an allocation of 4 nodes"));
+    tm.nnodes = 4;
+    ct_tree_map_free(&tm);
+    ct_alloc_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +567,8 @@ int main(void)
         cmocka_unit_test(test_large_random_progressive_gige),
         cmocka_unit_test(test_huge_random_uses_static_penalties),
         cmocka_unit_test(test_trace_pattern),
+        cmocka_unit_test(test_tree_one_leaf_unchanged),
+        cmocka_unit_test(test_tree_two_leaves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

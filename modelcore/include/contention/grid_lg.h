@@ -15,6 +15,7 @@
 
 #include "contention/alltoall.h"
 #include "contention/error.h"
+#include "contention/topology.h"
 
 /* Largest n1 + n2 the schedule generator accepts ((n1+n2)^2 messages are listed). */
 #define CT_LG_MAX_NODES 2048
@@ -82,5 +83,22 @@ double ct_lg_eq6_gpc(int64_t n1, int64_t n2, double m, const ct_lg_net *c1, cons
  * (alpha_w + beta_w * m * n1). Clusters are swapped when n1 > n2. */
 double ct_lg_eq7(int64_t n1, int64_t n2, double m, const ct_lg_net *c1, const ct_lg_net *c2,
                  double alpha_w, double beta_w);
+
+/* The uplink term of an Alltoall on a switch tree (issue 14; our extension
+ * of 002 §VI: each uplink of the tree splits the job into two "clusters",
+ * the tasks under the switch and the others, joined by a slower link).
+ * For every switch s below the top with tasks on both sides, n1 <= n2 the
+ * two sides' task counts, C the uplink capacity in NIC units:
+ *   T_s = max(T_C1, T_C2) + ceil(n2/n1) * (alpha + beta * m * n1 * max(1, n1/C, t1))
+ * which is 002 eq. 7 with the local networks' alpha, beta and signature
+ * (T_Cn: the layout-aware eq. 5 of each side, alltoall.h) and the
+ * inter-cluster beta_w = beta * max(1, n1/C, t1): the n1 packed phase-2
+ * transfers of the Local Group schedule cross the uplink together and share
+ * it, and t1 (most tasks of one node, capped at n1) share a NIC.
+ * tasks[i] is graph node i's task count, t->leaf[i] its leaf. *T = the largest
+ * T_s (0 when every task sits under one leaf), *worst = that switch (-1). */
+int ct_lg_tree_alltoall(const int32_t *tasks, const ct_tree_map *t, double alpha, double beta,
+                        double m, const ct_a2a_sig *sig, double intra_bw, double *T,
+                        int32_t *worst, ct_err *err);
 
 #endif

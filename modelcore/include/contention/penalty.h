@@ -191,6 +191,11 @@ typedef struct ct_link_use {
  * first NIC in node order, then switch links in switch order). */
 int ct_links_busiest(const struct ct_tree_map *t, const ct_graph *g, const unsigned char *active,
                      ct_link_use *out, ct_err *err);
+/* The same for an Alltoall of tasks[i] tasks on graph node i (every task
+ * sends to every other): a NIC carries t(n - t) communications each way, a
+ * switch link T(n - T) for the T tasks under it. */
+int ct_links_busiest_alltoall(const struct ct_tree_map *t, const int32_t *tasks, ct_link_use *out,
+                              ct_err *err);
 /* "node 3 NIC out", "leaf2 uplink"... into buf. */
 const char *ct_link_label(const struct ct_tree_map *t, const ct_link_use *u, char *buf,
                           size_t sz);

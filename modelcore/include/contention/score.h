@@ -52,6 +52,11 @@ typedef struct ct_candidate_score {
     double slowdown;        /* predicted / uncontended (1 when both are 0) */
     int64_t remote_comms;   /* communications crossing the network */
     double intra_s;         /* the intra-node part (max over nodes) */
+    /* the link with the most communications in flight per unit of capacity
+     * at the start (penalty.h ct_links_busiest): "node 2 NIC out",
+     * "leaf1 uplink"; "" when no communication crosses the network */
+    char busiest_link[80];
+    double busiest_ratio;   /* its communications / capacity (NIC units) */
 } ct_candidate_score;
 
 typedef struct ct_score_request {
@@ -63,6 +68,11 @@ typedef struct ct_score_request {
     int32_t plane_size;
     int include_random;     /* also score a seeded random layout */
     uint64_t seed;
+    /* the switch tree over the allocation's nodes (topology.h: allocation
+     * node i under tree->leaf[i]), NULL for one switch. Point-to-point
+     * patterns are priced by the link model (penalty_links.c), Alltoall
+     * gains the uplink term of ct_lg_tree_alltoall (002 eq. 7 per uplink). */
+    const struct ct_tree_map *tree;
 } ct_score_request;
 
 typedef struct ct_score_result {
