@@ -245,6 +245,54 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
     return 0;
 }
 
+/* ---- intra-node bandwidth from one-node pattern rows -------------------------- */
+
+int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double *bw,
+                          ct_err *err)
+{
+    if (!name)
+        name = "(patterns)";
+    if (!buf || !bw)
+        return ct_err_set(err, "%s: missing buffer or result pointer", name);
+    double best_m = 0;
+    *bw = 0;
+    size_t pos = 0, lineno = 0;
+    while (pos < len) {
+        size_t e = pos;
+        while (e < len && buf[e] != '\n')
+            e++;
+        lineno++;
+        char line[1024];
+        size_t l = e - pos < sizeof line - 1 ? e - pos : sizeof line - 1;
+        memcpy(line, buf + pos, l);
+        line[l] = '\0';
+        pos = e + 1;
+        /* the row may carry a prefix (accuracy-report tags): start at "pattern," */
+        const char *row = strstr(line, "pattern,");
+        if (!row)
+            continue;
+        int tasks, nodes, tpn;
+        double m, tavg, tmin;
+        char detail[64];
+        if (sscanf(row, "pattern,%d,%lf,%lf,%lf,%d,%d,%63s", &tasks, &m, &tavg, &tmin, &nodes,
+                   &tpn, detail) != 7)
+            return ct_err_set(err,
+                              "%s:%zu: pattern row '%.60s' (accepted: pattern,tasks,size_bytes,"
+                              "t_avg_s,t_min_s,nodes,tasks_per_node,detail)",
+                              name, lineno, row);
+        if (nodes != 1 || strncmp(detail, "halves", 6) != 0 || tasks < 2)
+            continue;
+        if (!(tavg > 0) || !(m > 0))
+            return ct_err_set(err, "%s:%zu: t_avg_s %g, size %g (accepted: both > 0)", name,
+                              lineno, tavg, m);
+        if (m >= best_m) {
+            best_m = m;
+            *bw = (double)tasks * m / tavg; /* every task sends m through the node's memory */
+        }
+    }
+    return *bw > 0 ? 0 : 1;
+}
+
 /* ---- conflict rows --------------------------------------------------------- */
 
 #define LINE_MAX_LEN 1024
@@ -512,16 +560,38 @@ int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, c
     if (ct_fit_gige_beta(g->k, g->penalty, g->nout, &g->beta, err) < 0)
         return ct_err_prefix(err, "conflict calibration: ");
 
+    const char *gs = "fig4";
+    int gk = 3;
     const ct_conflict_sample *a = find(c, n, "fig4", "a"), *f = find(c, n, "fig4", "f");
+    if (!(a && f)) { /* 4 nodes: the same conflict with k = 2 */
+        gs = "mix4";
+        gk = 2;
+        a = find(c, n, "mix4", "a");
+        f = find(c, n, "mix4", "c");
+    }
     if (a && f) {
         ct_err e2 = {{0}};
-        if (ct_fit_gige_gammas(g->beta, g->t_ref, a->t, f->t, &g->gamma_i, &g->gamma_o, &e2) == 0)
+        snprintf(g->gamma_scheme, sizeof g->gamma_scheme, "%s", gs);
+        g->t_a_ratio = a->t / g->t_ref;
+        g->t_f_ratio = f->t / g->t_ref;
+        g->gamma_top_ratio = gk * g->beta;
+        if (ct_fit_gige_gammas_k(g->beta, g->t_ref, a->t, f->t, gk, &g->gamma_i, &g->gamma_o,
+                                 &e2) == 0) {
             g->has_gammas = 1;
-        else
+        } else if (a->t > gk * g->beta * g->t_ref || f->t > gk * g->beta * g->t_ref) {
+            g->gamma_out_of_range = 1;
+            snprintf(g->note, sizeof g->note,
+                     "OUT OF THE MODEL'S RANGE: scheme %s measured t_a/t_ref = %.3f, t_f/t_ref = "
+                     "%.3f, above %d*beta = %.3f, the most 001 V-A's p_o/p_i can express "
+                     "(gamma would be negative): gamma_i = gamma_o = 0 and the GigE model "
+                     "UNDERESTIMATES in-out conflicts on this network",
+                     gs, g->t_a_ratio, g->t_f_ratio, gk, gk * g->beta);
+        } else {
             snprintf(g->note, sizeof g->note, "%s", e2.msg);
+        }
     } else {
         snprintf(g->note, sizeof g->note,
-                 "scheme fig4 (7 nodes) not measured: gamma_i = gamma_o = 0");
+                 "schemes fig4 (7 nodes) and mix4 (4 nodes) not measured: gamma_i = gamma_o = 0");
     }
 
     const ct_conflict_sample *in = find(c, n, "intra", NULL);
@@ -545,7 +615,10 @@ int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, c
         if (check_scheme(c, n, c[i].scheme, NULL, g, err) < 0)
             return -1;
     }
-    if (g->has_gammas && check_scheme(c, n, "fig4", fig4_used, g, err) < 0)
+    static const char *const mix4_used[] = {"a", "c", NULL};
+    if (g->has_gammas && check_scheme(c, n, g->gamma_scheme,
+                                      strcmp(g->gamma_scheme, "mix4") ? fig4_used : mix4_used, g,
+                                      err) < 0)
         return -1;
     ct_calib_point pts[sizeof g->checks / sizeof g->checks[0]];
     for (size_t i = 0; i < g->nchecks; i++) {

@@ -243,6 +243,64 @@ static void test_gige_without_fig4(void **state)
     assert_non_null(strstr(err.msg, "'ref'"));
 }
 
+/* 4 nodes: mix4 (a:0>1 b:0>2 c:3>2) gives gamma_o from a and gamma_i from c
+ * through 001 §V-A's p_o, p_i with k = 2 (card 1): p(a) = 2 beta (1 - gamma_o),
+ * p(c) = 2 beta (1 - gamma_i); b is held back. A conflict costlier than
+ * 2 beta t_ref is out of the model's range and said so, not silently 0. */
+static void test_gige_mix4(void **state)
+{
+    (void)state;
+    ct_conflict_sample c[16];
+    size_t n = 0;
+    add(c, &n, "ref", "a", 0, 1, 0.1);
+    add(c, &n, "out2", "a", 0, 1, 0.18);
+    add(c, &n, "out2", "b", 0, 2, 0.18);
+    add(c, &n, "mix4", "a", 0, 1, 0.16);
+    add(c, &n, "mix4", "b", 0, 2, 0.19);
+    add(c, &n, "mix4", "c", 3, 2, 0.17);
+    ct_calib_gige g;
+    ct_err err;
+    assert_int_equal(ct_calibrate_gige(c, n, &g, &err), 0);
+    close_rel(g.beta, 0.9, 1e-12, "beta = 1.8 / 2");
+    assert_true(g.has_gammas);
+    assert_string_equal(g.gamma_scheme, "mix4");
+    close_rel(g.gamma_o, 1.0 - 0.16 / (2 * 0.9 * 0.1), 1e-12, "gamma_o = 1 - 1.6/1.8");
+    close_rel(g.gamma_i, 1.0 - 0.17 / (2 * 0.9 * 0.1), 1e-12, "gamma_i = 1 - 1.7/1.8");
+    assert_int_equal(g.nchecks, 1); /* mix4's b */
+    assert_string_equal(g.checks[0].label, "b");
+    assert_false(g.gamma_out_of_range);
+    /* t_a / t_ref = 2.5 > 2 beta = 1.8: out of range, loudly */
+    c[3].t = 0.25;
+    assert_int_equal(ct_calibrate_gige(c, n, &g, &err), 0);
+    assert_false(g.has_gammas);
+    assert_true(g.gamma_out_of_range);
+    close_rel(g.t_a_ratio, 2.5, 1e-12, "t_a / t_ref");
+    close_rel(g.gamma_top_ratio, 1.8, 1e-12, "2 beta");
+    assert_non_null(strstr(g.note, "OUT OF THE MODEL'S RANGE"));
+    assert_non_null(strstr(g.note, "UNDERESTIMATES"));
+    assert_true(g.gamma_i == 0 && g.gamma_o == 0);
+}
+
+/* The intra-node bandwidth from one-node halves rows: tasks*m/t at the
+ * largest size; multi-node rows and other patterns are ignored. */
+static void test_intra_from_pattern(void **state)
+{
+    (void)state;
+    const char *txt = "4 halves 1M measured: pattern,16,1048576,0.0068,0.005,4,4,halves:cyclic\n"
+                      "intra 4 256K measured: pattern,4,262144,0.002,0.0015,1,4,halves:block\n"
+                      "intra 4 1M measured: pattern,4,1048576,0.004,0.0035,1,4,halves:block\n"
+                      "intra 4 1M measured: pattern,4,1048576,0.001,0.0009,1,4,ring:block\n";
+    double bw;
+    ct_err err;
+    assert_int_equal(ct_intra_from_pattern("p", txt, strlen(txt), &bw, &err), 0);
+    close_rel(bw, 4.0 * 1048576 / 0.004, 1e-12, "4 x 1 MiB in 4 ms");
+    const char *none = "pattern,8,1048576,0.01,0.009,4,2,halves:block\n";
+    assert_int_equal(ct_intra_from_pattern("p", none, strlen(none), &bw, &err), 1);
+    const char *bad = "pattern,4,xx\n";
+    assert_int_equal(ct_intra_from_pattern("p", bad, strlen(bad), &bw, &err), -1);
+    assert_non_null(strstr(err.msg, "p:1: pattern row"));
+}
+
 static void test_conflict_parse(void **state)
 {
     (void)state;
@@ -440,6 +498,8 @@ int main(void)
         cmocka_unit_test(test_conflict_parse),
         cmocka_unit_test(test_recorded_emulated_cluster),
         cmocka_unit_test(test_recorded_incast_mode),
+        cmocka_unit_test(test_gige_mix4),
+        cmocka_unit_test(test_intra_from_pattern),
         cmocka_unit_test(test_recorded_conflicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -139,7 +139,12 @@ int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict
 /* Scheme names ct_calibrate_gige understands: "ref" (0>1 alone, T_ref),
  * "out2", "out3", ... (0>1, 0>2, ...: pure outgoing conflicts, 001 Fig. 2),
  * "in2", "in3", ... (1>0, 2>0, ...), "fig4" (a:0>1 b:0>2 c:0>3 d:4>2 e:5>3
- * f:6>3, 001 Fig. 4) and "intra" (0>0, intra-node). */
+ * f:6>3, 001 Fig. 4), "mix4" (a:0>1 b:0>2 c:3>2: Fig. 4's in-out conflict on 4
+ * nodes, this project's scheme: a is an outgoing communication of a
+ * 2-sender whose other destination is busier, c an incoming one of a
+ * 2-receiver whose other source is busier, so 001 §V-A gives
+ * p(a) = 2 beta (1 - gamma_o), p(c) = 2 beta (1 - gamma_i)) and "intra"
+ * (0>0, intra-node). */
 #define CT_MAX_SCHEME_COMMS 16
 
 typedef struct ct_calib_scheme_check {
@@ -156,7 +161,14 @@ typedef struct ct_calib_gige {
     int k[CT_MAX_SCHEME_COMMS];
     double penalty[CT_MAX_SCHEME_COMMS]; /* mean penalty of the k communications */
     double beta, gamma_i, gamma_o;
-    int has_gammas;              /* 0 when fig4 was not measured or did not fit: gammas 0 */
+    int has_gammas;              /* 0 when fig4/mix4 was not measured or did not fit: gammas 0 */
+    char gamma_scheme[CT_SCHEME_NAME_MAX]; /* "fig4" or "mix4": where the gammas came from */
+    /* 1: a measured in-out conflict costs more than the model can express
+     * (t_a or t_f above k*beta*t_ref: gamma would be negative); the gammas
+     * are then 0 and the GigE model UNDERESTIMATES such conflicts */
+    int gamma_out_of_range;
+    double t_a_ratio, t_f_ratio; /* measured t_a / t_ref, t_f / t_ref */
+    double gamma_top_ratio;      /* k*beta: the largest ratio the model expresses */
     char note[CT_ERR_MAX];       /* why has_gammas is 0, "" otherwise */
     double intra_bw;             /* bytes/s from "intra", 0 when not measured */
     size_t nchecks;              /* held-back communications (in-k, fig4 b..e) */
@@ -164,8 +176,16 @@ typedef struct ct_calib_gige {
     ct_calib_summary check_err;  /* |predicted - measured| / measured penalty */
 } ct_calib_gige;
 
+/* Intra-node aggregate bandwidth (bytes/s) from ct-mpibench pattern rows run
+ * on ONE node (columns nodes = 1, detail halves:...): tasks*m / t at the
+ * largest size, how the MPI library really moves one node's concurrent
+ * intra-node messages (the model's intra time is intra bytes / this). Returns
+ * 0 and *bw, 1 when the text holds no such row, -1 on a malformed row. */
+int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double *bw,
+                          ct_err *err);
+
 /* Estimate beta (001 §V-A: mean of penalty(k)/k over out-k), gamma_o and
- * gamma_i (from fig4's a and f) and check the model on the communications
+ * gamma_i (from fig4's a and f, else mix4's a and c) and check the model on the communications
  * not used: in-k and fig4's b, c, d, e. Needs "ref" and at least one out-k
  * with k >= 2; all schemes must share one message size. */
 int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, ct_err *err);

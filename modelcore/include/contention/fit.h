@@ -92,5 +92,11 @@ void ct_fit_residuals(const ct_a2a_sample *s, size_t n, double alpha, double bet
 int ct_fit_gige_beta(const int *k, const double *penalty, size_t n, double *beta, ct_err *err);
 int ct_fit_gige_gammas(double beta, double t_ref, double t_a, double t_f, double *gamma_i,
                        double *gamma_o, ct_err *err);
+/* The same with k communications sharing the busy end instead of Fig. 4's 3:
+ * gamma_o = 1 - t_a / (k*beta*t_ref), gamma_i = 1 - t_f / (k*beta*t_ref)
+ * (001 §V-A, the "otherwise" branches of p_o and p_i with card = 1); k = 2 is
+ * the 4-node scheme mix4 of calibrate.h. */
+int ct_fit_gige_gammas_k(double beta, double t_ref, double t_a, double t_f, int k,
+                         double *gamma_i, double *gamma_o, ct_err *err);
 
 #endif
