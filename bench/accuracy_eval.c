@@ -1,0 +1,297 @@
+/* ct-accuracy-eval: refit one emulated-network run of scripts/accuracy-report
+ * and print every prediction against its measurement (CSV on stdout), for the
+ * accuracy matrix of doc/accuracy.md.
+ *
+ *   ct-accuracy-eval DIR paper|incast
+ *
+ * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
+ * `contention-admin calibrate --raw`) and, written by accuracy-report,
+ * pingpong-wide.csv, patterns.txt (measured patterns, one-node halves) and
+ * mix4.csv (the 4-node in-out conflict scheme).
+ *
+ * paper:  the papers' procedure as `calibrate` does it (one Hockney line from
+ *         raw/pingpong.csv, the signature on N x 1 only, intra-node bandwidth
+ *         from the 'intra' conflict scheme, gammas from fig4 only);
+ * incast: this project's (piecewise p2p curve from the wide ping-pong, the
+ *         robust gamma(k,f) fit on 2 x 1, N x 1 and N x 2, intra-node
+ *         bandwidth from the one-node halves, gammas from mix4).
+ * Patterns are never fitted on: every pattern row is a held-back prediction
+ * of ct_score for that allocation, pattern, size and layout.
+ *
+ * Output rows: kind,nodes,tpn,pattern,layout,m,measured_s,spread,predicted_s,bound_s,held
+ * then '# ' lines describing the fit. A benchmark (prints numbers), not a test. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contention/benchparse.h"
+#include "contention/calibrate.h"
+#include "contention/layout.h"
+#include "contention/pattern.h"
+#include "contention/score.h"
+#include "contention/signatures.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    size_t r;
+    while (b && (r = fread(b + n, 1, cap - n, f)) > 0) {
+        n += r;
+        if (n == cap) {
+            char *nb = realloc(b, cap *= 2);
+            if (!nb) {
+                free(b);
+                b = NULL;
+            }
+            b = nb;
+        }
+    }
+    fclose(f);
+    if (b)
+        b[n < cap ? n : cap - 1] = '\0';
+    *len = n;
+    return b;
+}
+
+static int die(const char *what, const ct_err *e)
+{
+    fprintf(stderr, "ct-accuracy-eval: %s: %s\n", what, e ? e->msg : "");
+    return 1;
+}
+
+/* Score one pattern on nodes x tpn and return the candidate `layout`. */
+static int predict_pattern(const ct_fabric *f, int nodes, int tpn, const char *pat, double m,
+                           const char *layout, double *pred, double *bound)
+{
+    ct_alloc a;
+    ct_err err;
+    if (ct_alloc_uniform(nodes, tpn, &a, &err) < 0)
+        return -1;
+    ct_score_request req;
+    memset(&req, 0, sizeof req);
+    req.alloc = &a;
+    req.ntasks = nodes * tpn;
+    req.cpus_per_task = 1;
+    if (ct_pattern_parse(pat, &req.pattern, &err) < 0) {
+        ct_alloc_free(&a);
+        return -1;
+    }
+    req.pattern.bytes = m;
+    ct_score_result r;
+    int rc = ct_score(f, &req, &r, &err);
+    ct_alloc_free(&a);
+    if (rc < 0) {
+        fprintf(stderr, "ct-accuracy-eval: score %s %dx%d: %s\n", pat, nodes, tpn, err.msg);
+        return -1;
+    }
+    for (size_t i = 0; i < r.n; i++)
+        if (strcmp(r.c[i].name, layout) == 0) {
+            *pred = r.c[i].predicted_s;
+            *bound = r.c[i].uncontended_s;
+            return 0;
+        }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3 || (strcmp(argv[2], "paper") && strcmp(argv[2], "incast"))) {
+        fprintf(stderr, "usage: ct-accuracy-eval DIR paper|incast\n");
+        return 2;
+    }
+    const char *dir = argv[1];
+    int incast = strcmp(argv[2], "incast") == 0;
+    char path[4096];
+    ct_err err;
+    ct_bench_data pp = {0}, a2 = {0};
+    /* ping-pong: the wide one (0..2M) in incast mode when measured */
+    snprintf(path, sizeof path, "%s/pingpong-wide.csv", dir);
+    FILE *t = incast ? fopen(path, "r") : NULL;
+    if (t)
+        fclose(t);
+    else
+        snprintf(path, sizeof path, "%s/raw/pingpong.csv", dir);
+    if (ct_bench_parse_file(path, NULL, &pp, NULL, &err) < 0)
+        return die(path, &err);
+    snprintf(path, sizeof path, "%s/raw", dir);
+    DIR *d = opendir(path);
+    if (!d)
+        return die(path, NULL);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t nl = strlen(e->d_name);
+        if (strncmp(e->d_name, "alltoall-", 9) != 0 || nl < 4 ||
+            strcmp(e->d_name + nl - 4, ".csv") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/raw/%s", dir, e->d_name);
+        if (ct_bench_parse_file(path, NULL, &a2, NULL, &err) < 0)
+            return die(path, &err);
+    }
+    closedir(d);
+
+    /* conflicts: calibrate's schemes, plus mix4 (incast mode) */
+    ct_conflict_sample *cs = NULL;
+    size_t ncs = 0, len = 0;
+    snprintf(path, sizeof path, "%s/raw/conflict.csv", dir);
+    char *buf = slurp(path, &len);
+    if (buf && ct_conflict_parse(path, buf, len, &cs, &ncs, &err) < 0)
+        return die(path, &err);
+    free(buf);
+    if (incast) {
+        snprintf(path, sizeof path, "%s/mix4.csv", dir);
+        buf = slurp(path, &len);
+        if (buf) {
+            /* mix4.csv carries its own ref: use it (same run) instead of calibrate's */
+            ct_conflict_sample *m4 = NULL;
+            size_t nm4 = 0;
+            if (ct_conflict_parse(path, buf, len, &m4, &nm4, &err) < 0)
+                return die(path, &err);
+            size_t keep = 0;
+            for (size_t i = 0; i < ncs; i++)
+                if (strcmp(cs[i].scheme, "ref") != 0 || nm4 == 0)
+                    cs[keep++] = cs[i];
+            ncs = keep;
+            ct_conflict_sample *nc = realloc(cs, (ncs + nm4 + 1) * sizeof *nc);
+            if (!nc)
+                return die("out of memory", NULL);
+            cs = nc;
+            int has_ref = 0;
+            for (size_t i = 0; i < nm4; i++)
+                has_ref |= strcmp(m4[i].scheme, "ref") == 0;
+            for (size_t i = 0; i < nm4; i++)
+                cs[ncs++] = m4[i];
+            (void)has_ref;
+            free(m4);
+            free(buf);
+        }
+    }
+    ct_calib_gige g;
+    memset(&g, 0, sizeof g);
+    int have_gige = ncs && ct_calibrate_gige(cs, ncs, &g, &err) == 0;
+    if (ncs && !have_gige)
+        printf("# gige: %s\n", err.msg);
+    if (have_gige && !incast && strcmp(g.gamma_scheme, "fig4") != 0) {
+        /* the paper's procedure knows fig4 only */
+        g.has_gammas = 0;
+        g.gamma_i = g.gamma_o = 0;
+    }
+    double intra_bw = have_gige ? g.intra_bw : 0;
+    const char *intra_src = "conflict scheme 'intra' (one 1 MiB transfer)";
+    snprintf(path, sizeof path, "%s/patterns.txt", dir);
+    char *pat = slurp(path, &len);
+    if (incast && pat) {
+        double bw;
+        int r = ct_intra_from_pattern(path, pat, len, &bw, &err);
+        if (r < 0)
+            return die(path, &err);
+        if (r == 0) {
+            intra_bw = bw;
+            intra_src = "one node's tasks exchanging halves (pattern on 1 node)";
+        }
+    }
+
+    ct_calib_opts o;
+    ct_calib_opts_default(&o);
+    o.intra_bw = intra_bw;
+    if (incast) {
+        o.incast = 1;
+        o.p2p_max_seg = 4;
+        o.force = 1; /* the matrix shows the numbers; the flag is printed */
+    }
+    ct_calib_result r;
+    if (ct_calibrate_alltoall(pp.p2p, pp.np2p, a2.a2a, a2.na2a, &o, &r, &err) < 0) {
+        /* reported, not fatal: the matrix says which network defeated the fit */
+        printf("kind,nodes,tpn,pattern,layout,m,measured_s,spread,predicted_s,bound_s,held\n");
+        printf("# mode %s\n# FIT FAILED: %s\n", argv[2], err.msg);
+        return 0;
+    }
+
+    ct_fabric f;
+    ct_fabric_init(&f);
+    snprintf(f.name, sizeof f.name, "eval");
+    f.alpha = r.alpha;
+    f.beta = r.beta;
+    if (r.p2p.nseg > 1)
+        f.p2p_segments = r.p2p;
+    f.has_alltoall = 1;
+    f.alltoall = r.sig;
+    f.intra_bw = intra_bw;
+    if (have_gige)
+        f.penalty = CT_GIGE_MODEL(g.beta, g.gamma_i, g.gamma_o); /* 001 §V-A */
+
+    printf("kind,nodes,tpn,pattern,layout,m,measured_s,spread,predicted_s,bound_s,held\n");
+    for (size_t i = 0; i < r.npoints; i++) {
+        const ct_calib_point *p = &r.points[i];
+        double spread = 0;
+        for (size_t j = 0; j < a2.na2a; j++)
+            if (a2.a2a[j].nodes == p->nodes && a2.a2a[j].tasks_per_node == p->tasks_per_node &&
+                a2.a2a[j].m == p->m)
+                spread = ct_a2a_sample_spread(&a2.a2a[j]);
+        printf("alltoall,%d,%d,alltoall,block,%.0f,%.9g,%.4f,%.9g,%.9g,%d\n", (int)p->nodes,
+               (int)p->tasks_per_node, p->m, p->measured, spread, p->predicted, p->bound,
+               p->held);
+    }
+    /* patterns: "TAG measured: pattern,tasks,size,tavg,tmin,nodes,tpn,PATTERN:LAYOUT" */
+    for (char *line = pat ? strtok(pat, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+        const char *row = strstr(line, " measured: pattern,");
+        if (!row || strncmp(line, "intra", 5) == 0)
+            continue;
+        int tasks, nodes, tpn;
+        double m, tavg, tmin;
+        char detail[64];
+        if (sscanf(row, " measured: pattern,%d,%lf,%lf,%lf,%d,%d,%63s", &tasks, &m, &tavg, &tmin,
+                   &nodes, &tpn, detail) != 7 || nodes < 2)
+            continue;
+        char *colon = strchr(detail, ':');
+        if (!colon)
+            continue;
+        *colon = '\0';
+        const char *layout = colon + 1;
+        if (strcmp(layout, "block") && strcmp(layout, "cyclic"))
+            continue;
+        double pred, bound;
+        if (predict_pattern(&f, nodes, tpn, detail, m, layout, &pred, &bound) < 0)
+            continue;
+        printf("pattern,%d,%d,%s,%s,%.0f,%.9g,%.4f,%.9g,%.9g,1\n", nodes, tpn, detail, layout, m,
+               tavg, tavg > 0 && tmin > 0 ? (tavg - tmin) / tavg : 0, pred, bound);
+    }
+    free(pat);
+
+    printf("# mode %s\n", argv[2]);
+    printf("# p2p: %zu segment(s):", r.p2p.nseg);
+    for (size_t q = 0; q < r.p2p.nseg; q++)
+        printf(" [from %.0f B: alpha %.2f us, %.2f MB/s, R^2 %.4f, max err %.1f %%]",
+               r.p2p.seg[q].from, r.p2p.seg[q].alpha * 1e6, 1e-6 / r.p2p.seg[q].beta,
+               r.p2p_seg[q].r2, 100 * r.p2p_seg[q].max_rel_err);
+    printf(" (%zu samples, overall R^2 %.4f, max err %.1f %%)\n", r.p2p_diag.npoints,
+           r.p2p_diag.r2, 100 * r.p2p_diag.max_rel_err);
+    if (r.incast) {
+        printf("# fitted on:");
+        for (size_t k = 0; k < r.nfit_cfg; k++)
+            printf(" %dx%d", (int)r.fit_cfg[k][0], (int)r.fit_cfg[k][1]);
+        printf("\n");
+    } else {
+        printf("# fitted on: %dx%d\n", (int)r.fit_nodes, (int)r.fit_tasks_per_node);
+    }
+    printf("# signature: gamma %.4f, gamma_incast %.4f, gamma_flows %.5f, delta %.1f us, M %.0f B; "
+           "training max err %.1f %%%s%s\n",
+           r.sig.gamma, r.sig.gamma_incast, r.sig.gamma_flows, r.sig.delta * 1e6, r.sig.M,
+           100 * r.a2a_diag.max_rel_err, r.a2a_rep.over_threshold ? "; OVER THRESHOLD: " : "",
+           r.a2a_rep.over_threshold ? r.a2a_rep.note : "");
+    printf("# intra-node: %.1f MB/s from %s\n", intra_bw / 1e6, intra_bw > 0 ? intra_src : "-");
+    if (have_gige)
+        printf("# gige: beta %.4f, gamma_i %.4f, gamma_o %.4f (%s)%s%s\n", g.beta, g.gamma_i,
+               g.gamma_o, g.has_gammas ? g.gamma_scheme : "gammas not fitted",
+               g.note[0] ? ": " : "", g.note);
+    ct_calib_result_free(&r);
+    ct_bench_free(&pp);
+    ct_bench_free(&a2);
+    free(cs);
+    return 0;
+}
