@@ -19,6 +19,8 @@
 #include "contention/simulate.h"
 #include "contention/trace.h"
 
+#include "engine.h" /* internal: the event engine and its incremental state */
+
 #define TRACES CT_FIXTURES "/traces"
 #define VECTORS CT_FIXTURES "/vectors"
 
@@ -606,24 +608,30 @@ static void test_incremental_replay_equals_reference(void **state)
     ct_trace_free(&tr);
 }
 
-/* ct_gige_inc == ct_gige_penalties on random snapshots: random additions and
+/* The engine's incremental GigE state (engine.h, through the model's hooks,
+ * model.h) == ct_gige_penalties on random snapshots: random additions and
  * removals on a few nodes (many conflicts), compared after every change. */
 static void test_incremental_gige_snapshots(void **state)
 {
     (void)state;
     rng_state = 12345;
     for (unsigned flags = 0; flags <= CT_GIGE_LITERAL_PI; flags += CT_GIGE_LITERAL_PI) {
+        ct_penalty_model m = CT_GIGE_MODEL(BETA, GAMMA_I, GAMMA_O);
+        m.integer[CT_GIGE_FLAGS] = flags;
+        const ct_model_ops *ops = ct_model_ops_of(CT_MODEL_GIGE);
         for (int trial = 0; trial < 20; trial++) {
             int32_t nn = 2 + (int32_t)(rnd() % 9);
-            ct_gige_inc *g = ct_gige_inc_new(nn, BETA, GAMMA_I, GAMMA_O, flags);
-            assert_non_null(g);
-            int64_t live[64];
-            int32_t src[64], dst[64];
-            int nlive = 0;
+            ct_eng e;
+            assert_int_equal(ct_eng_init(&e, nn, &m, 0), 0);
+            assert_true(e.incremental && ops->inc_commit);
+            int32_t live[64], src[64], dst[64];
+            double p[64]; /* by handle: the penalty the engine applied */
+            int nlive = 0, next = 0, freeh[64], nfree = 0;
             for (int step = 0; step < 150; step++) {
                 if (nlive > 0 && (nlive == 64 || rnd() % 3 == 0)) {
                     int i = (int)(rnd() % (uint64_t)nlive);
-                    ct_gige_inc_remove(g, live[i]);
+                    assert_int_equal(ct_gnet_unlink(&e.g, live[i]), 0);
+                    freeh[nfree++] = live[i];
                     live[i] = live[nlive - 1];
                     src[i] = src[nlive - 1];
                     dst[i] = dst[nlive - 1];
@@ -633,12 +641,16 @@ static void test_incremental_gige_snapshots(void **state)
                     do
                         d = (int32_t)(rnd() % (uint64_t)nn);
                     while (d == s);
-                    live[nlive] = ct_gige_inc_add(g, s, d);
-                    assert_true(live[nlive] >= 0);
+                    live[nlive] = nfree ? freeh[--nfree] : next++;
+                    assert_int_equal(ct_gnet_reserve(&e.g, (size_t)next), 0);
+                    assert_int_equal(ct_gnet_link(&e.g, live[nlive], s, d, 1), 0);
                     src[nlive] = s;
                     dst[nlive] = d;
                     nlive++;
                 }
+                assert_int_equal(ops->inc_commit(&e.g), 0);
+                for (size_t j = 0; j < e.g.ntouched; j++)
+                    p[e.g.touched[j]] = e.g.tpen[j];
                 ct_comm arcs[64];
                 for (int i = 0; i < nlive; i++)
                     arcs[i] = (ct_comm){.src = src[i], .dst = dst[i], .mult = 1, .bytes = 1};
@@ -648,17 +660,18 @@ static void test_incremental_gige_snapshots(void **state)
                 assert_int_equal(
                     ct_gige_penalties_ex(BETA, GAMMA_I, GAMMA_O, flags, &gr, NULL, pen, &err), 0);
                 for (int i = 0; i < nlive; i++) {
-                    double got = ct_gige_inc_penalty(g, live[i]);
+                    double got = p[live[i]];
                     if (fabs(got - pen[i]) > 1e-12) /* same formula: rounding only */
                         fail_msg("flags %u trial %d step %d comm %d->%d: incremental %.15g, "
                                  "ct_gige_penalties %.15g",
                                  flags, trial, step, src[i], dst[i], got, pen[i]);
                 }
             }
-            ct_gige_inc_free(g);
+            ct_eng_free(&e);
         }
     }
-    assert_true(ct_gige_inc_new(0, BETA, GAMMA_I, GAMMA_O, 0) == NULL);
+    ct_eng e0;
+    assert_true(ct_eng_init(&e0, 0, &(ct_penalty_model){.kind = CT_MODEL_GIGE}, 0) == -1);
 }
 
 /* Inputs the engine refuses, with a message naming the value. */

@@ -3,11 +3,12 @@
  * All communications start together. Each progresses at rate 1 / (p * t_ref
  * per byte); whenever one completes, the model is re-applied to those still
  * in flight. This is the evaluation that reproduces paper 001 Fig. 4's
- * predicted times (see shared/vectors/README.md); the simulator builds on it.
- * Completions within 10^-12 (relative) of each other, or within 10^-9 of the
- * time since the previous completion, are one event; GigE is re-evaluated
- * incrementally (only arcs at nodes whose degrees or C^m sets changed), the
- * other models on every arc still in flight.
+ * predicted times (see shared/vectors/README.md). It runs on the simulator's
+ * event engine, as a replay whose transfers all start at 0: completions
+ * within 10^-12 (relative) of each other, or within 10^-9 of the time since
+ * the previous completion, are one event; models with incremental hooks
+ * (GigE, none: contention/models.h) re-evaluate only the arcs at nodes whose
+ * degrees or C^m sets changed, the others every arc still in flight.
  */
 #ifndef CONTENTION_PROGRESSIVE_H
 #define CONTENTION_PROGRESSIVE_H

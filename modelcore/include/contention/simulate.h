@@ -107,17 +107,4 @@ typedef struct ct_sim_eval {
 int ct_sim_evaluate(const ct_sim_result *r, const double *measured, ct_sim_eval *ev, ct_err *err);
 void ct_sim_eval_free(ct_sim_eval *ev);
 
-/* Incremental GigE evaluation (001 §V-A) as used inside the simulator,
- * exposed so tests can compare it with ct_gige_penalties on any snapshot. */
-typedef struct ct_gige_inc ct_gige_inc;
-/* flags: CT_GIGE_* reading options of penalty.h (0: penalty_gige.c's default). */
-ct_gige_inc *ct_gige_inc_new(int32_t nnodes, double beta, double gamma_i, double gamma_o,
-                             unsigned flags);
-void ct_gige_inc_free(ct_gige_inc *g);
-/* Add a communication src -> dst (src != dst); returns its handle or -1. */
-int64_t ct_gige_inc_add(ct_gige_inc *g, int32_t src, int32_t dst);
-void ct_gige_inc_remove(ct_gige_inc *g, int64_t h);
-/* Current penalty of a communication, with every add/remove applied. */
-double ct_gige_inc_penalty(const ct_gige_inc *g, int64_t h);
-
 #endif

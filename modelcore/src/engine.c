@@ -1,0 +1,389 @@
+/* The event engine of engine.h: transfers in flight, their completion heap,
+ * and the re-application of the penalty model after each instant's changes.
+ * Used by the trace-replay simulator (001 §VI-A) and by the progressive
+ * evaluation, which is a replay whose transfers are all posted at t = 0. */
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "contention/simulate.h" /* CT_CONFLICT_* */
+
+static inline int grow_arr(void **p, size_t *cap, size_t need, size_t elem, ct_eng *e)
+{
+    if (need <= *cap) /* the common case stays inline */
+        return 0;
+    return ct_gnet_grow(p, cap, need, elem, &e->acct);
+}
+
+void ct_eng_free(ct_eng *e)
+{
+    ct_gnet_free(&e->g);
+    free(e->local);
+    free(e->s);
+    free(e->heap);
+    free(e->gbuf);
+    free(e->pbuf);
+    free(e->gmap);
+    free(e->active);
+    free(e->slot_of);
+    free(e->gpen);
+    memset(e, 0, sizeof *e);
+}
+
+int ct_eng_init(ct_eng *e, int32_t nnodes, const ct_penalty_model *m, int reference)
+{
+    memset(e, 0, sizeof *e);
+    e->nnodes = nnodes;
+    e->model = *m;
+    e->ops = ct_model_ops_of(m->kind);
+    e->whole = m->tree != NULL;
+    e->incremental = e->ops && e->ops->inc_commit && !reference && !e->whole;
+    e->free_head = -1;
+    e->bad = -1;
+    e->local = calloc((size_t)(nnodes > 0 ? nnodes : 1), sizeof(int32_t));
+    if (!e->ops || nnodes < 1 || !e->local || ct_gnet_init(&e->g, nnodes, &e->acct) ||
+        (e->incremental && e->ops->inc_init && e->ops->inc_init(&e->g, m))) {
+        ct_eng_free(e);
+        return -1;
+    }
+    return 0;
+}
+
+int ct_eng_graph(ct_eng *e, const ct_graph *g)
+{
+    size_t n = g->ncomm ? g->ncomm : 1;
+    e->graph = g;
+    e->whole = 1;
+    e->incremental = e->incremental && !e->model.tree;
+    e->active = calloc(n, 1);
+    e->slot_of = malloc(n * sizeof *e->slot_of);
+    e->gpen = malloc(n * sizeof *e->gpen);
+    return e->active && e->slot_of && e->gpen ? 0 : -1;
+}
+
+/* ---- completion heap, keyed by (finish, tag) */
+
+static inline int before(const ct_xfer *a, const ct_xfer *b)
+{
+    if (a->finish != b->finish)
+        return a->finish < b->finish;
+    return a->tag < b->tag;
+}
+
+static inline void heap_set(ct_eng *e, size_t i, int32_t k)
+{
+    e->heap[i] = k;
+    e->s[k].heap = (int32_t)i;
+}
+
+static void heap_up(ct_eng *e, size_t i)
+{
+    int32_t k = e->heap[i];
+    const ct_xfer *S = e->s;
+    while (i > 0) {
+        size_t par = (i - 1) / 2;
+        if (!before(&S[k], &S[e->heap[par]]))
+            break;
+        heap_set(e, i, e->heap[par]);
+        i = par;
+    }
+    heap_set(e, i, k);
+}
+
+static void heap_down(ct_eng *e, size_t i)
+{
+    int32_t k = e->heap[i];
+    const ct_xfer *S = e->s;
+    for (;;) {
+        size_t l = 2 * i + 1, best = i;
+        int32_t bk = k;
+        if (l < e->nheap && before(&S[e->heap[l]], &S[bk])) {
+            best = l;
+            bk = e->heap[l];
+        }
+        if (l + 1 < e->nheap && before(&S[e->heap[l + 1]], &S[bk])) {
+            best = l + 1;
+            bk = e->heap[l + 1];
+        }
+        if (best == i)
+            break;
+        heap_set(e, i, bk);
+        i = best;
+    }
+    heap_set(e, i, k);
+}
+
+static inline void heap_fix(ct_eng *e, int32_t k)
+{
+    if (e->heap_unordered)
+        return;
+    heap_up(e, (size_t)e->s[k].heap);
+    heap_down(e, (size_t)e->s[k].heap);
+}
+
+static int32_t heap_pop(ct_eng *e)
+{
+    int32_t k = e->heap[0];
+    e->nheap--;
+    if (e->nheap) {
+        heap_set(e, 0, e->heap[e->nheap]);
+        heap_down(e, 0);
+    }
+    e->s[k].heap = -1;
+    return k;
+}
+
+/* ---- transfers */
+
+/* Conflict kinds (001 §IV-A). Invariants kept at each link: when Δo(v) >= 2
+ * every transfer out of v carries OUT; when Δi(v) >= 2 every transfer into v
+ * carries IN; when v both sends and receives, all of them carry INOUT. So a
+ * list is scanned only when a node crosses one of those thresholds. */
+static void flag_on_link(ct_eng *e, int32_t k)
+{
+    ct_xfer *S = e->s;
+    const ct_gige_net *G = &e->g;
+    const ct_glink *L = G->l;
+    int32_t a = S[k].src, b = S[k].dst;
+    if (G->nd[a].out >= 2) {
+        if (G->nd[a].out == 2)
+            for (int32_t x = G->nd[a].head_out; x >= 0; x = L[x].next_out)
+                S[x].conflict |= CT_CONFLICT_OUT;
+        S[k].conflict |= CT_CONFLICT_OUT;
+    }
+    if (G->nd[b].in >= 2) {
+        if (G->nd[b].in == 2)
+            for (int32_t x = G->nd[b].head_in; x >= 0; x = L[x].next_in)
+                S[x].conflict |= CT_CONFLICT_IN;
+        S[k].conflict |= CT_CONFLICT_IN;
+    }
+    if (G->nd[a].in > 0) {
+        S[k].conflict |= CT_CONFLICT_INOUT;
+        if (G->nd[a].out == 1) /* a starts sending: its incoming transfers meet outgoing traffic */
+            for (int32_t x = G->nd[a].head_in; x >= 0; x = L[x].next_in)
+                S[x].conflict |= CT_CONFLICT_INOUT;
+    }
+    if (G->nd[b].out > 0) {
+        S[k].conflict |= CT_CONFLICT_INOUT;
+        if (G->nd[b].in == 1)
+            for (int32_t x = G->nd[b].head_out; x >= 0; x = L[x].next_out)
+                S[x].conflict |= CT_CONFLICT_INOUT;
+    }
+}
+
+int32_t ct_eng_start(ct_eng *e, int32_t src, int32_t dst, int64_t mult, double alone, int64_t tag)
+{
+    int32_t k;
+    if (e->free_head >= 0) {
+        k = e->free_head;
+        e->free_head = e->s[k].next_free;
+    } else {
+        if (e->used >= (size_t)INT32_MAX - 1)
+            return -1;
+        size_t cap = e->cap;
+        if (grow_arr((void **)&e->s, &cap, e->used + 1, sizeof(ct_xfer), e) ||
+            ct_gnet_reserve(&e->g, cap))
+            return -1;
+        e->cap = cap;
+        k = (int32_t)e->used++;
+    }
+    ct_xfer *x = &e->s[k];
+    memset(x, 0, sizeof *x);
+    x->p = x->p_start = 1.0;
+    x->tag = tag;
+    x->src = src;
+    x->dst = dst;
+    x->start = x->tu = e->now;
+    x->alone = x->r = alone;
+    x->finish = e->now + alone;
+    if (grow_arr((void **)&e->heap, &e->heap_cap, e->nheap + 1, sizeof(int32_t), e))
+        return -1;
+    heap_set(e, e->nheap++, k);
+    if (!e->heap_unordered)
+        heap_up(e, e->nheap - 1);
+    if (e->graph) {
+        e->active[tag] = 1;
+        e->slot_of[tag] = k;
+        e->nactive++;
+    }
+    if (src != dst) {
+        x->remote = 1;
+        if (ct_gnet_link(&e->g, k, src, dst, mult))
+            return -1;
+        if (e->track_conflicts)
+            flag_on_link(e, k);
+    }
+    return k;
+}
+
+/* Set a transfer's penalty now (see engine.h). */
+static inline void apply_penalty(ct_eng *e, int32_t k, double p)
+{
+    ct_xfer *x = &e->s[k];
+    e->evals++;
+    if (!(p > 0 && p < INFINITY)) { /* reported by the commit */
+        if (e->bad < 0)
+            e->bad = k, e->bad_p = p;
+        return;
+    }
+    if (p != x->p) {
+        double r = x->r - (e->now - x->tu) / x->p;
+        x->r = r > 0 ? r : 0;
+        x->tu = e->now;
+        x->p = p;
+        x->finish = e->now + x->r * p;
+        heap_fix(e, k);
+    }
+    if (x->start == e->now)
+        x->p_start = p;
+}
+
+/* Re-apply the model to the transfers listed in G->touched[] as one graph
+ * over the nodes listed in G->work[] (renumbered 0.. so that the model's cost
+ * follows the component, not the cluster). */
+static int apply_to_touched(ct_eng *e, ct_err *err)
+{
+    ct_gige_net *G = &e->g;
+    size_t gc = e->gcap;
+    if (grow_arr((void **)&e->gbuf, &gc, G->ntouched, sizeof(ct_comm), e))
+        return ct_err_set(err, "out of memory");
+    gc = e->gcap;
+    if (grow_arr((void **)&e->pbuf, &gc, G->ntouched, sizeof(double), e))
+        return ct_err_set(err, "out of memory");
+    e->gcap = gc;
+    for (size_t q = 0; q < G->nwork; q++)
+        e->local[G->work[q]] = (int32_t)q;
+    for (size_t j = 0; j < G->ntouched; j++) {
+        int32_t k = G->touched[j];
+        e->gbuf[j] = (ct_comm){.src = e->local[e->s[k].src],
+                               .dst = e->local[e->s[k].dst],
+                               .mult = G->l[k].mult,
+                               .bytes = e->s[k].bytes};
+    }
+    ct_graph g = {
+        .nnodes = (int32_t)G->nwork, .ncomm = G->ntouched, .cap = G->ntouched, .comm = e->gbuf};
+    int rc = e->whole ? ct_penalties(&e->model, &g, e->pbuf, err)
+                      : e->ops->penalties(&e->model, &g, NULL, e->pbuf, err);
+    if (rc)
+        return -1;
+    for (size_t j = 0; j < G->ntouched; j++)
+        apply_penalty(e, G->touched[j], e->pbuf[j]);
+    return 0;
+}
+
+static int push_work(ct_eng *e, int32_t v, ct_err *err)
+{
+    ct_gige_net *G = &e->g;
+    if (grow_arr((void **)&G->work, &G->work_cap, G->nwork + 1, sizeof(int32_t), e))
+        return ct_err_set(err, "out of memory");
+    G->work[G->nwork++] = v;
+    return 0;
+}
+
+/* Each connected component (transfers linked through shared nodes) that
+ * holds a changed node: a component's penalties do not depend on traffic
+ * outside it. */
+static int component_commit(ct_eng *e, ct_err *err)
+{
+    ct_gige_net *G = &e->g;
+    for (size_t i = 0; i < G->no; i++) {
+        int32_t root = G->nodes_o[i];
+        if (G->nd[root].st_bfs == G->epoch)
+            continue;
+        G->nd[root].st_bfs = G->epoch;
+        G->nwork = G->ntouched = 0;
+        if (push_work(e, root, err))
+            return -1;
+        for (size_t q = 0; q < G->nwork; q++) {
+            int32_t v = G->work[q];
+            for (int dir = 0; dir < 2; dir++) {
+                for (int32_t x = dir ? G->nd[v].head_in : G->nd[v].head_out; x >= 0;
+                     x = dir ? G->l[x].next_in : G->l[x].next_out) {
+                    int32_t w = dir ? G->l[x].src : G->l[x].dst;
+                    if (ct_gnet_mark(G, x))
+                        return ct_err_set(err, "out of memory");
+                    if (G->nd[w].st_bfs != G->epoch) {
+                        G->nd[w].st_bfs = G->epoch;
+                        if (push_work(e, w, err))
+                            return -1;
+                    }
+                }
+            }
+        }
+        if (G->ntouched && apply_to_touched(e, err))
+            return -1;
+    }
+    return 0;
+}
+
+/* Everything in flight as one graph over every node (switch trees), or the
+ * caller's graph with its active arcs (ct_eng_graph). */
+static int whole_commit(ct_eng *e, ct_err *err)
+{
+    ct_gige_net *G = &e->g;
+    if (e->graph) {
+        if (!e->nactive)
+            return 0;
+        if (ct_penalties_active(&e->model, e->graph, e->active, e->gpen, err) < 0)
+            return -1;
+        for (size_t i = 0; i < e->graph->ncomm; i++)
+            if (e->active[i])
+                apply_penalty(e, e->slot_of[i], e->gpen[i]);
+        return 0;
+    }
+    G->nwork = G->ntouched = 0;
+    for (int32_t v = 0; v < G->nnodes; v++) {
+        if (push_work(e, v, err))
+            return -1;
+        for (int32_t x = G->nd[v].head_out; x >= 0; x = G->l[x].next_out)
+            if (ct_gnet_mark(G, x))
+                return ct_err_set(err, "out of memory");
+    }
+    return G->ntouched ? apply_to_touched(e, err) : 0;
+}
+
+int ct_eng_commit(ct_eng *e, ct_err *err)
+{
+    int rc = 0;
+    if (ct_gnet_dirty(&e->g)) {
+        if (e->incremental) {
+            if (e->ops->inc_commit(&e->g))
+                return ct_err_set(err, "out of memory re-evaluating penalties");
+            for (size_t i = 0; i < e->g.ntouched; i++)
+                apply_penalty(e, e->g.touched[i], e->g.tpen[i]);
+        } else {
+            if (ct_gnet_commit_nodes(&e->g))
+                return ct_err_set(err, "out of memory re-evaluating penalties");
+            rc = e->whole ? whole_commit(e, err) : component_commit(e, err);
+        }
+    }
+    if (rc == 0 && e->bad >= 0) {
+        const ct_xfer *x = &e->s[e->bad];
+        return ct_err_set(err,
+                          "%s model gave communication %lld (node %d -> %d) penalty %g "
+                          "(accepted: finite, > 0)",
+                          ct_model_name(e->model.kind), (long long)x->tag, (int)x->src,
+                          (int)x->dst, e->bad_p);
+    }
+    if (rc == 0 && e->heap_unordered) { /* a bulk start: order the heap once */
+        e->heap_unordered = 0;
+        for (size_t j = e->nheap / 2; j-- > 0;)
+            heap_down(e, j);
+    }
+    return rc;
+}
+
+int32_t ct_eng_pop_due(ct_eng *e)
+{
+    if (!e->nheap || !(e->s[e->heap[0]].finish <= e->due))
+        return -1;
+    int32_t k = heap_pop(e);
+    if (e->graph) {
+        e->active[e->s[k].tag] = 0;
+        e->nactive--;
+    }
+    if (e->s[k].remote && ct_gnet_unlink(&e->g, k))
+        return -2;
+    return k;
+}
