@@ -15,6 +15,8 @@
 #include "contention/alltoall.h"
 #include "contention/benchparse.h"
 #include "contention/fit.h"
+#include "contention/fit_alltoall.h"
+#include "contention/p2p.h"
 #include "contention/svgplot.h"
 
 #define CMD "fit"
@@ -23,7 +25,8 @@ static void help(void)
 {
     printf("Usage: contention-admin fit --fabric NAME FILE... [--out FILE] [--plot FILE.svg]\n"
            "           [--tasks N] [--tasks-per-node K] [--intra-node-bandwidth MBPS]\n"
-           "           [--config PATH]\n\n"
+           "           [--config PATH] [--p2p-segments K] [--robust] [--incast]\n"
+           "           [--max-fit-error PCT] [--force]\n\n"
            "Fit a fabric's point-to-point parameters (alpha, bandwidth) from ping-pong data and\n"
            "its Alltoall signature (gamma, delta, M; papers 000/002 §V) from Alltoall data,\n"
            "and print a signature file holding that one fabric, with the fit diagnostics\n"
@@ -43,7 +46,18 @@ static void help(void)
            "  --tasks-per-node K           tasks per node of Alltoall inputs that do not say\n"
            "  --intra-node-bandwidth MBPS  shared-memory bandwidth (MB/s) for K > 1\n"
            "  --config PATH                without ping-pong data, take alpha and bandwidth\n"
-           "                               from fabric NAME of PATH\n\n"
+           "                               from fabric NAME of PATH\n"
+           "  --p2p-segments K             up to K Hockney segments by size range, chosen by\n"
+           "                               the fit (BIC); written as p2p.segments (default 1)\n"
+           "  --robust                     Alltoall fit weighted by the repeated runs' spread\n"
+           "                               (t_min_s), M by leave-one-out error\n"
+           "  --incast                     --robust with gamma(k,f) = gamma + gamma_incast (k-1)\n"
+           "                               + gamma_flows (f-1) (our extension; needs several\n"
+           "                               node counts and >= 2 tasks per node)\n"
+           "  --max-fit-error PCT          refuse a signature missing its own points (those\n"
+           "                               whose spread is within PCT) by more than PCT\n"
+           "                               (default 15; 0 never refuses)\n"
+           "  --force                      write such a signature anyway, flagged\n\n"
            "Exit status: 0 ok, 1 unreadable input or failed fit, 2 usage error.\n");
 }
 
@@ -203,17 +217,25 @@ int cmd_fit(int argc, char **argv)
                                          {"tasks-per-node", required_argument, NULL, 'k'},
                                          {"intra-node-bandwidth", required_argument, NULL, 'i'},
                                          {"config", required_argument, NULL, 'c'},
+                                         {"p2p-segments", required_argument, NULL, 'S'},
+                                         {"robust", no_argument, NULL, 'R'},
+                                         {"incast", no_argument, NULL, 'I'},
+                                         {"max-fit-error", required_argument, NULL, 'E'},
+                                         {"force", no_argument, NULL, 'F'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
                       .shortopts = "f:o:p:n:k:i:c:h",
                       .longopts = opts,
                       .accepted = "--fabric, --out, --plot, --tasks, --tasks-per-node, "
-                                  "--intra-node-bandwidth, --config, --help",
+                                  "--intra-node-bandwidth, --config, --p2p-segments, --robust, "
+                                  "--incast, --max-fit-error, --force, --help",
                       .help = help};
     const char *out = NULL, *svg = NULL;
     long tasks = 0, tpn = 0;
-    double intra_mbps = 0;
+    double intra_mbps = 0, max_err_pct = 15;
+    long nseg = 1;
+    int robust = 0, incast = 0, force = 0;
     int c;
     while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         switch (c) {
@@ -231,6 +253,27 @@ int cmd_fit(int argc, char **argv)
             if (admin_int_opt(CMD, "--tasks-per-node", optarg, 1, INT32_MAX, &tpn) < 0)
                 return ADMIN_USAGE;
             break;
+        case 'S':
+            if (admin_int_opt(CMD, "--p2p-segments", optarg, 1, CT_P2P_MAX_SEG, &nseg) < 0)
+                return ADMIN_USAGE;
+            break;
+        case 'R':
+            robust = 1;
+            break;
+        case 'I':
+            robust = incast = 1;
+            break;
+        case 'F':
+            force = 1;
+            break;
+        case 'E': {
+            char *end = NULL;
+            max_err_pct = strtod(optarg, &end);
+            if (!*optarg || *end || !isfinite(max_err_pct) || max_err_pct < 0)
+                return admin_usage(CMD, "--max-fit-error '%s' (accepted: a percentage >= 0)",
+                                   optarg);
+            break;
+        }
         case 'i': {
             char *end = NULL;
             intra_mbps = strtod(optarg, &end);
@@ -279,6 +322,10 @@ int cmd_fit(int argc, char **argv)
     /* point-to-point */
     p2p_fit pf;
     memset(&pf, 0, sizeof pf);
+    ct_p2p_curve curve;
+    memset(&curve, 0, sizeof curve);
+    ct_p2p_seg_diag segdiag[CT_P2P_MAX_SEG];
+    memset(segdiag, 0, sizeof segdiag);
     if (data.nbw && data.np2p) {
         if (fit_p2p_with_bw(&data, &pf, &err) < 0) {
             admin_fail(CMD, "point-to-point fit: %s", err.msg);
@@ -289,12 +336,18 @@ int cmd_fit(int argc, char **argv)
                         "osu_latency output, or ping-pong rows)");
         goto out;
     } else if (data.np2p) {
-        if (ct_fit_hockney(data.p2p, data.np2p, &pf.alpha, &pf.beta, &pf.diag, &err) < 0) {
+        ct_p2p_fit_opts po;
+        ct_p2p_fit_opts_default(&po);
+        po.max_seg = (size_t)nseg;
+        if (ct_fit_hockney_piecewise(data.p2p, data.np2p, &po, &curve, &pf.diag, segdiag, &err) <
+            0) {
             admin_fail(CMD, "point-to-point fit: %s", err.msg);
             goto out;
         }
-        snprintf(pf.how, sizeof pf.how, "Hockney least squares on %zu ping-pong samples",
-                 data.np2p);
+        pf.alpha = curve.seg[0].alpha; /* one segment: exactly ct_fit_hockney */
+        pf.beta = curve.seg[0].beta;
+        snprintf(pf.how, sizeof pf.how, "Hockney least squares on %zu ping-pong samples%s",
+                 data.np2p, curve.nseg > 1 ? ", piecewise by size (BIC)" : "");
     } else if (config) {
         const ct_fabric *cf = admin_load_fabric(CMD, config, name, &cfg);
         if (!cf)
@@ -310,6 +363,10 @@ int cmd_fit(int argc, char **argv)
     }
     fab.alpha = pf.alpha;
     fab.beta = pf.beta;
+    if (curve.nseg > 1)
+        fab.p2p_segments = curve; /* every model reads it through ct_fabric_p2p_at */
+    else
+        ct_p2p_single(&curve, pf.alpha, pf.beta);
     double intra_bw = intra_mbps * 1e6;
     fab.intra_bw = intra_bw;
 
@@ -325,6 +382,8 @@ int cmd_fit(int argc, char **argv)
     size_t na2a = 0, dropped = 0;
     ct_fit_diag ad;
     memset(&ad, 0, sizeof ad);
+    ct_a2a_fit_report arep;
+    memset(&arep, 0, sizeof arep);
     ct_a2a_sig sig = {.gamma = 1, .delta = 0, .M = 0};
     int32_t nmin = INT32_MAX, nmax = 0;
     if (data.na2a) {
@@ -345,9 +404,39 @@ int cmd_fit(int argc, char **argv)
             nmin = n < nmin ? n : nmin;
             nmax = n > nmax ? n : nmax;
         }
-        if (ct_fit_signature(a2a, na2a, pf.alpha, pf.beta, intra_bw, NULL, 0, &sig, &ad, &err) <
-            0) {
-            admin_fail(CMD, "Alltoall signature fit: %s", err.msg);
+        ct_a2a_fit_opts ao;
+        ct_a2a_fit_opts_default(&ao);
+        ao.incast = incast;
+        ao.max_fit_err = max_err_pct / 100;
+        ao.force = force;
+        if (robust) {
+            if (ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err) < 0) {
+                admin_fail(CMD, "Alltoall signature fit: %s", err.msg);
+                goto out;
+            }
+            ad = arep.diag;
+        } else {
+            if (ct_fit_signature(a2a, na2a, pf.alpha, pf.beta, intra_bw, NULL, 0, &sig, &ad,
+                                 &err) < 0) {
+                admin_fail(CMD, "Alltoall signature fit: %s", err.msg);
+                goto out;
+            }
+            /* the same threshold on the paper's fit: points within their own spread */
+            for (size_t i = 0; i < na2a; i++) {
+                double e = fabs(ct_a2a_predict_sample(&a2a[i], &curve, intra_bw, &sig) -
+                                a2a[i].t) / a2a[i].t;
+                if (ao.max_fit_err > 0 && ct_a2a_sample_spread(&a2a[i]) <= ao.max_fit_err &&
+                    e > arep.max_err_trusted)
+                    arep.max_err_trusted = e;
+            }
+            arep.over_threshold = ao.max_fit_err > 0 && arep.max_err_trusted > ao.max_fit_err;
+        }
+        if (arep.over_threshold && !force) {
+            admin_fail(CMD,
+                       "Alltoall signature fit refused: it misses its own points by up to "
+                       "%.1f%% (accepted: <= --max-fit-error %.1f%%; measure more repetitions, "
+                       "try --robust or --incast, or --force to write it flagged)",
+                       100 * arep.max_err_trusted, max_err_pct);
             goto out;
         }
         fab.has_alltoall = 1;
@@ -381,6 +470,13 @@ int cmd_fit(int argc, char **argv)
     fputc('\n', o);
     if (pf.diag.warning[0])
         fprintf(o, "#   WARNING: %s\n", pf.diag.warning);
+    for (size_t q = 0; fab.p2p_segments.nseg > 1 && q < fab.p2p_segments.nseg; q++)
+        fprintf(o,
+                "#   segment %zu from %.0f B: alpha = %s, bandwidth = %.6g MB/s; %zu samples "
+                "%.0f..%.0f B, R^2 = %.6f, max rel err %.2f%%\n",
+                q + 1, curve.seg[q].from, admin_fmt_time(curve.seg[q].alpha, t1, sizeof t1),
+                1.0 / curve.seg[q].beta / 1e6, segdiag[q].npoints, segdiag[q].m_lo,
+                segdiag[q].m_hi, segdiag[q].r2, 100 * segdiag[q].max_rel_err);
     if (fab.has_alltoall) {
         fprintf(o, "# alltoall (000 eq. 5): %zu samples, n = %d..%d", na2a, (int)nmin, (int)nmax);
         if (dropped)
@@ -390,6 +486,17 @@ int cmd_fit(int argc, char **argv)
                 "%.2f%%, mean %.2f%%\n",
                 sig.gamma, admin_fmt_time(sig.delta, t2, sizeof t2), sig.M, ad.r2,
                 100 * ad.max_rel_err, 100 * ad.mean_abs_rel_err);
+        if (sig.gamma_incast > 0 || sig.gamma_flows > 0 || incast)
+            fprintf(o, "#   gamma(k,f) = %.6g + %.6g (k-1) + %.6g (f-1) (our extension)%s%s\n",
+                    sig.gamma, sig.gamma_incast, sig.gamma_flows, arep.note[0] ? "; " : "",
+                    arep.note);
+        if (robust)
+            fprintf(o, "#   robust fit: leave-one-out error %.2f spreads (M = 0: %.2f)\n",
+                    arep.cv_rms, arep.cv_rms_M0);
+        if (arep.over_threshold)
+            fprintf(o, "#   WARNING: FORCED: the fit misses its own points by up to %.1f%% "
+                       "(threshold %.1f%%)\n",
+                    100 * arep.max_err_trusted, max_err_pct);
         if (ad.warning[0] || ad.unsaturated)
             fprintf(o, "#   WARNING: %s\n",
                     ad.warning[0] ? ad.warning : "reference data look unsaturated");

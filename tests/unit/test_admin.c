@@ -596,6 +596,51 @@ static void test_fit(void **state)
     done(&r);
 }
 
+/* The recorded 100 Mbit/s run (tests/fixtures/calibrate/emu100): the
+ * paper's fit on 4 x 1 misses its own clean points by more than 15 % and is
+ * refused; --force writes it flagged; --incast on every configuration fits
+ * gamma(k, f); --p2p-segments writes the piecewise curve, which loads back. */
+#define EMU CT_FIXTURES "/calibrate/emu100/"
+static void test_fit_threshold_and_extensions(void **state)
+{
+    (void)state;
+    result r = run("fit", "--fabric", "emu", EMU "pingpong.csv", EMU "alltoall-4x1.csv", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "Alltoall signature fit refused: it misses its own points by up to");
+    expect_in(r.err, "--max-fit-error 15.0%");
+    done(&r);
+    r = run("fit", "--fabric", "emu", "--force", EMU "pingpong.csv", EMU "alltoall-4x1.csv",
+            NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "WARNING: FORCED: the fit misses its own points by up to");
+    done(&r);
+    r = run("fit", "--fabric", "emu", "--max-fit-error", "30", EMU "pingpong.csv",
+            EMU "alltoall-4x1.csv", NULL);
+    expect_status(&r, 0);
+    done(&r);
+    r = run("fit", "--fabric", "emu", "--incast", "--force", "--p2p-segments", "4",
+            EMU "pingpong.csv", EMU "alltoall-2x1.csv", EMU "alltoall-4x1.csv",
+            EMU "alltoall-4x2.csv", EMU "alltoall-2x2.csv", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "gamma(k,f) = ");
+    expect_in(r.out, "robust fit: leave-one-out error");
+    expect_in(r.out, "#   segment 2 from ");
+    ct_sigfile sf;
+    ct_err err;
+    int rc = ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err);
+    if (rc)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, 0);
+    assert_int_equal(sf.fabrics[0].p2p_segments.nseg, 2);
+    assert_true(sf.fabrics[0].alltoall.gamma_incast > 0);
+    ct_sigfile_free(&sf);
+    done(&r);
+    r = run("fit", "--fabric", "emu", "--max-fit-error", "-1", EMU "pingpong.csv", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--max-fit-error '-1' (accepted: a percentage >= 0)");
+    done(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -606,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_score),
         cmocka_unit_test(test_score_hostfile),
         cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_fit_threshold_and_extensions),
         cmocka_unit_test(test_topology_import),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
