@@ -146,7 +146,7 @@ static int room_for_one(parser *p, void **arr, size_t *cap, size_t n, size_t ele
 {
     if (total(p->out) >= CT_BENCH_MAX_SAMPLES)
         return perr(p, "more than %d samples (accepted: fewer)", CT_BENCH_MAX_SAMPLES);
-    if (ct_grow_array(arr, cap, n + 1, elem, 64) < 0)
+    if (grow_array(arr, cap, n + 1, elem, 64) < 0)
         return perr(p, "out of memory");
     return 0;
 }

@@ -428,7 +428,7 @@ int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict
             return ct_err_set(err, "%s:%zu: t_avg_s '%.40s' (accepted: seconds > 0)", name,
                               lineno, tok[col_t]);
         }
-        if (ct_grow_array((void **)out, &cap, *n + 1, sizeof **out, 32) < 0) {
+        if (grow_array((void **)out, &cap, *n + 1, sizeof **out, 32) < 0) {
             *n = start;
             return ct_err_set(err, "%s: out of memory", name);
         }

@@ -174,7 +174,7 @@ static int match(gen *g)
                 return ct_err_set(g->err, "out of memory (%d members)", (int)c->size);
             size_t k = (size_t)s->cnt[r]++;
             if (k == s->n) {
-                if (ct_grow_array((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v, 16) < 0)
+                if (grow_array((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v, 16) < 0)
                     return ct_err_set(g->err, "out of memory (collective calls)");
                 inst *x = &s->v[s->n++];
                 memset(x, 0, sizeof *x);
@@ -184,7 +184,7 @@ static int match(gen *g)
                 x->bytes = e->value;
                 x->vbase = SIZE_MAX;
                 if (is_v(e->kind)) {
-                    if (ct_grow_array((void **)&g->vbytes, &g->vcap, g->nv + (size_t)c->size,
+                    if (grow_array((void **)&g->vbytes, &g->vcap, g->nv + (size_t)c->size,
                                       sizeof *g->vbytes, 1024) < 0)
                         return ct_err_set(g->err, "out of memory (collective sizes)");
                     x->vbase = g->nv;

@@ -41,7 +41,7 @@ int ct_graph_add(ct_graph *g, int32_t src, int32_t dst, int64_t mult, double byt
     if (!isfinite(bytes) || bytes < 0)
         return ct_err_set(err, "arc %d->%d: size %g bytes (accepted: finite, >= 0)", (int)src,
                           (int)dst, bytes);
-    if (ct_grow_array((void **)&g->comm, &g->cap, g->ncomm + 1, sizeof *g->comm, 16) < 0)
+    if (grow_array((void **)&g->comm, &g->cap, g->ncomm + 1, sizeof *g->comm, 16) < 0)
         return ct_err_set(err, "out of memory growing a graph to %zu arcs", g->ncomm + 1);
     g->comm[g->ncomm++] = (ct_comm){.src = src, .dst = dst, .mult = mult, .bytes = bytes};
     return 0;

@@ -13,12 +13,12 @@ static inline int grow_arr(void **p, size_t *cap, size_t need, size_t elem, ct_e
 {
     if (need <= *cap) /* the common case stays inline */
         return 0;
-    return ct_gnet_grow(p, cap, need, elem, &e->acct);
+    return gnet_grow(p, cap, need, elem, &e->acct);
 }
 
 void ct_eng_free(ct_eng *e)
 {
-    ct_gnet_free(&e->g);
+    gnet_free(&e->g);
     free(e->local);
     free(e->s);
     free(e->heap);
@@ -42,7 +42,7 @@ int ct_eng_init(ct_eng *e, int32_t nnodes, const ct_penalty_model *m, int refere
     e->free_head = -1;
     e->bad = -1;
     e->local = calloc((size_t)(nnodes > 0 ? nnodes : 1), sizeof(int32_t));
-    if (!e->ops || nnodes < 1 || !e->local || ct_gnet_init(&e->g, nnodes, &e->acct) ||
+    if (!e->ops || nnodes < 1 || !e->local || gnet_init(&e->g, nnodes, &e->acct) ||
         (e->incremental && e->ops->inc_init && e->ops->inc_init(&e->g, m))) {
         ct_eng_free(e);
         return -1;
@@ -183,7 +183,7 @@ int32_t ct_eng_start(ct_eng *e, int32_t src, int32_t dst, int64_t mult, double a
             return -1;
         size_t cap = e->cap;
         if (grow_arr((void **)&e->s, &cap, e->used + 1, sizeof(ct_xfer), e) ||
-            ct_gnet_reserve(&e->g, cap))
+            gnet_reserve(&e->g, cap))
             return -1;
         e->cap = cap;
         k = (int32_t)e->used++;
@@ -209,7 +209,7 @@ int32_t ct_eng_start(ct_eng *e, int32_t src, int32_t dst, int64_t mult, double a
     }
     if (src != dst) {
         x->remote = 1;
-        if (ct_gnet_link(&e->g, k, src, dst, mult))
+        if (gnet_link(&e->g, k, src, dst, mult))
             return -1;
         if (e->track_conflicts)
             flag_on_link(e, k);
@@ -301,7 +301,7 @@ static int component_commit(ct_eng *e, ct_err *err)
                 for (int32_t x = dir ? G->nd[v].head_in : G->nd[v].head_out; x >= 0;
                      x = dir ? G->l[x].next_in : G->l[x].next_out) {
                     int32_t w = dir ? G->l[x].src : G->l[x].dst;
-                    if (ct_gnet_mark(G, x))
+                    if (gnet_mark(G, x))
                         return ct_err_set(err, "out of memory");
                     if (G->nd[w].st_bfs != G->epoch) {
                         G->nd[w].st_bfs = G->epoch;
@@ -337,7 +337,7 @@ static int whole_commit(ct_eng *e, ct_err *err)
         if (push_work(e, v, err))
             return -1;
         for (int32_t x = G->nd[v].head_out; x >= 0; x = G->l[x].next_out)
-            if (ct_gnet_mark(G, x))
+            if (gnet_mark(G, x))
                 return ct_err_set(err, "out of memory");
     }
     return G->ntouched ? apply_to_touched(e, err) : 0;
@@ -346,14 +346,14 @@ static int whole_commit(ct_eng *e, ct_err *err)
 int ct_eng_commit(ct_eng *e, ct_err *err)
 {
     int rc = 0;
-    if (ct_gnet_dirty(&e->g)) {
+    if (gnet_dirty(&e->g)) {
         if (e->incremental) {
             if (e->ops->inc_commit(&e->g))
                 return ct_err_set(err, "out of memory re-evaluating penalties");
             for (size_t i = 0; i < e->g.ntouched; i++)
                 apply_penalty(e, e->g.touched[i], e->g.tpen[i]);
         } else {
-            if (ct_gnet_commit_nodes(&e->g))
+            if (gnet_commit_nodes(&e->g))
                 return ct_err_set(err, "out of memory re-evaluating penalties");
             rc = e->whole ? whole_commit(e, err) : component_commit(e, err);
         }
@@ -383,7 +383,7 @@ int32_t ct_eng_pop_due(ct_eng *e)
         e->active[e->s[k].tag] = 0;
         e->nactive--;
     }
-    if (e->s[k].remote && ct_gnet_unlink(&e->g, k))
+    if (e->s[k].remote && gnet_unlink(&e->g, k))
         return -2;
     return k;
 }

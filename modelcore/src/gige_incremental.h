@@ -9,8 +9,8 @@
  * with its weight (mi, ci = card C_i^m).
  *
  * Links are addressed by handles the caller chooses (0..cap-1, the caller's
- * own slot numbers); ct_gnet_reserve makes room. Link and unlink only record
- * the change; ct_gnet_commit_gige then brings mo/co/mi/ci up to date in
+ * own slot numbers); gnet_reserve makes room. Link and unlink only record
+ * the change; gnet_commit_gige then brings mo/co/mi/ci up to date in
  * O(links at the nodes whose degrees changed) -- a max group is rescanned only
  * when it empties -- and lists in touched[] (with new penalties in tpen[])
  * every link whose GigE penalty inputs moved. Implemented in penalty_gige.c.
@@ -74,19 +74,19 @@ typedef struct ct_gige_net {
 } ct_gige_net;
 
 /* Grow *p (elements of elem bytes, *cap of them) to hold need; counted in acct. */
-int ct_gnet_grow(void **p, size_t *cap, size_t need, size_t elem, ct_mem_acct *acct);
+int gnet_grow(void **p, size_t *cap, size_t need, size_t elem, ct_mem_acct *acct);
 
 /* Lists and degrees only; a model's inc_init hook (model.h) adds its state. */
-int ct_gnet_init(ct_gige_net *g, int32_t nnodes, ct_mem_acct *acct);
-void ct_gnet_free(ct_gige_net *g);
+int gnet_init(ct_gige_net *g, int32_t nnodes, ct_mem_acct *acct);
+void gnet_free(ct_gige_net *g);
 /* Room for handles 0..n-1. */
-int ct_gnet_reserve(ct_gige_net *g, size_t n);
+int gnet_reserve(ct_gige_net *g, size_t n);
 /* Link k = src -> dst of mult communications / unlink it (inline: the
  * simulator calls them per transfer). */
-static inline int ct_gnet_link(ct_gige_net *g, int32_t k, int32_t src, int32_t dst, int64_t mult)
+static inline int gnet_link(ct_gige_net *g, int32_t k, int32_t src, int32_t dst, int64_t mult)
 {
     if (g->nadded == g->added_cap &&
-        ct_gnet_grow((void **)&g->added, &g->added_cap, g->nadded + 1, sizeof(int32_t), g->acct))
+        gnet_grow((void **)&g->added, &g->added_cap, g->nadded + 1, sizeof(int32_t), g->acct))
         return -1;
     ct_glink *x = &g->l[k];
     x->src = src;
@@ -110,12 +110,12 @@ static inline int ct_gnet_link(ct_gige_net *g, int32_t k, int32_t src, int32_t d
     return 0;
 }
 
-static inline int ct_gnet_unlink(ct_gige_net *g, int32_t k)
+static inline int gnet_unlink(ct_gige_net *g, int32_t k)
 {
     ct_glink *x = &g->l[k];
     if (x->committed) {
         if (g->nremoved + 3 > g->removed_cap &&
-            ct_gnet_grow((void **)&g->removed, &g->removed_cap, g->nremoved + 3, sizeof(int64_t),
+            gnet_grow((void **)&g->removed, &g->removed_cap, g->nremoved + 3, sizeof(int64_t),
                          g->acct))
             return -1;
         g->removed[g->nremoved++] = x->src;
@@ -141,31 +141,29 @@ static inline int ct_gnet_unlink(ct_gige_net *g, int32_t k)
 }
 
 /* Anything linked or unlinked since the last commit? */
-static inline int ct_gnet_dirty(const ct_gige_net *g)
+static inline int gnet_dirty(const ct_gige_net *g)
 {
     return g->nadded || g->nremoved;
 }
 /* Start a new stamp epoch (stamps of links and st_* arrays). */
-void ct_gnet_next_epoch(ct_gige_net *g);
-int ct_gnet_mark_grow(ct_gige_net *g);
+void gnet_next_epoch(ct_gige_net *g);
+int gnet_mark_grow(ct_gige_net *g);
 /* Append link k to touched[] unless already there in this epoch. */
-static inline int ct_gnet_mark(ct_gige_net *g, int32_t k)
+static inline int gnet_mark(ct_gige_net *g, int32_t k)
 {
     if (g->l[k].stamp == g->epoch)
         return 0;
     g->l[k].stamp = g->epoch;
-    if (g->ntouched == g->touched_cap && ct_gnet_mark_grow(g))
+    if (g->ntouched == g->touched_cap && gnet_mark_grow(g))
         return -1;
     g->touched[g->ntouched++] = k;
     return 0;
 }
 /* Nodes whose degrees changed since the last commit, each once (out side then
  * in side may repeat a node); forgets the changes. Used by non-GigE callers. */
-int ct_gnet_commit_nodes(ct_gige_net *g);
+int gnet_commit_nodes(ct_gige_net *g);
 /* Bring the GigE state up to date and list the links whose penalty inputs
  * moved in touched[0..ntouched-1], their new penalties in tpen[]. */
-int ct_gnet_commit_gige(ct_gige_net *g);
-/* GigE penalty of link k from the committed state (001 §V-A). */
-double ct_gnet_penalty(const ct_gige_net *g, int32_t k);
+int gnet_commit_gige(ct_gige_net *g);
 
 #endif

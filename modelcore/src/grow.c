@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-int ct_grow_array(void **p, size_t *cap, size_t need, size_t elem, size_t first)
+int grow_array(void **p, size_t *cap, size_t need, size_t elem, size_t first)
 {
     if (need <= *cap)
         return 0;

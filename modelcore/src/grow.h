@@ -9,6 +9,6 @@
  * `first` when *cap is 0) until it does and reallocates. On failure (out of
  * memory, or a size that would overflow size_t) returns -1 and leaves *p and
  * *cap untouched; the caller words the error. */
-int ct_grow_array(void **p, size_t *cap, size_t need, size_t elem, size_t first);
+int grow_array(void **p, size_t *cap, size_t need, size_t elem, size_t first);
 
 #endif

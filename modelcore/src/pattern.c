@@ -148,7 +148,7 @@ static void acc_free(acc *a)
 
 static int acc_push(acc *a, raw r, ct_err *err)
 {
-    if (ct_grow_array((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v, 1024) < 0)
+    if (grow_array((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v, 1024) < 0)
         return ct_err_set(err, "out of memory for %zu communications", a->n + 1);
     a->v[a->n++] = r;
     return 0;

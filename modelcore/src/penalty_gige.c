@@ -191,15 +191,15 @@ const ct_model_ops ct_model_gige = {
     .check = gige_check,
     .penalties = gige_penalties,
     .inc_init = gige_inc_init,
-    .inc_commit = ct_gnet_commit_gige,
+    .inc_commit = gnet_commit_gige,
 };
 
 /* ================================================ incremental state */
 
-int ct_gnet_grow(void **p, size_t *cap, size_t need, size_t elem, ct_mem_acct *acct)
+int gnet_grow(void **p, size_t *cap, size_t need, size_t elem, ct_mem_acct *acct)
 {
     size_t old = *cap;
-    if (ct_grow_array(p, cap, need, elem, 64) < 0)
+    if (grow_array(p, cap, need, elem, 64) < 0)
         return -1;
     if (acct && *cap > old) {
         acct->now += (*cap - old) * elem;
@@ -209,7 +209,7 @@ int ct_gnet_grow(void **p, size_t *cap, size_t need, size_t elem, ct_mem_acct *a
     return 0;
 }
 
-void ct_gnet_free(ct_gige_net *g)
+void gnet_free(ct_gige_net *g)
 {
     void *arrs[] = {g->nd,      g->l,       g->added, g->removed, g->nodes_o,
                     g->nodes_i, g->touched, g->tpen,  g->work};
@@ -218,7 +218,7 @@ void ct_gnet_free(ct_gige_net *g)
     memset(g, 0, sizeof *g);
 }
 
-int ct_gnet_init(ct_gige_net *g, int32_t nnodes, ct_mem_acct *acct)
+int gnet_init(ct_gige_net *g, int32_t nnodes, ct_mem_acct *acct)
 {
     memset(g, 0, sizeof *g);
     if (nnodes < 1)
@@ -233,17 +233,17 @@ int ct_gnet_init(ct_gige_net *g, int32_t nnodes, ct_mem_acct *acct)
     return 0;
 }
 
-int ct_gnet_reserve(ct_gige_net *g, size_t n)
+int gnet_reserve(ct_gige_net *g, size_t n)
 {
     size_t old = g->lcap;
-    if (ct_gnet_grow((void **)&g->l, &g->lcap, n, sizeof(ct_glink), g->acct))
+    if (gnet_grow((void **)&g->l, &g->lcap, n, sizeof(ct_glink), g->acct))
         return -1;
     if (g->lcap > old)
         memset(g->l + old, 0, (g->lcap - old) * sizeof(ct_glink));
     return 0;
 }
 
-void ct_gnet_next_epoch(ct_gige_net *g)
+void gnet_next_epoch(ct_gige_net *g)
 {
     if (++g->epoch == 0) { /* wrapped: old stamps could collide */
         for (int32_t v = 0; v < g->nnodes; v++)
@@ -254,15 +254,15 @@ void ct_gnet_next_epoch(ct_gige_net *g)
     }
 }
 
-int ct_gnet_mark_grow(ct_gige_net *g)
+int gnet_mark_grow(ct_gige_net *g)
 {
-    return ct_gnet_grow((void **)&g->touched, &g->touched_cap, g->ntouched + 1, sizeof(int32_t),
+    return gnet_grow((void **)&g->touched, &g->touched_cap, g->ntouched + 1, sizeof(int32_t),
                         g->acct);
 }
 
 static inline int push_i32(int32_t **arr, size_t *len, size_t *cap, int32_t v, ct_mem_acct *acct)
 {
-    if (*len == *cap && ct_gnet_grow((void **)arr, cap, *len + 1, sizeof(int32_t), acct))
+    if (*len == *cap && gnet_grow((void **)arr, cap, *len + 1, sizeof(int32_t), acct))
         return -1;
     (*arr)[(*len)++] = v;
     return 0;
@@ -313,9 +313,9 @@ static inline void mx_del(int64_t *mx, int64_t *cnt, uint8_t *rescan, int64_t v,
         *rescan = 1;
 }
 
-int ct_gnet_commit_nodes(ct_gige_net *g)
+int gnet_commit_nodes(ct_gige_net *g)
 {
-    ct_gnet_next_epoch(g);
+    gnet_next_epoch(g);
     g->no = g->ni = 0;
     for (size_t i = 0; i < g->nremoved; i += 3)
         for (int s = 0; s < 2; s++)
@@ -340,9 +340,9 @@ int ct_gnet_commit_nodes(ct_gige_net *g)
 
 static inline double gnet_penalty(const ct_gige_net *g, int32_t k);
 
-int ct_gnet_commit_gige(ct_gige_net *g)
+int gnet_commit_gige(ct_gige_net *g)
 {
-    ct_gnet_next_epoch(g);
+    gnet_next_epoch(g);
     g->no = g->ni = g->ntouched = 0;
     ct_glink *L = g->l;
     /* nodes whose own degrees may have moved */
@@ -396,7 +396,7 @@ int ct_gnet_commit_gige(ct_gige_net *g)
         if (!x->linked || x->committed)
             continue;
         x->committed = 1;
-        if (ct_gnet_mark(g, g->added[i])) /* a new link has no penalty yet */
+        if (gnet_mark(g, g->added[i])) /* a new link has no penalty yet */
             return -1;
         ct_gnode *A = &g->nd[x->src], *B = &g->nd[x->dst];
         mx_add(&A->mo, &A->co, &A->rescan_o, B->in, x->mult);
@@ -422,7 +422,7 @@ int ct_gnet_commit_gige(ct_gige_net *g)
         }
         if (A->out != A->outc || A->mo != A->mo0 || A->co != A->co0)
             for (int32_t x = A->head_out; x >= 0; x = L[x].next_out)
-                if (ct_gnet_mark(g, x))
+                if (gnet_mark(g, x))
                     return -1;
     }
     for (size_t i = 0; i < g->ni; i++) {
@@ -441,7 +441,7 @@ int ct_gnet_commit_gige(ct_gige_net *g)
         }
         if (B->in != B->inc || B->mi != B->mi0 || B->ci != B->ci0)
             for (int32_t x = B->head_in; x >= 0; x = L[x].next_in)
-                if (ct_gnet_mark(g, x))
+                if (gnet_mark(g, x))
                     return -1;
     }
     for (size_t i = 0; i < no_deg; i++)
@@ -449,7 +449,7 @@ int ct_gnet_commit_gige(ct_gige_net *g)
     for (size_t i = 0; i < ni_deg; i++)
         g->nd[g->nodes_i[i]].inc = g->nd[g->nodes_i[i]].in;
     if (g->ntouched > g->tpen_cap &&
-        ct_gnet_grow((void **)&g->tpen, &g->tpen_cap, g->ntouched, sizeof(double), g->acct))
+        gnet_grow((void **)&g->tpen, &g->tpen_cap, g->ntouched, sizeof(double), g->acct))
         return -1;
     for (size_t i = 0; i < g->ntouched; i++)
         g->tpen[i] = gnet_penalty(g, g->touched[i]);
@@ -463,9 +463,4 @@ static inline double gnet_penalty(const ct_gige_net *g, int32_t k)
     return gige_formula(g->share, g->skew_in, g->skew_out, (g->flags & CT_GIGE_LITERAL_PI) != 0,
                         g->nd[a].out, g->nd[b].in, g->nd[b].in == g->nd[a].mo, g->nd[a].co,
                         g->nd[a].out == g->nd[b].mi, g->nd[b].ci);
-}
-
-double ct_gnet_penalty(const ct_gige_net *g, int32_t k)
-{
-    return gnet_penalty(g, k);
 }

@@ -15,19 +15,19 @@ static int none_penalties(const ct_penalty_model *m, const ct_graph *g, const un
 /* Incremental: a new link gets 1, nothing else ever changes. */
 static int none_commit(ct_gige_net *net)
 {
-    ct_gnet_next_epoch(net);
+    gnet_next_epoch(net);
     net->ntouched = 0;
     for (size_t i = 0; i < net->nadded; i++) {
         ct_glink *x = &net->l[net->added[i]];
         if (!x->linked || x->committed)
             continue;
         x->committed = 1;
-        if (ct_gnet_mark(net, net->added[i]))
+        if (gnet_mark(net, net->added[i]))
             return -1;
     }
     net->nadded = net->nremoved = 0;
     if (net->ntouched > net->tpen_cap &&
-        ct_gnet_grow((void **)&net->tpen, &net->tpen_cap, net->ntouched, sizeof(double),
+        gnet_grow((void **)&net->tpen, &net->tpen_cap, net->ntouched, sizeof(double),
                      net->acct))
         return -1;
     for (size_t i = 0; i < net->ntouched; i++)

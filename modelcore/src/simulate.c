@@ -31,7 +31,7 @@ static inline int grow_arr(void **p, size_t *cap, size_t need, size_t elem, ct_e
 {
     if (need <= *cap) /* the common case stays inline */
         return 0;
-    return ct_gnet_grow(p, cap, need, elem, &n->acct);
+    return gnet_grow(p, cap, need, elem, &n->acct);
 }
 
 /* ================================================================ engine */

@@ -30,7 +30,7 @@ static void copy_name(char *dst, size_t n, const char *src)
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem, ct_err *err)
 {
-    if (ct_grow_array(p, cap, need, elem, 64) < 0)
+    if (grow_array(p, cap, need, elem, 64) < 0)
         return ct_err_set(err, "out of memory (%zu elements of %zu bytes)", need, elem);
     return 0;
 }

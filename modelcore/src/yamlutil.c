@@ -62,7 +62,7 @@ const char *ct_ykind_name(const ct_ynode *n)
 
 static int add_child(ct_ynode *parent, ct_ynode *child)
 {
-    if (ct_grow_array((void **)&parent->items, &parent->cap, parent->nitems + 1,
+    if (grow_array((void **)&parent->items, &parent->cap, parent->nitems + 1,
                       sizeof *parent->items, 8) < 0)
         return -1;
     parent->items[parent->nitems++] = child;

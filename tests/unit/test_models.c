@@ -357,10 +357,10 @@ static void test_update_equals_full_recomputation(void **state)
             memset(L, 0, sizeof L);
             ct_gige_net net;
             if (o->inc_commit) {
-                assert_int_equal(ct_gnet_init(&net, nn, NULL), 0);
+                assert_int_equal(gnet_init(&net, nn, NULL), 0);
                 if (o->inc_init)
                     assert_int_equal(o->inc_init(&net, &m), 0);
-                assert_int_equal(ct_gnet_reserve(&net, MAXL), 0);
+                assert_int_equal(gnet_reserve(&net, MAXL), 0);
             }
             for (int step = 0; step < 60; step++) {
                 int changed[16] = {0};
@@ -370,13 +370,13 @@ static void test_update_equals_full_recomputation(void **state)
                     if (L[h].on) {
                         L[h].on = 0;
                         if (o->inc_commit)
-                            assert_int_equal(ct_gnet_unlink(&net, h), 0);
+                            assert_int_equal(gnet_unlink(&net, h), 0);
                     } else {
                         int32_t s = (int32_t)(urand() * nn), d = (int32_t)(urand() * (nn - 1));
                         d += d >= s;
                         L[h] = (live){s, d, 1 + (int64_t)(urand() * 3), 1, 0};
                         if (o->inc_commit)
-                            assert_int_equal(ct_gnet_link(&net, h, s, d, L[h].mult), 0);
+                            assert_int_equal(gnet_link(&net, h, s, d, L[h].mult), 0);
                     }
                     changed[L[h].src] = changed[L[h].dst] = 1;
                 }
@@ -403,7 +403,7 @@ static void test_update_equals_full_recomputation(void **state)
                 }
             }
             if (o->inc_commit)
-                ct_gnet_free(&net);
+                gnet_free(&net);
         }
     }
 }

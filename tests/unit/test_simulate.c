@@ -630,7 +630,7 @@ static void test_incremental_gige_snapshots(void **state)
             for (int step = 0; step < 150; step++) {
                 if (nlive > 0 && (nlive == 64 || rnd() % 3 == 0)) {
                     int i = (int)(rnd() % (uint64_t)nlive);
-                    assert_int_equal(ct_gnet_unlink(&e.g, live[i]), 0);
+                    assert_int_equal(gnet_unlink(&e.g, live[i]), 0);
                     freeh[nfree++] = live[i];
                     live[i] = live[nlive - 1];
                     src[i] = src[nlive - 1];
@@ -642,8 +642,8 @@ static void test_incremental_gige_snapshots(void **state)
                         d = (int32_t)(rnd() % (uint64_t)nn);
                     while (d == s);
                     live[nlive] = nfree ? freeh[--nfree] : next++;
-                    assert_int_equal(ct_gnet_reserve(&e.g, (size_t)next), 0);
-                    assert_int_equal(ct_gnet_link(&e.g, live[nlive], s, d, 1), 0);
+                    assert_int_equal(gnet_reserve(&e.g, (size_t)next), 0);
+                    assert_int_equal(gnet_link(&e.g, live[nlive], s, d, 1), 0);
                     src[nlive] = s;
                     dst[nlive] = d;
                     nlive++;

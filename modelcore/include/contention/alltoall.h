@@ -1,5 +1,5 @@
 /* Alltoall contention signature (papers 000 and 002, Steffenel, Martinasso,
- * Trystram) and the pLogP All-to-All bounds (paper 003 Table 3).
+ * Trystram). The pLogP All-to-All bounds (paper 003 Table 3) are in plogp.h.
  *
  * The signature of a fabric is (gamma, delta, M): gamma the contention
  * ratio, delta a per-communication start-up overload applied when the
@@ -67,14 +67,5 @@ double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, doubl
  * NaN on such input instead. */
 int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, double beta, double m,
                           const ct_a2a_sig *s, double intra_bw, double *T, ct_err *err);
-
-/* pLogP All-to-All bounds (003 Table 3), P processes:
- *   upper = (P-1)*g(m) + (P-1)*o_r(m) + L,  lower = (P-1)*o_s(m) + (P-1)*o_r(m) + L,
- * and the prediction T = lower + (upper - lower) * gamma (003 §5.1; 003 used
- * gamma = 2/3 on its GigE cluster). P <= 1 gives 0 (no peers). Implemented in
- * plogp.c with the other pLogP collectives (plogp.h). */
-double ct_plogp_a2a_upper(int64_t P, double g_m, double or_m, double L);
-double ct_plogp_a2a_lower(int64_t P, double os_m, double or_m, double L);
-double ct_plogp_a2a(int64_t P, double g_m, double os_m, double or_m, double L, double gamma);
 
 #endif

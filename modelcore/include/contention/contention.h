@@ -23,5 +23,11 @@
 #include "contention/benchparse.h"
 #include "contention/calibrate.h"
 #include "contention/svgplot.h"
+#include "contention/fileio.h"
+#include "contention/p2p.h"
+#include "contention/collective.h"
+#include "contention/fit_alltoall.h"
+#include "contention/placement.h"
+#include "contention/topology.h"
 
 #endif
