@@ -78,6 +78,17 @@ static void help(void)
            "                          then $CT_MPIBENCH, then PATH)\n"
            "  --mpi TYPE              srun --mpi type for the steps (default pmix; none: omit)\n"
            "  --time-limit MIN        allocation time limit in minutes (default 60)\n"
+           "  --incast                this project's fit instead of the papers' (issue 12): the\n"
+           "                          signature with gamma(k,f) = gamma + gamma_incast (k-1) +\n"
+           "                          gamma_flows (f-1) fitted robustly (spread weights, M by\n"
+           "                          leave-one-out) on 1 task/node at the smallest and largest\n"
+           "                          node counts and the largest at 2 tasks/node, the rest held\n"
+           "                          back; a wider ping-pong and up to 4 p2p segments\n"
+           "  --p2p-segments K        up to K Hockney segments by size range (default 1; 4 with\n"
+           "                          --incast); written as p2p.segments\n"
+           "  --max-fit-error PCT     flag (loudly) a signature that misses its own points whose\n"
+           "                          spread is within PCT by more than PCT (default 15; 0: off)\n"
+           "  --strict                refuse such a signature (exit 1) instead of flagging it\n"
            "  --help\n\n"
            "The environment (SLURM_CONF, OMPI_MCA_*) is passed to salloc and srun.\n"
            "Exit status: 0 ok, 1 failed measurement or fit, 2 usage error, 130 interrupted.\n");
@@ -85,7 +96,7 @@ static void help(void)
 
 /* ---- plan ----------------------------------------------------------------- */
 
-enum { ST_PINGPONG, ST_ALLTOALL, ST_CONFLICT };
+enum { ST_PINGPONG, ST_ALLTOALL, ST_CONFLICT, ST_INTRA };
 
 typedef struct step {
     int kind;
@@ -128,6 +139,7 @@ typedef struct plan {
     int reps;
     double csize;
     int conflicts;
+    int wide_pingpong; /* --incast / --p2p-segments: sizes from 0 to 2M for the segments */
 } plan;
 
 static step *new_step(plan *p, int kind, int nodes, int tpn, const char *file)
@@ -163,7 +175,10 @@ static void build_plan(plan *p, int N, int C, const char *jobid, int quick)
     srun_prefix(p, s, jobid);
     arg(s, "pingpong");
     arg(s, "--sizes");
-    arg(s, "%s", quick ? "0,128K,512K,1M" : "0,128K,256K,512K,1M,2M");
+    if (p->wide_pingpong)
+        arg(s, "%s", quick ? "0,1K,16K,64K,128K,512K,1M" : "0,1K,4K,16K,32K,64K,128K,256K,512K,1M,2M");
+    else
+        arg(s, "%s", quick ? "0,128K,512K,1M" : "0,128K,256K,512K,1M,2M");
     arg(s, "--reps");
     arg(s, "%d", quick ? 5 : 10);
     s->work = (quick ? 1.625 : 3.875) * 1048576.0 * 2 * ((quick ? 5 : 10) + 1);
@@ -211,7 +226,7 @@ static void build_plan(plan *p, int N, int C, const char *jobid, int quick)
     /* conflict schemes of paper 001 §IV-B / §V-A */
     if (p->conflicts && N >= 3 && C >= 2) {
         int fig4 = N >= 7 && C >= 3;
-        int nodes = fig4 ? 7 : (C >= 3 && N >= 4 ? 4 : 3);
+        int nodes = fig4 ? 7 : (N >= 4 ? 4 : 3);
         int tpn = C >= 3 ? 3 : 2;
         s = new_step(p, ST_CONFLICT, nodes, tpn, "conflict.csv");
         srun_prefix(p, s, jobid);
@@ -240,10 +255,32 @@ static void build_plan(plan *p, int N, int C, const char *jobid, int quick)
             arg(s, "--scheme");
             arg(s, "fig4=a:0>1,b:0>2,c:0>3,d:4>2,e:5>3,f:6>3");
             units += 3;
+        } else if (nodes >= 4) {
+            /* Fig. 4's in-out conflict on 4 nodes: gamma_o, gamma_i (calibrate.h) */
+            arg(s, "--scheme");
+            arg(s, "mix4=a:0>1,b:0>2,c:3>2");
+            units += 2;
         }
         s->work = units * p->csize * ((p->reps < 3 ? p->reps : 3) + 1);
         snprintf(s->label, sizeof s->label, "conflict schemes (001 §IV-B), %d nodes, %s each",
                  nodes, admin_fmt_bytes(p->csize, b1, sizeof b1));
+    }
+
+    /* intra-node: one node's tasks exchanging halves, as the MPI library moves
+     * concurrent intra-node messages (ct_intra_from_pattern) */
+    if (C >= 2) {
+        s = new_step(p, ST_INTRA, 1, C, "intra.csv");
+        srun_prefix(p, s, jobid);
+        arg(s, "pattern");
+        arg(s, "--pattern");
+        arg(s, "halves");
+        arg(s, "--size");
+        arg(s, "%.0f", p->csize);
+        arg(s, "--reps");
+        arg(s, "%d", p->reps);
+        s->work = 0; /* no network traffic */
+        snprintf(s->label, sizeof s->label, "intra-node halves, 1 node x %d tasks, %s", C,
+                 admin_fmt_bytes(p->csize, b1, sizeof b1));
     }
     (void)b2;
 }
@@ -430,12 +467,25 @@ typedef struct data {
     ct_bench_data bench;
     ct_conflict_sample *conf;
     size_t nconf;
+    double intra_bw; /* bytes/s from intra.csv (one node's halves), 0 if not measured */
 } data;
 
 static int load_output(const char *path, data *d)
 {
     ct_err err;
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (strncmp(base, "intra", 5) == 0) {
+        char *buf = NULL;
+        size_t len = 0;
+        if (admin_read_file(CMD, path, CT_BENCH_MAX_BYTES, "a pattern benchmark output", &buf,
+                            &len) != ADMIN_OK)
+            return ADMIN_INVALID;
+        int rc = ct_intra_from_pattern(path, buf, len, &d->intra_bw, &err);
+        free(buf);
+        if (rc < 0)
+            return admin_fail(CMD, "%s", err.msg);
+        return ADMIN_OK;
+    }
     if (strncmp(base, "conflict", 8) == 0) {
         char *buf = NULL;
         size_t len = 0;
@@ -602,11 +652,31 @@ static void print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige 
             r->p2p_diag.r2);
     if (r->p2p_diag.warning[0])
         fprintf(o, "  warning: %s\n", r->p2p_diag.warning);
-    fprintf(o, "Alltoall signature (000 eq. 5) fitted on %d nodes x %d task%s, %zu samples: "
+    for (size_t q = 0; r->p2p.nseg > 1 && q < r->p2p.nseg; q++)
+        fprintf(o, "  segment %zu from %s: alpha = %s, bandwidth = %.4g MB/s (%zu samples, R^2 "
+                   "%.4f, max error %.1f%%)\n",
+                q + 1, admin_fmt_bytes(r->p2p.seg[q].from, t2, sizeof t2),
+                admin_fmt_time(r->p2p.seg[q].alpha, t1, sizeof t1), 1.0 / r->p2p.seg[q].beta / 1e6,
+                r->p2p_seg[q].npoints, r->p2p_seg[q].r2, 100 * r->p2p_seg[q].max_rel_err);
+    if (r->incast) {
+        fprintf(o, "Alltoall signature, gamma(k,f) (our extension of 000 eq. 5) fitted robustly on");
+        for (size_t k = 0; k < r->nfit_cfg; k++)
+            fprintf(o, " %dx%d", (int)r->fit_cfg[k][0], (int)r->fit_cfg[k][1]);
+        fprintf(o, ", %zu samples: gamma = %.4g + %.4g (k-1) + %.4g (f-1), delta = %s, M = %s "
+                   "(fit max error %.1f%%, on points within their spread %.1f%%)\n",
+                r->nfit, r->sig.gamma, r->sig.gamma_incast, r->sig.gamma_flows,
+                admin_fmt_time(r->sig.delta, t1, sizeof t1),
+                admin_fmt_bytes(r->sig.M, t2, sizeof t2), 100 * r->a2a_diag.max_rel_err,
+                100 * r->a2a_rep.max_err_trusted);
+        if (r->a2a_rep.note[0])
+            fprintf(o, "  note: %s\n", r->a2a_rep.note);
+    } else {
+        fprintf(o, "Alltoall signature (000 eq. 5) fitted on %d nodes x %d task%s, %zu samples: "
                "gamma = %.4g, delta = %s, M = %s (fit max error %.1f%%)\n",
             (int)r->fit_nodes, (int)r->fit_tasks_per_node, r->fit_tasks_per_node > 1 ? "s" : "",
             r->nfit, r->sig.gamma, admin_fmt_time(r->sig.delta, t1, sizeof t1),
             admin_fmt_bytes(r->sig.M, t2, sizeof t2), 100 * r->a2a_diag.max_rel_err);
+    }
     if (r->a2a_diag.warning[0])
         fprintf(o, "  warning: %s\n", r->a2a_diag.warning);
     fprintf(o, "validation on %zu held-back samples (not used by the fit):\n", r->nheld);
@@ -633,8 +703,8 @@ static void print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige 
             fprintf(o, "%s penalty(%d out) = %.3g", i ? "," : " from", g->k[i], g->penalty[i]);
         fputc('\n', o);
         if (g->has_gammas)
-            fprintf(o, "  gamma_o = %.4g, gamma_i = %.4g (from Fig. 4's a and f)\n", g->gamma_o,
-                    g->gamma_i);
+            fprintf(o, "  gamma_o = %.4g, gamma_i = %.4g (from %s)\n", g->gamma_o, g->gamma_i,
+                    strcmp(g->gamma_scheme, "mix4") ? "Fig. 4's a and f" : "mix4's a and c");
         else
             fprintf(o, "  gammas not fitted: %s\n", g->note);
         if (g->intra_bw > 0)
@@ -688,6 +758,10 @@ int cmd_calibrate(int argc, char **argv)
                                          {"mpi", required_argument, NULL, 'm'},
                                          {"time-limit", required_argument, NULL, 't'},
                                          {"points", required_argument, NULL, 'T'},
+                                         {"incast", no_argument, NULL, 'I'},
+                                         {"p2p-segments", required_argument, NULL, 'S'},
+                                         {"max-fit-error", required_argument, NULL, 'E'},
+                                         {"strict", no_argument, NULL, 'X'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
@@ -696,12 +770,14 @@ int cmd_calibrate(int argc, char **argv)
                       .accepted = "--fabric, --partition, --nodes, --tasks-per-node, --out, "
                                   "--plot, --sizes, --reps, --quick, --no-conflicts, "
                                   "--conflict-size, --raw, --from, --bench, --mpi, "
-                                  "--time-limit, --points, --help",
+                                  "--time-limit, --points, --incast, --p2p-segments, "
+                                  "--max-fit-error, --strict, --help",
                       .help = help};
     const char *part = NULL, *out = NULL, *svg = NULL, *raw = NULL, *from = NULL;
     const char *bench = NULL, *sizes = NULL, *points = NULL;
-    long N = 0, C = 0, reps = 0, tlimit = 60;
-    int quick = 0;
+    long N = 0, C = 0, reps = 0, tlimit = 60, nseg = 0;
+    int quick = 0, incast = 0, strict = 0;
+    double max_err_pct = 15;
     static plan P;
     memset(&P, 0, sizeof P);
     P.mpi = "pmix";
@@ -743,6 +819,20 @@ int cmd_calibrate(int argc, char **argv)
                 return ADMIN_USAGE;
             break;
         case 'T': points = optarg; break;
+        case 'I': incast = 1; break;
+        case 'X': strict = 1; break;
+        case 'S':
+            if (admin_int_opt(CMD, "--p2p-segments", optarg, 1, CT_P2P_MAX_SEG, &nseg) < 0)
+                return ADMIN_USAGE;
+            break;
+        case 'E': {
+            char *end = NULL;
+            max_err_pct = strtod(optarg, &end);
+            if (!*optarg || *end || !isfinite(max_err_pct) || max_err_pct < 0)
+                return admin_usage(CMD, "--max-fit-error '%s' (accepted: a percentage >= 0)",
+                                   optarg);
+            break;
+        }
         }
     }
     if (c < 0)
@@ -762,6 +852,9 @@ int cmd_calibrate(int argc, char **argv)
         return ADMIN_USAGE;
     ct_err err;
     P.reps = reps ? (int)reps : quick ? 3 : 5;
+    if (!nseg)
+        nseg = incast ? 4 : 1;
+    P.wide_pingpong = nseg > 1;
     if (parse_sizes(sizes ? sizes : quick ? "32K,64K,128K,256K" : "32K,64K,128K,256K,512K",
                     &P) != ADMIN_OK)
         return ADMIN_USAGE;
@@ -937,15 +1030,55 @@ int cmd_calibrate(int argc, char **argv)
     ct_calib_opts co;
     ct_calib_opts_default(&co);
     co.intra_bw = have_gige ? g.intra_bw : 0;
+    if (d.intra_bw > 0) /* one node's halves: how MPI really moves intra-node bytes */
+        co.intra_bw = d.intra_bw;
+    co.incast = incast;
+    co.p2p_max_seg = (size_t)nseg;
+    co.max_fit_err = max_err_pct / 100;
+    co.force = !strict; /* calibrate flags loudly; --strict refuses */
     if (ct_calibrate_alltoall(d.bench.p2p, d.bench.np2p, d.bench.a2a, d.bench.na2a, &co, &res,
                               &err) < 0) {
         admin_fail(CMD, "%s", err.msg);
+        goto out;
+    }
+    /* the training-error threshold, the papers' fit included (fit_alltoall.h) */
+    double train_err = 0;
+    for (size_t i = 0; !incast && i < d.bench.na2a; i++) {
+        const ct_a2a_sample *s = &d.bench.a2a[i];
+        if (!(s->m > 0) || !ct_calib_result_in_fit(&res, s) ||
+            ct_a2a_sample_spread(s) > co.max_fit_err)
+            continue;
+        double e = fabs(ct_a2a_predict_sample(s, &res.p2p, co.intra_bw, &res.sig) - s->t) / s->t;
+        train_err = e > train_err ? e : train_err;
+    }
+    if (incast)
+        train_err = res.a2a_rep.max_err_trusted;
+    int over = co.max_fit_err > 0 && train_err > co.max_fit_err;
+    if (over && strict) {
+        admin_fail(CMD,
+                   "Alltoall signature refused (--strict): it misses its own points by up to "
+                   "%.1f%% (accepted: <= --max-fit-error %.1f%%); refit the kept outputs with "
+                   "--from DIR, e.g. with --incast",
+                   100 * train_err, max_err_pct);
         goto out;
     }
     if (res.nheld == 0)
         fprintf(stderr, "contention-admin calibrate: warning: no held-back samples: the "
                         "signature is not validated (measure more than one configuration)\n");
     print_report(info, &res, &g, have_gige, gige_err);
+    if (d.intra_bw > 0)
+        fprintf(info, "intra-node bandwidth %.4g MB/s from one node's halves (used by the model)\n",
+                d.intra_bw / 1e6);
+    if (over)
+        fprintf(stderr,
+                "contention-admin calibrate: WARNING: the Alltoall signature misses its own "
+                "training points by up to %.1f%% (threshold %.1f%%): its predictions are not "
+                "trustworthy; %s\n",
+                100 * train_err, max_err_pct,
+                incast ? "measure more repetitions, or on a quieter host"
+                       : "refit with --from DIR --incast, or measure more repetitions");
+    if (have_gige && g.gamma_out_of_range)
+        fprintf(stderr, "contention-admin calibrate: WARNING: %s\n", g.note);
     if (!nodes_used) {
         for (size_t i = 0; i < res.npoints; i++) {
             nodes_used = res.points[i].nodes > nodes_used ? res.points[i].nodes : nodes_used;
@@ -956,20 +1089,35 @@ int cmd_calibrate(int argc, char **argv)
 
     fab.alpha = res.alpha;
     fab.beta = res.beta;
+    if (res.p2p.nseg > 1)
+        fab.p2p_segments = res.p2p; /* read by every model through ct_fabric_p2p_at */
     fab.intra_bw = co.intra_bw;
     fab.has_alltoall = 1;
     fab.alltoall = res.sig;
     snprintf(fab.a2a_date, sizeof fab.a2a_date, "%s", today);
     fab.a2a_fitted_n = res.fit_nodes * res.fit_tasks_per_node;
+    if (res.incast)
+        for (size_t k = 0; k < res.nfit_cfg; k++)
+            if (res.fit_cfg[k][0] * res.fit_cfg[k][1] > fab.a2a_fitted_n)
+                fab.a2a_fitted_n = res.fit_cfg[k][0] * res.fit_cfg[k][1];
     fab.a2a_fit_error = res.a2a_diag.max_rel_err;
     snprintf(fab.description, sizeof fab.description,
              "calibrated by contention-admin calibrate on %s%s%s (%d nodes x up to %d tasks)",
              when, part ? ", partition " : "", part ? part : "", nodes_used, tpn_used);
-    snprintf(fab.source, sizeof fab.source,
-             "contention-admin calibrate %s: signature fitted on %dx%d (000 §V), held-back "
-             "median error %.1f%% over %zu samples",
-             today, (int)res.fit_nodes, (int)res.fit_tasks_per_node,
-             100 * res.held_all.median_abs, res.held_all.n);
+    if (res.incast)
+        snprintf(fab.source, sizeof fab.source,
+                 "contention-admin calibrate %s: gamma(k,f) fitted robustly on %zu "
+                 "configurations (our extension of 000 eq. 5), held-back median error %.1f%% "
+                 "over %zu samples%s",
+                 today, res.nfit_cfg, 100 * res.held_all.median_abs, res.held_all.n,
+                 over ? " (FLAGGED: over the training-error threshold)" : "");
+    else
+        snprintf(fab.source, sizeof fab.source,
+                 "contention-admin calibrate %s: signature fitted on %dx%d (000 §V), held-back "
+                 "median error %.1f%% over %zu samples%s",
+                 today, (int)res.fit_nodes, (int)res.fit_tasks_per_node,
+                 100 * res.held_all.median_abs, res.held_all.n,
+                 over ? " (FLAGGED: over the training-error threshold)" : "");
     snprintf(fab.p2p_source, sizeof fab.p2p_source,
              "contention-admin calibrate %s: Hockney least squares on %zu ping-pong sizes", today,
              d.bench.np2p);
@@ -977,7 +1125,10 @@ int cmd_calibrate(int argc, char **argv)
         fab.penalty = CT_GIGE_MODEL(g.beta, g.gamma_i, g.gamma_o);
         snprintf(fab.penalty_source, sizeof fab.penalty_source,
                  "contention-admin calibrate %s: 001 §V-A from conflict schemes at %.0f bytes%s",
-                 today, g.m, g.has_gammas ? "" : " (no Fig. 4 scheme: gammas 0)");
+                 today, g.m,
+                 g.has_gammas             ? (strcmp(g.gamma_scheme, "mix4") ? "" : ", gammas from mix4")
+                 : g.gamma_out_of_range ? " (in-out conflicts beyond the model's range: gammas 0)"
+                                         : " (no Fig. 4 / mix4 scheme: gammas 0)");
     } else {
         fab.penalty.kind = CT_MODEL_FAIRSHARE;
         snprintf(fab.penalty_source, sizeof fab.penalty_source,

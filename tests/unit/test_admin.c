@@ -635,6 +635,27 @@ static void test_fit_threshold_and_extensions(void **state)
     assert_true(sf.fabrics[0].alltoall.gamma_incast > 0);
     ct_sigfile_free(&sf);
     done(&r);
+    /* calibrate flags the same fit loudly, --strict refuses it; --incast writes gamma(k,f) */
+    r = run("calibrate", "--fabric", "emu", "--from", EMU, NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "WARNING: the Alltoall signature misses its own training points by up to");
+    expect_in(r.out, "(FLAGGED: over the training-error threshold)");
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--from", EMU, "--strict", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "Alltoall signature refused (--strict)");
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--from", EMU, "--incast", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "fitted robustly on 2x1 4x1 4x2");
+    rc = ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err);
+    if (rc)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, 0);
+    assert_true(sf.fabrics[0].alltoall.gamma_incast > 0);
+    assert_int_equal(sf.fabrics[0].p2p_segments.nseg, 2);
+    ct_sigfile_free(&sf);
+    done(&r);
     r = run("fit", "--fabric", "emu", "--max-fit-error", "-1", EMU "pingpong.csv", NULL);
     expect_status(&r, 2);
     expect_in(r.err, "--max-fit-error '-1' (accepted: a percentage >= 0)");
