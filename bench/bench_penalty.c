@@ -15,6 +15,8 @@
 
 #include "contention/penalty.h"
 
+#include "stopgo.h" /* internal: paths, options, statistics */
+
 static double now(void)
 {
     struct timespec t;

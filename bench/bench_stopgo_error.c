@@ -18,6 +18,8 @@
 
 #include "contention/penalty.h"
 
+#include "stopgo.h" /* internal: paths, options, statistics */
+
 static uint64_t lcg(uint64_t *s)
 {
     *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;

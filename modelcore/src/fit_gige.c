@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-int ct_fit_gige_beta(const int *k, const double *penalty, size_t n, double *beta, ct_err *err)
+int ct_fit_gige_beta(const int *k, const double *penalty, size_t n, double *share, ct_err *err)
 {
     if (!k || !penalty || n == 0)
         return ct_err_set(err, "GigE beta fit: no samples (accepted: >= 1 pure outgoing conflict "
@@ -27,26 +27,26 @@ int ct_fit_gige_beta(const int *k, const double *penalty, size_t n, double *beta
     if (used == 0)
         return ct_err_set(err, "GigE beta fit: only k = 1 samples (accepted: >= 1 sample with "
                                "k >= 2 outgoing communications)");
-    *beta = sum / (double)used;
+    *share = sum / (double)used;
     return 0;
 }
 
-int ct_fit_gige_gammas(double beta, double t_ref, double t_a, double t_f, double *gamma_i,
-                       double *gamma_o, ct_err *err)
+int ct_fit_gige_gammas(double share, double t_ref, double t_a, double t_f, double *skew_in,
+                       double *skew_out, ct_err *err)
 {
-    return ct_fit_gige_gammas_k(beta, t_ref, t_a, t_f, 3, gamma_i, gamma_o, err);
+    return ct_fit_gige_gammas_k(share, t_ref, t_a, t_f, 3, skew_in, skew_out, err);
 }
 
-int ct_fit_gige_gammas_k(double beta, double t_ref, double t_a, double t_f, int k,
-                         double *gamma_i, double *gamma_o, ct_err *err)
+int ct_fit_gige_gammas_k(double share, double t_ref, double t_a, double t_f, int k,
+                         double *skew_in, double *skew_out, ct_err *err)
 {
     if (k < 2)
         return ct_err_set(err, "GigE gamma fit: k = %d (accepted: >= 2 communications sharing)", k);
-    if (!(isfinite(beta) && beta > 0))
-        return ct_err_set(err, "GigE gamma fit: beta = %g (accepted: finite, > 0)", beta);
+    if (!(isfinite(share) && share > 0))
+        return ct_err_set(err, "GigE gamma fit: beta = %g (accepted: finite, > 0)", share);
     if (!(isfinite(t_ref) && t_ref > 0))
         return ct_err_set(err, "GigE gamma fit: t_ref = %g s (accepted: finite, > 0)", t_ref);
-    const double top = k * beta * t_ref; /* k communications sharing, no gamma */
+    const double top = k * share * t_ref; /* k communications sharing, no gamma */
     if (!(isfinite(t_a) && t_a > 0 && t_a <= top))
         return ct_err_set(err, "GigE gamma fit: t_a = %g s (accepted: 0 < t_a <= %d*beta*t_ref "
                                "= %g s, giving 0 <= gamma_o < 1)",
@@ -55,9 +55,9 @@ int ct_fit_gige_gammas_k(double beta, double t_ref, double t_a, double t_f, int 
         return ct_err_set(err, "GigE gamma fit: t_f = %g s (accepted: 0 < t_f <= %d*beta*t_ref "
                                "= %g s, giving 0 <= gamma_i < 1)",
                           t_f, k, top);
-    /* 001 §V-A with k = 3 (Fig. 4): gamma_o = 1 - t_a / (3 beta t_ref), likewise gamma_i;
+    /* 001 §V-A with k = 3 (Fig. 4): skew_out = 1 - t_a / (3 share t_ref), likewise skew_in;
      * k = 2 is the same branch of p_o / p_i on the 4-node scheme mix4 (calibrate.h) */
-    *gamma_o = 1.0 - t_a / top;
-    *gamma_i = 1.0 - t_f / top;
+    *skew_out = 1.0 - t_a / top;
+    *skew_in = 1.0 - t_f / top;
     return 0;
 }

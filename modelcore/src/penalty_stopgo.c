@@ -38,6 +38,8 @@
  */
 #include "contention/penalty.h"
 
+#include "stopgo.h" /* internal: paths, options, statistics */
+
 #include "model.h"
 #include "stopgo_count.h"
 

@@ -322,9 +322,10 @@ double ct_plogp_a2a_lower(int64_t P, double os_m, double or_m, double L)
     return P1 * os_m + P1 * or_m + L; /* 003 Table 3, Lower Bound */
 }
 
-double ct_plogp_a2a(int64_t P, double g_m, double os_m, double or_m, double L, double gamma)
+double ct_plogp_a2a(int64_t P, double g_m, double os_m, double or_m, double L,
+                    double upper_frac)
 {
     double lo = ct_plogp_a2a_lower(P, os_m, or_m, L);
     double up = ct_plogp_a2a_upper(P, g_m, or_m, L);
-    return lo + (up - lo) * gamma; /* 003 §5.1: T = Lower + (Upper - Lower) * gamma */
+    return lo + (up - lo) * upper_frac; /* 003 §5.1: T = Lower + (Upper - Lower) * γ */
 }

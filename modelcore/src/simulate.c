@@ -21,6 +21,7 @@
 #include "contention/hockney.h"
 
 #include "engine.h"
+#include "simulate_ref.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -507,8 +508,8 @@ static int check_inputs(const ct_trace *tr, const ct_layout *l, const ct_sim_par
     return ct_model_check(&p->model, err); /* once, before the first event */
 }
 
-int ct_simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, ct_sim_result *out,
-                ct_err *err)
+static int simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, int reference,
+                    ct_sim_result *out, ct_err *err)
 {
     memset(out, 0, sizeof *out);
     if (check_inputs(tr, l, p, err))
@@ -530,7 +531,7 @@ int ct_simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, 
     e.t = calloc(nt ? nt : 1, sizeof *e.t);
     e.ready = malloc((nt ? nt : 1) * sizeof *e.ready);
     if (!out->task || (p->keep_comms && !out->comm) || !e.t || !e.ready ||
-        ct_eng_init(&e.n, l->nnodes, &p->model, p->reference)) {
+        ct_eng_init(&e.n, l->nnodes, &p->model, reference)) {
         engine_free(&e);
         ct_sim_result_free(out);
         return ct_err_set(err, "out of memory (%d tasks, %d nodes)", (int)tr->ntasks,
@@ -605,6 +606,18 @@ int ct_simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, 
     if (rc)
         ct_sim_result_free(out);
     return rc;
+}
+
+int ct_simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, ct_sim_result *out,
+                ct_err *err)
+{
+    return simulate(tr, l, p, 0, out, err);
+}
+
+int ct_simulate_reference(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p,
+                          ct_sim_result *out, ct_err *err)
+{
+    return simulate(tr, l, p, 1, out, err);
 }
 
 double ct_sim_comm_time(const ct_sim_comm *c)

@@ -19,6 +19,8 @@
 #include "contention/error.h"
 #include "contention/penalty.h"
 
+#include "stopgo.h" /* the paths, their limits and statistics */
+
 #define SG_NONE UINT32_MAX
 
 /* Merged, weighted bipartite graph over the active arcs, split in components */

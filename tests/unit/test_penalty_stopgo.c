@@ -14,6 +14,8 @@
 
 #include "contention/penalty.h"
 
+#include "stopgo.h" /* internal: paths, options, statistics */
+
 /* The bound the scalable estimate must meet against exact (brief: 5 %). */
 #define MCMC_REL_BOUND 0.05
 

@@ -19,7 +19,8 @@
 #include "contention/simulate.h"
 #include "contention/trace.h"
 
-#include "engine.h" /* internal: the event engine and its incremental state */
+#include "engine.h"       /* internal: the event engine and its incremental state */
+#include "simulate_ref.h" /* internal: the simulator without incremental hooks */
 
 #define TRACES CT_FIXTURES "/traces"
 #define VECTORS CT_FIXTURES "/vectors"
@@ -59,12 +60,18 @@ static void parse(const char *text, ct_trace *tr)
         fail_msg("%s", err.msg);
 }
 
+static void simulate_ok_as(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p,
+                           int reference, ct_sim_result *r)
+{
+    ct_err err = {{0}};
+    if ((reference ? ct_simulate_reference : ct_simulate)(tr, l, p, r, &err))
+        fail_msg("%s", err.msg);
+}
+
 static void simulate_ok(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p,
                         ct_sim_result *r)
 {
-    ct_err err = {{0}};
-    if (ct_simulate(tr, l, p, r, &err))
-        fail_msg("%s", err.msg);
+    simulate_ok_as(tr, l, p, 0, r);
 }
 
 #define REL_EQ(a, b, tol) assert_true(fabs((a) - (b)) <= (tol)*fabs(b))
@@ -223,9 +230,9 @@ static void test_fig4_gige(void **state)
     /* alpha = 0 and beta = t_ref / 4 MiB: every communication alone takes t_ref */
     ct_sim_params p = gige_params(0, t_ref / 4194304.0);
     for (int ref = 0; ref < 2; ref++) {
-        p.reference = ref; /* incremental evaluation, then ct_gige_penalties */
+        /* incremental evaluation, then the model re-applied per component */
         ct_sim_result r;
-        simulate_ok(&tr, &l, &p, &r);
+        simulate_ok_as(&tr, &l, &p, ref, &r);
         for (size_t c = 0; c < 6; c++) {
             char lab[CT_LABEL_MAX];
             ct_trace_label(&tr, c, lab, sizeof lab);
@@ -591,8 +598,7 @@ static void test_incremental_replay_equals_reference(void **state)
         p.model.integer[CT_GIGE_FLAGS] = flags;
         ct_sim_result inc, ref;
         simulate_ok(&tr, &l, &p, &inc);
-        p.reference = 1;
-        simulate_ok(&tr, &l, &p, &ref);
+        simulate_ok_as(&tr, &l, &p, 1, &ref);
         for (size_t c = 0; c < tr.ncomm; c++) {
             /* same arithmetic on the same penalties: agreement to rounding */
             assert_true(fabs(inc.comm[c].end - ref.comm[c].end) <= 1e-9 * ref.comm[c].end);

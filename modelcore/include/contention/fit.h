@@ -85,18 +85,20 @@ void ct_fit_residuals(const ct_a2a_sample *s, size_t n, double alpha, double bet
 #define CT_FIT_TREND_MIN 0.05
 #define CT_FIT_TREND_T 3.0
 
-/* GigE penalty parameters from measured conflict schemes (001 §V-A):
- * beta = mean over k of penalty(k outgoing) / k from pure outgoing conflicts;
- * gamma_o = 1 - t_a / (3*beta*t_ref), gamma_i = 1 - t_f / (3*beta*t_ref)
+/* GigE penalty parameters from measured conflict schemes (001 §V-A), named
+ * as in ct_penalty_model (penalty.h: share = 001's β, dimensionless, not
+ * Hockney's beta; skew_in/skew_out = γ_i/γ_o):
+ * share = mean over k of penalty(k outgoing) / k from pure outgoing conflicts;
+ * skew_out = 1 - t_a / (3*share*t_ref), skew_in = 1 - t_f / (3*share*t_ref)
  * from the Fig. 4 scheme's communications a and f. */
-int ct_fit_gige_beta(const int *k, const double *penalty, size_t n, double *beta, ct_err *err);
-int ct_fit_gige_gammas(double beta, double t_ref, double t_a, double t_f, double *gamma_i,
-                       double *gamma_o, ct_err *err);
+int ct_fit_gige_beta(const int *k, const double *penalty, size_t n, double *share, ct_err *err);
+int ct_fit_gige_gammas(double share, double t_ref, double t_a, double t_f, double *skew_in,
+                       double *skew_out, ct_err *err);
 /* The same with k communications sharing the busy end instead of Fig. 4's 3:
- * gamma_o = 1 - t_a / (k*beta*t_ref), gamma_i = 1 - t_f / (k*beta*t_ref)
+ * skew_out = 1 - t_a / (k*share*t_ref), skew_in = 1 - t_f / (k*share*t_ref)
  * (001 §V-A, the "otherwise" branches of p_o and p_i with card = 1); k = 2 is
  * the 4-node scheme mix4 of calibrate.h. */
-int ct_fit_gige_gammas_k(double beta, double t_ref, double t_a, double t_f, int k,
-                         double *gamma_i, double *gamma_o, ct_err *err);
+int ct_fit_gige_gammas_k(double share, double t_ref, double t_a, double t_f, int k,
+                         double *skew_in, double *skew_out, ct_err *err);
 
 #endif

@@ -102,10 +102,12 @@ int ct_plogp_scatter_best(const ct_plogp *p, int64_t P, double m, ct_plogp_choic
 
 /* pLogP All-to-All bounds (003 Table 3), P processes:
  *   upper = (P-1)*g(m) + (P-1)*o_r(m) + L,  lower = (P-1)*o_s(m) + (P-1)*o_r(m) + L,
- * and the prediction T = lower + (upper - lower) * gamma (003 §5.1; 003 used
- * gamma = 2/3 on its GigE cluster). P <= 1 gives 0 (no peers). */
+ * and the prediction T = lower + (upper - lower) * upper_frac, upper_frac
+ * being 003 §5.1's γ (003 used 2/3 on its GigE cluster; named apart from the
+ * Alltoall signature's gamma, alltoall.h). P <= 1 gives 0 (no peers). */
 double ct_plogp_a2a_upper(int64_t P, double g_m, double or_m, double L);
 double ct_plogp_a2a_lower(int64_t P, double os_m, double or_m, double L);
-double ct_plogp_a2a(int64_t P, double g_m, double os_m, double or_m, double L, double gamma);
+double ct_plogp_a2a(int64_t P, double g_m, double os_m, double or_m, double L,
+                    double upper_frac);
 
 #endif

@@ -32,9 +32,6 @@ typedef struct ct_sim_params {
     ct_p2p_curve p2p;       /* piecewise Hockney (p2p.h); nseg = 0: alpha, beta above */
     double intra_bw;        /* bytes/s between tasks of one node; <= 0: instantaneous */
     int keep_comms;         /* 1: fill ct_sim_result.comm (needed by ct_sim_evaluate) */
-    /* 1: re-evaluate GigE through ct_gige_penalties on each affected component
-     * instead of the incremental evaluation (slow; for cross-checks) */
-    int reference;
 } ct_sim_params;
 
 typedef struct ct_sim_comm {
