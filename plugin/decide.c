@@ -156,14 +156,16 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
     }
     nnodes = g->alloc.nnodes;
 
-    /* cpus per task: srun 22.05 reads -c or SRUN_CPUS_PER_TASK, not
-     * SLURM_CPUS_PER_TASK */
+    /* cpus per task: -c, else the variable this release's srun reads:
+     * SRUN_CPUS_PER_TASK up to 23.02, SLURM_CPUS_PER_TASK from 23.11 */
     g->cpt = 1;
     const char *s;
+    const char *cpt_var =
+        ctp_srun_reads_cpus_per_task(args->version) ? "SLURM_CPUS_PER_TASK" : "SRUN_CPUS_PER_TASK";
     if (args->has_cpt)
         g->cpt = args->cpt;
-    else if ((s = env(fn, ctx, "SRUN_CPUS_PER_TASK")) && parse_count(s, &g->cpt) < 0) {
-        strf(what, sizeof what, "SRUN_CPUS_PER_TASK '%s' is not a positive count", s);
+    else if ((s = env(fn, ctx, cpt_var)) && parse_count(s, &g->cpt) < 0) {
+        strf(what, sizeof what, "%s '%s' is not a positive count", cpt_var, s);
         goto bad;
     }
     int has_ntasks = 0;
@@ -385,6 +387,14 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         say(d, explicit_mode ? CTP_LEVEL_WARNING : CTP_LEVEL_VERBOSE,
             "contention: warning: srun's command line not understood (%s): layout left to Slurm",
             args->why);
+        return;
+    }
+    if (args->interactive) {
+        /* the use_interactive_step shell: one task, and whatever srun reads
+         * here would be handed on to the shell (issue 10) */
+        say(d, CTP_LEVEL_VERBOSE,
+            "contention: interactive step (srun --interactive): nothing to lay out; the sruns "
+            "inside it are decided one by one");
         return;
     }
     const char *user_dist = args->has_dist ? args->dist : env(fn, ctx, "SLURM_DISTRIBUTION");

@@ -64,7 +64,13 @@ int ctp_size_parse(const char *s, double *bytes, ct_err *err)
 }
 
 /* ------------------------------------------------------------------ */
-/* srun's options (Slurm 22.05, src/common/slurm_opt.c, srun's subset) */
+/* srun's options, per Slurm release. Each entry lists the releases whose
+ * srun accepts it with that argument kind, as read from each release's
+ * src/common/slurm_opt.c (common_options[], entries srun handles), tags
+ * slurm-22-05-11-1, 23-02-8-1, 23-11-11-1, 24-05-8-1, 24-11-7-1, 25-05-8-1,
+ * 25-11-7-1 and 26-05-3-1. A release not listed here is not scanned at all
+ * (ctp_slurm_version_parse refuses it): a wrong table could mis-read an
+ * argument as an option or the reverse. */
 
 enum arg { NO = 0, REQ = 1, OPT = 2 };
 
@@ -80,154 +86,227 @@ enum what {
     W_MODE,
     W_PATTERN,
     W_SIZE,
+    W_INTERACTIVE, /* --interactive: the shell step of use_interactive_step */
+    W_OVERLAP,     /* --overlap: the step may use CPUs other steps hold */
     W_UNSUPPORTED, /* changes the step's nodes or CPUs in ways not modelled */
 };
+
+#define V2205 (1u << CTP_SLURM_22_05)
+#define V2302 (1u << CTP_SLURM_23_02)
+#define V2311 (1u << CTP_SLURM_23_11)
+#define V2405 (1u << CTP_SLURM_24_05)
+#define V2411 (1u << CTP_SLURM_24_11)
+#define V2505 (1u << CTP_SLURM_25_05)
+#define V2511 (1u << CTP_SLURM_25_11)
+#define V2605 (1u << CTP_SLURM_26_05)
+#define VALL ((1u << CTP_SLURM_NVERSIONS) - 1)
+#define VFROM(v) (VALL & ~((v) - 1))
 
 typedef struct srun_opt {
     const char *name;
     char shortc; /* 0: long only */
     enum arg arg;
     enum what what;
+    unsigned versions; /* bit CTP_SLURM_*: srun of that release accepts it so */
 } srun_opt;
 
 static const srun_opt srun_opts[] = {
-    {"accel-bind", 0, REQ, W_OTHER},
-    {"account", 'A', REQ, W_OTHER},
-    {"acctg-freq", 0, REQ, W_OTHER},
-    {"bbf", 0, REQ, W_OTHER},
-    {"bcast", 0, OPT, W_OTHER},
-    {"bcast-exclude", 0, REQ, W_OTHER},
-    {"begin", 'b', REQ, W_OTHER},
-    {"bb", 0, REQ, W_OTHER},
-    {"cluster-constraint", 0, REQ, W_OTHER},
-    {"chdir", 'D', REQ, W_OTHER},
-    {"clusters", 'M', REQ, W_OTHER},
-    {"cluster", 0, REQ, W_OTHER},
-    {"comment", 0, REQ, W_OTHER},
-    {"compress", 0, OPT, W_OTHER},
-    {"constraint", 'C', REQ, W_OTHER},
-    {"container", 0, REQ, W_OTHER},
-    {"context", 0, REQ, W_OTHER},
-    {"contiguous", 0, NO, W_OTHER},
-    {"core-spec", 'S', REQ, W_OTHER},
-    {"cores-per-socket", 0, REQ, W_UNSUPPORTED},
-    {"cpu-bind", 0, REQ, W_OTHER},
-    {"cpu_bind", 0, REQ, W_OTHER},
-    {"cpu-freq", 0, REQ, W_OTHER},
-    {"cpus-per-gpu", 0, REQ, W_UNSUPPORTED},
-    {"cpus-per-task", 'c', REQ, W_CPT},
-    {"deadline", 0, REQ, W_OTHER},
-    {"debugger-test", 0, NO, W_OTHER},
-    {"delay-boot", 0, REQ, W_OTHER},
-    {"dependency", 'd', REQ, W_OTHER},
-    {"disable-status", 'X', NO, W_OTHER},
-    {"distribution", 'm', REQ, W_DIST},
-    {"epilog", 0, REQ, W_OTHER},
-    {"error", 'e', REQ, W_OTHER},
-    {"exclude", 'x', REQ, W_UNSUPPORTED},
-    {"exclusive", 0, OPT, W_OTHER},
-    {"exact", 0, NO, W_OTHER},
-    {"export", 0, REQ, W_OTHER},
-    {"extra-node-info", 'B', REQ, W_UNSUPPORTED},
-    {"gid", 0, REQ, W_OTHER},
-    {"gpu-bind", 0, REQ, W_OTHER},
-    {"gpu-freq", 0, REQ, W_OTHER},
-    {"gpus", 'G', REQ, W_UNSUPPORTED},
-    {"gpus-per-node", 0, REQ, W_UNSUPPORTED},
-    {"gpus-per-socket", 0, REQ, W_UNSUPPORTED},
-    {"gpus-per-task", 0, REQ, W_UNSUPPORTED},
-    {"gres", 0, REQ, W_OTHER},
-    {"gres-flags", 0, REQ, W_OTHER},
-    {"help", 'h', NO, W_OTHER},
-    {"hint", 0, REQ, W_UNSUPPORTED},
-    {"hold", 'H', NO, W_OTHER},
-    {"immediate", 'I', OPT, W_OTHER},
-    {"input", 'i', REQ, W_OTHER},
-    {"interactive", 0, NO, W_OTHER},
-    {"jobid", 0, REQ, W_UNSUPPORTED},
-    {"job-name", 'J', REQ, W_OTHER},
-    {"kill-on-bad-exit", 'K', OPT, W_OTHER},
-    {"label", 'l', NO, W_OTHER},
-    {"licenses", 'L', REQ, W_OTHER},
-    {"mail-type", 0, REQ, W_OTHER},
-    {"mail-user", 0, REQ, W_OTHER},
-    {"threads", 'T', REQ, W_OTHER},
-    {"mcs-label", 0, REQ, W_OTHER},
-    {"mem", 0, REQ, W_OTHER},
-    {"mem-bind", 0, REQ, W_OTHER},
-    {"mem-per-cpu", 0, REQ, W_OTHER},
-    {"mem-per-gpu", 0, REQ, W_OTHER},
-    {"mincpus", 0, REQ, W_OTHER},
-    {"mpi", 0, REQ, W_OTHER},
-    {"msg-timeout", 0, REQ, W_OTHER},
-    {"multi-prog", 0, NO, W_OTHER},
-    {"network", 0, REQ, W_OTHER},
-    {"nice", 0, OPT, W_OTHER},
-    {"no-allocate", 'Z', NO, W_UNSUPPORTED},
-    {"no-kill", 'k', OPT, W_OTHER},
-    {"nodefile", 'F', REQ, W_UNSUPPORTED},
-    {"nodelist", 'w', REQ, W_UNSUPPORTED},
-    {"nodes", 'N', REQ, W_NODES},
-    {"ntasks", 'n', REQ, W_NTASKS},
-    {"ntasks-per-core", 0, REQ, W_UNSUPPORTED},
-    {"ntasks-per-node", 0, REQ, W_NTPN},
-    {"ntasks-per-socket", 0, REQ, W_UNSUPPORTED},
-    {"ntasks-per-tres", 0, REQ, W_UNSUPPORTED},
-    {"ntasks-per-gpu", 0, REQ, W_UNSUPPORTED},
-    {"open-mode", 0, REQ, W_OTHER},
-    {"output", 'o', REQ, W_OTHER},
-    {"overcommit", 'O', NO, W_UNSUPPORTED},
-    {"overlap", 0, OPT, W_OTHER},
-    {"oversubscribe", 's', NO, W_OTHER},
-    {"pack-group", 0, REQ, W_UNSUPPORTED},
-    {"het-group", 0, REQ, W_UNSUPPORTED},
-    {"partition", 'p', REQ, W_OTHER},
-    {"power", 0, REQ, W_OTHER},
-    {"prefer", 0, REQ, W_OTHER},
-    {"preserve-env", 'E', NO, W_OTHER},
-    {"priority", 0, REQ, W_OTHER},
-    {"profile", 0, REQ, W_OTHER},
-    {"prolog", 0, REQ, W_OTHER},
-    {"propagate", 0, OPT, W_OTHER},
-    {"pty", 0, NO, W_OTHER},
-    {"qos", 'q', REQ, W_OTHER},
-    {"quiet", 'Q', NO, W_QUIET},
-    {"quit-on-interrupt", 0, NO, W_OTHER},
-    {"reboot", 0, NO, W_OTHER},
-    {"relative", 'r', REQ, W_UNSUPPORTED},
-    {"reservation", 0, REQ, W_OTHER},
-    {"resv-ports", 0, OPT, W_OTHER},
-    {"send-libs", 0, OPT, W_OTHER},
-    {"signal", 0, REQ, W_OTHER},
-    {"slurmd-debug", 0, REQ, W_OTHER},
-    {"sockets-per-node", 0, REQ, W_UNSUPPORTED},
-    {"spread-job", 0, NO, W_UNSUPPORTED},
-    {"switches", 0, REQ, W_OTHER},
-    {"task-epilog", 0, REQ, W_OTHER},
-    {"task-prolog", 0, REQ, W_OTHER},
-    {"tasks-per-node", 0, REQ, W_NTPN},
-    {"test-only", 0, NO, W_OTHER},
-    {"thread-spec", 0, REQ, W_OTHER},
-    {"threads-per-core", 0, REQ, W_UNSUPPORTED},
-    {"time", 't', REQ, W_OTHER},
-    {"time-min", 0, REQ, W_OTHER},
-    {"tmp", 0, REQ, W_OTHER},
-    {"uid", 0, REQ, W_OTHER},
-    {"unbuffered", 'u', NO, W_OTHER},
-    {"use-min-nodes", 0, NO, W_UNSUPPORTED},
-    {"usage", 0, NO, W_OTHER},
-    {"verbose", 'v', NO, W_VERBOSE},
-    {"version", 'V', NO, W_OTHER},
-    {"wait", 'W', REQ, W_OTHER},
-    {"wckey", 0, REQ, W_OTHER},
-    {"whole", 0, NO, W_OTHER},
-    {"x11", 0, OPT, W_OTHER},
+    {"accel-bind", 0, REQ, W_OTHER, VALL},
+    {"account", 'A', REQ, W_OTHER, VALL},
+    {"acctg-freq", 0, REQ, W_OTHER, VALL},
+    {"async", 0, NO, W_OTHER, V2605},
+    {"autocomplete", 0, REQ, W_OTHER, VFROM(V2302)},
+    {"bb", 0, REQ, W_OTHER, VALL},
+    {"bbf", 0, REQ, W_OTHER, VALL},
+    {"bcast", 0, OPT, W_OTHER, VALL},
+    {"bcast-exclude", 0, REQ, W_OTHER, VALL},
+    {"begin", 'b', REQ, W_OTHER, VALL},
+    {"chdir", 'D', REQ, W_OTHER, VALL},
+    {"cluster", 0, REQ, W_OTHER, VALL},
+    {"cluster-constraint", 0, REQ, W_OTHER, VALL},
+    {"clusters", 'M', REQ, W_OTHER, VALL},
+    {"comment", 0, REQ, W_OTHER, VALL},
+    {"compress", 0, OPT, W_OTHER, VALL},
+    {"consolidate-segments", 0, NO, W_UNSUPPORTED, VFROM(V2511)},
+    {"constraint", 'C', REQ, W_OTHER, VALL},
+    {"container", 0, REQ, W_OTHER, VALL},
+    {"container-id", 0, REQ, W_OTHER, VFROM(V2302)},
+    {"container-type", 0, REQ, W_OTHER, V2605},
+    {"context", 0, REQ, W_OTHER, VALL},
+    {"contiguous", 0, NO, W_OTHER, VALL},
+    {"core-spec", 'S', REQ, W_OTHER, VALL},
+    {"cores-per-socket", 0, REQ, W_UNSUPPORTED, VALL},
+    {"cpu-bind", 0, REQ, W_OTHER, VALL},
+    {"cpu-freq", 0, REQ, W_OTHER, VALL},
+    {"cpu_bind", 0, REQ, W_OTHER, VALL},
+    {"cpus-per-gpu", 0, REQ, W_UNSUPPORTED, VALL},
+    {"cpus-per-task", 'c', REQ, W_CPT, VALL},
+    {"deadline", 0, REQ, W_OTHER, VALL},
+    {"debugger-test", 0, NO, W_OTHER, VALL},
+    {"delay-boot", 0, REQ, W_OTHER, VALL},
+    {"dependency", 'd', REQ, W_OTHER, VALL},
+    {"disable-status", 'X', NO, W_OTHER, VALL},
+    {"distribution", 'm', REQ, W_DIST, VALL},
+    {"epilog", 0, REQ, W_OTHER, VALL},
+    {"error", 'e', REQ, W_OTHER, VALL},
+    {"exact", 0, NO, W_UNSUPPORTED, VALL},
+    {"exclude", 'x', REQ, W_UNSUPPORTED, VALL},
+    {"exclusive", 0, OPT, W_UNSUPPORTED, VALL},
+    {"export", 0, REQ, W_OTHER, VALL},
+    {"external-launcher", 0, NO, W_OTHER, V2311},
+    {"external-launcher", 0, OPT, W_OTHER, VFROM(V2405)},
+    {"extra", 0, REQ, W_OTHER, VFROM(V2302)},
+    {"extra-node-info", 'B', REQ, W_UNSUPPORTED, VALL},
+    {"gid", 0, REQ, W_OTHER, V2205},
+    {"gpu-bind", 0, REQ, W_OTHER, VALL},
+    {"gpu-freq", 0, REQ, W_OTHER, VALL},
+    {"gpus", 'G', REQ, W_UNSUPPORTED, VALL},
+    {"gpus-per-node", 0, REQ, W_UNSUPPORTED, VALL},
+    {"gpus-per-socket", 0, REQ, W_UNSUPPORTED, VALL},
+    {"gpus-per-task", 0, REQ, W_UNSUPPORTED, VALL},
+    {"gres", 0, REQ, W_UNSUPPORTED, VALL},
+    {"gres-flags", 0, REQ, W_OTHER, VALL},
+    {"help", 'h', NO, W_OTHER, VALL},
+    {"het-group", 0, REQ, W_UNSUPPORTED, VALL},
+    {"hint", 0, REQ, W_UNSUPPORTED, VALL},
+    {"hold", 'H', NO, W_OTHER, VALL},
+    {"ignore-signals", 0, REQ, W_OTHER, V2605},
+    {"immediate", 'I', OPT, W_OTHER, VALL},
+    {"input", 'i', REQ, W_OTHER, VALL},
+    {"interactive", 0, NO, W_INTERACTIVE, VALL},
+    {"job-name", 'J', REQ, W_OTHER, VALL},
+    {"jobid", 0, REQ, W_UNSUPPORTED, VALL},
+    {"kill-on-bad-exit", 'K', OPT, W_OTHER, VALL},
+    {"label", 'l', NO, W_OTHER, VALL},
+    {"licenses", 'L', REQ, W_OTHER, VALL},
+    {"mail-type", 0, REQ, W_OTHER, VALL},
+    {"mail-user", 0, REQ, W_OTHER, VALL},
+    {"mcs-label", 0, REQ, W_OTHER, VALL},
+    {"mem", 0, REQ, W_UNSUPPORTED, VALL},
+    {"mem-bind", 0, REQ, W_OTHER, VALL},
+    {"mem-per-cpu", 0, REQ, W_UNSUPPORTED, VALL},
+    {"mem-per-gpu", 0, REQ, W_UNSUPPORTED, VALL},
+    {"mem-update", 0, REQ, W_OTHER, V2605},
+    {"mincpus", 0, REQ, W_OTHER, VALL},
+    {"mpi", 0, REQ, W_OTHER, VALL},
+    {"msg-timeout", 0, REQ, W_OTHER, VALL},
+    {"multi-prog", 0, NO, W_OTHER, VALL},
+    {"network", 0, REQ, W_OTHER, VALL},
+    {"nice", 0, OPT, W_OTHER, VALL},
+    {"no-allocate", 'Z', NO, W_UNSUPPORTED, VALL},
+    {"no-kill", 'k', OPT, W_OTHER, VALL},
+    {"nodefile", 'F', REQ, W_UNSUPPORTED, VALL},
+    {"nodelist", 'w', REQ, W_UNSUPPORTED, VALL},
+    {"nodes", 'N', REQ, W_NODES, VALL},
+    {"ntasks", 'n', REQ, W_NTASKS, VALL},
+    {"ntasks-per-core", 0, REQ, W_UNSUPPORTED, VALL},
+    {"ntasks-per-gpu", 0, REQ, W_UNSUPPORTED, VALL},
+    {"ntasks-per-node", 0, REQ, W_NTPN, VALL},
+    {"ntasks-per-socket", 0, REQ, W_UNSUPPORTED, VALL},
+    {"ntasks-per-tres", 0, REQ, W_UNSUPPORTED, VALL},
+    {"oom-kill-step", 0, OPT, W_OTHER, VFROM(V2411)},
+    {"open-mode", 0, REQ, W_OTHER, VALL},
+    {"output", 'o', REQ, W_OTHER, VALL},
+    {"overcommit", 'O', NO, W_UNSUPPORTED, VALL},
+    {"overlap", 0, OPT, W_OVERLAP, VALL},
+    {"oversubscribe", 's', NO, W_OTHER, VALL},
+    {"pack-group", 0, REQ, W_UNSUPPORTED, VALL},
+    {"parsable", 0, NO, W_OTHER, V2605},
+    {"partition", 'p', REQ, W_OTHER, VALL},
+    {"power", 0, REQ, W_OTHER, V2205 | V2302 | V2311},
+    {"prefer", 0, REQ, W_OTHER, VALL},
+    {"preserve-env", 'E', NO, W_OTHER, VALL},
+    {"priority", 0, REQ, W_OTHER, VALL},
+    {"profile", 0, REQ, W_OTHER, VALL},
+    {"prolog", 0, REQ, W_OTHER, VALL},
+    {"propagate", 0, OPT, W_OTHER, VALL},
+    {"pty", 0, NO, W_OTHER, V2205},
+    {"pty", 0, OPT, W_OTHER, VFROM(V2302)},
+    {"qos", 'q', REQ, W_OTHER, VALL},
+    {"quiet", 'Q', NO, W_QUIET, VALL},
+    {"quit-on-interrupt", 0, NO, W_OTHER, VALL},
+    {"reboot", 0, NO, W_OTHER, VALL},
+    {"relative", 'r', REQ, W_UNSUPPORTED, VALL},
+    {"reservation", 0, REQ, W_OTHER, VALL},
+    {"resources", 0, REQ, W_UNSUPPORTED, VFROM(V2511)},
+    {"resv-ports", 0, OPT, W_OTHER, VALL},
+    {"segment", 0, REQ, W_UNSUPPORTED, VFROM(V2405)},
+    {"send-libs", 0, OPT, W_OTHER, VALL},
+    {"signal", 0, REQ, W_OTHER, VALL},
+    {"slurmd-debug", 0, REQ, W_OTHER, VALL},
+    {"sockets-per-node", 0, REQ, W_UNSUPPORTED, VALL},
+    {"spread-job", 0, NO, W_UNSUPPORTED, VALL},
+    {"spread-segments", 0, NO, W_UNSUPPORTED, VFROM(V2511)},
+    {"stepmgr", 0, NO, W_OTHER, VFROM(V2405)},
+    {"switches", 0, REQ, W_OTHER, VALL},
+    {"task-epilog", 0, REQ, W_OTHER, VALL},
+    {"task-prolog", 0, REQ, W_OTHER, VALL},
+    {"tasks-per-node", 0, REQ, W_NTPN, VALL},
+    {"test-only", 0, NO, W_OTHER, VALL},
+    {"thread-spec", 0, REQ, W_OTHER, VALL},
+    {"threads", 'T', REQ, W_OTHER, VALL},
+    {"threads-per-core", 0, REQ, W_UNSUPPORTED, VALL},
+    {"time", 't', REQ, W_OTHER, VALL},
+    {"time-min", 0, REQ, W_OTHER, VALL},
+    {"tmp", 0, REQ, W_OTHER, VALL},
+    {"treewidth", 0, REQ, W_OTHER, VFROM(V2311)},
+    {"tres-bind", 0, REQ, W_OTHER, VFROM(V2311)},
+    {"tres-per-task", 0, REQ, W_UNSUPPORTED, VFROM(V2302)},
+    {"uid", 0, REQ, W_OTHER, V2205},
+    {"unbuffered", 'u', NO, W_OTHER, VALL},
+    {"usage", 0, NO, W_OTHER, VALL},
+    {"use-min-nodes", 0, NO, W_UNSUPPORTED, VALL},
+    {"verbose", 'v', NO, W_VERBOSE, VALL},
+    {"version", 'V', NO, W_OTHER, VALL},
+    {"wait", 'W', REQ, W_OTHER, VALL},
+    {"wait-for-children", 0, NO, W_OTHER, VFROM(V2505)},
+    {"wckey", 0, REQ, W_OTHER, VALL},
+    {"whole", 0, NO, W_OTHER, VALL},
+    {"x11", 0, OPT, W_OTHER, VALL},
     /* this plugin's own options (SPANK adds them to srun's table) */
-    {"contention", 0, REQ, W_MODE},
-    {"contention-pattern", 0, REQ, W_PATTERN},
-    {"contention-size", 0, REQ, W_SIZE},
+    {"contention", 0, REQ, W_MODE, VALL},
+    {"contention-pattern", 0, REQ, W_PATTERN, VALL},
+    {"contention-size", 0, REQ, W_SIZE, VALL},
 };
 #define NOPTS (sizeof srun_opts / sizeof srun_opts[0])
+
+static const char *const version_names[CTP_SLURM_NVERSIONS] = {
+    "22.05", "23.02", "23.11", "24.05", "24.11", "25.05", "25.11", "26.05",
+};
+
+int ctp_slurm_version_parse(const char *s, ctp_slurm_version *v, ct_err *err)
+{
+    /* "22.05.8", "24.11.0-0rc1", "26.05": the release is the first two numbers */
+    char rel[8] = "";
+    if (s) {
+        size_t n = strspn(s, "0123456789");
+        if (n == 2 && s[2] == '.' && strspn(s + 3, "0123456789") == 2 &&
+            (s[5] == '\0' || s[5] == '.' || s[5] == '-'))
+            snprintf(rel, sizeof rel, "%.5s", s);
+    }
+    for (int i = 0; rel[0] && i < CTP_SLURM_NVERSIONS; i++)
+        if (strcmp(rel, version_names[i]) == 0) {
+            *v = (ctp_slurm_version)i;
+            return 0;
+        }
+    return ct_err_set(err,
+                      "Slurm %s has no srun option table in this plugin (known: " CTP_SLURM_KNOWN
+                      ")",
+                      s && *s ? s : "(unknown version)");
+}
+
+const char *ctp_slurm_version_name(ctp_slurm_version v)
+{
+    return (unsigned)v < CTP_SLURM_NVERSIONS ? version_names[v] : "unknown";
+}
+
+int ctp_srun_reads_cpus_per_task(ctp_slurm_version v)
+{
+    /* srun reads SRUN_CPUS_PER_TASK up to 23.02 (22.05.1 stopped reading
+     * SLURM_CPUS_PER_TASK), SLURM_CPUS_PER_TASK again from 23.11 (srun/opt.c
+     * env_vars[] of each release) */
+    return v >= CTP_SLURM_23_11;
+}
 
 /* Two table entries are the same getopt option when they share short
  * letter and meaning (cpu-bind / cpu_bind, ntasks-per-node / tasks-per-node). */
@@ -244,15 +323,16 @@ static int same_option(const srun_opt *a, const srun_opt *b)
 
 /* Long option lookup as getopt_long does it: an exact name, else a unique
  * prefix (several prefixes of one option count as one). */
-static const srun_opt *find_long(const char *name, size_t len, int *ambiguous)
+static const srun_opt *find_long(unsigned vbit, const char *name, size_t len, int *ambiguous)
 {
     *ambiguous = 0;
     const srun_opt *hit = NULL;
     for (size_t i = 0; i < NOPTS; i++)
-        if (strlen(srun_opts[i].name) == len && strncmp(srun_opts[i].name, name, len) == 0)
+        if ((srun_opts[i].versions & vbit) && strlen(srun_opts[i].name) == len &&
+            strncmp(srun_opts[i].name, name, len) == 0)
             return &srun_opts[i];
     for (size_t i = 0; i < NOPTS; i++) {
-        if (strncmp(srun_opts[i].name, name, len) != 0)
+        if (!(srun_opts[i].versions & vbit) || strncmp(srun_opts[i].name, name, len) != 0)
             continue;
         if (!hit)
             hit = &srun_opts[i];
@@ -262,10 +342,10 @@ static const srun_opt *find_long(const char *name, size_t len, int *ambiguous)
     return *ambiguous ? NULL : hit;
 }
 
-static const srun_opt *find_short(char c)
+static const srun_opt *find_short(unsigned vbit, char c)
 {
     for (size_t i = 0; i < NOPTS; i++)
-        if (srun_opts[i].shortc == c)
+        if ((srun_opts[i].versions & vbit) && srun_opts[i].shortc == c)
             return &srun_opts[i];
     return NULL;
 }
@@ -355,6 +435,12 @@ static void record(ctp_srun_args *o, const srun_opt *op, const char *shown, cons
         o->has_size = 1;
         copy(o->size, sizeof o->size, val);
         break;
+    case W_INTERACTIVE:
+        o->interactive = 1;
+        break;
+    case W_OVERLAP:
+        o->overlap = 1;
+        break;
     case W_UNSUPPORTED:
         if (!o->unsupported[0])
             snprintf(o->unsupported, sizeof o->unsupported, "--%s", op->name);
@@ -366,8 +452,19 @@ static void record(ctp_srun_args *o, const srun_opt *op, const char *shown, cons
 
 void ctp_srun_args_parse(int argc, char *const *argv, ctp_srun_args *o)
 {
+    ctp_srun_args_parse_for(CTP_SLURM_22_05, argc, argv, o);
+}
+
+void ctp_srun_args_parse_for(ctp_slurm_version v, int argc, char *const *argv, ctp_srun_args *o)
+{
     memset(o, 0, sizeof *o);
     o->ok = 1;
+    o->version = v;
+    if ((unsigned)v >= CTP_SLURM_NVERSIONS) {
+        stop(o, "%s", "no srun option table for this Slurm release");
+        return;
+    }
+    unsigned vbit = 1u << v;
     /* srun takes a lone ':' anywhere, even after the command, as the
      * separator of a heterogeneous step */
     for (int i = 1; i < argc; i++)
@@ -386,7 +483,7 @@ void ctp_srun_args_parse(int argc, char *const *argv, ctp_srun_args *o)
             const char *eq = strchr(name, '=');
             size_t len = eq ? (size_t)(eq - name) : strlen(name);
             int amb;
-            const srun_opt *op = find_long(name, len, &amb);
+            const srun_opt *op = find_long(vbit, name, len, &amb);
             if (!op) {
                 stop(o, amb ? "ambiguous option '%s'" : "unknown option '%s' (another plugin's?)",
                      a);
@@ -411,7 +508,7 @@ void ctp_srun_args_parse(int argc, char *const *argv, ctp_srun_args *o)
         }
         /* a cluster of short options: -lv, -n4, -n 4, -lmcyclic */
         for (const char *p = a + 1; *p && o->ok; p++) {
-            const srun_opt *op = find_short(*p);
+            const srun_opt *op = find_short(vbit, *p);
             if (!op) {
                 char shown[3] = {'-', *p, '\0'};
                 stop(o, "unknown option '%s'", shown);
@@ -447,26 +544,34 @@ int ctp_read_cmdline(const char *path, int *argc, char ***argv, ct_err *err)
     /* /proc/PID/cmdline: a regular file whose size stat does not know */
     if (ct_read_file(path, CTP_CMDLINE_MAX, "a NUL-separated command line", &buf, &len, err) < 0)
         return -1;
-    int n = 0;
+    int rc = ctp_split_cmdline(buf, len, argc, argv, err);
+    free(buf);
+    return rc;
+}
+
+int ctp_split_cmdline(const char *buf, size_t len, int *argc, char ***argv, ct_err *err)
+{
+    *argc = 0;
+    *argv = NULL;
+    size_t n = 0;
     for (size_t i = 0; i < len; i++)
         if (buf[i] == '\0')
             n++;
     if (len > 0 && buf[len - 1] != '\0')
         n++; /* a last argument without its NUL */
-    char **v = calloc((size_t)n + 1, sizeof *v);
-    if (!v) {
-        free(buf);
-        return ct_err_set(err, "out of memory reading %s", path);
-    }
+    if (n >= INT32_MAX)
+        return ct_err_set(err, "command line of %zu arguments", n);
+    char **v = calloc(n + 1, sizeof *v);
+    if (!v)
+        return ct_err_set(err, "out of memory splitting a command line");
     size_t start = 0;
     int k = 0;
-    for (size_t i = 0; i <= len && k < n; i++) {
+    for (size_t i = 0; i <= len && (size_t)k < n; i++) {
         if (i == len || buf[i] == '\0') {
             v[k] = malloc(i - start + 1);
             if (!v[k]) {
                 ctp_argv_free(k, v);
-                free(buf);
-                return ct_err_set(err, "out of memory reading %s", path);
+                return ct_err_set(err, "out of memory splitting a command line");
             }
             memcpy(v[k], buf + start, i - start);
             v[k][i - start] = '\0';
@@ -474,7 +579,6 @@ int ctp_read_cmdline(const char *path, int *argc, char ***argv, ct_err *err)
             start = i + 1;
         }
     }
-    free(buf);
     *argc = k;
     *argv = v;
     return 0;

@@ -40,6 +40,29 @@ int ctp_pattern_check(const char *s, ct_err *err);
 /* --contention-size: bytes with K/M/G suffixes, > 0. */
 int ctp_size_parse(const char *s, double *bytes, ct_err *err);
 
+/* The Slurm releases whose srun command line the plugin can read (the
+ * release running is known in slurm_spank_init: S_SLURM_VERSION). */
+typedef enum ctp_slurm_version {
+    CTP_SLURM_22_05 = 0,
+    CTP_SLURM_23_02,
+    CTP_SLURM_23_11,
+    CTP_SLURM_24_05,
+    CTP_SLURM_24_11,
+    CTP_SLURM_25_05,
+    CTP_SLURM_25_11,
+    CTP_SLURM_26_05,
+    CTP_SLURM_NVERSIONS,
+} ctp_slurm_version;
+#define CTP_SLURM_KNOWN "22.05, 23.02, 23.11, 24.05, 24.11, 25.05, 25.11, 26.05"
+
+/* "22.05.8" -> CTP_SLURM_22_05; any other release is refused (message
+ * names it and lists the known ones). */
+int ctp_slurm_version_parse(const char *s, ctp_slurm_version *v, ct_err *err);
+const char *ctp_slurm_version_name(ctp_slurm_version v);
+/* 1: srun of that release takes -c from SLURM_CPUS_PER_TASK (23.11 on);
+ * 0: from SRUN_CPUS_PER_TASK (22.05, 23.02). */
+int ctp_srun_reads_cpus_per_task(ctp_slurm_version v);
+
 /* What srun's own command line says (read from /proc/self/cmdline in
  * slurm_spank_init, before srun has parsed it). */
 typedef struct ctp_srun_args {
@@ -56,6 +79,9 @@ typedef struct ctp_srun_args {
     int has_ntpn;
     int32_t ntpn;           /* --ntasks-per-node */
     char unsupported[48];   /* first option changing the step's nodes or CPUs we do not model */
+    int interactive;        /* --interactive (the use_interactive_step shell) */
+    int overlap;            /* --overlap */
+    ctp_slurm_version version; /* the option table used */
     int verbose;            /* count of -v */
     int quiet;              /* -Q */
     int has_mode, has_pattern, has_size;
@@ -69,7 +95,13 @@ typedef struct ctp_srun_args {
  * arguments, unique prefixes of long options. An option the scan does not
  * know (e.g. another SPANK plugin's) stops it with ok = 0, because its
  * argument count is unknown. */
+void ctp_srun_args_parse_for(ctp_slurm_version v, int argc, char *const *argv,
+                             ctp_srun_args *out);
+/* The same with Slurm 22.05's table. */
 void ctp_srun_args_parse(int argc, char *const *argv, ctp_srun_args *out);
+/* Split a NUL-separated command line (the bytes of /proc/PID/cmdline) into
+ * a NULL-terminated argv (free with ctp_argv_free). */
+int ctp_split_cmdline(const char *buf, size_t len, int *argc, char ***argv, ct_err *err);
 /* Read a NUL-separated command line file (/proc/self/cmdline) into a
  * NULL-terminated argv (free with ctp_argv_free). */
 int ctp_read_cmdline(const char *path, int *argc, char ***argv, ct_err *err);
@@ -135,5 +167,24 @@ const char *ctp_option_from_env(const char *name, ctp_getenv_fn getenv_fn, void 
  * fatal message with strict=yes) and no change. */
 void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn getenv_fn,
                 void *ctx, ctp_decision *d);
+
+/* ---- envmark.c: the variables the plugin sets for srun (see there) ---- */
+
+/* setenv (value != NULL) or unsetenv (value == NULL); < 0 on failure */
+typedef int (*ctp_setenv_fn)(const char *name, const char *value, void *ctx);
+
+#define CTP_MARK_PREFIX "SLURM_CONTENTION_SET_"
+
+/* 1 for a variable the plugin may set (SLURM_DISTRIBUTION, SLURM_HOSTFILE). */
+int ctp_is_managed(const char *var);
+/* srun: set VAR=value and its marker SLURM_CONTENTION_SET_VAR=value. */
+int ctp_set_ours(const char *var, const char *value, ctp_setenv_fn set, void *ctx);
+/* srun, before deciding: unset each managed variable equal to its marker
+ * (the plugin set it in an outer srun) and every marker. Returns how many
+ * variables were forgotten; note (may be NULL) names them. */
+int ctp_forget_ours(ctp_getenv_fn get, ctp_setenv_fn set, void *ctx, char *note, size_t n);
+/* The step's environment (remote context): unset each managed variable that
+ * has a marker, and the marker. Returns how many were removed. */
+int ctp_strip_step_env(ctp_getenv_fn get, ctp_setenv_fn set, void *ctx);
 
 #endif

@@ -5,7 +5,8 @@
  *  - sbatch/salloc (allocator): registers and validates the options, which
  *    Slurm hands on to the job's sruns as SLURM_SPANK_* variables;
  *  - slurmstepd (remote): registers the options so the values srun sends
- *    along are accepted; nothing else.
+ *    along are accepted; slurm_spank_user_init removes from the tasks'
+ *    environment what the plugin set for srun (envmark.c).
  * Fails open: nothing here stops srun unless plugstack.conf says strict=yes. */
 #include <slurm/spank.h>
 #include <stdio.h>
@@ -87,6 +88,30 @@ static const char *process_getenv(const char *name, void *ctx)
     return getenv(name);
 }
 
+static int process_setenv(const char *name, const char *value, void *ctx)
+{
+    (void)ctx;
+    return value ? setenv(name, value, 1) : unsetenv(name);
+}
+
+/* the step's environment, in slurmstepd (remote context) */
+static const char *step_getenv(const char *name, void *ctx)
+{
+    static char buf[2][4096];
+    static int k;
+    k ^= 1;
+    if (spank_getenv((spank_t)ctx, name, buf[k], sizeof buf[k]) != ESPANK_SUCCESS)
+        return NULL;
+    return buf[k];
+}
+
+static int step_setenv(const char *name, const char *value, void *ctx)
+{
+    spank_err_t rc = value ? spank_setenv((spank_t)ctx, name, value, 1)
+                           : spank_unsetenv((spank_t)ctx, name);
+    return rc == ESPANK_SUCCESS ? 0 : -1;
+}
+
 static int strict_requested(int ac, char **av)
 {
     for (int i = 0; i < ac; i++)
@@ -96,21 +121,30 @@ static int strict_requested(int ac, char **av)
 }
 
 /* srun, before it reads its environment and command line. */
-static int srun_init(void)
+static int srun_init(spank_t sp)
 {
     /* the variables describe this launch only, not an outer one */
     unsetenv("SLURM_CONTENTION_MAPPING");
     unsetenv("SLURM_CONTENTION_PREDICTED_SLOWDOWN");
+    /* what an outer srun of ours set is not the user's choice (envmark.c) */
+    ctp_forget_ours(process_getenv, process_setenv, NULL, NULL, 0);
 
     ctp_srun_args args;
     int argc = 0;
     char **argv = NULL;
     ct_err err = {{0}};
-    if (ctp_read_cmdline("/proc/self/cmdline", &argc, &argv, &err) < 0) {
+    const char *release = NULL;
+    ctp_slurm_version ver;
+    if (spank_get_item(sp, S_SLURM_VERSION, &release) != ESPANK_SUCCESS)
+        release = NULL;
+    if (ctp_slurm_version_parse(release, &ver, &err) < 0) {
+        memset(&args, 0, sizeof args);
+        snprintf(args.why, sizeof args.why, "%.150s", err.msg);
+    } else if (ctp_read_cmdline("/proc/self/cmdline", &argc, &argv, &err) < 0) {
         memset(&args, 0, sizeof args);
         snprintf(args.why, sizeof args.why, "cannot read it: %.100s", err.msg);
     } else {
-        ctp_srun_args_parse(argc, argv, &args);
+        ctp_srun_args_parse_for(ver, argc, argv, &args);
         ctp_argv_free(argc, argv);
     }
     ctp_decide(&config, &args, process_getenv, NULL, &decision);
@@ -119,7 +153,7 @@ static int srun_init(void)
         return -1;
     }
     if (decision.set_distribution)
-        setenv("SLURM_DISTRIBUTION", decision.distribution, 1);
+        ctp_set_ours("SLURM_DISTRIBUTION", decision.distribution, process_setenv, NULL);
     if (decision.mapping[0])
         setenv("SLURM_CONTENTION_MAPPING", decision.mapping, 1);
     if (decision.have_slowdown) {
@@ -151,7 +185,19 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
         return strict_requested(ac, av) ? -1 : 0;
     }
     if (ctx == S_CTX_LOCAL)
-        return srun_init();
+        return srun_init(sp);
+    return 0;
+}
+
+/* slurmstepd, before the tasks start: the variables the plugin set for srun
+ * to read leave the tasks' environment (envmark.c), so that neither a shell
+ * (use_interactive_step) nor a task's own srun takes them for the user's. */
+int slurm_spank_user_init(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    if (spank_context() == S_CTX_REMOTE)
+        ctp_strip_step_env(step_getenv, step_setenv, sp);
     return 0;
 }
 

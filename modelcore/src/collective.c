@@ -685,8 +685,21 @@ out:
 int ct_trace_load_expanded(const char *path, const ct_coll_params *p, ct_trace *tr,
                            ct_coll_stats *stats, ct_err *err)
 {
-    if (ct_trace_load(path, tr, err) < 0)
+    return ct_trace_load_expanded_bounded(path, NULL, p, tr, stats, err);
+}
+
+int ct_trace_load_expanded_bounded(const char *path, const ct_trace_limits *lim,
+                                   const ct_coll_params *pp, ct_trace *tr, ct_coll_stats *stats,
+                                   ct_err *err)
+{
+    if (ct_trace_load_bounded(path, lim, tr, err) < 0)
         return -1;
+    /* the event bound holds for the expanded trace too */
+    ct_coll_params bounded = *pp;
+    if (lim && lim->max_events &&
+        (!bounded.max_events || bounded.max_events > (uint64_t)lim->max_events))
+        bounded.max_events = lim->max_events;
+    const ct_coll_params *p = &bounded;
     if (stats) {
         memset(stats, 0, sizeof *stats);
         stats->events_in = stats->events_out = tr->nevents;

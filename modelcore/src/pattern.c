@@ -322,7 +322,7 @@ static int graph_trace(const ct_pattern *p, const ct_layout *l, acc *a, ct_err *
     ct_trace tr;
     ct_coll_params cp; /* no fabric here: collectives expanded with zero-cost choices */
     ct_coll_params_hockney(0, 0, &cp);
-    if (ct_trace_load_expanded(p->trace, &cp, &tr, NULL, err) < 0)
+    if (ct_trace_load_expanded_bounded(p->trace, &p->trace_limits, &cp, &tr, NULL, err) < 0)
         return -1;
     int rc = 0;
     if (tr.ntasks != l->ntasks) {

@@ -247,7 +247,7 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
          * (collective.h) */
         ct_coll_params cp;
         ct_coll_params_from_fabric(fabric, &cp);
-        if (ct_trace_load_expanded(p->trace, &cp, &tr, NULL, err) < 0)
+        if (ct_trace_load_expanded_bounded(p->trace, &p->trace_limits, &cp, &tr, NULL, err) < 0)
             return -1;
         have_trace = 1;
         if (ntasks <= 0)

@@ -6,6 +6,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -198,9 +201,9 @@ int ct_trace_set_ntasks(ct_trace *tr, int32_t ntasks, int32_t line, ct_err *err)
         ct_err_set(err, "'tasks' header after the first event (put it before any event)");
         return at_line(tr, line, err);
     }
-    if (ntasks < 1 || ntasks > CT_TRACE_MAX_TASKS) {
-        ct_err_set(err, "task count %d out of range (accepted: 1 to %d)", (int)ntasks,
-                   CT_TRACE_MAX_TASKS);
+    int32_t top = tr->max_tasks > 0 ? tr->max_tasks : CT_TRACE_MAX_TASKS;
+    if (ntasks < 1 || ntasks > top) {
+        ct_err_set(err, "task count %d out of range (accepted: 1 to %d)", (int)ntasks, (int)top);
         return at_line(tr, line, err);
     }
     tr->declared_tasks = ntasks;
@@ -211,6 +214,8 @@ int ct_trace_set_ntasks(ct_trace *tr, int32_t ntasks, int32_t line, ct_err *err)
 static int check_task(ct_trace *tr, int32_t task, const char *what, int32_t line, ct_err *err)
 {
     int32_t lim = tr->declared_tasks >= 0 ? tr->declared_tasks : CT_TRACE_MAX_TASKS;
+    if (tr->max_tasks > 0 && tr->max_tasks < lim)
+        lim = tr->max_tasks;
     if (task < 0 || task >= lim) {
         ct_err_set(err, "%s %d out of range (accepted: 0 to %d%s)", what, (int)task, (int)lim - 1,
                    tr->declared_tasks >= 0 ? ", as declared by 'tasks'" : "");
@@ -226,6 +231,9 @@ static int push_event(ct_trace *tr, int32_t task, ct_ev_kind kind, int32_t peer,
         return ct_err_set(err, "%s: trace already finished", tr->name);
     if (check_task(tr, task, "task", line, err))
         return -1;
+    if (tr->max_events && tr->nevents >= tr->max_events)
+        return ct_err_set(err, "%s:%d: more than %zu events (accepted: at most %zu events)",
+                          tr->name, (int)line, tr->max_events, tr->max_events);
     size_t cap = tr->ev_cap;
     if (grow((void **)&tr->ev, &cap, tr->nevents + 1, sizeof *tr->ev, err))
         return -1;
@@ -1120,8 +1128,97 @@ int ct_trace_load(const char *path, ct_trace *tr, ct_err *err)
 
 int ct_trace_parse_buffer(const char *name, const char *buf, size_t len, ct_trace *tr, ct_err *err)
 {
+    return ct_trace_parse_buffer_bounded(name, buf, len, NULL, tr, err);
+}
+
+int ct_trace_parse_buffer_bounded(const char *name, const char *buf, size_t len,
+                                  const ct_trace_limits *lim, ct_trace *tr, ct_err *err)
+{
     ct_trace_init(tr, name, err);
+    if (lim) {
+        tr->max_events = lim->max_events;
+        tr->max_tasks = lim->max_tasks;
+    }
     return trace_end(tr, each_line_buffer(tr->name, buf, len, trace_line_cb, tr, err), err);
+}
+
+/* Read a regular file of at most max bytes (0: any size) without ever
+ * blocking on a FIFO or a device: O_NONBLOCK open, fstat, then read. */
+static int read_regular(const char *path, size_t max, char **buf, size_t *len, ct_err *err)
+{
+    *buf = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return ct_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        int e = errno;
+        close(fd);
+        return ct_err_set(err, "%s: cannot stat: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return ct_err_set(err, "%s: not a regular file (accepted: a regular trace file, not a "
+                               "FIFO, device or directory)",
+                          path);
+    }
+    if (max && (uint64_t)st.st_size > (uint64_t)max) {
+        close(fd);
+        return ct_err_set(err, "%s: %lld bytes, larger than %zu (accepted: at most %zu bytes)",
+                          path, (long long)st.st_size, max, max);
+    }
+    /* the file may grow while read: never take more than max (+1 to see it) */
+    size_t want = (size_t)st.st_size + 1, cap = want, n = 0;
+    if (max && cap > max + 1)
+        cap = max + 1;
+    char *b = malloc(cap + 1);
+    if (!b) {
+        close(fd);
+        return ct_err_set(err, "%s: out of memory for %zu bytes", path, cap);
+    }
+    for (;;) {
+        if (n == cap)
+            break;
+        ssize_t r = read(fd, b + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(b);
+            close(fd);
+            return ct_err_set(err, "%s: read error: %s", path, strerror(e));
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    if (max && n > max) {
+        free(b);
+        return ct_err_set(err, "%s: grew past %zu bytes while read (accepted: at most %zu bytes)",
+                          path, max, max);
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+int ct_trace_load_bounded(const char *path, const ct_trace_limits *lim, ct_trace *tr,
+                          ct_err *err)
+{
+    if (!lim || (!lim->max_bytes && !lim->max_events && !lim->max_tasks))
+        return ct_trace_load(path, tr, err);
+    char *buf;
+    size_t len;
+    if (read_regular(path, lim->max_bytes, &buf, &len, err) < 0) {
+        ct_trace_init(tr, path, NULL);
+        return -1;
+    }
+    int rc = ct_trace_parse_buffer_bounded(path, buf, len, lim, tr, err);
+    free(buf);
+    return rc;
 }
 
 /* ------------------------------------------------------ measured times */

@@ -103,6 +103,28 @@ lc_alloc() {
         grep -v '^salloc: \(Granted\|Relinquishing\|Job allocation .* has been revoked\|Pending\|job .* queued\)'
 }
 
+# lc_interactive "SALLOC ARGS" 'COMMANDS': salloc without a command, so that
+# with LaunchParameters=use_interactive_step (CT_INTERACTIVE_STEP=1 at lc_up)
+# the shell runs as Slurm's interactive step (srun --interactive --pty);
+# COMMANDS run in that shell, with this file sourced, and their output is
+# printed. script(1) gives srun --pty its terminal.
+lc_interactive() {
+    local sargs=$1 cmds=$2 f out fd feeder
+    f=$(mktemp "$LC_DIR/interactive.XXXXXX") || return 1
+    out=$f.out
+    printf 'source %q\n%s\n' "$CT_LIB_SH" "$cmds" >"$f"
+    : >"$out"
+    # the shell's input stays open until the session ends (an early EOF
+    # makes script(1) end the session)
+    exec {fd}< <(printf '. %q >%q 2>&1; exit\n' "$f" "$out"; sleep "$CT_TIMEOUT")
+    feeder=$!
+    # shellcheck disable=SC2086
+    timeout "$CT_TIMEOUT" script -q -e -c "salloc $sargs" /dev/null <&"$fd" >/dev/null 2>&1
+    exec {fd}<&-
+    kill "$feeder" 2>/dev/null
+    cat "$out"
+}
+
 # ---- layouts (inside an allocation) ------------------------------------
 
 # srun_layout SRUN_ARGS...: node index (position in SLURM_JOB_NODELIST) of

@@ -13,7 +13,7 @@ tap_plan 27
 
 # 1: only the SPANK entry points and the plugin's identity are exported
 syms=$(nm -D --defined-only "$SO" | awk '{print $3}' | sort | tr '\n' ' ')
-tap_is "$syms" "plugin_name plugin_type plugin_version slurm_spank_init slurm_spank_local_user_init spank_plugin_version " \
+tap_is "$syms" "plugin_name plugin_type plugin_version slurm_spank_init slurm_spank_local_user_init slurm_spank_user_init spank_plugin_version " \
     "contention.so exports only the SPANK symbols (contention.map)"
 
 lc_up 4 "signatures=$SIGS"

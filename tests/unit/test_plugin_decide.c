@@ -35,8 +35,17 @@ static const char *fake_getenv(const char *name, void *ctx)
     "SLURM_JOB_ID=12", "SLURM_JOB_CPUS_PER_NODE=4(x4)", "SLURM_JOB_NODELIST=n[1-4]",               \
         "SLURM_JOB_NUM_NODES=4", "SLURM_NTASKS=16", "SLURM_JOB_PARTITION=debug"
 
+static void decide_v(ctp_slurm_version v, const char *const *argv_extra,
+                     const char *const *vars, const char *plugstack, ctp_decision *d);
+
 static void decide(const char *const *argv_extra, const char *const *vars, const char *plugstack,
                    ctp_decision *d)
+{
+    decide_v(CTP_SLURM_22_05, argv_extra, vars, plugstack, d);
+}
+
+static void decide_v(ctp_slurm_version v, const char *const *argv_extra,
+                     const char *const *vars, const char *plugstack, ctp_decision *d)
 {
     ctp_config c;
     ct_err err = {{0}};
@@ -55,7 +64,7 @@ static void decide(const char *const *argv_extra, const char *const *vars, const
         argv[argc++] = (char *)*a;
     argv[argc++] = "hostname";
     ctp_srun_args args;
-    ctp_srun_args_parse(argc, argv, &args);
+    ctp_srun_args_parse_for(v, argc, argv, &args);
     fake_env e = {vars};
     ctp_decide(&c, &args, fake_getenv, &e, d);
 }
@@ -342,6 +351,117 @@ static void test_geometry_inputs(void **state)
     assert_non_null(strstr(d.message, "16 tasks on 8 nodes"));
 }
 
+/* A small mutable environment for envmark.c. */
+typedef struct menv {
+    char vars[8][128];
+    int n;
+} menv;
+
+static const char *menv_get(const char *name, void *ctx)
+{
+    menv *e = ctx;
+    size_t n = strlen(name);
+    for (int i = 0; i < e->n; i++)
+        if (strncmp(e->vars[i], name, n) == 0 && e->vars[i][n] == '=')
+            return e->vars[i] + n + 1;
+    return NULL;
+}
+
+static int menv_set(const char *name, const char *value, void *ctx)
+{
+    menv *e = ctx;
+    size_t n = strlen(name);
+    for (int i = 0; i < e->n; i++)
+        if (strncmp(e->vars[i], name, n) == 0 && e->vars[i][n] == '=') {
+            if (value)
+                snprintf(e->vars[i], sizeof e->vars[i], "%s=%s", name, value);
+            else
+                memmove(e->vars[i], e->vars[--e->n], sizeof e->vars[i]);
+            return 0;
+        }
+    if (value && e->n < 8)
+        snprintf(e->vars[e->n++], sizeof e->vars[0], "%s=%s", name, value);
+    return 0;
+}
+
+/* Issue 10, defect 1: what the plugin sets for srun never passes for the
+ * user's choice later. */
+static void test_envmark(void **state)
+{
+    (void)state;
+    menv e = {.n = 0};
+    assert_int_equal(ctp_set_ours("SLURM_DISTRIBUTION", "cyclic", menv_set, &e), 0);
+    assert_string_equal(menv_get("SLURM_DISTRIBUTION", &e), "cyclic");
+    assert_string_equal(menv_get("SLURM_CONTENTION_SET_SLURM_DISTRIBUTION", &e), "cyclic");
+    assert_int_equal(ctp_set_ours("PATH", "/x", menv_set, &e), -1); /* not ours to set */
+
+    /* the step: both go */
+    menv step = e;
+    assert_int_equal(ctp_strip_step_env(menv_get, menv_set, &step), 1);
+    assert_null(menv_get("SLURM_DISTRIBUTION", &step));
+    assert_null(menv_get("SLURM_CONTENTION_SET_SLURM_DISTRIBUTION", &step));
+    assert_int_equal(step.n, 0);
+    /* a step without a marker keeps a user's SLURM_DISTRIBUTION */
+    menv user = {.n = 0};
+    menv_set("SLURM_DISTRIBUTION", "block", &user);
+    assert_int_equal(ctp_strip_step_env(menv_get, menv_set, &user), 0);
+    assert_string_equal(menv_get("SLURM_DISTRIBUTION", &user), "block");
+
+    /* a later srun: a value equal to the marker was left by the plugin */
+    char note[64];
+    menv left = e;
+    assert_int_equal(ctp_forget_ours(menv_get, menv_set, &left, note, sizeof note), 1);
+    assert_string_equal(note, "SLURM_DISTRIBUTION");
+    assert_int_equal(left.n, 0);
+    /* ... a value the user changed after is the user's */
+    menv changed = e;
+    menv_set("SLURM_DISTRIBUTION", "block", &changed);
+    assert_int_equal(ctp_forget_ours(menv_get, menv_set, &changed, note, sizeof note), 0);
+    assert_string_equal(menv_get("SLURM_DISTRIBUTION", &changed), "block");
+    assert_null(menv_get("SLURM_CONTENTION_SET_SLURM_DISTRIBUTION", &changed));
+    /* ... and the decision then keeps the user's distribution */
+    const char *const vars[] = {ALLOC_4x4, "SLURM_DISTRIBUTION=block", NULL};
+    ctp_decision d;
+    decide(V("--contention=auto", "--contention-pattern=halves"), vars, "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "chosen by the user"));
+
+    /* the interactive step (use_interactive_step's shell) is never laid out */
+    const char *const alloc[] = {ALLOC_4x4, NULL};
+    decide(V("--interactive", "--preserve-env", "--pty"), alloc,
+           "signatures=" SIGS " default=auto pattern=halves", &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_int_equal(d.mapping[0], '\0');
+    assert_non_null(strstr(d.message, "interactive step"));
+    /* the same srun without --interactive would have set cyclic */
+    decide(V("--preserve-env"), alloc, "signatures=" SIGS " default=auto pattern=halves", &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "cyclic");
+}
+
+/* Issue 10, defect 3: -c from the environment follows the release: 22.05
+ * and 23.02 read SRUN_CPUS_PER_TASK, 23.11 on SLURM_CPUS_PER_TASK. On 4 x 4
+ * with 8 tasks, 2 CPUs each fill every node (block = cyclic by node count),
+ * 1 CPU each leaves room: the message's task slots tell which was read. */
+static void test_cpus_per_task_by_release(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    const char *const slurm_cpt[] = {ALLOC_4x4, "SLURM_CPUS_PER_TASK=8", NULL};
+    const char *const srun_cpt[] = {ALLOC_4x4, "SRUN_CPUS_PER_TASK=8", NULL};
+    /* 16 tasks of 8 CPUs do not fit 4 x 4: that is how we see -c was read */
+    decide_v(CTP_SLURM_22_05, V("--contention=report"), slurm_cpt, "signatures=" SIGS, &d);
+    assert_null(strstr(d.message, "need more than"));
+    decide_v(CTP_SLURM_22_05, V("--contention=report"), srun_cpt, "signatures=" SIGS, &d);
+    assert_non_null(strstr(d.message, "16 tasks of 8 CPUs need more than"));
+    decide_v(CTP_SLURM_23_11, V("--contention=report"), slurm_cpt, "signatures=" SIGS, &d);
+    assert_non_null(strstr(d.message, "16 tasks of 8 CPUs need more than"));
+    decide_v(CTP_SLURM_23_11, V("--contention=report"), srun_cpt, "signatures=" SIGS, &d);
+    assert_null(strstr(d.message, "need more than"));
+    decide_v(CTP_SLURM_26_05, V("--contention=report"), slurm_cpt, "signatures=" SIGS, &d);
+    assert_non_null(strstr(d.message, "16 tasks of 8 CPUs need more than"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +476,8 @@ int main(void)
         cmocka_unit_test(test_partition_map),
         cmocka_unit_test(test_nothing_to_decide),
         cmocka_unit_test(test_geometry_inputs),
+        cmocka_unit_test(test_envmark),
+        cmocka_unit_test(test_cpus_per_task_by_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,6 +228,116 @@ static void test_read_cmdline(void **state)
     ctp_argv_free(argc, argv);
 }
 
+#define SCANV(v, o, ...) ctp_srun_args_parse_for(v, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), o)
+
+/* Issue 10, defect 3: each release's srun table (read from its
+ * src/common/slurm_opt.c); an unknown release is never scanned. */
+static void test_versions(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        ctp_slurm_version v;
+    } good[] = {{"22.05.8", CTP_SLURM_22_05},  {"23.02.7", CTP_SLURM_23_02},
+                {"23.11.4", CTP_SLURM_23_11},  {"24.05.0", CTP_SLURM_24_05},
+                {"24.11.5", CTP_SLURM_24_11},  {"25.05.1", CTP_SLURM_25_05},
+                {"25.11.0-0rc1", CTP_SLURM_25_11}, {"26.05", CTP_SLURM_26_05}};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        ctp_slurm_version v = CTP_SLURM_NVERSIONS;
+        assert_int_equal(ctp_slurm_version_parse(good[i].s, &v, NULL), 0);
+        assert_int_equal(v, good[i].v);
+        assert_int_equal(strncmp(ctp_slurm_version_name(v), good[i].s, 5), 0);
+    }
+    static const char *const bad[] = {"21.08.8", "27.05.0", "22.5", "2205", "", "x22.05", "22.05x",
+                                      "122.05.1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ctp_slurm_version v;
+        ct_err err = {{0}};
+        assert_int_equal(ctp_slurm_version_parse(bad[i], &v, &err), -1);
+        assert_non_null(strstr(err.msg, "known: 22.05, 23.02, 23.11, 24.05, 24.11"));
+    }
+    ct_err err = {{0}};
+    ctp_slurm_version v;
+    assert_int_equal(ctp_slurm_version_parse(NULL, &v, &err), -1);
+    assert_non_null(strstr(err.msg, "(unknown version)"));
+
+    /* -c from the environment: SRUN_CPUS_PER_TASK to 23.02, SLURM_ from 23.11 */
+    assert_int_equal(ctp_srun_reads_cpus_per_task(CTP_SLURM_22_05), 0);
+    assert_int_equal(ctp_srun_reads_cpus_per_task(CTP_SLURM_23_02), 0);
+    assert_int_equal(ctp_srun_reads_cpus_per_task(CTP_SLURM_23_11), 1);
+    assert_int_equal(ctp_srun_reads_cpus_per_task(CTP_SLURM_26_05), 1);
+
+    ctp_srun_args o;
+    /* --segment (24.05+) moves the step's nodes: unknown before, not modelled after */
+    SCANV(CTP_SLURM_23_11, &o, "--segment=4", "-n8", "x");
+    assert_int_equal(o.ok, 0);
+    assert_non_null(strstr(o.why, "--segment=4"));
+    SCANV(CTP_SLURM_24_05, &o, "--segment", "4", "-n8", "x");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.ntasks, 8);
+    assert_string_equal(o.unsupported, "--segment");
+    /* --tres-bind (23.11+) takes an argument: read right, or not at all */
+    SCANV(CTP_SLURM_23_02, &o, "--tres-bind", "gres/gpu:closest", "-mcyclic", "x");
+    assert_int_equal(o.ok, 0);
+    SCANV(CTP_SLURM_23_11, &o, "--tres-bind", "gres/gpu:closest", "-mcyclic", "x");
+    assert_int_equal(o.ok, 1);
+    assert_string_equal(o.dist, "cyclic");
+    assert_string_equal(o.unsupported, "");
+    /* --tres-per-task (23.02+) can set CPUs per task */
+    SCANV(CTP_SLURM_23_02, &o, "--tres-per-task=cpu:4", "x");
+    assert_int_equal(o.ok, 1);
+    assert_string_equal(o.unsupported, "--tres-per-task");
+    /* --gid and --uid left srun after 22.05 */
+    SCANV(CTP_SLURM_22_05, &o, "--gid", "0", "-n2", "x");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.ntasks, 2);
+    SCANV(CTP_SLURM_23_02, &o, "--gid", "0", "-n2", "x");
+    assert_int_equal(o.ok, 0);
+    /* --pty took no argument in 22.05, an optional one from 23.02 */
+    SCANV(CTP_SLURM_22_05, &o, "--pty=x", "bash");
+    assert_int_equal(o.ok, 0);
+    SCANV(CTP_SLURM_23_02, &o, "--pty=x", "bash");
+    assert_int_equal(o.ok, 1);
+    /* --external-launcher: no argument in 23.11, optional from 24.05 */
+    SCANV(CTP_SLURM_23_11, &o, "--external-launcher=1", "x");
+    assert_int_equal(o.ok, 0);
+    SCANV(CTP_SLURM_24_05, &o, "--external-launcher=1", "-n3", "x");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.ntasks, 3);
+    /* --power left srun in 24.05 */
+    SCANV(CTP_SLURM_23_11, &o, "--power", "level", "-n2", "x");
+    assert_int_equal(o.ok, 1);
+    SCANV(CTP_SLURM_24_05, &o, "--power", "level", "-n2", "x");
+    assert_int_equal(o.ok, 0);
+    /* a prefix unique in one release is ambiguous or unknown in another:
+     * --wait-f is --wait-for-children from 25.05, unknown before */
+    SCANV(CTP_SLURM_25_05, &o, "--wait-f", "-n2", "x");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.ntasks, 2);
+    SCANV(CTP_SLURM_24_11, &o, "--wait-f", "-n2", "x");
+    assert_int_equal(o.ok, 0);
+    /* --stepmgr (24.05+) takes no argument: the next word is not its value */
+    SCANV(CTP_SLURM_24_05, &o, "--stepmgr", "-n", "6", "x");
+    assert_int_equal(o.ntasks, 6);
+    /* an unknown release: nothing is scanned */
+    SCANV(CTP_SLURM_NVERSIONS, &o, "-n4", "x");
+    assert_int_equal(o.ok, 0);
+    assert_int_equal(o.has_ntasks, 0);
+    /* every release reads the common options the same way */
+    for (int r = 0; r < CTP_SLURM_NVERSIONS; r++) {
+        SCANV((ctp_slurm_version)r, &o, "-ln16", "-c2", "--dist=cyclic", "--contention=auto",
+              "--interactive", "--overlap", "x");
+        assert_int_equal(o.ok, 1);
+        assert_int_equal(o.ntasks, 16);
+        assert_int_equal(o.cpt, 2);
+        assert_string_equal(o.dist, "cyclic");
+        assert_string_equal(o.mode, "auto");
+        assert_int_equal(o.interactive, 1);
+        assert_int_equal(o.overlap, 1);
+        assert_int_equal(o.version, r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_scan_abbreviations_and_optional),
         cmocka_unit_test(test_scan_conservative),
         cmocka_unit_test(test_read_cmdline),
+        cmocka_unit_test(test_versions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -407,6 +407,84 @@ static void test_profiles(void **state)
     rmdir(tmpl);
 }
 
+/* The bounded reader of the plugin's trace:FILE (issue 10, defect 4): a FIFO,
+ * a device, an oversized file and too many events are refused with a
+ * message, and the FIFO is refused without blocking. */
+static void test_bounded_load(void **state)
+{
+    (void)state;
+    ct_trace tr;
+    ct_err err = {{0}};
+    ct_trace_limits lim = {1 << 20, 1000, 0};
+    /* a shipped trace within bounds loads as without them */
+    assert_int_equal(ct_trace_load_bounded(TRACES "/fig4_gige.trace", &lim, &tr, &err), 0);
+    size_t n = tr.nevents;
+    ct_trace_free(&tr);
+    assert_int_equal(ct_trace_load(TRACES "/fig4_gige.trace", &tr, &err), 0);
+    assert_int_equal(tr.nevents, n);
+    ct_trace_free(&tr);
+
+    char dir[] = "/tmp/ct-trace-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(ct_trace_load_bounded(fifo, &lim, &tr, &err), -1); /* does not hang */
+    assert_non_null(strstr(err.msg, "not a regular file"));
+    assert_int_equal(tr.nevents, 0);
+    unlink(fifo);
+
+    assert_int_equal(ct_trace_load_bounded("/dev/zero", &lim, &tr, &err), -1);
+    assert_non_null(strstr(err.msg, "/dev/zero: not a regular file"));
+    assert_int_equal(ct_trace_load_bounded(dir, &lim, &tr, &err), -1);
+    assert_non_null(strstr(err.msg, "not a regular file"));
+
+    /* a file one byte over the size bound */
+    char big[64];
+    snprintf(big, sizeof big, "%s/big.trace", dir);
+    FILE *f = fopen(big, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 200; i++)
+        fprintf(f, "compute 0 1\n"); /* 12 bytes a line: 2400 bytes */
+    fclose(f);
+    ct_trace_limits small = {2399, 0, 0};
+    assert_int_equal(ct_trace_load_bounded(big, &small, &tr, &err), -1);
+    assert_non_null(strstr(err.msg, "2400 bytes, larger than 2399"));
+    small.max_bytes = 2400;
+    assert_int_equal(ct_trace_load_bounded(big, &small, &tr, &err), 0);
+    assert_int_equal(tr.nevents, 200);
+    ct_trace_free(&tr);
+    /* the event cap: 200 events, cap 199, refused at line 200 */
+    ct_trace_limits few = {0, 199, 0};
+    assert_int_equal(ct_trace_load_bounded(big, &few, &tr, &err), -1);
+    assert_non_null(strstr(err.msg, "big.trace:200:"));
+    assert_non_null(strstr(err.msg, "more than 199 events"));
+    few.max_events = 200;
+    assert_int_equal(ct_trace_load_bounded(big, &few, &tr, &err), 0);
+    ct_trace_free(&tr);
+    unlink(big);
+    rmdir(dir);
+
+    /* found by fuzzing (tests/fuzz/fuzz_trace.c): one line naming a high
+     * task id sized the per-task tables by it (268435455 tasks: 4 GB); the
+     * task cap refuses it at the line, before any allocation */
+    ct_trace_limits tasks = {0, 0, 16};
+    const char *hi = "compute 268435455 1\n";
+    assert_int_equal(ct_trace_parse_buffer_bounded("hi.trace", hi, strlen(hi), &tasks, &tr, &err),
+                     -1);
+    assert_non_null(strstr(err.msg, "hi.trace:1:"));
+    assert_non_null(strstr(err.msg, "accepted: 0 to 15"));
+    const char *decl = "tasks 17\ncompute 0 1\n";
+    assert_int_equal(
+        ct_trace_parse_buffer_bounded("decl.trace", decl, strlen(decl), &tasks, &tr, &err), -1);
+    assert_non_null(strstr(err.msg, "accepted: 1 to 16"));
+    const char *ok = "tasks 16\nsend 0 15 1K\nrecv 15 0\n";
+    assert_int_equal(ct_trace_parse_buffer_bounded("ok.trace", ok, strlen(ok), &tasks, &tr, &err),
+                     0);
+    assert_int_equal(tr.ntasks, 16);
+    ct_trace_free(&tr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -421,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_shipped_traces_parse),
         cmocka_unit_test(test_profiles),
+        cmocka_unit_test(test_bounded_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,5 +79,10 @@ int ct_trace_expand(const ct_trace *in, const ct_coll_params *p, ct_trace *out,
  * consumer of trace:FILE does). */
 int ct_trace_load_expanded(const char *path, const ct_coll_params *p, ct_trace *tr,
                            ct_coll_stats *stats, ct_err *err);
+/* The same within lim (trace.h: regular file, bytes, events, tasks); the
+ * event bound applies to the expanded trace as well. lim NULL: no bound. */
+int ct_trace_load_expanded_bounded(const char *path, const ct_trace_limits *lim,
+                                   const ct_coll_params *p, ct_trace *tr, ct_coll_stats *stats,
+                                   ct_err *err);
 
 #endif

@@ -26,6 +26,7 @@
 #include "contention/commgraph.h"
 #include "contention/error.h"
 #include "contention/layout.h"
+#include "contention/trace.h"
 
 /* Message size ct_pattern_parse puts in p->bytes (callers override it). */
 #define CT_PATTERN_DEFAULT_BYTES (1024.0 * 1024.0)
@@ -43,6 +44,7 @@ typedef struct ct_pattern {
     ct_pattern_kind kind;
     double bytes;          /* message size per communication */
     char trace[4096];      /* CT_PAT_TRACE: path of the trace */
+    ct_trace_limits trace_limits; /* CT_PAT_TRACE: bounds on reading it (0: none) */
 } ct_pattern;
 
 /* Parse "alltoall", "ring", "halves", "halo2d", "halo3d" or "trace:FILE";

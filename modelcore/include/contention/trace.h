@@ -97,6 +97,8 @@ typedef struct ct_trace {
     int32_t *stage_task;
     void *stage_labels; /* label -> communication table while building */
     size_t ev_cap, comm_cap;
+    size_t max_events;      /* > 0: adding more events than this is refused */
+    int32_t max_tasks;      /* > 0: task ids and `tasks N` at most this many tasks */
     int32_t declared_tasks; /* `tasks N` header, -1 when absent */
     int32_t declared_line;
     int finished;
@@ -144,8 +146,30 @@ void ct_trace_free(ct_trace *tr);
 /* Parse a trace file (doc/trace-format.md). Errors read
  * "FILE:LINE:COL: what is wrong (what is accepted)"; *tr is then empty. */
 int ct_trace_load(const char *path, ct_trace *tr, ct_err *err);
+
+/* Bounds for a trace read on a launch path (the plugin's trace:FILE): the
+ * file must be a regular file (opened O_NONBLOCK, checked with fstat, so a
+ * FIFO or a device is refused without blocking), of at most max_bytes bytes,
+ * with at most max_events events and max_tasks tasks (task ids and the
+ * `tasks N` header: the per-task tables are sized by the largest id, so a
+ * 20-byte file naming task 268435455 would otherwise cost gigabytes).
+ * 0 = no bound for that field. */
+typedef struct ct_trace_limits {
+    size_t max_bytes;
+    size_t max_events;
+    int32_t max_tasks;
+} ct_trace_limits;
+
+/* ct_trace_load within `lim` (NULL or all zero: exactly ct_trace_load).
+ * Refusals read "PATH: not a regular file (...)", "PATH: N bytes, larger
+ * than MAX (...)" or "PATH:LINE:COL: more than MAX events (...)". */
+int ct_trace_load_bounded(const char *path, const ct_trace_limits *lim, ct_trace *tr,
+                          ct_err *err);
 /* Same from memory; `name` is used in messages in place of a path. */
 int ct_trace_parse_buffer(const char *name, const char *buf, size_t len, ct_trace *tr, ct_err *err);
+/* Same within lim's max_events and max_tasks (NULL: no bound). */
+int ct_trace_parse_buffer_bounded(const char *name, const char *buf, size_t len,
+                                  const ct_trace_limits *lim, ct_trace *tr, ct_err *err);
 
 /* Label of communication c: its explicit label or "c<c>". Returns buf. */
 const char *ct_trace_label(const ct_trace *tr, size_t c, char *buf, size_t n);

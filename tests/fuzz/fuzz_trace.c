@@ -1,0 +1,74 @@
+/* libFuzzer harness for the trace reader (scripts/fuzz builds it), the
+ * parser behind the plugin's --contention-pattern=trace:FILE on srun's
+ * launch path. Beyond "never crash, never leak, never hang" it checks:
+ * refusals name the input and a line; an accepted trace is consistent
+ * (events grouped by task in order, peers below the task count, every
+ * communication defined by a send of its own); the event cap holds. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contention/trace.h"
+
+static void check(const ct_trace *tr, size_t cap)
+{
+    if (tr->ntasks < 0 || tr->ntasks > 4096 || (cap && tr->nevents > cap))
+        abort();
+    if (tr->ntasks == 0) { /* an empty trace (comments only) */
+        if (tr->nevents || tr->ncomm)
+            abort();
+        return;
+    }
+    if (tr->task_first[0] != 0 || tr->task_first[tr->ntasks] != tr->nevents)
+        abort();
+    for (int32_t t = 0; t < tr->ntasks; t++)
+        if (tr->task_first[t] > tr->task_first[t + 1])
+            abort();
+    size_t sends = 0;
+    for (size_t i = 0; i < tr->nevents; i++) {
+        const ct_event *e = &tr->ev[i];
+        if (e->kind > CT_EV_WAITALL)
+            abort();
+        if ((e->kind == CT_EV_SEND || e->kind == CT_EV_ISEND)) {
+            sends++;
+            if (e->peer < 0 || e->peer >= tr->ntasks || e->comm < 0 ||
+                (size_t)e->comm >= tr->ncomm || tr->comm_event[e->comm] != i)
+                abort();
+        }
+        if ((e->kind == CT_EV_RECV || e->kind == CT_EV_IRECV) &&
+            (e->peer >= tr->ntasks || (e->peer < 0 && e->peer != CT_ANY_SOURCE)))
+            abort();
+    }
+    if (sends != tr->ncomm)
+        abort();
+    char buf[128];
+    for (size_t c = 0; c < tr->ncomm; c++)
+        if (!ct_trace_label(tr, c, buf, sizeof buf)[0])
+            abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* the plugin's bounds: tasks capped (found by this harness: a trace
+     * naming task 268435455 cost 4 GB); with and without an event cap */
+    static const ct_trace_limits lims[2] = {{0, 0, 4096}, {0, 64, 64}};
+    static const size_t caps[2] = {0, 64};
+    for (int k = 0; k < 2; k++) {
+        ct_trace tr;
+        ct_err err;
+        if (ct_trace_parse_buffer_bounded("fuzz.trace", (const char *)data, size, &lims[k], &tr,
+                                          &err) < 0) {
+            if (strncmp(err.msg, "fuzz.trace", 10) != 0) {
+                fprintf(stderr, "message without the input's name: %s\n", err.msg);
+                abort();
+            }
+            if (tr.nevents || tr.ev)
+                abort(); /* a refused trace is left empty */
+            continue;
+        }
+        check(&tr, caps[k]);
+        ct_trace_free(&tr);
+    }
+    return 0;
+}
