@@ -1,0 +1,136 @@
+/* contention-admin calibrate, shared by its three files:
+ *   cmd_calibrate.c      options, the fit and the order of the work
+ *   calibrate_jobs.c     the job runner: plan, salloc, one srun step per
+ *                        measurement with retries and progress, Ctrl-C,
+ *                        reading the outputs back
+ *   calibrate_report.c   the report, the plot, the fabric entry and the
+ *                        files written (atomically)
+ */
+#ifndef CONTENTION_ADMIN_CALIBRATE_H
+#define CONTENTION_ADMIN_CALIBRATE_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+
+#include "admin.h"
+#include "contention/benchparse.h"
+#include "contention/calibrate.h"
+#include "contention/signatures.h"
+
+#define CMD "calibrate"
+#define MAX_STEPS 32
+#define MAX_ARGS 48
+#define MAX_SIZES 16
+#define CALIB_INTERRUPTED 130 /* exit status after Ctrl-C / SIGTERM / SIGHUP */
+
+/* The options, as given. */
+typedef struct calib_args {
+    const char *name, *part, *out, *svg, *raw, *from, *bench, *sizes, *points;
+    long N, C, reps, tlimit, nseg;
+    int quick, incast, strict;
+    double max_err_pct;
+} calib_args;
+
+/* ---- plan (calibrate_jobs.c) */
+
+enum { ST_PINGPONG, ST_ALLTOALL, ST_CONFLICT, ST_INTRA };
+
+typedef struct step {
+    int kind;
+    int nodes, tpn;
+    char file[64];
+    char label[96];
+    char *argv[MAX_ARGS];
+    int argc;
+    char store[1024];
+    size_t used;
+    double work;         /* bytes through the busiest NIC, all repetitions */
+    double est, took;    /* s */
+} step;
+
+typedef struct plan {
+    step steps[MAX_STEPS];
+    int n;
+    const char *bench;
+    const char *mpi;
+    double sizes[MAX_SIZES];
+    int nsizes;
+    char sizes_arg[256];
+    int reps;
+    double csize;
+    int conflicts;
+    int wide_pingpong; /* --incast / --p2p-segments: sizes from 0 to 2M for the segments */
+} plan;
+
+/* The steps for N nodes x C tasks inside allocation jobid. */
+void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);
+/* --sizes "32K,64K,...": ADMIN_OK or ADMIN_USAGE with the message printed. */
+int calib_parse_sizes(const char *s, plan *p);
+
+/* ---- the measurements */
+
+typedef struct data {
+    ct_bench_data bench;
+    ct_conflict_sample *conf;
+    size_t nconf;
+    double intra_bw; /* bytes/s from intra.csv (one node's halves), 0 if not measured */
+} data;
+
+/* One run: where the outputs go, the allocation, what was measured. */
+typedef struct calib_run {
+    char dir[PATH_MAX - 512]; /* room for '/' + a file name in PATH_MAX */
+    int keep;                 /* --raw or --from: the directory stays */
+    char jobid[32];           /* the allocation, "" when none is held */
+    int nodes_used, tpn_used;
+    char today[16], when[32];
+    data d;
+} calib_run;
+
+/* Set by SIGINT/SIGTERM/SIGHUP (the signal number); the running step's
+ * process group gets SIGTERM. */
+extern volatile sig_atomic_t calib_stop;
+void calib_signals_install(struct sigaction old[3]);
+void calib_signals_restore(const struct sigaction old[3]);
+
+/* Allocate (salloc --no-shell), run every step of the plan with retries and
+ * a progress line on info, release the allocation and read the outputs into
+ * r->d. ADMIN_OK, ADMIN_INVALID (message printed) or CALIB_INTERRUPTED
+ * (r->jobid still names the allocation to cancel). */
+int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info);
+/* Read the kept .csv outputs of an earlier run (--from DIR). */
+int calib_load_dir(const char *dir, data *d);
+/* scancel the allocation (the message goes to dir/scancel.err). */
+void calib_scancel(const char *jobid, const char *dir);
+/* Remove dir and the files in it (no subdirectories). */
+int calib_rmtree_flat(const char *dir);
+
+/* ---- fit, report, files (calibrate_report.c) */
+
+typedef struct calib_fit {
+    ct_calib_result res;
+    ct_calib_gige g;
+    int have_gige;
+    char gige_err[CT_ERR_MAX];
+    ct_calib_opts co;
+    double train_err; /* largest error on the points the fit trusts */
+    int over;         /* train_err above --max-fit-error */
+} calib_fit;
+
+void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *g, int have_gige,
+                        const char *gige_err);
+/* The fabric entry from the fit (fab already named by admin_new_fabric). */
+int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
+                      ct_fabric *fab);
+/* Output files: signature YAML (--out, else stdout), --plot SVG, --points
+ * CSV, each through a temporary file renamed into place. */
+typedef struct calib_files {
+    admin_atomic out, svg, points;
+} calib_files;
+/* ADMIN_OK, ADMIN_INVALID or CALIB_INTERRUPTED; whatever was not committed
+ * is dropped by calib_files_abort. */
+int calib_write(const calib_args *a, const calib_run *r, const calib_fit *f, ct_fabric *fab,
+                calib_files *w, FILE *info);
+void calib_files_abort(calib_files *w);
+
+#endif

@@ -1,0 +1,630 @@
+/* contention-admin calibrate, the job runner (calibrate.h): the plan of
+ * measurements, one allocation (salloc --no-shell) holding the nodes, one
+ * srun step of bench/mpi/ct-mpibench per measurement inside it (3 attempts
+ * each, a progress line with the time left), Ctrl-C stopping the running
+ * step and cancelling the allocation, and the outputs read back. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "calibrate.h"
+#include "contention/fit.h"
+#include "contention/units.h"
+
+volatile sig_atomic_t calib_stop;
+static volatile pid_t g_child;
+
+static void on_signal(int sig)
+{
+    calib_stop = sig;
+    if (g_child > 0)
+        kill(-g_child, SIGTERM); /* the child leads its own process group */
+}
+
+void calib_signals_install(struct sigaction old[3])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old[0]);
+    sigaction(SIGTERM, &sa, &old[1]);
+    sigaction(SIGHUP, &sa, &old[2]);
+    calib_stop = 0;
+}
+
+void calib_signals_restore(const struct sigaction old[3])
+{
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+    sigaction(SIGHUP, &old[2], NULL);
+}
+
+/* ---- plan ----------------------------------------------------------------- */
+
+static void arg(step *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void arg(step *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *dst = s->store + s->used;
+    int n = vsnprintf(dst, sizeof s->store - s->used, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n + 1 > sizeof s->store - s->used || s->argc + 1 >= MAX_ARGS) {
+        fprintf(stderr, "contention-admin calibrate: internal: step arguments too long\n");
+        abort();
+    }
+    s->argv[s->argc++] = dst;
+    s->argv[s->argc] = NULL;
+    s->used += (size_t)n + 1;
+}
+
+static step *new_step(plan *p, int kind, int nodes, int tpn, const char *file)
+{
+    step *s = &p->steps[p->n++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->nodes = nodes;
+    s->tpn = tpn;
+    snprintf(s->file, sizeof s->file, "%s", file);
+    return s;
+}
+
+static void srun_prefix(const plan *p, step *s, const char *jobid)
+{
+    arg(s, "srun");
+    arg(s, "--jobid=%s", jobid);
+    arg(s, "--nodes=%d", s->nodes);
+    arg(s, "--ntasks-per-node=%d", s->tpn);
+    arg(s, "--ntasks=%d", s->nodes * s->tpn);
+    arg(s, "--kill-on-bad-exit=1");
+    arg(s, "--quiet");
+    if (strcmp(p->mpi, "none") != 0)
+        arg(s, "--mpi=%s", p->mpi);
+    arg(s, "%s", p->bench);
+}
+
+void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
+{
+    char b1[32], b2[32];
+    /* ping-pong: sizes where the link is the limit, plus 0 for the start-up */
+    step *s = new_step(p, ST_PINGPONG, 2, 1, "pingpong.csv");
+    srun_prefix(p, s, jobid);
+    arg(s, "pingpong");
+    arg(s, "--sizes");
+    if (p->wide_pingpong)
+        arg(s, "%s", quick ? "0,1K,16K,64K,128K,512K,1M" : "0,1K,4K,16K,32K,64K,128K,256K,512K,1M,2M");
+    else
+        arg(s, "%s", quick ? "0,128K,512K,1M" : "0,128K,256K,512K,1M,2M");
+    arg(s, "--reps");
+    arg(s, "%d", quick ? 5 : 10);
+    s->work = (quick ? 1.625 : 3.875) * 1048576.0 * 2 * ((quick ? 5 : 10) + 1);
+    snprintf(s->label, sizeof s->label, "ping-pong, 2 nodes");
+
+    /* Alltoall, one task per node, at several node counts: the fit uses
+     * the largest, the others are held back (papers 000/002 §VI) */
+    int counts[8], nc = 0;
+    if (N <= 4) {
+        for (int k = 2; k <= N; k++)
+            counts[nc++] = k;
+    } else {
+        counts[nc++] = 2;
+        if (N / 2 > 2)
+            counts[nc++] = N / 2;
+        if (3 * N / 4 > N / 2 && 3 * N / 4 < N)
+            counts[nc++] = 3 * N / 4;
+        counts[nc++] = N;
+    }
+    double msum = 0;
+    for (int i = 0; i < p->nsizes; i++)
+        msum += p->sizes[i];
+    for (int t = 1; t <= C; t *= 2) {
+        for (int i = 0; i < nc; i++) {
+            int nodes = counts[i];
+            /* several tasks per node: the largest and half the node count */
+            if (t > 1 && nodes != N && nodes != (N / 2 >= 2 ? N / 2 : N))
+                continue;
+            char file[64];
+            snprintf(file, sizeof file, "alltoall-%dx%d.csv", nodes, t);
+            s = new_step(p, ST_ALLTOALL, nodes, t, file);
+            srun_prefix(p, s, jobid);
+            arg(s, "alltoall");
+            arg(s, "--sizes");
+            arg(s, "%s", p->sizes_arg);
+            arg(s, "--reps");
+            arg(s, "%d", p->reps);
+            double n = (double)nodes * t;
+            s->work = t * (n - t) * msum * (p->reps + 1);
+            snprintf(s->label, sizeof s->label, "Alltoall, %d nodes x %d task%s, %d sizes", nodes,
+                     t, t > 1 ? "s" : "", p->nsizes);
+        }
+    }
+
+    /* conflict schemes of paper 001 §IV-B / §V-A */
+    if (p->conflicts && N >= 3 && C >= 2) {
+        int fig4 = N >= 7 && C >= 3;
+        int nodes = fig4 ? 7 : (N >= 4 ? 4 : 3);
+        int tpn = C >= 3 ? 3 : 2;
+        s = new_step(p, ST_CONFLICT, nodes, tpn, "conflict.csv");
+        srun_prefix(p, s, jobid);
+        arg(s, "conflict");
+        arg(s, "--size");
+        arg(s, "%.0f", p->csize);
+        arg(s, "--reps");
+        arg(s, "%d", p->reps < 3 ? p->reps : 3);
+        arg(s, "--scheme");
+        arg(s, "ref=0>1");
+        arg(s, "--scheme");
+        arg(s, "intra=0>0");
+        arg(s, "--scheme");
+        arg(s, "out2=0>1,0>2");
+        arg(s, "--scheme");
+        arg(s, "in2=1>0,2>0");
+        double units = 1 + 2 + 2;
+        if (tpn >= 3 && nodes >= 4) {
+            arg(s, "--scheme");
+            arg(s, "out3=0>1,0>2,0>3");
+            arg(s, "--scheme");
+            arg(s, "in3=1>0,2>0,3>0");
+            units += 3 + 3;
+        }
+        if (fig4) {
+            arg(s, "--scheme");
+            arg(s, "fig4=a:0>1,b:0>2,c:0>3,d:4>2,e:5>3,f:6>3");
+            units += 3;
+        } else if (nodes >= 4) {
+            /* Fig. 4's in-out conflict on 4 nodes: gamma_o, gamma_i (calibrate.h) */
+            arg(s, "--scheme");
+            arg(s, "mix4=a:0>1,b:0>2,c:3>2");
+            units += 2;
+        }
+        s->work = units * p->csize * ((p->reps < 3 ? p->reps : 3) + 1);
+        snprintf(s->label, sizeof s->label, "conflict schemes (001 §IV-B), %d nodes, %s each",
+                 nodes, admin_fmt_bytes(p->csize, b1, sizeof b1));
+    }
+
+    /* intra-node: one node's tasks exchanging halves, as the MPI library moves
+     * concurrent intra-node messages (ct_intra_from_pattern) */
+    if (C >= 2) {
+        s = new_step(p, ST_INTRA, 1, C, "intra.csv");
+        srun_prefix(p, s, jobid);
+        arg(s, "pattern");
+        arg(s, "--pattern");
+        arg(s, "halves");
+        arg(s, "--size");
+        arg(s, "%.0f", p->csize);
+        arg(s, "--reps");
+        arg(s, "%d", p->reps);
+        s->work = 0; /* no network traffic */
+        snprintf(s->label, sizeof s->label, "intra-node halves, 1 node x %d tasks, %s", C,
+                 admin_fmt_bytes(p->csize, b1, sizeof b1));
+    }
+    (void)b2;
+}
+
+int calib_parse_sizes(const char *s, plan *p)
+{
+    char buf[256];
+    if (strlen(s) >= sizeof buf)
+        return admin_usage(CMD, "--sizes '%.40s...' too long", s);
+    snprintf(buf, sizeof buf, "%s", s);
+    p->nsizes = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        double b;
+        ct_err err;
+        if (p->nsizes == MAX_SIZES)
+            return admin_usage(CMD, "--sizes: more than %d sizes", MAX_SIZES);
+        if (ct_parse_size(t, &b, &err) < 0 || !(b >= 1) || b > 64.0 * 1048576)
+            return admin_usage(CMD, "--sizes: '%s' (accepted: sizes from 1 byte to 64M, e.g. "
+                               "32K,64K,128K)", t);
+        p->sizes[p->nsizes++] = b;
+    }
+    if (p->nsizes < 2)
+        return admin_usage(CMD, "--sizes: %d size(s) (accepted: at least 2, 4 or more advised: "
+                           "the fit needs 4 points, 000 §V)", p->nsizes);
+    snprintf(p->sizes_arg, sizeof p->sizes_arg, "%s", s);
+    return ADMIN_OK;
+}
+
+/* ---- running children ------------------------------------------------------ */
+
+/* Run argv with stdout to out_path and stderr to err_path (NULL: inherit),
+ * in its own process group so that we decide what it receives. Returns
+ * the exit status, 128+signal, or -1 when it could not start. */
+static int run(char *const argv[], const char *out_path, const char *err_path)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        setpgid(0, 0);
+        int in = open("/dev/null", O_RDONLY);
+        if (in >= 0)
+            dup2(in, 0);
+        if (out_path) {
+            int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0)
+                _exit(126);
+            dup2(fd, 1);
+        }
+        if (err_path) {
+            int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0)
+                _exit(126);
+            dup2(fd, 2);
+        }
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    g_child = pid;
+    if (calib_stop)
+        kill(-pid, SIGTERM);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR) {
+            g_child = 0;
+            return -1;
+        }
+    }
+    g_child = 0;
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static const char *fmt_dur(double s, char *buf, size_t sz)
+{
+    if (!(s >= 0) || !isfinite(s))
+        s = 0;
+    long t = lround(s);
+    snprintf(buf, sz, "%ld:%02ld", t / 60, t % 60);
+    return buf;
+}
+
+/* first line of a file holding `needle`, copied into out */
+static int grep_file(const char *path, const char *needle, char *out, size_t sz)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int found = -1;
+    while (fgets(line, sizeof line, f)) {
+        if (strstr(line, needle)) {
+            line[strcspn(line, "\n")] = '\0';
+            snprintf(out, sz, "%s", line);
+            found = 0;
+            break;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* the job id in "salloc: Granted job allocation 123" (or "Pending ...") */
+static int salloc_jobid(const char *err_path, char *jobid, size_t sz)
+{
+    char line[512];
+    const char *keys[] = {"Granted job allocation ", "Pending job allocation "};
+    for (int k = 0; k < 2; k++) {
+        if (grep_file(err_path, keys[k], line, sizeof line) == 0) {
+            const char *p = strstr(line, keys[k]) + strlen(keys[k]);
+            size_t n = strspn(p, "0123456789");
+            if (n > 0 && n < sz) {
+                memcpy(jobid, p, n);
+                jobid[n] = '\0';
+                return k == 0 ? 0 : 1;
+            }
+        }
+    }
+    return -1;
+}
+
+void calib_scancel(const char *jobid, const char *dir)
+{
+    if (!jobid[0])
+        return;
+    char *argv[] = {"scancel", (char *)jobid, NULL};
+    char errp[PATH_MAX];
+    snprintf(errp, sizeof errp, "%s/scancel.err", dir);
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old); /* a second Ctrl-C must not skip this */
+    int stop = calib_stop;
+    calib_stop = 0;
+    run(argv, NULL, errp);
+    calib_stop = stop;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* the ct-mpibench beside this program (build tree or install), else NULL */
+static const char *find_bench(char *buf, size_t sz)
+{
+    const char *env = getenv("CT_MPIBENCH");
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = '\0';
+            const char *rel[] = {"/../bench/mpi/ct-mpibench", "/ct-mpibench", "/../bin/ct-mpibench"};
+            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+                snprintf(buf, sz, "%s%s", self, rel[i]);
+                if (access(buf, X_OK) == 0)
+                    return buf;
+            }
+        }
+    }
+    if (env && *env) {
+        snprintf(buf, sz, "%s", env);
+        return buf;
+    }
+    snprintf(buf, sz, "ct-mpibench"); /* from PATH */
+    return buf;
+}
+
+/* `sinfo -h -p P -o FMT` first line into out */
+static int sinfo(const char *part, const char *fmt, const char *dir, char *out, size_t sz)
+{
+    char p[CT_NAME_MAX + 8], o[32], path[PATH_MAX], errp[PATH_MAX];
+    snprintf(p, sizeof p, "%s", part);
+    snprintf(o, sizeof o, "%s", fmt);
+    char *argv[] = {"sinfo", "-h", "-p", p, "-o", o, NULL};
+    snprintf(path, sizeof path, "%s/sinfo.out", dir);
+    snprintf(errp, sizeof errp, "%s/sinfo.err", dir);
+    if (run(argv, path, errp) != 0)
+        return -1;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int ok = fgets(out, (int)sz, f) != NULL;
+    fclose(f);
+    unlink(path);
+    unlink(errp);
+    if (!ok)
+        return -1;
+    out[strcspn(out, "\n")] = '\0';
+    return 0;
+}
+
+/* ---- reading the outputs --------------------------------------------------- */
+
+static int load_output(const char *path, data *d)
+{
+    ct_err err;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (strncmp(base, "intra", 5) == 0) {
+        char *buf = NULL;
+        size_t len = 0;
+        if (admin_read_file(CMD, path, CT_BENCH_MAX_BYTES, "a pattern benchmark output", &buf,
+                            &len) != ADMIN_OK)
+            return ADMIN_INVALID;
+        int rc = ct_intra_from_pattern(path, buf, len, &d->intra_bw, &err);
+        free(buf);
+        if (rc < 0)
+            return admin_fail(CMD, "%s", err.msg);
+        return ADMIN_OK;
+    }
+    if (strncmp(base, "conflict", 8) == 0) {
+        char *buf = NULL;
+        size_t len = 0;
+        if (admin_read_file(CMD, path, CT_BENCH_MAX_BYTES, "a conflict benchmark output", &buf,
+                            &len) != ADMIN_OK)
+            return ADMIN_INVALID;
+        int rc = ct_conflict_parse(path, buf, len, &d->conf, &d->nconf, &err);
+        free(buf);
+        if (rc < 0)
+            return admin_fail(CMD, "%s", err.msg);
+        return ADMIN_OK;
+    }
+    if (ct_bench_parse_file(path, NULL, &d->bench, NULL, &err) < 0)
+        return admin_fail(CMD, "%s", err.msg);
+    return ADMIN_OK;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int calib_load_dir(const char *dir, data *d)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return admin_fail(CMD, "--from %s: %s", dir, strerror(errno));
+    char *names[256];
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) && n < 256) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && l < 200 && strcmp(e->d_name + l - 4, ".csv") == 0)
+            names[n++] = strdup(e->d_name);
+    }
+    closedir(dp);
+    qsort(names, n, sizeof *names, cmp_name);
+    int rc = n ? ADMIN_OK : admin_fail(CMD, "--from %s: no .csv benchmark outputs there", dir);
+    for (size_t i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%.3800s/%.200s", dir, names[i]);
+        if (rc == ADMIN_OK)
+            rc = load_output(path, d);
+        free(names[i]);
+    }
+    return rc;
+}
+
+int calib_rmtree_flat(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return -1;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char p[PATH_MAX];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    closedir(dp);
+    return rmdir(dir);
+}
+
+/* salloc --no-shell for N x C in a->part; r->jobid on success. */
+static int allocate(const calib_args *a, long N, long C, calib_run *r, FILE *info)
+{
+    fprintf(info, "calibrate: allocating %ld nodes x %ld tasks in partition %s ...\n", N, C,
+            a->part);
+    fflush(info);
+    char nb[16], tb[32], tl[16], errp[PATH_MAX];
+    snprintf(nb, sizeof nb, "%ld", N);
+    snprintf(tb, sizeof tb, "%ld", C);
+    snprintf(tl, sizeof tl, "%ld", a->tlimit);
+    char pp[CT_NAME_MAX];
+    snprintf(pp, sizeof pp, "%s", a->part);
+    char *sa_argv[] = {"salloc", "--no-shell", "-J", "ct-calibrate", "-p", pp, "-N", nb,
+                       "--ntasks-per-node", tb, "--time", tl, NULL};
+    snprintf(errp, sizeof errp, "%s/salloc.err", r->dir);
+    int st = run(sa_argv, NULL, errp);
+    int got = salloc_jobid(errp, r->jobid, sizeof r->jobid);
+    if (calib_stop)
+        return CALIB_INTERRUPTED;
+    if (st != 0 || got != 0) {
+        char line[512] = "";
+        grep_file(errp, "error", line, sizeof line);
+        return admin_fail(CMD, "salloc failed (exit %d)%s%s", st, line[0] ? ": " : "", line);
+    }
+    fprintf(info, "calibrate: job %s allocated; %s\n", r->jobid,
+            r->keep ? r->dir : "outputs in a temporary directory");
+    return ADMIN_OK;
+}
+
+/* Every step of the plan, 3 attempts each, with a progress line: the time
+ * left is re-estimated from the measured ping-pong bandwidth and from how
+ * long the finished steps took against their estimate. */
+static int run_steps(plan *P, const char *dir, FILE *info)
+{
+    /* first guess: 100 MB/s, 1.5 s per step to start; corrected as steps finish */
+    double guess_bps = 100e6, startup = 1.5, ratio = 1.0, est_done = 0, took_done = 0;
+    double t0 = now_s();
+    for (int i = 0; i < P->n; i++) {
+        step *s = &P->steps[i];
+        s->est = startup + s->work / guess_bps;
+    }
+    for (int i = 0; i < P->n && !calib_stop; i++) {
+        step *s = &P->steps[i];
+        char outp[PATH_MAX], errq[PATH_MAX], d1[32], d2[32];
+        snprintf(outp, sizeof outp, "%s/%s", dir, s->file);
+        snprintf(errq, sizeof errq, "%s/%s.err", dir, s->file);
+        fprintf(info, "[%2d/%d] %s ...", i + 1, P->n, s->label);
+        fflush(info);
+        double ts = now_s();
+        int st = -1;
+        for (int attempt = 0; attempt < 3 && !calib_stop; attempt++) {
+            if (attempt)
+                fprintf(info, " retry %d ...", attempt);
+            st = run(s->argv, outp, errq);
+            if (st == 0)
+                break;
+        }
+        if (calib_stop)
+            break;
+        s->took = now_s() - ts;
+        if (st != 0) {
+            char line[512] = "";
+            if (grep_file(errq, "rror", line, sizeof line) < 0)
+                grep_file(errq, "", line, sizeof line);
+            fprintf(info, " failed\n");
+            return admin_fail(CMD, "step '%s' failed 3 times (exit %d)%s%s; its output: %s",
+                              s->label, st, line[0] ? ": " : "", line, errq);
+        }
+        if (s->kind == ST_PINGPONG) {
+            /* the measured bandwidth replaces the guess */
+            ct_bench_data pd;
+            memset(&pd, 0, sizeof pd);
+            double alpha, beta;
+            ct_err err;
+            if (ct_bench_parse_file(outp, NULL, &pd, NULL, &err) == 0 &&
+                ct_fit_hockney(pd.p2p, pd.np2p, &alpha, &beta, NULL, &err) == 0 && beta > 0) {
+                guess_bps = 1.0 / beta;
+                for (int j = i + 1; j < P->n; j++)
+                    P->steps[j].est = startup + 1.5 * P->steps[j].work / guess_bps;
+            }
+            ct_bench_free(&pd);
+        } else {
+            est_done += s->est;
+            took_done += s->took;
+            ratio = took_done / est_done;
+        }
+        double left = 0;
+        for (int j = i + 1; j < P->n; j++)
+            left += P->steps[j].est * ratio;
+        fprintf(info, " %.1f s   (elapsed %s, ~%s left)\n", s->took,
+                fmt_dur(now_s() - t0, d1, sizeof d1), fmt_dur(left, d2, sizeof d2));
+        fflush(info);
+    }
+    return calib_stop ? CALIB_INTERRUPTED : ADMIN_OK;
+}
+
+int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
+{
+    char benchbuf[PATH_MAX], buf[64];
+    P->bench = a->bench ? a->bench : find_bench(benchbuf, sizeof benchbuf);
+    long N = a->N, C = a->C;
+    if (!N) {
+        N = 4;
+        if (sinfo(a->part, "%D", r->dir, buf, sizeof buf) == 0 && atol(buf) >= 2)
+            N = atol(buf) < 8 ? atol(buf) : 8;
+    }
+    if (!C) {
+        C = 4;
+        if (sinfo(a->part, "%c", r->dir, buf, sizeof buf) == 0 && atol(buf) >= 1)
+            C = atol(buf) < 4 ? atol(buf) : 4;
+    }
+    r->nodes_used = (int)N;
+    r->tpn_used = (int)C;
+    int rc = allocate(a, N, C, r, info);
+    if (rc != ADMIN_OK)
+        return rc;
+    calib_build_plan(P, (int)N, (int)C, r->jobid, a->quick);
+    if ((rc = run_steps(P, r->dir, info)) != ADMIN_OK)
+        return rc;
+    calib_scancel(r->jobid, r->dir);
+    r->jobid[0] = '\0';
+    for (int i = 0; i < P->n; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", r->dir, P->steps[i].file);
+        if (load_output(path, &r->d) != ADMIN_OK)
+            return ADMIN_INVALID;
+    }
+    return ADMIN_OK;
+}

@@ -1,0 +1,305 @@
+/* contention-admin calibrate, what it prints and writes (calibrate.h): the
+ * report of the fit, the measured-vs-predicted plot, the fabric entry and
+ * the output files, each through a temporary file renamed into place. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate.h"
+#include "contention/fit.h"
+#include "contention/svgplot.h"
+
+static int plot(const char *path, admin_atomic *w, const char *fabric,
+                const ct_calib_result *r)
+{
+    /* one measured and one predicted series per (nodes, tasks per node) */
+    size_t np = r->npoints;
+    double *x = malloc((np ? np : 1) * sizeof *x), *ym = malloc((np ? np : 1) * sizeof *ym),
+           *yp = malloc((np ? np : 1) * sizeof *yp);
+    ct_svg_series *ser = calloc(2 * (np ? np : 1), sizeof *ser);
+    char(*labels)[2][96] = calloc(np ? np : 1, sizeof *labels);
+    int rc = ADMIN_INVALID;
+    if (!x || !ym || !yp || !ser || !labels) {
+        admin_fail(CMD, "out of memory while plotting");
+        goto out;
+    }
+    size_t k = 0, ns = 0, ng = 0;
+    unsigned char *done = calloc(np ? np : 1, 1);
+    if (!done) {
+        admin_fail(CMD, "out of memory while plotting");
+        goto out;
+    }
+    for (size_t i = 0; i < np; i++) {
+        if (done[i])
+            continue;
+        size_t first = k;
+        const ct_calib_point *p0 = &r->points[i];
+        for (size_t j = i; j < np; j++) {
+            const ct_calib_point *p = &r->points[j];
+            if (done[j] || p->nodes != p0->nodes || p->tasks_per_node != p0->tasks_per_node)
+                continue;
+            done[j] = 1;
+            /* sizes ascend within a group: insertion keeps the line drawable */
+            size_t q = k++;
+            while (q > first && x[q - 1] > p->m) {
+                x[q] = x[q - 1];
+                ym[q] = ym[q - 1];
+                yp[q] = yp[q - 1];
+                q--;
+            }
+            x[q] = p->m;
+            ym[q] = p->measured;
+            yp[q] = p->predicted;
+        }
+        snprintf(labels[ng][0], sizeof labels[ng][0], "%dx%d measured%s", (int)p0->nodes,
+                 (int)p0->tasks_per_node, p0->held ? "" : " (fit)");
+        snprintf(labels[ng][1], sizeof labels[ng][1], "%dx%d predicted", (int)p0->nodes,
+                 (int)p0->tasks_per_node);
+        ser[ns++] = (ct_svg_series){labels[ng][0], x + first, ym + first, k - first,
+                                    CT_SVG_MARKERS, (int)ng, 0};
+        ser[ns++] = (ct_svg_series){labels[ng][1], x + first, yp + first, k - first, CT_SVG_LINE,
+                                    (int)ng, p0->held};
+        ng++;
+    }
+    free(done);
+    char title[160];
+    snprintf(title, sizeof title, "%s: Alltoall measured vs predicted (fit on %dx%d)", fabric,
+             (int)r->fit_nodes, (int)r->fit_tasks_per_node);
+    ct_svg_plot pl = {title, "message size per destination (bytes)", "time (s)", 0, 0, 1, 1};
+    if (admin_atomic_open(w, path, 0644) < 0) {
+        admin_fail(CMD, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+        goto out;
+    }
+    ct_err err;
+    if (ct_svg_write(w->f, &pl, ser, ns, &err) < 0) {
+        admin_atomic_abort(w);
+        admin_fail(CMD, "%s: %s", path, err.msg);
+        goto out;
+    }
+    if (admin_atomic_commit(w, &calib_stop) < 0 && !w->renamed) {
+        admin_fail(CMD, "%s: write error", path);
+        goto out;
+    }
+    rc = ADMIN_OK;
+out:
+    free(x);
+    free(ym);
+    free(yp);
+    free(ser);
+    free(labels);
+    return rc;
+}
+
+void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *g, int have_gige,
+                        const char *gige_err)
+{
+    char t1[32], t2[32], t3[32];
+    fprintf(o, "point-to-point (Hockney): alpha = %s, bandwidth = %.4g MB/s (%zu ping-pong "
+               "sizes, R^2 %.4f)\n",
+            admin_fmt_time(r->alpha, t1, sizeof t1), 1.0 / r->beta / 1e6, r->p2p_diag.npoints,
+            r->p2p_diag.r2);
+    if (r->p2p_diag.warning[0])
+        fprintf(o, "  warning: %s\n", r->p2p_diag.warning);
+    for (size_t q = 0; r->p2p.nseg > 1 && q < r->p2p.nseg; q++)
+        fprintf(o, "  segment %zu from %s: alpha = %s, bandwidth = %.4g MB/s (%zu samples, R^2 "
+                   "%.4f, max error %.1f%%)\n",
+                q + 1, admin_fmt_bytes(r->p2p.seg[q].from, t2, sizeof t2),
+                admin_fmt_time(r->p2p.seg[q].alpha, t1, sizeof t1), 1.0 / r->p2p.seg[q].beta / 1e6,
+                r->p2p_seg[q].npoints, r->p2p_seg[q].r2, 100 * r->p2p_seg[q].max_rel_err);
+    if (r->incast) {
+        fprintf(o, "Alltoall signature, gamma(k,f) (our extension of 000 eq. 5) fitted robustly on");
+        for (size_t k = 0; k < r->nfit_cfg; k++)
+            fprintf(o, " %dx%d", (int)r->fit_cfg[k][0], (int)r->fit_cfg[k][1]);
+        fprintf(o, ", %zu samples: gamma = %.4g + %.4g (k-1) + %.4g (f-1), delta = %s, M = %s "
+                   "(fit max error %.1f%%, on points within their spread %.1f%%)\n",
+                r->nfit, r->sig.gamma, r->sig.gamma_incast, r->sig.gamma_flows,
+                admin_fmt_time(r->sig.delta, t1, sizeof t1),
+                admin_fmt_bytes(r->sig.M, t2, sizeof t2), 100 * r->a2a_diag.max_rel_err,
+                100 * r->a2a_rep.max_err_trusted);
+        if (r->a2a_rep.note[0])
+            fprintf(o, "  note: %s\n", r->a2a_rep.note);
+    } else {
+        fprintf(o, "Alltoall signature (000 eq. 5) fitted on %d nodes x %d task%s, %zu samples: "
+               "gamma = %.4g, delta = %s, M = %s (fit max error %.1f%%)\n",
+            (int)r->fit_nodes, (int)r->fit_tasks_per_node, r->fit_tasks_per_node > 1 ? "s" : "",
+            r->nfit, r->sig.gamma, admin_fmt_time(r->sig.delta, t1, sizeof t1),
+            admin_fmt_bytes(r->sig.M, t2, sizeof t2), 100 * r->a2a_diag.max_rel_err);
+    }
+    if (r->a2a_diag.warning[0])
+        fprintf(o, "  warning: %s\n", r->a2a_diag.warning);
+    fprintf(o, "validation on %zu held-back samples (not used by the fit):\n", r->nheld);
+    fprintf(o, "  %5s %4s %9s %11s %11s %11s %8s\n", "nodes", "tpn", "m", "measured",
+            "predicted", "bound", "error");
+    for (size_t i = 0; i < r->npoints; i++) {
+        const ct_calib_point *p = &r->points[i];
+        if (!p->held)
+            continue;
+        fprintf(o, "  %5d %4d %9s %11s %11s", (int)p->nodes, (int)p->tasks_per_node,
+                admin_fmt_bytes(p->m, t1, sizeof t1), admin_fmt_time(p->measured, t2, sizeof t2),
+                admin_fmt_time(p->predicted, t3, sizeof t3));
+        fprintf(o, " %11s %+7.1f%%\n", admin_fmt_time(p->bound, t1, sizeof t1), 100 * p->rel_err);
+    }
+    fprintf(o, "held-back error: median %.1f%%, mean %.1f%%, max %.1f%% over %zu samples; "
+               "saturated (m >= 128 KiB): median %.1f%% over %zu\n",
+            100 * r->held_all.median_abs, 100 * r->held_all.mean_abs, 100 * r->held_all.max_abs,
+            r->held_all.n, 100 * r->held_saturated.median_abs, r->held_saturated.n);
+    if (have_gige) {
+        fprintf(o, "GigE penalty model (001 §V-A) at %s: T_ref = %s, beta = %.4g", 
+                admin_fmt_bytes(g->m, t1, sizeof t1), admin_fmt_time(g->t_ref, t2, sizeof t2),
+                g->beta);
+        for (size_t i = 0; i < g->nout; i++)
+            fprintf(o, "%s penalty(%d out) = %.3g", i ? "," : " from", g->k[i], g->penalty[i]);
+        fputc('\n', o);
+        if (g->has_gammas)
+            fprintf(o, "  gamma_o = %.4g, gamma_i = %.4g (from %s)\n", g->gamma_o, g->gamma_i,
+                    strcmp(g->gamma_scheme, "mix4") ? "Fig. 4's a and f" : "mix4's a and c");
+        else
+            fprintf(o, "  gammas not fitted: %s\n", g->note);
+        if (g->intra_bw > 0)
+            fprintf(o, "  intra-node bandwidth %.4g MB/s\n", g->intra_bw / 1e6);
+        for (size_t i = 0; i < g->nchecks; i++)
+            fprintf(o, "  check %s:%s penalty measured %.3f, predicted %.3f\n",
+                    g->checks[i].scheme, g->checks[i].label, g->checks[i].measured_penalty,
+                    g->checks[i].predicted_penalty);
+        if (g->nchecks)
+            fprintf(o, "  penalty error on %zu held-back communications: median %.1f%%, max "
+                       "%.1f%%\n", g->check_err.n, 100 * g->check_err.median_abs,
+                    100 * g->check_err.max_abs);
+    } else if (gige_err && *gige_err) {
+        fprintf(o, "GigE penalty model not fitted: %s\n", gige_err);
+    }
+}
+
+int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
+                      ct_fabric *fab)
+{
+    fab->alpha = f->res.alpha;
+    fab->beta = f->res.beta;
+    if (f->res.p2p.nseg > 1)
+        fab->p2p_segments = f->res.p2p; /* read by every model through ct_fabric_p2p_at */
+    fab->intra_bw = f->co.intra_bw;
+    fab->has_alltoall = 1;
+    fab->alltoall = f->res.sig;
+    snprintf(fab->a2a_date, sizeof fab->a2a_date, "%s", r->today);
+    fab->a2a_fitted_n = f->res.fit_nodes * f->res.fit_tasks_per_node;
+    if (f->res.incast)
+        for (size_t k = 0; k < f->res.nfit_cfg; k++)
+            if (f->res.fit_cfg[k][0] * f->res.fit_cfg[k][1] > fab->a2a_fitted_n)
+                fab->a2a_fitted_n = f->res.fit_cfg[k][0] * f->res.fit_cfg[k][1];
+    fab->a2a_fit_error = f->res.a2a_diag.max_rel_err;
+    snprintf(fab->description, sizeof fab->description,
+             "calibrated by contention-admin calibrate on %s%s%s (%d nodes x up to %d tasks)",
+             r->when, a->part ? ", partition " : "", a->part ? a->part : "", r->nodes_used,
+             r->tpn_used);
+    if (f->res.incast)
+        snprintf(fab->source, sizeof fab->source,
+                 "contention-admin calibrate %s: gamma(k,f) fitted robustly on %zu "
+                 "configurations (our extension of 000 eq. 5), held-back median error %.1f%% "
+                 "over %zu samples%s",
+                 r->today, f->res.nfit_cfg, 100 * f->res.held_all.median_abs, f->res.held_all.n,
+                 f->over ? " (FLAGGED: over the training-error threshold)" : "");
+    else
+        snprintf(fab->source, sizeof fab->source,
+                 "contention-admin calibrate %s: signature fitted on %dx%d (000 §V), held-back "
+                 "median error %.1f%% over %zu samples%s",
+                 r->today, (int)f->res.fit_nodes, (int)f->res.fit_tasks_per_node,
+                 100 * f->res.held_all.median_abs, f->res.held_all.n,
+                 f->over ? " (FLAGGED: over the training-error threshold)" : "");
+    snprintf(fab->p2p_source, sizeof fab->p2p_source,
+             "contention-admin calibrate %s: Hockney least squares on %zu ping-pong sizes",
+             r->today, r->d.bench.np2p);
+    if (f->have_gige) {
+        fab->penalty = CT_GIGE_MODEL(f->g.beta, f->g.gamma_i, f->g.gamma_o);
+        snprintf(fab->penalty_source, sizeof fab->penalty_source,
+                 "contention-admin calibrate %s: 001 §V-A from conflict schemes at %.0f bytes%s",
+                 r->today, f->g.m,
+                 f->g.has_gammas             ? (strcmp(f->g.gamma_scheme, "mix4") ? "" : ", gammas from mix4")
+                 : f->g.gamma_out_of_range ? " (in-out conflicts beyond the model's range: gammas 0)"
+                                         : " (no Fig. 4 / mix4 scheme: gammas 0)");
+    } else {
+        fab->penalty.kind = CT_MODEL_FAIRSHARE;
+        snprintf(fab->penalty_source, sizeof fab->penalty_source,
+                 "contention-admin calibrate %s: conflicts not measured; fair-share baseline",
+                 r->today);
+    }
+    ct_err err;
+    if (ct_fabric_validate(fab, &err) < 0)
+        return admin_fail(CMD, "the fitted values are out of range: %s", err.msg);
+    return ADMIN_OK;
+}
+
+int calib_write(const calib_args *a, const calib_run *r, const calib_fit *f, ct_fabric *fab,
+                calib_files *w, FILE *info)
+{
+    ct_err err;
+    ct_partition_map pm;
+    memset(&pm, 0, sizeof pm);
+    ct_sigfile one;
+    memset(&one, 0, sizeof one);
+    one.version = CT_SIG_VERSION;
+    one.nfabrics = 1;
+    one.fabrics = fab;
+    one.default_fabric = 0;
+    if (a->part) {
+        snprintf(pm.partition, sizeof pm.partition, "%s", a->part);
+        pm.fabric = 0;
+        one.nparts = 1;
+        one.parts = &pm;
+    }
+    FILE *o = stdout;
+    if (a->out) {
+        if (admin_atomic_open(&w->out, a->out, 0644) < 0)
+            return admin_fail(CMD, "%s: cannot create a temporary file beside it: %s", a->out,
+                              strerror(errno));
+        o = w->out.f;
+    }
+    fprintf(o, "# Calibrated by contention-admin calibrate on %s%s%s\n", r->when,
+            a->part ? ", partition " : "", a->part ? a->part : "");
+    fprintf(o, "# Held-back validation: median error %.1f%%, max %.1f%% over %zu samples "
+               "(saturated, m >= 128 KiB: median %.1f%%)\n",
+            100 * f->res.held_all.median_abs, 100 * f->res.held_all.max_abs, f->res.held_all.n,
+            100 * f->res.held_saturated.median_abs);
+    if (ct_sigfile_write(o, &one, &err) < 0)
+        return admin_fail(CMD, "%s", err.msg); /* the caller drops the temporary file */
+    if (a->out) {
+        if (admin_atomic_commit(&w->out, &calib_stop) < 0 && !w->out.renamed) {
+            if (calib_stop)
+                return CALIB_INTERRUPTED;
+            return admin_fail(CMD, "%s: write error", a->out);
+        }
+        fprintf(info, "wrote fabric %s to %s\n", a->name, a->out);
+    } else {
+        fflush(stdout);
+    }
+    if (a->svg) {
+        if (plot(a->svg, &w->svg, a->name, &f->res) != ADMIN_OK)
+            return ADMIN_INVALID;
+        fprintf(info, "wrote plot to %s\n", a->svg);
+    }
+    if (a->points) {
+        if (admin_atomic_open(&w->points, a->points, 0644) < 0)
+            return admin_fail(CMD, "%s: cannot create a temporary file beside it: %s", a->points,
+                              strerror(errno));
+        FILE *pf = w->points.f;
+        fprintf(pf, "nodes,tasks_per_node,size_bytes,measured_s,predicted_s,bound_s,rel_err,held\n");
+        for (size_t i = 0; i < f->res.npoints; i++) {
+            const ct_calib_point *p = &f->res.points[i];
+            fprintf(pf, "%d,%d,%.0f,%.9g,%.9g,%.9g,%.6f,%d\n", (int)p->nodes,
+                    (int)p->tasks_per_node, p->m, p->measured, p->predicted, p->bound, p->rel_err,
+                    p->held);
+        }
+        if (admin_atomic_commit(&w->points, &calib_stop) < 0 && !w->points.renamed)
+            return admin_fail(CMD, "%s: write error", a->points);
+        fprintf(info, "wrote points to %s\n", a->points);
+    }
+    return ADMIN_OK;
+}
+
+void calib_files_abort(calib_files *w)
+{
+    admin_atomic_abort(&w->out);
+    admin_atomic_abort(&w->svg);
+    admin_atomic_abort(&w->points);
+}
