@@ -8,7 +8,7 @@
  * every uplink takes --oversubscription or --uplink-MBps. */
 #include <errno.h>
 #include <math.h>
-#include <slurm/slurm.h>
+#include "slurm_compat.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +143,7 @@ static int each_host(const builder *b, const char *list, unsigned long line, uns
                                                  unsigned long),
                      void *arg)
 {
-    hostlist_t hl = slurm_hostlist_create(list);
+    ct_hostlist hl = slurm_hostlist_create(list);
     if (!hl || slurm_hostlist_count(hl) < 1) {
         if (hl)
             slurm_hostlist_destroy(hl);

@@ -3,7 +3,7 @@
  * node of task i). Used by `score --hostfile-out`; host lists are expanded
  * by libslurm. */
 #include <errno.h>
-#include <slurm/slurm.h>
+#include "slurm_compat.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@ int admin_expand_hosts(const char *list, int64_t max, char ***out, int64_t *n, c
 {
     *out = NULL;
     *n = 0;
-    hostlist_t hl = slurm_hostlist_create(list);
+    ct_hostlist hl = slurm_hostlist_create(list);
     int count = hl ? slurm_hostlist_count(hl) : 0;
     if (count < 1) {
         if (hl)

@@ -5,13 +5,37 @@ cmocka prints "[  PASSED  ] N test(s)." and "[  FAILED  ] N test(s)..." per
 program; TAP programs print "ok"/"not ok" lines. A program that crashed
 before reporting counts as one failure. Prints "tests: N passed, N failed,
 N skipped" and exits 1 when anything failed or nothing ran.
+
+Arguments are testlog.json files, or "--tap FILE" for a plain TAP stream
+(scripts/slurm-matrix): its ok/not ok/# SKIP lines count the same way, and a
+stream without its "1..N" plan (the producer died) counts as one failure.
 """
 import json
 import re
 import sys
 
 passed = failed = skipped = 0
-for path in sys.argv[1:]:
+args = sys.argv[1:]
+jsons, taps = [], []
+while args:
+    a = args.pop(0)
+    if a == "--tap" and args:
+        taps.append(args.pop(0))
+    else:
+        jsons.append(a)
+for path in taps:
+    try:
+        out = open(path, errors="replace").read()
+    except OSError:
+        out = ""
+    tap_ok = len(re.findall(r"^ok \d+", out, re.M))
+    tap_skip = len(re.findall(r"^ok \d+.*# ?SKIP", out, re.M | re.I))
+    passed += tap_ok - tap_skip
+    skipped += tap_skip
+    failed += len(re.findall(r"^not ok \d+", out, re.M))
+    if not re.search(r"^1\.\.\d+", out, re.M):
+        failed += 1
+for path in jsons:
     with open(path) as f:
         for line in f:
             line = line.strip()

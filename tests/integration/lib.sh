@@ -10,6 +10,12 @@ CT_SOURCE_ROOT=${CT_SOURCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && 
 CT_BUILD_ROOT=${CT_BUILD_ROOT:-$CT_SOURCE_ROOT/build}
 CT_LIB_SH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh
 CT_TIMEOUT=${CT_TIMEOUT:-120}
+# The files under test: the build tree's by default; scripts/slurm-matrix
+# points them at an installed package (CT_PLUGIN=/usr/lib/.../contention.so).
+CT_PLUGIN=${CT_PLUGIN:-$CT_BUILD_ROOT/plugin/contention.so}
+CT_ADMIN=${CT_ADMIN:-$CT_BUILD_ROOT/admin/contention-admin}
+CT_LAYOUT_TOOL=${CT_LAYOUT_TOOL:-$CT_BUILD_ROOT/tests/integration/ct-layout-tool}
+export CT_PLUGIN CT_ADMIN CT_LAYOUT_TOOL
 
 # ---- TAP ---------------------------------------------------------------
 T_N=0
@@ -61,8 +67,7 @@ lc_require() {
     for c in slurmctld slurmd srun sbatch salloc sinfo scontrol munged mungekey timeout ss; do
         command -v "$c" >/dev/null 2>&1 || tap_skip_all "$c not installed (scripts/deps)"
     done
-    [ -f "$CT_BUILD_ROOT/plugin/contention.so" ] ||
-        tap_skip_all "plugin not built ($CT_BUILD_ROOT/plugin/contention.so)"
+    [ -f "$CT_PLUGIN" ] || tap_skip_all "plugin not built ($CT_PLUGIN)"
 }
 
 lc_down() {
@@ -78,7 +83,7 @@ lc_up() {
     LC_DIR=$(mktemp -d /tmp/ct-local.XXXXXX) || tap_bail "mktemp failed"
     trap lc_down EXIT
     trap 'lc_down; exit 1' INT TERM
-    log=$(CT_PLUGIN="$CT_BUILD_ROOT/plugin/contention.so" CT_PLUGIN_ARGS="$args" \
+    log=$(CT_PLUGIN="$CT_PLUGIN" CT_PLUGIN_ARGS="$args" \
         "$CT_SOURCE_ROOT/scripts/localcluster" up "$LC_DIR" "$n" 2>&1) || {
         tap_diag "$log"
         lc_down
@@ -91,7 +96,7 @@ lc_up() {
 # sbatch read plugstack.conf at every start; no restart needed).
 # LC_PLUGIN_KIND=required loads it as required instead of optional.
 lc_plugstack() {
-    echo "${LC_PLUGIN_KIND:-optional} $CT_BUILD_ROOT/plugin/contention.so $*" >"$LC_DIR/plugstack.conf"
+    echo "${LC_PLUGIN_KIND:-optional} $CT_PLUGIN $*" >"$LC_DIR/plugstack.conf"
 }
 
 # lc_alloc "SALLOC ARGS" 'COMMANDS': run COMMANDS (bash, with this file
@@ -144,5 +149,5 @@ srun_layout() {
 
 # model_layout NTASKS CPUS_PER_TASK DIST: modelcore's layout for this allocation
 model_layout() {
-    "$CT_BUILD_ROOT/tests/integration/ct-layout-tool" "$SLURM_JOB_CPUS_PER_NODE" "$1" "$2" "$3"
+    "$CT_LAYOUT_TOOL" "$SLURM_JOB_CPUS_PER_NODE" "$1" "$2" "$3"
 }

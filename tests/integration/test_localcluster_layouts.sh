@@ -9,7 +9,7 @@ set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
 lc_require
-[ -x "$CT_BUILD_ROOT/tests/integration/ct-layout-tool" ] ||
+[ -x "$CT_LAYOUT_TOOL" ] ||
     tap_skip_all "ct-layout-tool not built"
 
 SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml

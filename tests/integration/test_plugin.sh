@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 lc_require
 SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
-SO=$CT_BUILD_ROOT/plugin/contention.so
+SO=$CT_PLUGIN
 tap_plan 27
 
 # 1: only the SPANK entry points and the plugin's identity are exported

@@ -20,6 +20,16 @@
 #include "contention/signatures.h"
 #include "ct_test_run.h"
 #include "ct_test_util.h"
+#include <slurm/slurm_version.h>
+
+/* The unclosed range 'n[2-1': libslurm before 23.11 expands it to the name
+ * 'n]', which the node-name check refuses; 23.11 and later refuse the list
+ * itself. Both are refused at the same place (scripts/slurm-matrix). */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+#define BAD_HOSTLIST_WHAT "'n[2-1' is not a Slurm host list"
+#else
+#define BAD_HOSTLIST_WHAT "the host list gives node name"
+#endif
 
 #define CONF CT_SOURCE_ROOT "/conf/signatures.yaml"
 #define BENCH CT_FIXTURES "/bench/"
@@ -374,7 +384,7 @@ static void test_topology_import(void **state)
         {"bad_key.conf", "bad_key.conf:1:31: ", "unknown or repeated key 'Speed'"},
         {"bad_two_tops.conf", "bad_two_tops.conf:2:12: ", "both have no parent"},
         {"bad_linkspeed.conf", "bad_linkspeed.conf:1:41: ", "LinkSpeed 'fast'"},
-        {"bad_hostlist.conf", "bad_hostlist.conf:1:24: ", "the host list gives node name"},
+        {"bad_hostlist.conf", "bad_hostlist.conf:1:24: ", BAD_HOSTLIST_WHAT},
         {"bad_key.yaml", "bad_key.yaml:6:9: ", "unknown key 'speed' in a switch"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
