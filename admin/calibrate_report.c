@@ -148,12 +148,12 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
     if (have_gige) {
         fprintf(o, "GigE penalty model (001 §V-A) at %s: T_ref = %s, beta = %.4g", 
                 admin_fmt_bytes(g->m, t1, sizeof t1), admin_fmt_time(g->t_ref, t2, sizeof t2),
-                g->beta);
+                g->share);
         for (size_t i = 0; i < g->nout; i++)
             fprintf(o, "%s penalty(%d out) = %.3g", i ? "," : " from", g->k[i], g->penalty[i]);
         fputc('\n', o);
         if (g->has_gammas)
-            fprintf(o, "  gamma_o = %.4g, gamma_i = %.4g (from %s)\n", g->gamma_o, g->gamma_i,
+            fprintf(o, "  gamma_o = %.4g, gamma_i = %.4g (from %s)\n", g->skew_out, g->skew_in,
                     strcmp(g->gamma_scheme, "mix4") ? "Fig. 4's a and f" : "mix4's a and c");
         else
             fprintf(o, "  gammas not fitted: %s\n", g->note);
@@ -211,7 +211,7 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
              "contention-admin calibrate %s: Hockney least squares on %zu ping-pong sizes",
              r->today, r->d.bench.np2p);
     if (f->have_gige) {
-        fab->penalty = CT_GIGE_MODEL(f->g.beta, f->g.gamma_i, f->g.gamma_o);
+        fab->penalty = CT_GIGE_MODEL(f->g.share, f->g.skew_in, f->g.skew_out);
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: 001 §V-A from conflict schemes at %.0f bytes%s",
                  r->today, f->g.m,

@@ -179,7 +179,7 @@ int main(int argc, char **argv)
     if (have_gige && !incast && strcmp(g.gamma_scheme, "fig4") != 0) {
         /* the paper's procedure knows fig4 only */
         g.has_gammas = 0;
-        g.gamma_i = g.gamma_o = 0;
+        g.skew_in = g.skew_out = 0;
     }
     double intra_bw = have_gige ? g.intra_bw : 0;
     const char *intra_src = "conflict scheme 'intra' (one 1 MiB transfer)";
@@ -242,7 +242,7 @@ int main(int argc, char **argv)
     f.alltoall = r.sig;
     f.intra_bw = intra_bw;
     if (have_gige)
-        f.penalty = CT_GIGE_MODEL(g.beta, g.gamma_i, g.gamma_o); /* 001 §V-A */
+        f.penalty = CT_GIGE_MODEL(g.share, g.skew_in, g.skew_out); /* 001 §V-A */
 
     printf("kind,nodes,tpn,pattern,layout,m,measured_s,spread,predicted_s,bound_s,held\n");
     for (size_t i = 0; i < r.npoints; i++) {
@@ -308,8 +308,8 @@ int main(int argc, char **argv)
            r.a2a_rep.over_threshold ? r.a2a_rep.note : "");
     printf("# intra-node: %.1f MB/s from %s\n", intra_bw / 1e6, intra_bw > 0 ? intra_src : "-");
     if (have_gige)
-        printf("# gige: beta %.4f, gamma_i %.4f, gamma_o %.4f (%s)%s%s\n", g.beta, g.gamma_i,
-               g.gamma_o, g.has_gammas ? g.gamma_scheme : "gammas not fitted",
+        printf("# gige: beta %.4f, gamma_i %.4f, gamma_o %.4f (%s)%s%s\n", g.share, g.skew_in,
+               g.skew_out, g.has_gammas ? g.gamma_scheme : "gammas not fitted",
                g.note[0] ? ": " : "", g.note);
     ct_calib_result_free(&r);
     ct_bench_free(&pp);

@@ -488,7 +488,7 @@ static int check_scheme(const ct_conflict_sample *c, size_t n, const char *schem
             ct_graph_free(&gr);
             return -1;
         }
-    ct_penalty_model pm = CT_GIGE_MODEL(g->beta, g->gamma_i, g->gamma_o);
+    ct_penalty_model pm = CT_GIGE_MODEL(g->share, g->skew_in, g->skew_out);
     double alone[CT_MAX_SCHEME_COMMS], finish[CT_MAX_SCHEME_COMMS];
     for (size_t j = 0; j < k; j++)
         alone[j] = g->t_ref;
@@ -557,7 +557,7 @@ int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, c
     if (g->nout == 0)
         return ct_err_set(err, "conflict calibration: no pure outgoing conflict with k >= 2 "
                                "(accepted: schemes out2, out3, ...)");
-    if (ct_fit_gige_beta(g->k, g->penalty, g->nout, &g->beta, err) < 0)
+    if (ct_fit_gige_beta(g->k, g->penalty, g->nout, &g->share, err) < 0)
         return ct_err_prefix(err, "conflict calibration: ");
 
     const char *gs = "fig4";
@@ -574,18 +574,18 @@ int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, c
         snprintf(g->gamma_scheme, sizeof g->gamma_scheme, "%s", gs);
         g->t_a_ratio = a->t / g->t_ref;
         g->t_f_ratio = f->t / g->t_ref;
-        g->gamma_top_ratio = gk * g->beta;
-        if (ct_fit_gige_gammas_k(g->beta, g->t_ref, a->t, f->t, gk, &g->gamma_i, &g->gamma_o,
+        g->gamma_top_ratio = gk * g->share;
+        if (ct_fit_gige_gammas_k(g->share, g->t_ref, a->t, f->t, gk, &g->skew_in, &g->skew_out,
                                  &e2) == 0) {
             g->has_gammas = 1;
-        } else if (a->t > gk * g->beta * g->t_ref || f->t > gk * g->beta * g->t_ref) {
+        } else if (a->t > gk * g->share * g->t_ref || f->t > gk * g->share * g->t_ref) {
             g->gamma_out_of_range = 1;
             snprintf(g->note, sizeof g->note,
                      "OUT OF THE MODEL'S RANGE: scheme %s measured t_a/t_ref = %.3f, t_f/t_ref = "
                      "%.3f, above %d*beta = %.3f, the most 001 V-A's p_o/p_i can express "
                      "(gamma would be negative): gamma_i = gamma_o = 0 and the GigE model "
                      "UNDERESTIMATES in-out conflicts on this network",
-                     gs, g->t_a_ratio, g->t_f_ratio, gk, gk * g->beta);
+                     gs, g->t_a_ratio, g->t_f_ratio, gk, gk * g->share);
         } else {
             snprintf(g->note, sizeof g->note, "%s", e2.msg);
         }

@@ -196,14 +196,14 @@ static void test_gige_paper_numbers(void **state)
     ct_calib_gige g;
     ct_err err;
     assert_int_equal(ct_calibrate_gige(c, n, &g, &err), 0);
-    close_rel(g.beta, 0.75, 1e-12, "beta = 1.5/2 = 2.25/3");
+    close_rel(g.share, 0.75, 1e-12, "beta = 1.5/2 = 2.25/3");
     assert_int_equal(g.nout, 2);
     assert_true(g.has_gammas);
-    close_rel(g.gamma_o, 1.0 - 0.095 / (3 * 0.75 * tref), 1e-12, "gamma_o");
-    close_rel(g.gamma_i, 1.0 - 0.103 / (3 * 0.75 * tref), 1e-12, "gamma_i");
+    close_rel(g.skew_out, 1.0 - 0.095 / (3 * 0.75 * tref), 1e-12, "gamma_o");
+    close_rel(g.skew_in, 1.0 - 0.103 / (3 * 0.75 * tref), 1e-12, "gamma_i");
     /* the paper prints 0.115 and 0.036 from unrounded times: within 0.005 */
-    assert_true(fabs(g.gamma_o - 0.115) < 0.005);
-    assert_true(fabs(g.gamma_i - 0.036) < 0.005);
+    assert_true(fabs(g.skew_out - 0.115) < 0.005);
+    assert_true(fabs(g.skew_in - 0.036) < 0.005);
     /* held back: fig4's b, c, d, e, each with its measured penalty */
     assert_int_equal(g.nchecks, 4);
     for (size_t i = 0; i < g.nchecks; i++) {
@@ -231,7 +231,7 @@ static void test_gige_without_fig4(void **state)
     ct_calib_gige g;
     ct_err err;
     assert_int_equal(ct_calibrate_gige(c, n, &g, &err), 0);
-    close_rel(g.beta, 1.0, 1e-12, "beta = 2.0 / 2");
+    close_rel(g.share, 1.0, 1e-12, "beta = 2.0 / 2");
     assert_false(g.has_gammas);
     assert_non_null(strstr(g.note, "fig4"));
     /* in2 held back: with beta = 1 and gamma_i = 0 both are predicted at 2 */
@@ -261,11 +261,11 @@ static void test_gige_mix4(void **state)
     ct_calib_gige g;
     ct_err err;
     assert_int_equal(ct_calibrate_gige(c, n, &g, &err), 0);
-    close_rel(g.beta, 0.9, 1e-12, "beta = 1.8 / 2");
+    close_rel(g.share, 0.9, 1e-12, "beta = 1.8 / 2");
     assert_true(g.has_gammas);
     assert_string_equal(g.gamma_scheme, "mix4");
-    close_rel(g.gamma_o, 1.0 - 0.16 / (2 * 0.9 * 0.1), 1e-12, "gamma_o = 1 - 1.6/1.8");
-    close_rel(g.gamma_i, 1.0 - 0.17 / (2 * 0.9 * 0.1), 1e-12, "gamma_i = 1 - 1.7/1.8");
+    close_rel(g.skew_out, 1.0 - 0.16 / (2 * 0.9 * 0.1), 1e-12, "gamma_o = 1 - 1.6/1.8");
+    close_rel(g.skew_in, 1.0 - 0.17 / (2 * 0.9 * 0.1), 1e-12, "gamma_i = 1 - 1.7/1.8");
     assert_int_equal(g.nchecks, 1); /* mix4's b */
     assert_string_equal(g.checks[0].label, "b");
     assert_false(g.gamma_out_of_range);
@@ -278,7 +278,7 @@ static void test_gige_mix4(void **state)
     close_rel(g.gamma_top_ratio, 1.8, 1e-12, "2 beta");
     assert_non_null(strstr(g.note, "OUT OF THE MODEL'S RANGE"));
     assert_non_null(strstr(g.note, "UNDERESTIMATES"));
-    assert_true(g.gamma_i == 0 && g.gamma_o == 0);
+    assert_true(g.skew_in == 0 && g.skew_out == 0);
 }
 
 /* The intra-node bandwidth from one-node halves rows: tasks*m/t at the
@@ -478,7 +478,7 @@ static void test_recorded_conflicts(void **state)
         fail();
     }
     assert_true(g.nout >= 1);
-    assert_true(g.beta > 0.3 && g.beta <= 1.2);
+    assert_true(g.share > 0.3 && g.share <= 1.2);
     for (size_t i = 0; i < g.nout; i++)
         assert_true(g.penalty[i] > 1.2);
     assert_true(g.intra_bw > 0);

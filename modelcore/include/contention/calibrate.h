@@ -160,15 +160,17 @@ typedef struct ct_calib_gige {
     size_t nout;                 /* pure outgoing conflicts measured */
     int k[CT_MAX_SCHEME_COMMS];
     double penalty[CT_MAX_SCHEME_COMMS]; /* mean penalty of the k communications */
-    double beta, gamma_i, gamma_o;
+    /* 001 §V-A's β, γ_i, γ_o (dimensionless), named as in ct_penalty_model
+     * (CT_GIGE_SHARE, _SKEW_IN, _SKEW_OUT): in C "beta" is Hockney's s/byte */
+    double share, skew_in, skew_out;
     int has_gammas;              /* 0 when fig4/mix4 was not measured or did not fit: gammas 0 */
     char gamma_scheme[CT_SCHEME_NAME_MAX]; /* "fig4" or "mix4": where the gammas came from */
     /* 1: a measured in-out conflict costs more than the model can express
-     * (t_a or t_f above k*beta*t_ref: gamma would be negative); the gammas
+     * (t_a or t_f above k*share*t_ref: a skew would be negative); the skews
      * are then 0 and the GigE model UNDERESTIMATES such conflicts */
     int gamma_out_of_range;
     double t_a_ratio, t_f_ratio; /* measured t_a / t_ref, t_f / t_ref */
-    double gamma_top_ratio;      /* k*beta: the largest ratio the model expresses */
+    double gamma_top_ratio;      /* k*share: the largest ratio the model expresses */
     char note[CT_ERR_MAX];       /* why has_gammas is 0, "" otherwise */
     double intra_bw;             /* bytes/s from "intra", 0 when not measured */
     size_t nchecks;              /* held-back communications (in-k, fig4 b..e) */
