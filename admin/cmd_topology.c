@@ -368,8 +368,14 @@ static int parse_conf(builder *b, const char *text)
                     return admin_fail(CMD, "out of memory");
                 w->nd_line = line, w->nd_col = vcol;
             } else if (kl == 9 && strncasecmp(tok, "LinkSpeed", 9) == 0) {
-                if (parse_number(val, vl, &w->linkspeed) < 0)
-                    return admin_fail(CMD, "%s:%lu:%lu: LinkSpeed '%.*s' (accepted: a number > 0)",
+                /* Slurm's parser takes an integer ("not a valid number" otherwise) */
+                size_t d = 0;
+                while (d < vl && val[d] >= '0' && val[d] <= '9')
+                    d++;
+                if (d != vl || parse_number(val, vl, &w->linkspeed) < 0)
+                    return admin_fail(CMD,
+                                      "%s:%lu:%lu: LinkSpeed '%.*s' (accepted: an integer > 0, "
+                                      "as Slurm reads it)",
                                       b->file, line, vcol, (int)(vl > 40 ? 40 : vl), val);
             } else {
                 return admin_fail(CMD,

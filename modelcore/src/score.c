@@ -349,7 +349,10 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
      * bound every candidate is timed with the penalties of the first instant. */
     const ct_model_info *minfo = ct_model_info_of(fabric->penalty.kind);
     int incremental = minfo && minfo->incremental && !req->tree; /* trees: link model */
-    int progressive = incremental || max_arcs <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
+    /* on a tree, a model with incremental hooks is re-applied whole at each
+     * completion (the link model); the run-time bound of time_p2p guards it */
+    int tree_bounded = req->tree && minfo && minfo->incremental;
+    int progressive = incremental || tree_bounded || max_arcs <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
     for (size_t i = 0; i < nc && rc == 0 && p2p && progressive && incremental; i++) {
         int oom;
         uint64_t w = progressive_work(&work[i].g, err, &oom);

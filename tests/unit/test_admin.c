@@ -332,7 +332,7 @@ static void test_topology_import(void **state)
     char out[128];
     snprintf(out, sizeof out, "%s/sig.yaml", dir);
     result r = run("topology", "import", "--config", SIG "valid_topology.yaml", "--out", out,
-                   "--linkspeed-unit", "MBps", TOPO "two_leaves.conf", NULL);
+                   "--linkspeed-unit", "Mbps", TOPO "two_leaves.conf", NULL);
     expect_status(&r, 0);
     expect_in(r.err, "fabric emu: 3 switches, 2 with nodes, 4 nodes");
     done(&r);
@@ -384,6 +384,8 @@ static void test_topology_import(void **state)
         {"bad_key.conf", "bad_key.conf:1:31: ", "unknown or repeated key 'Speed'"},
         {"bad_two_tops.conf", "bad_two_tops.conf:2:12: ", "both have no parent"},
         {"bad_linkspeed.conf", "bad_linkspeed.conf:1:41: ", "LinkSpeed 'fast'"},
+        {"bad_linkspeed_decimal.conf", "bad_linkspeed_decimal.conf:1:41: ",
+         "LinkSpeed '6.25' (accepted: an integer > 0, as Slurm reads it)"},
         {"bad_hostlist.conf", "bad_hostlist.conf:1:24: ", BAD_HOSTLIST_WHAT},
         {"bad_key.yaml", "bad_key.yaml:6:9: ", "unknown key 'speed' in a switch"},
     };

@@ -1,0 +1,130 @@
+/* Scorer speed on a switch tree (issue 14): NODES nodes x TASKS_PER_NODE
+ * tasks under LEAVES leaf switches (contiguous blocks) and one spine, each
+ * uplink oversubscribed 4:1, paper 001's GigE model generalised to links
+ * (penalty_links.c) and paper 000's GigE Alltoall signature with the uplink
+ * term (grid_lg.c). Prints milliseconds per decision (block + cyclic scored
+ * together, as at launch; target: well under the plugin's launch budget)
+ * and the scorer's note.
+ *
+ *   bench_score_tree [NODES [TASKS_PER_NODE [LEAVES [REPEATS]]]]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "contention/layout.h"
+#include "contention/pattern.h"
+#include "contention/score.h"
+#include "contention/signatures.h"
+#include "contention/topology.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    int32_t nodes = argc > 1 ? atoi(argv[1]) : 1024;
+    int32_t tpn = argc > 2 ? atoi(argv[2]) : 16;
+    int32_t leaves = argc > 3 ? atoi(argv[3]) : 32;
+    int reps = argc > 4 ? atoi(argv[4]) : 3;
+    if (nodes < 1 || tpn < 1 || leaves < 1 || leaves > nodes || reps < 1) {
+        fprintf(stderr, "usage: bench_score_tree [NODES [TASKS_PER_NODE [LEAVES [REPEATS]]]]\n");
+        return 2;
+    }
+    ct_fabric f;
+    ct_fabric_init(&f);
+    snprintf(f.name, sizeof f.name, "gige_tree");
+    f.alpha = 50e-6;
+    f.beta = 1.0 / 125e6;
+    f.has_alltoall = 1;
+    f.alltoall = (ct_a2a_sig){.gamma = 4.3628, .delta = 4.93e-3, .M = 8192}; /* 000 §6.2 */
+    f.penalty.kind = CT_MODEL_GIGE;                                          /* 001 §V-A */
+    f.penalty.real[CT_GIGE_SHARE] = 0.75;
+    f.penalty.real[CT_GIGE_SKEW_IN] = 0.036;
+    f.penalty.real[CT_GIGE_SKEW_OUT] = 0.115;
+    f.intra_bw = 5e9;
+
+    /* the tree in NIC units: leaf l holds nodes [l*nodes/leaves, (l+1)*nodes/leaves),
+     * its uplink carries (its nodes) / 4 NICs */
+    ct_tree_map t;
+    ct_err err = {{0}};
+    if (ct_tree_map_flat(nodes, &t, &err) < 0)
+        return 1;
+    ct_tree_map_free(&t);
+    memset(&t, 0, sizeof t);
+    t.nswitches = leaves + 1;
+    t.parent = malloc((size_t)t.nswitches * sizeof *t.parent);
+    t.depth = malloc((size_t)t.nswitches * sizeof *t.depth);
+    t.up_cap = malloc((size_t)t.nswitches * sizeof *t.up_cap);
+    t.name = calloc((size_t)t.nswitches, sizeof *t.name);
+    t.leaf = malloc((size_t)nodes * sizeof *t.leaf);
+    t.nnodes = nodes;
+    if (!t.parent || !t.depth || !t.up_cap || !t.name || !t.leaf)
+        return 1;
+    t.parent[0] = -1, t.depth[0] = 0, t.up_cap[0] = 0;
+    snprintf(t.name[0], sizeof t.name[0], "spine");
+    for (int32_t l = 1; l <= leaves; l++) {
+        t.parent[l] = 0, t.depth[l] = 1;
+        snprintf(t.name[l], sizeof t.name[l], "leaf%d", (int)l);
+    }
+    for (int32_t v = 0; v < nodes; v++)
+        t.leaf[v] = 1 + (int32_t)((int64_t)v * leaves / nodes);
+    for (int32_t l = 1; l <= leaves; l++) {
+        int32_t below = 0;
+        for (int32_t v = 0; v < nodes; v++)
+            below += t.leaf[v] == l;
+        t.up_cap[l] = below / 4.0;
+    }
+
+    ct_alloc a;
+    if (ct_alloc_uniform(nodes, tpn, &a, &err) < 0) {
+        fprintf(stderr, "bench_score_tree: %s\n", err.msg);
+        return 1;
+    }
+    static const char *const pats[] = {"alltoall", "ring", "halves", "halo2d", "halo3d"};
+    printf("bench_score_tree: %d nodes x %d tasks under %d leaves (4:1 uplinks), fabric %s, "
+           "best of %d\n",
+           nodes, tpn, leaves, f.name, reps);
+    printf("%-9s %12s %-8s %12s %-8s %12s  %s\n", "pattern", "ms/decision", "winner",
+           "predicted_s", "other", "predicted_s", "busiest link of the winner");
+    double worst = 0;
+    for (size_t k = 0; k < sizeof pats / sizeof pats[0]; k++) {
+        ct_score_request req;
+        memset(&req, 0, sizeof req);
+        req.alloc = &a;
+        req.ntasks = nodes * tpn;
+        req.cpus_per_task = 1;
+        if (ct_pattern_parse(pats[k], &req.pattern, &err) < 0)
+            return 1;
+        req.pattern.bytes = 65536;
+        req.tree = &t;
+        double best = 1e30;
+        ct_score_result r;
+        for (int i = 0; i < reps; i++) {
+            double t0 = now();
+            if (ct_score(&f, &req, &r, &err) < 0) {
+                fprintf(stderr, "bench_score_tree: %s: %s\n", pats[k], err.msg);
+                return 1;
+            }
+            double ms = (now() - t0) * 1e3;
+            if (ms < best)
+                best = ms;
+        }
+        if (best > worst)
+            worst = best;
+        printf("%-9s %12.2f %-8s %12.4g %-8s %12.4g  %s (%.3g)\n", pats[k], best, r.c[0].name,
+               r.c[0].predicted_s, r.n > 1 ? r.c[1].name : "-", r.n > 1 ? r.c[1].predicted_s : 0,
+               r.c[0].busiest_link, r.c[0].busiest_ratio);
+        if (r.note[0])
+            printf("%-9s note: %s\n", pats[k], r.note);
+    }
+    printf("bench_score_tree: slowest decision %.2f ms\n", worst);
+    ct_alloc_free(&a);
+    ct_tree_map_free(&t);
+    return 0;
+}
