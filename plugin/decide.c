@@ -11,6 +11,7 @@
 
 #include "contention/layout.h"
 #include "contention/pattern.h"
+#include "contention/trace.h"
 #include "contention/score.h"
 #include "contention/signatures.h"
 #include "contention/units.h"
@@ -312,6 +313,15 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
         args->has_pattern ? args->pattern : ctp_option_from_env("contention-pattern", fn, ctx);
     if (!pat_s)
         pat_s = cfg->pattern;
+    /* trace:NAME -> the user's profile (doc/recorder.md) */
+    char resolved[4200];
+    if (pat_s && strncmp(pat_s, "trace:", 6) == 0) {
+        char path[4096];
+        if (ct_trace_resolve(pat_s + 6, fn("XDG_DATA_HOME", ctx), fn("HOME", ctx), path,
+                             sizeof path, &err) == 0 &&
+            (size_t)snprintf(resolved, sizeof resolved, "trace:%s", path) < sizeof resolved)
+            pat_s = resolved;
+    }
     ct_score_request req;
     memset(&req, 0, sizeof req);
     if (ct_pattern_parse(pat_s, &req.pattern, &err) < 0) {

@@ -6,12 +6,17 @@
  *    Slurm hands on to the job's sruns as SLURM_SPANK_* variables;
  *  - slurmstepd (remote): registers the options so the values srun sends
  *    along are accepted; slurm_spank_user_init removes from the tasks'
- *    environment what the plugin set for srun (envmark.c).
+ *    environment what the plugin set for srun (envmark.c); with
+ *    --contention-record=FILE, slurm_spank_task_init preloads the recorder
+ *    (libcontention-record.so, doc/recorder.md) in each task.
  * Fails open: nothing here stops srun unless plugstack.conf says strict=yes. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <slurm/spank.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "plugin.h"
 
@@ -24,6 +29,7 @@ static ctp_decision decision;
 static int check_mode(int val, const char *optarg, int remote);
 static int check_pattern(int val, const char *optarg, int remote);
 static int check_size(int val, const char *optarg, int remote);
+static int check_record(int val, const char *optarg, int remote);
 
 /* Registered from slurm_spank_init (not exported as spank_options): Slurm
  * loads no static option table in sbatch/salloc, and registering in every
@@ -36,11 +42,15 @@ static struct spank_option options[] = {
      1, 0, check_mode},
     {"contention-pattern", "PATTERN",
      "Communication pattern scored by --contention: alltoall, ring, halves, halo2d, halo3d or "
-     "trace:FILE.",
+     "trace:FILE (or trace:NAME, a profile saved by contention-admin record).",
      1, 0, check_pattern},
     {"contention-size", "BYTES",
      "Message size of --contention-pattern, with K, M or G suffix (e.g. 64K, 4M).", 1, 0,
      check_size},
+    {"contention-record", "FILE",
+     "Record the tasks' MPI communication to FILE (a trace for --contention-pattern=trace:FILE; "
+     "doc/recorder.md).",
+     1, 0, check_record},
     SPANK_OPTIONS_TABLE_END,
 };
 
@@ -79,6 +89,78 @@ static int check_size(int val, const char *optarg, int remote)
             slurm_error("contention: --contention-size: %s", err.msg);
         return -1;
     }
+    return 0;
+}
+
+static int check_record(int val, const char *optarg, int remote)
+{
+    (void)val;
+    if (!optarg || !*optarg || strlen(optarg) >= 3000) {
+        if (!remote)
+            slurm_error("contention: --contention-record: expected a file name (at most 2999 "
+                        "characters)");
+        return -1;
+    }
+    return 0;
+}
+
+/* The recorder: next to contention.so in a build tree (BUILD/plugin/,
+ * BUILD/recorder/), else where meson installed it. */
+static int recorder_path(char *out, size_t n)
+{
+    Dl_info info;
+    if (dladdr((void *)recorder_path, &info) && info.dli_fname) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        if (slash) {
+            int k = snprintf(out, n, "%.*s/../recorder/libcontention-record.so",
+                             (int)(slash - info.dli_fname), info.dli_fname);
+            if (k > 0 && (size_t)k < n && access(out, R_OK) == 0)
+                return 0;
+        }
+    }
+#ifdef CT_RECORDER_LIB
+    if (access(CT_RECORDER_LIB, R_OK) == 0 && strlen(CT_RECORDER_LIB) < n) {
+        strcpy(out, CT_RECORDER_LIB);
+        return 0;
+    }
+#endif
+    return -1;
+}
+
+/* Task context, before exec: with --contention-record=FILE, preload the
+ * recorder and tell it where to write. Fails open: the task runs unrecorded
+ * after one contention: line. */
+int slurm_spank_task_init(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    if (spank_context() != S_CTX_REMOTE)
+        return 0;
+    struct spank_option *opt = NULL;
+    for (struct spank_option *o = options; o->name; o++)
+        if (strcmp(o->name, "contention-record") == 0)
+            opt = o;
+    char *file = NULL;
+    if (!opt || spank_option_getopt(sp, opt, &file) != ESPANK_SUCCESS || !file || !*file)
+        return 0;
+    char lib[4096], path[8192], pwd[4096], pre[8192], old[4096];
+    if (recorder_path(lib, sizeof lib) < 0) {
+        slurm_error("contention: --contention-record: libcontention-record.so not found "
+                    "(build with MPI and install it); task runs unrecorded");
+        return 0;
+    }
+    if (file[0] != '/' && spank_getenv(sp, "PWD", pwd, sizeof pwd) == ESPANK_SUCCESS)
+        snprintf(path, sizeof path, "%s/%s", pwd, file);
+    else
+        snprintf(path, sizeof path, "%s", file);
+    if (spank_getenv(sp, "LD_PRELOAD", old, sizeof old) == ESPANK_SUCCESS && old[0])
+        snprintf(pre, sizeof pre, "%s:%s", lib, old);
+    else
+        snprintf(pre, sizeof pre, "%s", lib);
+    if (spank_setenv(sp, "CONTENTION_RECORD_FILE", path, 1) != ESPANK_SUCCESS ||
+        spank_setenv(sp, "LD_PRELOAD", pre, 1) != ESPANK_SUCCESS)
+        slurm_error("contention: --contention-record: cannot set the task environment; task "
+                    "runs unrecorded");
     return 0;
 }
 

@@ -9,11 +9,11 @@ source "$(dirname "$0")/lib.sh"
 lc_require
 SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
 SO=$CT_PLUGIN
-tap_plan 27
+tap_plan 33
 
 # 1: only the SPANK entry points and the plugin's identity are exported
 syms=$(nm -D --defined-only "$SO" | awk '{print $3}' | sort | tr '\n' ' ')
-tap_is "$syms" "plugin_name plugin_type plugin_version slurm_spank_init slurm_spank_local_user_init slurm_spank_user_init spank_plugin_version " \
+tap_is "$syms" "plugin_name plugin_type plugin_version slurm_spank_init slurm_spank_local_user_init slurm_spank_task_init slurm_spank_user_init spank_plugin_version " \
     "contention.so exports only the SPANK symbols (contention.map)"
 
 lc_up 4 "signatures=$SIGS"
@@ -86,6 +86,55 @@ out=$(lc_alloc "$ALLOC" '
 tap_is "$(sed -n 's/^T|//p' <<<"$out")" "$CYCLIC" "default=auto pattern=halves: a plain srun runs cyclic"
 tap_is "$(sed -n 's/^TM|//p' <<<"$out")" "$BLOCK" "default=auto: srun -m block still runs block"
 tap_is "$(sed -n 's/^TL|//p' <<<"$out")" "0" "default=auto says nothing at default verbosity"
+
+# ---- recording (doc/recorder.md): srun and sbatch --contention-record ---------
+# (the MPI runs stay on one node: Open MPI between localcluster nodes on one
+# host does not connect; scripts/emucluster is the multi-node set-up)
+APP=$CT_BUILD_ROOT/bench/mpi/ct-record-app
+# the recorder the plugin finds: next to it in a build tree, else installed
+REC_LIB=$(dirname "$CT_PLUGIN")/../recorder/libcontention-record.so
+[ -f "$REC_LIB" ] || REC_LIB=$(ls /usr/lib/*/libcontention-record.so \
+    /usr/local/lib/*/libcontention-record.so 2>/dev/null | head -n1)
+if [ -x "$APP" ] && [ -n "$REC_LIB" ] && [ -f "$REC_LIB" ]; then
+    rec=$LC_DIR/rec.trace
+    out=$(lc_alloc "$ALLOC" "
+        cd '$LC_DIR' && srun --mpi=pmix -N1 -n4 --contention-record=rec.trace '$APP' 3 4096 1000 >/dev/null 2>&1
+        echo \"RC|\$?\"")
+    out+=$'\n'$(lc_alloc "-N2 -n4" "srun --contention=report --contention-pattern=trace:$rec true 2>&1")
+    tap_is "$(sed -n 's/^RC|//p' <<<"$out")|$(sed -n 2p "$rec" 2>/dev/null)" "0|tasks 4" \
+        "srun --contention-record=FILE (relative: the tasks' PWD): the MPI job runs, FILE holds its 4 tasks"
+    tap_is "$(grep -c '^allreduce [0-3] world 8$' "$rec" 2>/dev/null)" "12" \
+        "the recording has every rank's collectives (3 iterations x 4 ranks of Allreduce)"
+    tap_like "$out" "contention: report .*trace:$rec" \
+        "srun --contention=report --contention-pattern=trace:FILE decides from the recording"
+    printf '#!/bin/bash\nsrun --mpi=pmix %q 2 1024 1000 >/dev/null\n' "$APP" >"$LC_DIR/recjob.sh"
+    timeout "$CT_TIMEOUT" sbatch -W -n4 --contention-record="$LC_DIR/rec2.trace" \
+        -o "$LC_DIR/job2.out" "$LC_DIR/recjob.sh" >/dev/null 2>&1
+    tap_is "$(sed -n 2p "$LC_DIR/rec2.trace" 2>/dev/null)" "tasks 4" \
+        "sbatch --contention-record=FILE: the job's srun is recorded"
+    # a hostile recording: one FILE:LINE:COL: line, the job launched untouched
+    printf 'tasks 16\ncomm r 0-1\nallreduce 3 r 8\n' >"$LC_DIR/hostile.trace"
+    out=$(lc_alloc "$ALLOC" "
+        echo \"HL|\$(srun_layout --contention=auto --contention-pattern=trace:$LC_DIR/hostile.trace)\"
+        srun --contention=auto --contention-pattern=trace:$LC_DIR/hostile.trace true 2>&1; echo \"rc=\$?\"")
+    if [ "$(sed -n 's/^HL|//p' <<<"$out")" = "$BLOCK" ] && grep -q '^rc=0$' <<<"$out" &&
+        grep -q "contention: .*hostile.trace:3:11: allreduce: task 3 is not a member" <<<"$out"; then
+        tap_ok "a hostile recording: a FILE:LINE:COL: contention: line, the job launched untouched"
+    else
+        tap_not_ok "a hostile recording: a FILE:LINE:COL: contention: line, the job launched untouched"
+        tap_diag "$out"
+    fi
+    printf 'tasks 16\nallreduce 0 world 8\nallreduce 1 wor' >"$LC_DIR/truncated.trace"
+    out=$(lc_alloc "$ALLOC" "srun --contention=auto --contention-pattern=trace:$LC_DIR/truncated.trace true 2>&1; echo \"rc=\$?\"")
+    if grep -q '^rc=0$' <<<"$out" && grep -Eq "contention: .*truncated.trace:3:[0-9]+: " <<<"$out"; then
+        tap_ok "a truncated recording: a FILE:LINE:COL: contention: line, the job launched"
+    else
+        tap_not_ok "a truncated recording: a FILE:LINE:COL: contention: line, the job launched"
+        tap_diag "$out"
+    fi
+else
+    for _ in 1 2 3 4 5 6; do tap_ok "# SKIP recording: ct-record-app or the recorder not built (no MPI)"; done
+fi
 
 # ---- fail open -----------------------------------------------------------------
 failopen() { # description plugstack-args expected-line-regex
