@@ -105,7 +105,7 @@ if [ -x "$APP" ] && [ -n "$REC_LIB" ] && [ -f "$REC_LIB" ]; then
         "srun --contention-record=FILE (relative: the tasks' PWD): the MPI job runs, FILE holds its 4 tasks"
     tap_is "$(grep -c '^allreduce [0-3] world 8$' "$rec" 2>/dev/null)" "12" \
         "the recording has every rank's collectives (3 iterations x 4 ranks of Allreduce)"
-    tap_like "$out" "contention: report .*trace:$rec" \
+    tap_like "$out" "contention: report:.*trace:$rec " \
         "srun --contention=report --contention-pattern=trace:FILE decides from the recording"
     printf '#!/bin/bash\nsrun --mpi=pmix %q 2 1024 1000 >/dev/null\n' "$APP" >"$LC_DIR/recjob.sh"
     timeout "$CT_TIMEOUT" sbatch -W -n4 --contention-record="$LC_DIR/rec2.trace" \
