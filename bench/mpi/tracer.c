@@ -154,7 +154,9 @@ int main(int argc, char **argv)
     }
     int *tag_ub, flag;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
-    const char *bad = tr.ntasks != np ? "its task count differs from the number of ranks"
+    const char *bad = tr.ncoll ? "it has collective events (ct-tracer replays point-to-point "
+                                 "events only; run the recorded application itself)"
+                      : tr.ntasks != np ? "its task count differs from the number of ranks"
                       : flag && (double)tr.ncomm > (double)*tag_ub
                           ? "it has more communications than MPI tags"
                           : NULL;
