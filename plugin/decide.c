@@ -346,6 +346,7 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     }
     const char *partition = env(fn, ctx, "SLURM_JOB_PARTITION");
     const ct_fabric *fab = pick_fabric(cfg, &sf, partition, what, whatn);
+    ct_tree_map tree = {0};
     int rc = 0;
     if (!fab) {
         rc = -1;
@@ -354,6 +355,28 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     req.alloc = &g->alloc;
     req.ntasks = g->ntasks;
     req.cpus_per_task = g->cpt;
+    /* a fabric with a switch tree: the allocation's nodes under their leaves
+     * (issue 14); when they cannot be placed, score as one switch and say so */
+    char treenote[200] = "";
+    if (fab->topology) {
+        const char *nl = env(fn, ctx, "SLURM_JOB_NODELIST");
+        char **names = NULL;
+        int64_t nn = 0;
+        ct_err terr = {{0}};
+        if (!nl)
+            strf(treenote, sizeof treenote, "; switch tree not used: no SLURM_JOB_NODELIST");
+        else if (ctslurm_expand_hosts(nl, g->alloc.nnodes, &names, &nn, &terr) < 0 ||
+                 nn != g->alloc.nnodes ||
+                 ct_tree_map_build(fab->topology, 1.0 / fab->beta, (const char *const *)names,
+                                   (int32_t)nn, &tree, &terr) < 0)
+            strf(treenote, sizeof treenote, "; switch tree not used: %s",
+                 terr.msg[0] ? terr.msg : "node count differs");
+        else {
+            req.tree = &tree;
+            strf(treenote, sizeof treenote, "; switch tree: %d leaves", (int)ct_tree_map_leaves(&tree));
+        }
+        ctslurm_hosts_free(names, nn);
+    }
     if (ct_score(fab, &req, res, &err) < 0) {
         strf(what, whatn, "scoring on fabric '%s': %s", fab->name, err.msg);
         rc = -1;
@@ -361,11 +384,14 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     }
     char sz[32];
     ct_format_bytes(req.pattern.bytes, 0, sz, sizeof sz); /* exact: the size as given */
-    strf(ctxline, ctxn, "%s %s, %d tasks on %d nodes, fabric %s (%s)%s%s",
+    strf(ctxline, ctxn, "%s %s, %d tasks on %d nodes, fabric %s (%s)%s%s%s%s%s",
          req.pattern.kind == CT_PAT_TRACE ? pat_s : ct_pattern_name(req.pattern.kind), sz,
-         (int)g->ntasks, (int)g->alloc.nnodes, res->fabric, res->model,
-         res->note[0] ? "; note: " : "", res->note);
+         (int)g->ntasks, (int)g->alloc.nnodes, res->fabric, res->model, treenote,
+         req.tree && res->n ? ", busiest link " : "",
+         req.tree && res->n ? res->c[0].busiest_link : "", res->note[0] ? "; note: " : "",
+         res->note);
 out:
+    ct_tree_map_free(&tree);
     ct_sigfile_free(&sf);
     return rc;
 }

@@ -5,7 +5,9 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const cpu_list_accepted =
     "expected comma-separated COUNT or COUNT(xREPEAT), e.g. 4(x2),3,1(x5)";
@@ -172,5 +174,135 @@ int ctslurm_count_hosts(const char *nodelist, int64_t *count, ct_err *err)
         }
     }
     *count = total;
+    return 0;
+}
+
+/* ---- host list expansion ----------------------------------------------- */
+
+typedef struct hosts_out {
+    char **v;
+    int64_t n, cap, max;
+} hosts_out;
+
+static int hosts_push(hosts_out *o, const char *s, size_t len)
+{
+    if (o->n >= o->max)
+        return -2;
+    if (o->n == o->cap) {
+        int64_t cap = o->cap ? 2 * o->cap : 16;
+        char **v = realloc(o->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return -1;
+        o->v = v;
+        o->cap = cap;
+    }
+    char *d = malloc(len + 1);
+    if (!d)
+        return -1;
+    memcpy(d, s, len);
+    d[len] = '\0';
+    o->v[o->n++] = d;
+    return 0;
+}
+
+/* Expand term[0..len) (one comma-free name pattern) after the fixed prefix
+ * pre[0..plen); brackets are expanded left to right. */
+static int expand_term(hosts_out *o, char *pre, size_t plen, size_t precap, const char *t,
+                       size_t len)
+{
+    const char *open = memchr(t, '[', len);
+    if (!open) {
+        if (plen + len + 1 > precap)
+            return -3;
+        memcpy(pre + plen, t, len);
+        return hosts_push(o, pre, plen + len);
+    }
+    size_t head = (size_t)(open - t);
+    if (plen + head + 1 > precap)
+        return -3;
+    memcpy(pre + plen, t, head);
+    const char *close = memchr(open, ']', len - head);
+    if (!close)
+        return -3;
+    const char *p = open + 1, *rest = close + 1;
+    size_t restlen = len - (size_t)(rest - t);
+    while (p < close) {
+        const char *q = p;
+        while (q < close && *q != ',')
+            q++;
+        /* lo[-hi] with the width of lo as written */
+        const char *dash = memchr(p, '-', (size_t)(q - p));
+        size_t wlo = (size_t)((dash ? dash : q) - p);
+        char buf[32];
+        if (wlo == 0 || wlo >= sizeof buf)
+            return -3;
+        memcpy(buf, p, wlo);
+        buf[wlo] = '\0';
+        long lo = strtol(buf, NULL, 10), hi = lo;
+        if (dash) {
+            size_t wh = (size_t)(q - dash - 1);
+            if (wh == 0 || wh >= sizeof buf)
+                return -3;
+            memcpy(buf, dash + 1, wh);
+            buf[wh] = '\0';
+            hi = strtol(buf, NULL, 10);
+        }
+        if (hi < lo)
+            return -3;
+        for (long v = lo; v <= hi; v++) {
+            int w = snprintf(buf, sizeof buf, "%0*ld", (int)wlo, v);
+            if (w < 0 || plen + head + (size_t)w + 1 > precap)
+                return -3;
+            memcpy(pre + plen + head, buf, (size_t)w);
+            int rc = expand_term(o, pre, plen + head + (size_t)w, precap, rest, restlen);
+            if (rc)
+                return rc;
+        }
+        p = q < close ? q + 1 : q;
+    }
+    return 0;
+}
+
+void ctslurm_hosts_free(char **names, int64_t n)
+{
+    for (int64_t i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int ctslurm_expand_hosts(const char *hostlist, int64_t max, char ***names, int64_t *n,
+                         ct_err *err)
+{
+    *names = NULL;
+    *n = 0;
+    int64_t count;
+    if (ctslurm_count_hosts(hostlist, &count, err) < 0) /* the syntax checks */
+        return -1;
+    if (count > max)
+        return ct_err_set(err, "host list '%.200s' names %lld hosts (accepted: at most %lld)",
+                          hostlist, (long long)count, (long long)max);
+    hosts_out o = {NULL, 0, 0, max};
+    char pre[256];
+    int rc = 0;
+    const char *p = hostlist;
+    while (*p && rc == 0) {
+        const char *q = p;
+        int depth = 0;
+        while (*q && (*q != ',' || depth)) {
+            depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
+            q++;
+        }
+        rc = expand_term(&o, pre, 0, sizeof pre, p, (size_t)(q - p));
+        p = *q ? q + 1 : q;
+    }
+    if (rc) {
+        ctslurm_hosts_free(o.v, o.n);
+        return rc == -1 ? ct_err_set(err, "out of memory expanding host list '%.200s'", hostlist)
+                        : ct_err_set(err, "host list '%.200s': a name longer than %zu characters "
+                                          "or a malformed range (%s)",
+                                     hostlist, sizeof pre - 1, hostlist_accepted);
+    }
+    *names = o.v;
+    *n = o.n;
     return 0;
 }

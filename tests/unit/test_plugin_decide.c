@@ -462,6 +462,31 @@ static void test_cpus_per_task_by_release(void **state)
     assert_non_null(strstr(d.message, "16 tasks of 8 CPUs need more than"));
 }
 
+
+/* A fabric with a switch tree (issue 14): 2 tasks per node on n[1-4] under
+ * two leaves with 4:1 uplinks; ring/block crosses each uplink once, cyclic
+ * twice: block chosen, the report names the tree and the busiest link. Nodes
+ * missing from the tree: scored as one switch, said so, job not failed. */
+static void test_switch_tree(void **state)
+{
+    (void)state;
+    ctp_decision d;
+#define ALLOC_2x4                                                                                  \
+    "SLURM_JOB_ID=12", "SLURM_JOB_CPUS_PER_NODE=2(x4)", "SLURM_JOB_NUM_NODES=4", "SLURM_NTASKS=8"
+    decide(V("--contention=auto", "--contention-pattern=ring"),
+           V(ALLOC_2x4, "SLURM_JOB_NODELIST=n[1-4]"),
+           "signatures=" CT_FIXTURES "/plugin/tree.yaml", &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "block");
+    assert_non_null(strstr(d.message, "switch tree: 2 leaves, busiest link leaf1 uplink"));
+    decide(V("--contention=auto", "--contention-pattern=ring"),
+           V(ALLOC_2x4, "SLURM_JOB_NODELIST=n[1-3],m9"),
+           "signatures=" CT_FIXTURES "/plugin/tree.yaml", &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "block");
+    assert_non_null(strstr(d.message, "switch tree not used: node 'm9' is not in the fabric"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_geometry_inputs),
         cmocka_unit_test(test_envmark),
         cmocka_unit_test(test_cpus_per_task_by_release),
+        cmocka_unit_test(test_switch_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,12 +94,53 @@ static void test_nodelist_count(void **state)
     }
 }
 
+
+/* Expansion in Slurm's order, zero padding as written, ranges multiply left
+ * to right; the count agrees with ctslurm_count_hosts; errors allocate nothing. */
+static void test_nodelist_expand(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *list, *want;
+    } ok[] = {
+        {"n1", "n1"},
+        {"n[1-3],x", "n1 n2 n3 x"},
+        {"n[08-11]", "n08 n09 n10 n11"},
+        {"rack[1-2]-n[01-02]", "rack1-n01 rack1-n02 rack2-n01 rack2-n02"},
+        {"a[1,3-4]b,c[7]", "a1b a3b a4b c7"},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char **v;
+        int64_t n, cnt;
+        ct_err err;
+        assert_int_equal(ctslurm_expand_hosts(ok[i].list, 100, &v, &n, &err), 0);
+        assert_int_equal(ctslurm_count_hosts(ok[i].list, &cnt, &err), 0);
+        assert_int_equal(n, cnt);
+        char buf[256] = "";
+        for (int64_t k = 0; k < n; k++) {
+            strcat(buf, k ? " " : "");
+            strcat(buf, v[k]);
+        }
+        assert_string_equal(buf, ok[i].want);
+        ctslurm_hosts_free(v, n);
+    }
+    char **v = (char **)1;
+    int64_t n = 7;
+    ct_err err;
+    assert_int_equal(ctslurm_expand_hosts("n[1-3", 100, &v, &n, &err), -1);
+    assert_null(v);
+    assert_int_equal(n, 0);
+    assert_int_equal(ctslurm_expand_hosts("n[1-300]", 10, &v, &n, &err), -1);
+    assert_non_null(strstr(err.msg, "names 300 hosts (accepted: at most 10)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alloc_parse_compressed),
         cmocka_unit_test(test_alloc_parse_errors),
         cmocka_unit_test(test_nodelist_count),
+        cmocka_unit_test(test_nodelist_expand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

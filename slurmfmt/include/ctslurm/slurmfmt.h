@@ -23,4 +23,13 @@ int ctslurm_parse_cpus_per_node(const char *spec, ct_alloc *a, ct_err *err);
  * are expanded. *count is untouched on error. */
 int ctslurm_count_hosts(const char *hostlist, int64_t *count, ct_err *err);
 
+/* Expand a Slurm host list into names, in Slurm's order: "n[1-3],x" ->
+ * n1 n2 n3 x; "rack[1-2]-n[01-02]" -> rack1-n01 rack1-n02 rack2-n01
+ * rack2-n02 (zero padding as written). At most max names (more is an
+ * error). *names: malloc'ed array of malloc'ed strings, free with
+ * ctslurm_hosts_free. On error nothing is allocated. */
+int ctslurm_expand_hosts(const char *hostlist, int64_t max, char ***names, int64_t *n,
+                         ct_err *err);
+void ctslurm_hosts_free(char **names, int64_t n);
+
 #endif
