@@ -218,12 +218,36 @@ static void note_add(ct_score_result *out, const char *s)
     snprintf(out->note + len, sizeof out->note - len, "%s%s", len ? "; " : "", s);
 }
 
-int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_result *out,
-             ct_err *err)
+/* One candidate distribution (Slurm -m) and everything ct_score learns
+ * about it. */
+typedef struct cand {
+    ct_dist d;
+    int32_t plane;
+    p2p_work work; /* point-to-point patterns: the graph between building and timing */
+    timing tm;
+} cand;
+
+typedef struct score_ctx {
+    const ct_fabric *fabric;
+    const ct_score_request *req;
+    ct_trace tr; /* trace patterns: loaded once, replayed per candidate */
+    int have_trace;
+    int32_t ntasks, cpt;
+    ct_a2a_sig sig;
+    cand c[4];
+    size_t nc;
+    ct_tree_map flat;          /* one switch, when the request has no tree */
+    const ct_tree_map *view;   /* the links the busiest-link report looks at */
+    size_t max_arcs;           /* largest point-to-point graph */
+} score_ctx;
+
+static const char *cand_label(const cand *c, char *buf, size_t sz)
 {
-    if (!out)
-        return ct_err_set(err, "ct_score: NULL result");
-    memset(out, 0, sizeof *out);
+    return ct_dist_label(c->d, c->plane, buf, sz);
+}
+
+static int check_request(const ct_fabric *fabric, const ct_score_request *req, ct_err *err)
+{
     if (!fabric)
         return ct_err_set(err, "no fabric to score on");
     if (!req || !req->alloc || req->alloc->nnodes < 1 || !req->alloc->cpus)
@@ -237,39 +261,47 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
         return ct_err_set(err, "message size %g bytes (accepted: finite, >= 0)", p->bytes);
     if (req->include_plane && req->plane_size < 1)
         return ct_err_set(err, "plane size %d (accepted: >= 1)", (int)req->plane_size);
-    int32_t cpt = req->cpus_per_task < 1 ? 1 : req->cpus_per_task;
+    return 0;
+}
 
-    ct_trace tr;
-    int have_trace = 0;
-    int32_t ntasks = req->ntasks;
+/* The trace (trace patterns) and the task count: the request's, the
+ * trace's, or every slot of the allocation. */
+static int resolve_tasks(score_ctx *x, ct_err *err)
+{
+    const ct_pattern *p = &x->req->pattern;
+    x->ntasks = x->req->ntasks;
     if (p->kind == CT_PAT_TRACE) {
         /* collectives expanded by the algorithms the fabric's models select
          * (collective.h) */
         ct_coll_params cp;
-        ct_coll_params_from_fabric(fabric, &cp);
-        if (ct_trace_load_expanded_bounded(p->trace, &p->trace_limits, &cp, &tr, NULL, err) < 0)
+        ct_coll_params_from_fabric(x->fabric, &cp);
+        if (ct_trace_load_expanded_bounded(p->trace, &p->trace_limits, &cp, &x->tr, NULL, err) < 0)
             return -1;
-        have_trace = 1;
-        if (ntasks <= 0)
-            ntasks = tr.ntasks;
-        else if (ntasks != tr.ntasks) {
-            int32_t tn = tr.ntasks;
-            ct_trace_free(&tr);
+        x->have_trace = 1;
+        if (x->ntasks <= 0)
+            x->ntasks = x->tr.ntasks;
+        else if (x->ntasks != x->tr.ntasks)
             return ct_err_set(err, "%s: trace has %d tasks but the job runs %d (they must match)",
-                              p->trace, (int)tn, (int)ntasks);
-        }
+                              p->trace, (int)x->tr.ntasks, (int)x->ntasks);
     }
-    if (ntasks <= 0) {
-        int64_t slots = ct_alloc_slots(req->alloc, cpt);
-        ntasks = slots > INT32_MAX ? INT32_MAX : (int32_t)slots;
+    if (x->ntasks <= 0) {
+        int64_t slots = ct_alloc_slots(x->req->alloc, x->cpt);
+        x->ntasks = slots > INT32_MAX ? INT32_MAX : (int32_t)slots;
     }
+    return 0;
+}
 
+/* out->fabric, out->model and the notes on what the fabric lacks. */
+static void describe_model(score_ctx *x, ct_score_result *out)
+{
+    const ct_fabric *fabric = x->fabric;
+    const ct_pattern *p = &x->req->pattern;
     snprintf(out->fabric, sizeof out->fabric, "%s", fabric->name);
-    ct_a2a_sig sig = fabric->alltoall;
+    x->sig = fabric->alltoall;
     if (p->kind == CT_PAT_ALLTOALL) {
         snprintf(out->model, sizeof out->model, "alltoall-signature");
         if (!fabric->has_alltoall) {
-            sig = (ct_a2a_sig){.gamma = 1, .delta = 0, .M = 0};
+            x->sig = (ct_a2a_sig){.gamma = 1, .delta = 0, .M = 0};
             note_add(out, "fabric has no Alltoall signature: scored with gamma = 1, delta = 0 "
                           "(no contention)");
         }
@@ -283,162 +315,216 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
                       "(every penalty 1)");
     if (fabric->intra_bw <= 0)
         note_add(out, "fabric has no intra-node bandwidth: intra-node time ignored");
+}
 
-    struct cand {
-        ct_dist d;
-        int32_t plane;
-    } cand[4];
-    size_t nc = 0;
-    cand[nc++] = (struct cand){CT_DIST_BLOCK, 0};
-    cand[nc++] = (struct cand){CT_DIST_CYCLIC, 0};
+/* block and cyclic always, then plane and random when asked. */
+static void list_candidates(score_ctx *x)
+{
+    const ct_score_request *req = x->req;
+    x->nc = 0;
+    x->c[x->nc++] = (cand){.d = CT_DIST_BLOCK};
+    x->c[x->nc++] = (cand){.d = CT_DIST_CYCLIC};
     if (req->include_plane)
-        cand[nc++] = (struct cand){CT_DIST_PLANE, req->plane_size};
+        x->c[x->nc++] = (cand){.d = CT_DIST_PLANE, .plane = req->plane_size};
     if (req->include_random)
-        cand[nc++] = (struct cand){CT_DIST_RANDOM, 0};
+        x->c[x->nc++] = (cand){.d = CT_DIST_RANDOM};
+}
 
-    /* the links the busiest-link report looks at: the tree, or one switch */
-    ct_tree_map flat = {0};
-    const ct_tree_map *view = req->tree;
-    if (req->tree && req->tree->nnodes != req->alloc->nnodes) {
-        if (have_trace)
-            ct_trace_free(&tr);
+/* The links the busiest-link report looks at: the tree, or one switch. */
+static int link_view(score_ctx *x, ct_err *err)
+{
+    const ct_score_request *req = x->req;
+    x->view = req->tree;
+    if (req->tree && req->tree->nnodes != req->alloc->nnodes)
         return ct_err_set(err,
                           "switch tree over %d nodes for an allocation of %d nodes (accepted: "
                           "the allocation's nodes)",
                           (int)req->tree->nnodes, (int)req->alloc->nnodes);
-    }
-    if (!view) {
-        if (ct_tree_map_flat(req->alloc->nnodes, &flat, err) < 0) {
-            if (have_trace)
-                ct_trace_free(&tr);
+    if (!x->view) {
+        if (ct_tree_map_flat(req->alloc->nnodes, &x->flat, err) < 0)
             return -1;
-        }
-        view = &flat;
+        x->view = &x->flat;
     }
-    int rc = 0;
-    int p2p = p->kind != CT_PAT_ALLTOALL && p->kind != CT_PAT_TRACE;
-    p2p_work work[4];
-    memset(work, 0, sizeof work);
-    timing tm[4];
-    memset(tm, 0, sizeof tm);
-    size_t max_arcs = 0;
-    for (size_t i = 0; i < nc && rc == 0; i++) {
+    return 0;
+}
+
+/* Each candidate's layout; Alltoall and trace patterns are timed at once,
+ * point-to-point ones get their graph (timed by time_p2p_all). */
+static int build_candidates(score_ctx *x, ct_err *err)
+{
+    const ct_score_request *req = x->req;
+    const ct_pattern *p = &req->pattern;
+    for (size_t i = 0; i < x->nc; i++) {
+        cand *c = &x->c[i];
         ct_layout l;
-        if (ct_layout_build(req->alloc, ntasks, cpt, cand[i].d, cand[i].plane, req->seed, &l, err) <
-            0) {
-            rc = -1;
-            break;
-        }
+        int rc = ct_layout_build(req->alloc, x->ntasks, x->cpt, c->d, c->plane, req->seed, &l, err);
+        if (rc < 0)
+            return -1;
         if (p->kind == CT_PAT_ALLTOALL)
-            rc = time_alltoall(fabric, &sig, p->bytes, &l, req->tree, view, &tm[i], err);
+            rc = time_alltoall(x->fabric, &x->sig, p->bytes, &l, req->tree, x->view, &c->tm, err);
         else if (p->kind == CT_PAT_TRACE)
-            rc = time_trace(fabric, &tr, &l, &tm[i], err);
-        else if ((rc = build_p2p(fabric, p, &l, &work[i], err)) == 0 && work[i].g.ncomm > max_arcs)
-            max_arcs = work[i].g.ncomm;
+            rc = time_trace(x->fabric, &x->tr, &l, &c->tm, err);
+        else if ((rc = build_p2p(x->fabric, p, &l, &c->work, err)) == 0 &&
+                 c->work.g.ncomm > x->max_arcs)
+            x->max_arcs = c->work.g.ncomm;
         ct_layout_free(&l);
         if (rc < 0) {
             char name[32];
-            ct_err_prefix(err, "%s: ", ct_dist_label(cand[i].d, cand[i].plane, name, sizeof name));
+            return ct_err_prefix(err, "%s: ", cand_label(c, name, sizeof name));
         }
     }
-    /* One evaluation method for every candidate, so that they compare fairly.
-     * Models with incremental hooks (contention/models.h: GigE, none) cost,
-     * per completion, the arcs at the nodes it changes and are bounded by
-     * work only; the others (Stop & Go, fair share) re-evaluate every arc at
-     * every completion, so their graphs are also bounded in size. Past either
-     * bound every candidate is timed with the penalties of the first instant. */
-    const ct_model_info *minfo = ct_model_info_of(fabric->penalty.kind);
-    int incremental = minfo && minfo->incremental && !req->tree; /* trees: link model */
+    return 0;
+}
+
+/* One evaluation method for every candidate, so that they compare fairly.
+ * Models with incremental hooks (contention/models.h: GigE, none) cost,
+ * per completion, the arcs at the nodes it changes and are bounded by
+ * work only; the others (Stop & Go, fair share) re-evaluate every arc at
+ * every completion, so their graphs are also bounded in size. Past either
+ * bound every candidate is timed with the penalties of the first instant.
+ * Sets *progressive; -1 on allocation failure. */
+static int choose_method(score_ctx *x, ct_score_result *out, int *progressive, ct_err *err)
+{
+    const ct_model_info *minfo = ct_model_info_of(x->fabric->penalty.kind);
+    int incremental = minfo && minfo->incremental && !x->req->tree; /* trees: link model */
     /* on a tree, a model with incremental hooks is re-applied whole at each
      * completion (the link model); the run-time bound of time_p2p guards it */
-    int tree_bounded = req->tree && minfo && minfo->incremental;
-    int progressive = incremental || tree_bounded || max_arcs <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
-    for (size_t i = 0; i < nc && rc == 0 && p2p && progressive && incremental; i++) {
+    int tree_bounded = x->req->tree && minfo && minfo->incremental;
+    *progressive = incremental || tree_bounded || x->max_arcs <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
+    for (size_t i = 0; i < x->nc && *progressive && incremental; i++) {
         int oom;
-        uint64_t w = progressive_work(&work[i].g, err, &oom);
-        if (oom) {
-            rc = -1;
-        } else if (w > SCORE_PROGRESSIVE_MAX_EVALS) {
+        uint64_t w = progressive_work(&x->c[i].work.g, err, &oom);
+        if (oom)
+            return -1;
+        if (w > SCORE_PROGRESSIVE_MAX_EVALS) {
             char name[32], msg[200];
             snprintf(msg, sizeof msg,
                      "%s: progressive evaluation would take up to %llu penalty evaluations "
                      "(> %llu): static penalties (first instant) instead",
-                     ct_dist_label(cand[i].d, cand[i].plane, name, sizeof name),
-                     (unsigned long long)w, (unsigned long long)SCORE_PROGRESSIVE_MAX_EVALS);
+                     cand_label(&x->c[i], name, sizeof name), (unsigned long long)w,
+                     (unsigned long long)SCORE_PROGRESSIVE_MAX_EVALS);
             note_add(out, msg);
-            progressive = 0;
+            *progressive = 0;
         }
     }
-    if (p2p && rc == 0 && !progressive && !incremental) {
+    if (!*progressive && !incremental) {
         char msg[160];
         snprintf(msg, sizeof msg,
                  "%zu node pairs exceed %d for the %s model: static penalties (first instant) "
                  "instead of progressive evaluation",
-                 max_arcs, CT_SCORE_PROGRESSIVE_MAX_ARCS, ct_model_name(fabric->penalty.kind));
+                 x->max_arcs, CT_SCORE_PROGRESSIVE_MAX_ARCS,
+                 ct_model_name(x->fabric->penalty.kind));
         note_add(out, msg);
     }
-    for (size_t i = 0; i < nc && rc == 0 && p2p; i++) {
-        int r = time_p2p(fabric, &work[i], progressive, req->tree, view, &tm[i], err);
-        if (r == 1) { /* work bound hit: start over with static penalties */
-            char name[32], msg[200];
+    return 0;
+}
+
+/* Times every point-to-point candidate with one method; when progressive
+ * evaluation hits its work bound on one candidate, every candidate is timed
+ * again with static penalties. */
+static int time_p2p_all(score_ctx *x, ct_score_result *out, int progressive, ct_err *err)
+{
+    for (size_t i = 0; i < x->nc; i++) {
+        cand *c = &x->c[i];
+        int r = time_p2p(x->fabric, &c->work, progressive, x->req->tree, x->view, &c->tm, err);
+        char name[32];
+        if (r == 1) { /* work bound hit */
+            char msg[200];
             snprintf(msg, sizeof msg,
                      "%s: progressive evaluation past %llu penalty evaluations: static penalties "
                      "(first instant) instead",
-                     ct_dist_label(cand[i].d, cand[i].plane, name, sizeof name),
+                     cand_label(c, name, sizeof name),
                      (unsigned long long)(4 * SCORE_PROGRESSIVE_MAX_EVALS));
             note_add(out, msg);
-            progressive = 0;
-            i = (size_t)-1;
-            continue;
+            return time_p2p_all(x, out, 0, err);
         }
-        if (r < 0) {
-            char name[32];
-            ct_err_prefix(err, "%s: ", ct_dist_label(cand[i].d, cand[i].plane, name, sizeof name));
-            rc = -1;
-        }
+        if (r < 0)
+            return ct_err_prefix(err, "%s: ", cand_label(c, name, sizeof name));
     }
-    for (size_t i = 0; i < nc && rc == 0; i++) {
+    return 0;
+}
+
+/* The candidates into out, fastest first (stable: ties keep Slurm's
+ * default, block, first), and the winner's margin. */
+static void rank(const score_ctx *x, ct_score_result *out)
+{
+    for (size_t i = 0; i < x->nc; i++) {
+        const cand *k = &x->c[i];
         ct_candidate_score *c = &out->c[out->n++];
-        c->dist = cand[i].d;
-        c->plane = cand[i].plane;
-        ct_dist_label(cand[i].d, cand[i].plane, c->name, sizeof c->name);
-        c->predicted_s = tm[i].predicted;
-        c->uncontended_s = tm[i].uncontended;
-        c->slowdown = tm[i].uncontended > 0 ? tm[i].predicted / tm[i].uncontended : 1.0;
-        c->remote_comms = tm[i].remote;
-        c->intra_s = tm[i].intra;
-        if (tm[i].has_busiest && tm[i].busiest.index >= 0) {
-            ct_link_label(view, &tm[i].busiest, c->busiest_link, sizeof c->busiest_link);
-            c->busiest_ratio = tm[i].busiest.ratio;
+        c->dist = k->d;
+        c->plane = k->plane;
+        cand_label(k, c->name, sizeof c->name);
+        c->predicted_s = k->tm.predicted;
+        c->uncontended_s = k->tm.uncontended;
+        c->slowdown = k->tm.uncontended > 0 ? k->tm.predicted / k->tm.uncontended : 1.0;
+        c->remote_comms = k->tm.remote;
+        c->intra_s = k->tm.intra;
+        if (k->tm.has_busiest && k->tm.busiest.index >= 0) {
+            ct_link_label(x->view, &k->tm.busiest, c->busiest_link, sizeof c->busiest_link);
+            c->busiest_ratio = k->tm.busiest.ratio;
         }
     }
-    for (size_t i = 0; i < nc; i++)
-        if (work[i].built)
-            ct_graph_free(&work[i].g);
-    if (have_trace)
-        ct_trace_free(&tr);
-    ct_tree_map_free(&flat);
-    if (rc < 0) {
-        out->n = 0;
-        return -1;
-    }
-    /* stable insertion sort: ties keep Slurm's default (block) first */
     for (size_t i = 1; i < out->n; i++) {
-        ct_candidate_score x = out->c[i];
+        ct_candidate_score y = out->c[i];
         size_t j = i;
-        while (j > 0 && out->c[j - 1].predicted_s > x.predicted_s) {
+        while (j > 0 && out->c[j - 1].predicted_s > y.predicted_s) {
             out->c[j] = out->c[j - 1];
             j--;
         }
-        out->c[j] = x;
+        out->c[j] = y;
     }
     out->winner = 0;
-    out->ntasks = ntasks;
+    out->ntasks = x->ntasks;
     if (out->n < 2)
         out->margin = 0;
     else if (out->c[0].predicted_s > 0)
         out->margin = (out->c[1].predicted_s - out->c[0].predicted_s) / out->c[0].predicted_s;
     else
         out->margin = out->c[1].predicted_s > 0 ? INFINITY : 0;
-    return 0;
+}
+
+static void score_ctx_free(score_ctx *x)
+{
+    for (size_t i = 0; i < x->nc; i++)
+        if (x->c[i].work.built)
+            ct_graph_free(&x->c[i].work.g);
+    if (x->have_trace)
+        ct_trace_free(&x->tr);
+    ct_tree_map_free(&x->flat);
+}
+
+int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_result *out,
+             ct_err *err)
+{
+    if (!out)
+        return ct_err_set(err, "ct_score: NULL result");
+    memset(out, 0, sizeof *out);
+    if (check_request(fabric, req, err) < 0)
+        return -1;
+    static const score_ctx zero;
+    score_ctx x = zero;
+    x.fabric = fabric;
+    x.req = req;
+    x.cpt = req->cpus_per_task < 1 ? 1 : req->cpus_per_task;
+    int rc = resolve_tasks(&x, err);
+    if (rc == 0) {
+        describe_model(&x, out);
+        list_candidates(&x);
+        rc = link_view(&x, err);
+    }
+    if (rc == 0)
+        rc = build_candidates(&x, err);
+    const ct_pattern_kind kind = req->pattern.kind;
+    if (rc == 0 && kind != CT_PAT_ALLTOALL && kind != CT_PAT_TRACE) {
+        int progressive;
+        rc = choose_method(&x, out, &progressive, err);
+        if (rc == 0)
+            rc = time_p2p_all(&x, out, progressive, err);
+    }
+    if (rc == 0)
+        rank(&x, out);
+    score_ctx_free(&x);
+    if (rc < 0)
+        out->n = 0;
+    return rc < 0 ? -1 : 0;
 }
