@@ -191,19 +191,21 @@ out:
     return rc;
 }
 
-static int time_trace(const ct_fabric *f, const ct_trace *tr, const ct_layout *l, timing *t,
-                      ct_err *err)
+static int time_trace(const ct_fabric *f, const ct_trace *tr, const ct_layout *l,
+                      const ct_tree_map *tree, timing *t, ct_err *err)
 {
     ct_sim_params sp;
     ct_sim_result r;
     ct_sim_params_from_fabric(f, &sp);
     sp.keep_comms = 0;
+    sp.model.tree = tree; /* the engine re-applies a tree's model to everything in flight */
     if (ct_simulate(tr, l, &sp, &r, err) < 0)
         return -1;
     t->predicted = r.makespan;
     t->remote = (int64_t)r.nremote;
     ct_sim_result_free(&r);
     sp.model.kind = CT_MODEL_NONE;
+    sp.model.tree = NULL;
     if (ct_simulate(tr, l, &sp, &r, err) < 0)
         return -1;
     t->uncontended = r.makespan;
@@ -363,7 +365,7 @@ static int build_candidates(score_ctx *x, ct_err *err)
         if (p->kind == CT_PAT_ALLTOALL)
             rc = time_alltoall(x->fabric, &x->sig, p->bytes, &l, req->tree, x->view, &c->tm, err);
         else if (p->kind == CT_PAT_TRACE)
-            rc = time_trace(x->fabric, &x->tr, &l, &c->tm, err);
+            rc = time_trace(x->fabric, &x->tr, &l, req->tree, &c->tm, err);
         else if ((rc = build_p2p(x->fabric, p, &l, &c->work, err)) == 0 &&
                  c->work.g.ncomm > x->max_arcs)
             x->max_arcs = c->work.g.ncomm;

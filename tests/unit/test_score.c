@@ -533,6 +533,26 @@ static void test_tree_two_leaves(void **state)
     close_rel(cand(&r, "block")->predicted_s, alone, REL, "ring block, one switch");
     close_rel(cand(&r, "cyclic")->predicted_s, 2 * alone, REL, "ring cyclic, one switch");
 
+    /* a trace replayed by the simulator sees the tree too: node 0 sends 1 MiB
+     * to node 2 and node 1 to node 3 (tasks 0, 2, 4, 6 under block, 2 per
+     * node), both through leaf1's uplink of 0.5 NIC: each at rate 0.25, the
+     * makespan 4 x alone; one switch: 1 x alone */
+    char tpath[] = "/tmp/ct-tree-trace-XXXXXX";
+    int fd = mkstemp(tpath);
+    assert_true(fd >= 0);
+    FILE *tf = fdopen(fd, "w");
+    fputs("tasks 8\nsend 0 4 1M a\nrecv 4 0\nsend 2 6 1M b\nrecv 6 2\n", tf);
+    fclose(tf);
+    char pat[64];
+    snprintf(pat, sizeof pat, "trace:%s", tpath);
+    request(&req, &a, 8, pat, 0);
+    req.tree = &tm;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    close_rel(cand(&r, "block")->predicted_s, 4 * alone, 1e-9, "trace block over the tree");
+    req.tree = NULL;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    close_rel(cand(&r, "block")->predicted_s, alone, 1e-9, "trace block, one switch");
+    unlink(tpath);
     /* gamma 1, delta 0: the uplink, not the NICs' eq. 5, is the bottleneck */
     f.alltoall = (ct_a2a_sig){.gamma = 1, .delta = 0, .M = 0};
     request(&req, &a, 8, "alltoall", m);
