@@ -179,17 +179,19 @@ static int plot(const char *path, const char *fabric, const ct_bench_data *d, co
     char title[160];
     snprintf(title, sizeof title, "fabric %s: measured (dots) vs fitted (lines)", fabric);
     ct_svg_plot p = {title, "message size per destination (bytes)", "time (s)", 0, 0, 1, 1};
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        admin_fail(CMD, "%s: cannot create: %s", path, strerror(errno));
+    admin_atomic w;
+    if (admin_atomic_open(&w, path, 0644) < 0) {
+        admin_fail(CMD, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
         goto out;
     }
     ct_err err;
-    int w = ct_svg_write(f, &p, series, ns, &err);
-    if (fclose(f) != 0 && w == 0)
-        w = ct_err_set(&err, "write error");
-    if (w < 0) {
+    if (ct_svg_write(w.f, &p, series, ns, &err) < 0) {
+        admin_atomic_abort(&w);
         admin_fail(CMD, "%s: %s", path, err.msg);
+        goto out;
+    }
+    if (admin_atomic_commit(&w, NULL) < 0 && !w.renamed) {
+        admin_fail(CMD, "%s: write error: %s", path, strerror(errno));
         goto out;
     }
     rc = ADMIN_OK;
@@ -304,6 +306,7 @@ int cmd_fit(int argc, char **argv)
     memset(&cfg, 0, sizeof cfg);
     ct_a2a_sample *a2a = NULL;
     FILE *o = NULL;
+    admin_atomic wout = {NULL, "", "", 0};
     int rc = ADMIN_INVALID;
     char files[CT_TEXT_MAX] = "";
     for (int i = optind; i < argc; i++) {
@@ -455,10 +458,14 @@ int cmd_fit(int argc, char **argv)
         goto out;
     }
 
-    o = out ? fopen(out, "w") : stdout;
-    if (!o) {
-        admin_fail(CMD, "%s: cannot create: %s", out, strerror(errno));
-        goto out;
+    o = stdout;
+    if (out) {
+        if (admin_atomic_open(&wout, out, 0644) < 0) {
+            admin_fail(CMD, "%s: cannot create a temporary file beside it: %s", out,
+                       strerror(errno));
+            goto out;
+        }
+        o = wout.f;
     }
     char t1[32], t2[32];
     fprintf(o, "# Fitted by contention-admin fit on %s from: %s\n", today, files);
@@ -516,10 +523,9 @@ int cmd_fit(int argc, char **argv)
         goto out;
     }
     if (out) {
-        int bad = fclose(o) != 0;
         o = NULL;
-        if (bad) {
-            admin_fail(CMD, "%s: write error", out);
+        if (admin_atomic_commit(&wout, NULL) < 0 && !wout.renamed) {
+            admin_fail(CMD, "%s: write error: %s", out, strerror(errno));
             goto out;
         }
         printf("wrote fabric %s to %s\n", name, out);
@@ -535,8 +541,7 @@ int cmd_fit(int argc, char **argv)
     }
     rc = ADMIN_OK;
 out:
-    if (o && o != stdout)
-        fclose(o);
+    admin_atomic_abort(&wout);
     free(a2a);
     ct_bench_free(&data);
     ct_sigfile_free(&cfg);

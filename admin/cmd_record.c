@@ -190,11 +190,11 @@ static int merge_parts(const char *out, int *nparts)
                               "written, the %d parts are kept",
                               out, r, ntasks, *nparts);
     }
-    char tmp[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
-    FILE *o = fopen(tmp, "w");
-    if (!o)
-        return admin_fail(CMD, "%s: %s", tmp, strerror(errno));
+    admin_atomic w;
+    if (admin_atomic_open(&w, out, 0644) < 0)
+        return admin_fail(CMD, "%s: cannot create a temporary file beside it: %s", out,
+                          strerror(errno));
+    FILE *o = w.f;
     fprintf(o, "# merged by contention-admin record from %d partial rank recordings (abnormal "
                "exit)\n",
             *nparts);
@@ -225,10 +225,8 @@ static int merge_parts(const char *out, int *nparts)
         free(line);
         fclose(f);
     }
-    if (fclose(o) != 0 || rename(tmp, out) != 0) {
-        unlink(tmp);
+    if (admin_atomic_commit(&w, NULL) < 0 && !w.renamed)
         return admin_fail(CMD, "%s: %s", out, strerror(errno));
-    }
     for (int r = 0; ntasks > 0 && r < ntasks; r++) {
         snprintf(p, sizeof p, "%s.rank%d", out, r);
         unlink(p);

@@ -583,32 +583,16 @@ static int write_file(const char *out, const ct_sigfile *sf)
             return admin_fail(CMD, "%s", err.msg);
         return fflush(stdout) == 0 ? ADMIN_OK : admin_fail(CMD, "stdout: write error");
     }
-    size_t n = strlen(out);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
-        return admin_fail(CMD, "out of memory");
-    snprintf(tmp, n + 16, "%s.XXXXXX", out);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int rc = admin_fail(CMD, "%s: cannot create a temporary file: %s", out, strerror(errno));
-        free(tmp);
-        return rc;
+    admin_atomic w;
+    if (admin_atomic_open(&w, out, 0644) < 0)
+        return admin_fail(CMD, "%s: cannot create a temporary file: %s", out, strerror(errno));
+    if (ct_sigfile_write(w.f, sf, &err) < 0) {
+        admin_atomic_abort(&w);
+        return admin_fail(CMD, "%s: %s", out, err.msg);
     }
-    FILE *f = fdopen(fd, "w");
-    int rc = ADMIN_OK;
-    if (!f || ct_sigfile_write(f, sf, &err) < 0) {
-        rc = admin_fail(CMD, "%s: %s", out, f ? err.msg : strerror(errno));
-        if (f)
-            fclose(f);
-        else
-            close(fd);
-        unlink(tmp);
-    } else if (fclose(f) != 0 || rename(tmp, out) != 0) {
-        rc = admin_fail(CMD, "%s: write error: %s", out, strerror(errno));
-        unlink(tmp);
-    }
-    free(tmp);
-    return rc;
+    if (admin_atomic_commit(&w, NULL) < 0 && !w.renamed)
+        return admin_fail(CMD, "%s: write error: %s", out, strerror(errno));
+    return ADMIN_OK;
 }
 
 static int parse_pos(const char *opt, const char *s, double *out)

@@ -64,31 +64,19 @@ int admin_expand_hosts(const char *list, int64_t max, char ***out, int64_t *n, c
 int admin_write_hostfile(const char *cmd, const char *path, const int32_t *node_of, int32_t ntasks,
                          char *const *hosts)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 8);
-    if (!tmp)
-        return admin_fail(cmd, "%s: out of memory", path);
-    snprintf(tmp, len + 8, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        admin_fail(cmd, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
-        free(tmp);
-        return ADMIN_INVALID;
+    /* 0644: a hostfile is read by srun as the user */
+    admin_atomic w;
+    if (admin_atomic_open(&w, path, 0644) < 0)
+        return admin_fail(cmd, "%s: cannot create a temporary file beside it: %s", path,
+                          strerror(errno));
+    int bad = 0;
+    for (int32_t t = 0; t < ntasks; t++)
+        bad |= fprintf(w.f, "%s\n", hosts[node_of[t]]) < 0;
+    if (bad) {
+        admin_atomic_abort(&w);
+        return admin_fail(cmd, "%s: cannot write: %s", path, strerror(errno));
     }
-    FILE *f = fdopen(fd, "w");
-    int bad = !f;
-    for (int32_t t = 0; f && t < ntasks; t++)
-        bad |= fprintf(f, "%s\n", hosts[node_of[t]]) < 0;
-    if (f)
-        bad |= fflush(f) != 0 || fsync(fd) != 0;
-    bad |= f ? fclose(f) != 0 : close(fd) != 0;
-    /* mkstemp creates 0600; a hostfile is read by srun as the user: 0644 */
-    if (bad || chmod(tmp, 0644) != 0 || rename(tmp, path) != 0) {
-        admin_fail(cmd, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return ADMIN_INVALID;
-    }
-    free(tmp);
+    if (admin_atomic_commit(&w, NULL) < 0 && !w.renamed)
+        return admin_fail(cmd, "%s: cannot write: %s", path, strerror(errno));
     return ADMIN_OK;
 }
