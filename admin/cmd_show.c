@@ -81,6 +81,27 @@ static void text_fabric(const ct_fabric *f)
         printf("  intra-node:  %.6g MB/s\n", f->intra_bw / 1e6);
     else
         printf("  intra-node:  not modelled (time through shared memory ignored)\n");
+    if (!f->topology) {
+        printf("  switches:    one (no topology section)\n");
+        return;
+    }
+    const ct_topology *t = f->topology;
+    printf("  switches:    %d, %d nodes (topology/tree)%s%s\n", (int)t->nswitches, (int)t->nnodes,
+           t->source[0] ? "; " : "", t->source);
+    for (int32_t s = 0; s < t->nswitches; s++) {
+        int32_t nodes = 0, kids = 0;
+        for (int32_t v = 0; v < t->nnodes; v++)
+            nodes += t->node_switch[v] == s;
+        for (int32_t x = 0; x < t->nswitches; x++)
+            kids += t->sw[x].parent == s;
+        printf("    %-12s %d nodes, %d switches below", t->sw[s].name, (int)nodes, (int)kids);
+        if (t->sw[s].parent >= 0)
+            printf(", uplink to %s %.6g MB/s%s", t->sw[t->sw[s].parent].name,
+                   t->sw[s].up_cap / 1e6, t->sw[s].oversub > 0 ? " (oversubscribed" : "");
+        if (t->sw[s].parent >= 0 && t->sw[s].oversub > 0)
+            printf(" %g:1)", t->sw[s].oversub);
+        putchar('\n');
+    }
 }
 
 static void json_key(const char *k, int *first)
@@ -189,6 +210,29 @@ static void json_fabric(const ct_fabric *f)
         putchar('}');
     }
     json_num("intra_node_bandwidth_bytes_per_s", f->intra_bw, &first);
+    if (f->topology) {
+        const ct_topology *t = f->topology;
+        json_key("topology", &first);
+        printf("{\"switches\": [");
+        for (int32_t s = 0; s < t->nswitches; s++) {
+            int sf = 1;
+            printf("%s{", s ? ", " : "");
+            json_str("name", t->sw[s].name, &sf);
+            json_str("parent", t->sw[s].parent >= 0 ? t->sw[t->sw[s].parent].name : "", &sf);
+            json_num("uplink_bytes_per_s", t->sw[s].up_cap, &sf);
+            json_key("nodes", &sf);
+            putchar('[');
+            int nf = 1;
+            for (int32_t v = 0; v < t->nnodes; v++)
+                if (t->node_switch[v] == s) {
+                    printf("%s", nf ? "" : ", ");
+                    nf = 0;
+                    admin_json_string(stdout, t->node[v]);
+                }
+            printf("]}");
+        }
+        printf("]}");
+    }
     putchar('}');
 }
 

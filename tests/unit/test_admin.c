@@ -422,6 +422,18 @@ static void test_topology_import(void **state)
     expect_status(&r, 1);
     expect_in(r.err, "node 'n9' is not in the fabric's topology");
     done(&r);
+    /* show: the tree, text and JSON */
+    r = run("show", "--config", SIG "valid_topology.yaml", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "switches:    3, 4 nodes (topology/tree)");
+    expect_in(r.out, "leaf2        2 nodes, 0 switches below, uplink to spine 12.5 MB/s "
+                     "(oversubscribed 2:1)");
+    done(&r);
+    r = run("show", "--json", "--config", SIG "valid_topology.yaml", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "{\"name\": \"leaf1\", \"parent\": \"spine\", \"uplink_bytes_per_s\": "
+                     "6250000, \"nodes\": [\"n1\", \"n2\"]}");
+    done(&r);
     /* a switch without LinkSpeed when LinkSpeed is the capacity asked for */
     r = run("topology", "import", "--config", SIG "valid_topology.yaml", "--linkspeed-unit",
             "Gbps", TOPO "tree.yaml", NULL);
