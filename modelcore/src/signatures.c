@@ -194,19 +194,19 @@ typedef struct ctx {
     ct_err *err;
 } ctx;
 
-static int missing(const ctx *c, const ct_ynode *map, const char *path, const char *key,
+static int missing(const ctx *c, const ynode *map, const char *path, const char *key,
                    const char *required)
 {
-    return ct_y_err(c->err, c->name, map, "%s: missing required key '%s' (required here: %s)", path,
+    return y_err(c->err, c->name, map, "%s: missing required key '%s' (required here: %s)", path,
                     key, required);
 }
 
-static int load_fields(const ctx *c, const ct_ynode *map, const char *path, const numfield *fs,
+static int load_fields(const ctx *c, const ynode *map, const char *path, const numfield *fs,
                        size_t nfs, ct_fabric *fab)
 {
     for (size_t i = 0; i < nfs; i++) {
         const numfield *d = &fs[i];
-        const ct_ynode *v = ct_ymap_get(map, d->key);
+        const ynode *v = ymap_get(map, d->key);
         if (!v) {
             if (d->required) {
                 char req[200];
@@ -229,16 +229,16 @@ static int load_fields(const ctx *c, const ct_ynode *map, const char *path, cons
         char what[CT_NAME_MAX * 2 + 64];
         snprintf(what, sizeof what, "%s.%s", path, d->key);
         double x;
-        if (ct_y_number(c->name, v, what, &x, c->err) < 0)
+        if (y_number(c->name, v, what, &x, c->err) < 0)
             return -1;
         if (!in_range(d, x)) {
             char acc[96];
             range_text(d, acc, sizeof acc);
-            return ct_y_err(c->err, c->name, v, "%s is %s (accepted: %s)", what, v->str, acc);
+            return y_err(c->err, c->name, v, "%s is %s (accepted: %s)", what, v->str, acc);
         }
         double si = to_si(d->conv, v->str);
         if (!isfinite(si) || (d->conv == CONV_INV_MBPS && !(si > 0)))
-            return ct_y_err(c->err, c->name, v,
+            return y_err(c->err, c->name, v,
                             "%s is %s, out of range once converted to SI "
                             "(accepted: a number of ordinary magnitude)",
                             what, v->str);
@@ -263,13 +263,13 @@ static int name_ok(const char *s)
     return 1;
 }
 
-static int load_name(const ctx *c, const ct_ynode *n, const char *what, char *out)
+static int load_name(const ctx *c, const ynode *n, const char *what, char *out)
 {
-    if (n->kind != CT_Y_SCALAR || !name_ok(n->str))
-        return ct_y_err(c->err, c->name, n,
+    if (n->kind != Y_SCALAR || !name_ok(n->str))
+        return y_err(c->err, c->name, n,
                         "%s '%.64s' is not a valid name (accepted: 1-%d characters from "
                         "A-Z a-z 0-9 _ - ., starting with a letter or digit)",
-                        what, n->kind == CT_Y_SCALAR ? n->str : "", CT_NAME_MAX - 1);
+                        what, n->kind == Y_SCALAR ? n->str : "", CT_NAME_MAX - 1);
     memcpy(out, n->str, strlen(n->str) + 1);
     return 0;
 }
@@ -286,32 +286,32 @@ static int date_ok(const char *s)
     return mon >= 1 && mon <= 12 && day >= 1 && day <= 31;
 }
 
-static int load_plogp(const ctx *c, const ct_ynode *map, const char *path, ct_fabric *fab)
+static int load_plogp(const ctx *c, const ynode *map, const char *path, ct_fabric *fab)
 {
     static const char *const keys[] = {"L_us", "gap", NULL};
-    if (ct_y_expect(c->name, map, CT_Y_MAP, path, c->err) < 0 ||
-        ct_ymap_check_keys(c->name, map, path, keys, c->err) < 0 ||
+    if (y_expect(c->name, map, Y_MAP, path, c->err) < 0 ||
+        ymap_check_keys(c->name, map, path, keys, c->err) < 0 ||
         load_fields(c, map, path, plogp_fields, NF(plogp_fields), fab) < 0)
         return -1;
-    const ct_ynode *gap = ct_ymap_get(map, "gap");
+    const ynode *gap = ymap_get(map, "gap");
     if (!gap)
         return 0;
     char what[CT_NAME_MAX * 2 + 64];
     snprintf(what, sizeof what, "%s.gap", path);
-    if (ct_y_expect(c->name, gap, CT_Y_SEQ, what, c->err) < 0)
+    if (y_expect(c->name, gap, Y_SEQ, what, c->err) < 0)
         return -1;
     if (gap->nitems > CT_GAP_MAX)
-        return ct_y_err(c->err, c->name, gap, "%s has %zu entries (accepted: at most %d)", what,
+        return y_err(c->err, c->name, gap, "%s has %zu entries (accepted: at most %d)", what,
                         gap->nitems, CT_GAP_MAX);
     static const char *const ekeys[] = {"m_bytes", "g_us", NULL};
     for (size_t i = 0; i < gap->nitems; i++) {
-        const ct_ynode *e = gap->items[i];
+        const ynode *e = gap->items[i];
         char ew[CT_NAME_MAX * 2 + 96];
         snprintf(ew, sizeof ew, "%s[%zu]", what, i);
-        if (ct_y_expect(c->name, e, CT_Y_MAP, ew, c->err) < 0 ||
-            ct_ymap_check_keys(c->name, e, ew, ekeys, c->err) < 0)
+        if (y_expect(c->name, e, Y_MAP, ew, c->err) < 0 ||
+            ymap_check_keys(c->name, e, ew, ekeys, c->err) < 0)
             return -1;
-        const ct_ynode *m = ct_ymap_get(e, "m_bytes"), *g = ct_ymap_get(e, "g_us");
+        const ynode *m = ymap_get(e, "m_bytes"), *g = ymap_get(e, "g_us");
         if (!m)
             return missing(c, e, ew, "m_bytes", "m_bytes, g_us");
         if (!g)
@@ -319,18 +319,18 @@ static int load_plogp(const ctx *c, const ct_ynode *map, const char *path, ct_fa
         char fw[CT_NAME_MAX * 2 + 128];
         double mv, gv;
         snprintf(fw, sizeof fw, "%s.m_bytes", ew);
-        if (ct_y_number(c->name, m, fw, &mv, c->err) < 0)
+        if (y_number(c->name, m, fw, &mv, c->err) < 0)
             return -1;
         if (mv < 0 || (i > 0 && !(mv > fab->gap_m[i - 1])))
-            return ct_y_err(c->err, c->name, m,
+            return y_err(c->err, c->name, m,
                             "%s is %s (accepted: a number >= 0, larger than "
                             "the previous entry's m_bytes)",
                             fw, m->str);
         snprintf(fw, sizeof fw, "%s.g_us", ew);
-        if (ct_y_number(c->name, g, fw, &gv, c->err) < 0)
+        if (y_number(c->name, g, fw, &gv, c->err) < 0)
             return -1;
         if (gv < 0)
-            return ct_y_err(c->err, c->name, g, "%s is %s (accepted: a number >= 0)", fw, g->str);
+            return y_err(c->err, c->name, g, "%s is %s (accepted: a number >= 0)", fw, g->str);
         fab->gap_m[i] = mv;
         fab->gap_g[i] = to_si(CONV_US, g->str);
     }
@@ -340,39 +340,39 @@ static int load_plogp(const ctx *c, const ct_ynode *map, const char *path, ct_fa
 
 /* p2p.segments: the piecewise Hockney curve (p2p.h), one map per segment
  * {from_bytes, alpha_us, bandwidth_MBps}, from_bytes ascending from 0. */
-static int load_segments(const ctx *c, const ct_ynode *seq, const char *path, ct_fabric *fab)
+static int load_segments(const ctx *c, const ynode *seq, const char *path, ct_fabric *fab)
 {
-    if (ct_y_expect(c->name, seq, CT_Y_SEQ, path, c->err) < 0)
+    if (y_expect(c->name, seq, Y_SEQ, path, c->err) < 0)
         return -1;
     if (seq->nitems < 1 || seq->nitems > CT_P2P_MAX_SEG)
-        return ct_y_err(c->err, c->name, seq, "%s has %zu entries (accepted: 1 to %d)", path,
+        return y_err(c->err, c->name, seq, "%s has %zu entries (accepted: 1 to %d)", path,
                         seq->nitems, CT_P2P_MAX_SEG);
     static const char *const keys[] = {"from_bytes", "alpha_us", "bandwidth_MBps", NULL};
     ct_p2p_curve *cv = &fab->p2p_segments;
     for (size_t i = 0; i < seq->nitems; i++) {
-        const ct_ynode *e = seq->items[i];
+        const ynode *e = seq->items[i];
         char ew[CT_NAME_MAX * 2 + 96], fw[CT_NAME_MAX * 2 + 128];
         snprintf(ew, sizeof ew, "%s[%zu]", path, i);
-        if (ct_y_expect(c->name, e, CT_Y_MAP, ew, c->err) < 0 ||
-            ct_ymap_check_keys(c->name, e, ew, keys, c->err) < 0)
+        if (y_expect(c->name, e, Y_MAP, ew, c->err) < 0 ||
+            ymap_check_keys(c->name, e, ew, keys, c->err) < 0)
             return -1;
-        const ct_ynode *v[3];
+        const ynode *v[3];
         double x[3];
         for (int k = 0; k < 3; k++) {
-            v[k] = ct_ymap_get(e, keys[k]);
+            v[k] = ymap_get(e, keys[k]);
             if (!v[k])
                 return missing(c, e, ew, keys[k], "from_bytes, alpha_us, bandwidth_MBps");
             snprintf(fw, sizeof fw, "%s.%s", ew, keys[k]);
-            if (ct_y_number(c->name, v[k], fw, &x[k], c->err) < 0)
+            if (y_number(c->name, v[k], fw, &x[k], c->err) < 0)
                 return -1;
         }
         ct_p2p_seg *sg = &cv->seg[i];
         snprintf(fw, sizeof fw, "%s.from_bytes", ew);
         if (i == 0 && x[0] != 0)
-            return ct_y_err(c->err, c->name, v[0], "%s is %s (accepted: 0 for the first segment)",
+            return y_err(c->err, c->name, v[0], "%s is %s (accepted: 0 for the first segment)",
                             fw, v[0]->str);
         if (i > 0 && !(x[0] > cv->seg[i - 1].from))
-            return ct_y_err(c->err, c->name, v[0],
+            return y_err(c->err, c->name, v[0],
                             "%s is %s (accepted: a size larger than the previous segment's "
                             "from_bytes)",
                             fw, v[0]->str);
@@ -380,15 +380,15 @@ static int load_segments(const ctx *c, const ct_ynode *seq, const char *path, ct
         snprintf(fw, sizeof fw, "%s.bandwidth_MBps", ew);
         sg->beta = to_si(CONV_INV_MBPS, v[2]->str);
         if (!(x[2] > 0) || !isfinite(sg->beta) || !(sg->beta > 0))
-            return ct_y_err(c->err, c->name, v[2], "%s is %s (accepted: a number > 0)", fw,
+            return y_err(c->err, c->name, v[2], "%s is %s (accepted: a number > 0)", fw,
                             v[2]->str);
         snprintf(fw, sizeof fw, "%s.alpha_us", ew);
         sg->alpha = to_si(CONV_US, v[1]->str);
         if (!isfinite(sg->alpha) || (i == 0 && sg->alpha < 0))
-            return ct_y_err(c->err, c->name, v[1], "%s is %s (accepted: a number%s)", fw,
+            return y_err(c->err, c->name, v[1], "%s is %s (accepted: a number%s)", fw,
                             v[1]->str, i == 0 ? " >= 0 in the first segment" : "");
         if (i > 0 && !(sg->alpha + sg->from * sg->beta > 0))
-            return ct_y_err(c->err, c->name, v[1],
+            return y_err(c->err, c->name, v[1],
                             "%s is %s: the segment's time at from_bytes is %g us (accepted: "
                             "alpha_us + from_bytes / bandwidth > 0 where the segment starts)",
                             fw, v[1]->str, (sg->alpha + sg->from * sg->beta) * 1e6);
@@ -397,18 +397,18 @@ static int load_segments(const ctx *c, const ct_ynode *seq, const char *path, ct
     return 0;
 }
 
-static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_fabric *fab)
+static int load_penalty(const ctx *c, const ynode *map, const char *path, ct_fabric *fab)
 {
-    if (ct_y_expect(c->name, map, CT_Y_MAP, path, c->err) < 0)
+    if (y_expect(c->name, map, Y_MAP, path, c->err) < 0)
         return -1;
-    const ct_ynode *m = ct_ymap_get(map, "model");
+    const ynode *m = ymap_get(map, "model");
     if (!m)
         return missing(c, map, path, "model", "model");
     char what[CT_NAME_MAX * 2 + 64], kind[32];
     snprintf(what, sizeof what, "%s.model", path);
-    if (ct_y_string(c->name, m, what, kind, sizeof kind, c->err) < 0)
-        return ct_y_err(c->err, c->name, m, "unknown penalty model '%.40s' (accepted: %s)",
-                        m->kind == CT_Y_SCALAR ? m->str : "", ct_model_names());
+    if (y_string(c->name, m, what, kind, sizeof kind, c->err) < 0)
+        return y_err(c->err, c->name, m, "unknown penalty model '%.40s' (accepted: %s)",
+                        m->kind == Y_SCALAR ? m->str : "", ct_model_names());
     const ct_model_info *mi = NULL;
     for (size_t k = 0; k < ct_model_count() && !mi; k++)
         if (strcmp(kind, ct_model_info_of((ct_model_kind)k)->name) == 0) {
@@ -416,7 +416,7 @@ static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_
             mi = ct_model_info_of((ct_model_kind)k);
         }
     if (!mi)
-        return ct_y_err(c->err, c->name, m, "unknown penalty model '%s' (accepted: %s)", kind,
+        return y_err(c->err, c->name, m, "unknown penalty model '%s' (accepted: %s)", kind,
                         ct_model_names());
     const char *keys[CT_MODEL_MAX_REAL + CT_MODEL_MAX_INT + 3];
     size_t nk = 0;
@@ -427,11 +427,11 @@ static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_
     keys[nk] = NULL;
     char pw[CT_NAME_MAX * 2 + 64];
     snprintf(pw, sizeof pw, "%s (model %s)", path, kind);
-    if (ct_ymap_check_keys(c->name, map, pw, keys, c->err) < 0)
+    if (ymap_check_keys(c->name, map, pw, keys, c->err) < 0)
         return -1;
-    const ct_ynode *src = ct_ymap_get(map, "source");
+    const ynode *src = ymap_get(map, "source");
     snprintf(what, sizeof what, "%s.source", path);
-    if (src && ct_y_string(c->name, src, what, fab->penalty_source, sizeof fab->penalty_source,
+    if (src && y_string(c->name, src, what, fab->penalty_source, sizeof fab->penalty_source,
                            c->err) < 0)
         return -1;
     numfield rf[CT_MODEL_MAX_REAL];
@@ -440,7 +440,7 @@ static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_
         return -1;
     for (size_t i = 0; i < mi->nkeys; i++) {
         const ct_model_key *k = &mi->keys[i];
-        const ct_ynode *v = ct_ymap_get(map, k->key);
+        const ynode *v = ymap_get(map, k->key);
         if (k->type == CT_PARAM_REAL)
             continue;
         if (!v) {
@@ -454,20 +454,20 @@ static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_
             while (k->choices[n])
                 n++;
             j = n;
-            if (v->kind == CT_Y_SCALAR && !ct_y_is_null(v))
+            if (v->kind == Y_SCALAR && !y_is_null(v))
                 for (j = 0; j < n && strcmp(v->str, k->choices[j]) != 0; j++)
                     ;
             if (j == n) {
                 char acc[128];
                 ct_model_key_accepted(k, acc, sizeof acc);
-                return ct_y_err(c->err, c->name, v, "%s '%.40s' is unknown (accepted: %s)", what,
-                                v->kind == CT_Y_SCALAR ? v->str : "", acc);
+                return y_err(c->err, c->name, v, "%s '%.40s' is unknown (accepted: %s)", what,
+                                v->kind == Y_SCALAR ? v->str : "", acc);
             }
             fab->penalty.integer[k->slot] = (int64_t)j;
         } else {
             long long x, lo = (long long)k->lo;
             long long hi = !isfinite(k->hi) || k->hi >= 0x1p63 ? LLONG_MAX : (long long)k->hi;
-            if (ct_y_integer(c->name, v, what, lo, hi, &x, c->err) < 0)
+            if (y_integer(c->name, v, what, lo, hi, &x, c->err) < 0)
                 return -1;
             fab->penalty.integer[k->slot] = (int64_t)x;
         }
@@ -478,9 +478,9 @@ static int load_penalty(const ctx *c, const ct_ynode *map, const char *path, ct_
 
 /* fabrics.F.topology (issue 14): switches by name, each with the nodes and
  * child switches directly under it and its uplink capacity. */
-static int load_name_list(const ctx *c, const ct_ynode *list, const char *what)
+static int load_name_list(const ctx *c, const ynode *list, const char *what)
 {
-    if (ct_y_expect(c->name, list, CT_Y_SEQ, what, c->err) < 0)
+    if (y_expect(c->name, list, Y_SEQ, what, c->err) < 0)
         return -1;
     for (size_t i = 0; i < list->nitems; i++) {
         char iw[CT_NAME_MAX * 3 + 96], tmp[CT_NAME_MAX];
@@ -491,35 +491,35 @@ static int load_name_list(const ctx *c, const ct_ynode *list, const char *what)
     return 0;
 }
 
-static int load_topology(const ctx *c, const ct_ynode *map, const char *path, ct_fabric *fab)
+static int load_topology(const ctx *c, const ynode *map, const char *path, ct_fabric *fab)
 {
     static const char *const keys[] = {"source", "switches", NULL};
     static const char *const skeys[] = {"nodes", "switches", "uplink_MBps",
                                         "uplink_oversubscription", NULL};
-    if (ct_y_expect(c->name, map, CT_Y_MAP, path, c->err) < 0 ||
-        ct_ymap_check_keys(c->name, map, path, keys, c->err) < 0)
+    if (y_expect(c->name, map, Y_MAP, path, c->err) < 0 ||
+        ymap_check_keys(c->name, map, path, keys, c->err) < 0)
         return -1;
-    const ct_ynode *sws = ct_ymap_get(map, "switches");
+    const ynode *sws = ymap_get(map, "switches");
     if (!sws)
         return missing(c, map, path, "switches", "switches");
     char what[CT_NAME_MAX * 3 + 64];
     snprintf(what, sizeof what, "%s.switches", path);
-    if (ct_y_expect(c->name, sws, CT_Y_MAP, what, c->err) < 0 ||
-        ct_ymap_check_keys(c->name, sws, what, NULL, c->err) < 0)
+    if (y_expect(c->name, sws, Y_MAP, what, c->err) < 0 ||
+        ymap_check_keys(c->name, sws, what, NULL, c->err) < 0)
         return -1;
-    size_t ns = ct_ymap_size(sws);
+    size_t ns = ymap_size(sws);
     if (ns == 0 || ns > CT_TOPO_MAX_SWITCHES)
-        return ct_y_err(c->err, c->name, sws, "%s has %zu switches (accepted: 1 to %d)", what, ns,
+        return y_err(c->err, c->name, sws, "%s has %zu switches (accepted: 1 to %d)", what, ns,
                         CT_TOPO_MAX_SWITCHES);
     ct_topology *t = calloc(1, sizeof *t);
     if (!t)
         return ct_err_set(c->err, "%s: out of memory", c->name);
     fab->topology = t; /* freed with the file, also on error */
-    const ct_ynode *src = ct_ymap_get(map, "source");
+    const ynode *src = ymap_get(map, "source");
     if (src) {
         char sw[CT_NAME_MAX * 3 + 64];
         snprintf(sw, sizeof sw, "%s.source", path);
-        if (ct_y_string(c->name, src, sw, t->source, sizeof t->source, c->err) < 0)
+        if (y_string(c->name, src, sw, t->source, sizeof t->source, c->err) < 0)
             return -1;
     }
     t->sw = calloc(ns, sizeof *t->sw);
@@ -528,60 +528,60 @@ static int load_topology(const ctx *c, const ct_ynode *map, const char *path, ct
     t->nswitches = (int32_t)ns;
     size_t nn = 0;
     for (size_t i = 0; i < ns; i++) {
-        const ct_ynode *k = ct_ymap_key(sws, i), *v = ct_ymap_value(sws, i);
+        const ynode *k = ymap_key(sws, i), *v = ymap_value(sws, i);
         if (load_name(c, k, "switch name", t->sw[i].name) < 0)
             return -1;
         t->sw[i].parent = -1;
         char sp[CT_NAME_MAX * 4 + 64];
         snprintf(sp, sizeof sp, "%s.%s", what, t->sw[i].name);
-        if (ct_y_expect(c->name, v, CT_Y_MAP, sp, c->err) < 0 ||
-            ct_ymap_check_keys(c->name, v, sp, skeys, c->err) < 0)
+        if (y_expect(c->name, v, Y_MAP, sp, c->err) < 0 ||
+            ymap_check_keys(c->name, v, sp, skeys, c->err) < 0)
             return -1;
-        const ct_ynode *n;
+        const ynode *n;
         char fw[CT_NAME_MAX * 4 + 96];
-        if ((n = ct_ymap_get(v, "nodes"))) {
+        if ((n = ymap_get(v, "nodes"))) {
             snprintf(fw, sizeof fw, "%s.nodes", sp);
             if (load_name_list(c, n, fw) < 0)
                 return -1;
             nn += n->nitems;
         }
-        if ((n = ct_ymap_get(v, "switches"))) {
+        if ((n = ymap_get(v, "switches"))) {
             snprintf(fw, sizeof fw, "%s.switches", sp);
             if (load_name_list(c, n, fw) < 0)
                 return -1;
         }
-        if ((n = ct_ymap_get(v, "uplink_MBps"))) {
+        if ((n = ymap_get(v, "uplink_MBps"))) {
             snprintf(fw, sizeof fw, "%s.uplink_MBps", sp);
             double x;
-            if (ct_y_number(c->name, n, fw, &x, c->err) < 0)
+            if (y_number(c->name, n, fw, &x, c->err) < 0)
                 return -1;
             double si = to_si(CONV_MBPS, n->str);
             if (!(x > 0) || !isfinite(si) || !(si > 0))
-                return ct_y_err(c->err, c->name, n, "%s is %s (accepted: a number > 0)", fw,
+                return y_err(c->err, c->name, n, "%s is %s (accepted: a number > 0)", fw,
                                 n->str);
             t->sw[i].uplink_bw = si;
         }
-        if ((n = ct_ymap_get(v, "uplink_oversubscription"))) {
+        if ((n = ymap_get(v, "uplink_oversubscription"))) {
             snprintf(fw, sizeof fw, "%s.uplink_oversubscription", sp);
             double x;
-            if (ct_y_number(c->name, n, fw, &x, c->err) < 0)
+            if (y_number(c->name, n, fw, &x, c->err) < 0)
                 return -1;
             if (!(x > 0))
-                return ct_y_err(c->err, c->name, n,
+                return y_err(c->err, c->name, n,
                                 "%s is %s (accepted: a number > 0, e.g. 4 for 4:1)", fw, n->str);
             t->sw[i].oversub = x;
         }
         if (t->sw[i].uplink_bw > 0 && t->sw[i].oversub > 0)
-            return ct_y_err(c->err, c->name, ct_ymap_get(v, "uplink_oversubscription"),
+            return y_err(c->err, c->name, ymap_get(v, "uplink_oversubscription"),
                             "%s gives both uplink_MBps and uplink_oversubscription (accepted: "
                             "one of them)",
                             sp);
     }
     if (nn == 0)
-        return ct_y_err(c->err, c->name, sws,
+        return y_err(c->err, c->name, sws,
                         "%s lists no node (accepted: nodes under at least one switch)", what);
     if (nn > CT_TOPO_MAX_NODES)
-        return ct_y_err(c->err, c->name, sws, "%s lists %zu nodes (accepted: at most %d)", what,
+        return y_err(c->err, c->name, sws, "%s lists %zu nodes (accepted: at most %d)", what,
                         nn, CT_TOPO_MAX_NODES);
     t->node = calloc(nn, sizeof *t->node);
     t->node_switch = calloc(nn, sizeof *t->node_switch);
@@ -590,23 +590,23 @@ static int load_topology(const ctx *c, const ct_ynode *map, const char *path, ct
     /* second pass: children and nodes by name; the tree's own checks
      * (names twice, one top switch, uplinks) follow in resolve */
     for (size_t i = 0; i < ns; i++) {
-        const ct_ynode *v = ct_ymap_value(sws, i), *n;
-        if ((n = ct_ymap_get(v, "nodes")))
+        const ynode *v = ymap_value(sws, i), *n;
+        if ((n = ymap_get(v, "nodes")))
             for (size_t j = 0; j < n->nitems; j++) {
                 memcpy(t->node[t->nnodes], n->items[j]->str, n->items[j]->len + 1);
                 t->node_switch[t->nnodes++] = (int32_t)i;
             }
-        if ((n = ct_ymap_get(v, "switches")))
+        if ((n = ymap_get(v, "switches")))
             for (size_t j = 0; j < n->nitems; j++) {
-                const ct_ynode *item = n->items[j];
+                const ynode *item = n->items[j];
                 int32_t ch = ct_topology_switch(t, item->str);
                 if (ch < 0)
-                    return ct_y_err(c->err, c->name, item,
+                    return y_err(c->err, c->name, item,
                                     "%s.%s.switches names '%s', which is not a switch of this "
                                     "topology (accepted: a name under %s)",
                                     what, t->sw[i].name, item->str, what);
                 if (ch == (int32_t)i || t->sw[ch].parent >= 0)
-                    return ct_y_err(c->err, c->name, item,
+                    return y_err(c->err, c->name, item,
                                     "%s.%s.switches names '%s', which already hangs under '%s' "
                                     "(accepted: each switch under one parent, never itself)",
                                     what, t->sw[i].name, item->str,
@@ -617,12 +617,12 @@ static int load_topology(const ctx *c, const ct_ynode *map, const char *path, ct
     ct_err e2;
     int32_t at;
     if (ct_topology_resolve(t, 1.0 / fab->beta, &at, &e2) < 0)
-        return ct_y_err(c->err, c->name, at >= 0 ? ct_ymap_key(sws, (size_t)at) : sws, "%s: %s",
+        return y_err(c->err, c->name, at >= 0 ? ymap_key(sws, (size_t)at) : sws, "%s: %s",
                         what, e2.msg);
     return 0;
 }
 
-static int load_fabric(const ctx *c, const ct_ynode *key, const ct_ynode *val, ct_fabric *fab)
+static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabric *fab)
 {
     ct_fabric_init(fab);
     if (load_name(c, key, "fabric name", fab->name) < 0)
@@ -638,93 +638,93 @@ static int load_fabric(const ctx *c, const ct_ynode *key, const ct_ynode *val, c
                                        "intra_node_bandwidth_MBps",
                                        "topology",
                                        NULL};
-    if (ct_y_expect(c->name, val, CT_Y_MAP, path, c->err) < 0 ||
-        ct_ymap_check_keys(c->name, val, path, keys, c->err) < 0)
+    if (y_expect(c->name, val, Y_MAP, path, c->err) < 0 ||
+        ymap_check_keys(c->name, val, path, keys, c->err) < 0)
         return -1;
-    const ct_ynode *n;
-    if ((n = ct_ymap_get(val, "description"))) {
+    const ynode *n;
+    if ((n = ymap_get(val, "description"))) {
         snprintf(what, sizeof what, "%s.description", path);
-        if (ct_y_string(c->name, n, what, fab->description, sizeof fab->description, c->err) < 0)
+        if (y_string(c->name, n, what, fab->description, sizeof fab->description, c->err) < 0)
             return -1;
     }
-    if ((n = ct_ymap_get(val, "published"))) {
+    if ((n = ymap_get(val, "published"))) {
         snprintf(what, sizeof what, "%s.published", path);
-        if (ct_y_bool(c->name, n, what, &fab->published, c->err) < 0)
+        if (y_bool(c->name, n, what, &fab->published, c->err) < 0)
             return -1;
     }
-    if ((n = ct_ymap_get(val, "source"))) {
+    if ((n = ymap_get(val, "source"))) {
         snprintf(what, sizeof what, "%s.source", path);
-        if (ct_y_string(c->name, n, what, fab->source, sizeof fab->source, c->err) < 0)
+        if (y_string(c->name, n, what, fab->source, sizeof fab->source, c->err) < 0)
             return -1;
     }
 
-    const ct_ynode *p2p = ct_ymap_get(val, "p2p");
+    const ynode *p2p = ymap_get(val, "p2p");
     if (!p2p)
         return missing(c, val, path, "p2p", "p2p");
     snprintf(what, sizeof what, "%s.p2p", path);
     static const char *const p2p_keys[] = {"alpha_us", "bandwidth_MBps", "source",
                                            "plogp",    "segments",       NULL};
-    if (ct_y_expect(c->name, p2p, CT_Y_MAP, what, c->err) < 0 ||
-        ct_ymap_check_keys(c->name, p2p, what, p2p_keys, c->err) < 0 ||
+    if (y_expect(c->name, p2p, Y_MAP, what, c->err) < 0 ||
+        ymap_check_keys(c->name, p2p, what, p2p_keys, c->err) < 0 ||
         load_fields(c, p2p, what, p2p_fields, NF(p2p_fields), fab) < 0)
         return -1;
-    if ((n = ct_ymap_get(p2p, "source"))) {
+    if ((n = ymap_get(p2p, "source"))) {
         char sw[CT_NAME_MAX + 80];
         snprintf(sw, sizeof sw, "%s.source", what);
-        if (ct_y_string(c->name, n, sw, fab->p2p_source, sizeof fab->p2p_source, c->err) < 0)
+        if (y_string(c->name, n, sw, fab->p2p_source, sizeof fab->p2p_source, c->err) < 0)
             return -1;
     }
-    if ((n = ct_ymap_get(p2p, "plogp"))) {
+    if ((n = ymap_get(p2p, "plogp"))) {
         char pw[CT_NAME_MAX + 80];
         snprintf(pw, sizeof pw, "%s.plogp", what);
         if (load_plogp(c, n, pw, fab) < 0)
             return -1;
     }
-    if ((n = ct_ymap_get(p2p, "segments"))) {
+    if ((n = ymap_get(p2p, "segments"))) {
         char pw[CT_NAME_MAX + 80];
         snprintf(pw, sizeof pw, "%s.segments", what);
         if (load_segments(c, n, pw, fab) < 0)
             return -1;
     }
 
-    const ct_ynode *a2a = ct_ymap_get(val, "alltoall");
+    const ynode *a2a = ymap_get(val, "alltoall");
     if (a2a) {
         snprintf(what, sizeof what, "%s.alltoall", path);
         static const char *const a2a_keys[] = {"gamma",        "delta_us",    "M_bytes",
                                                "date",         "fitted_n",    "fit_max_rel_err",
                                                "gamma_incast", "gamma_flows", NULL};
-        if (ct_y_expect(c->name, a2a, CT_Y_MAP, what, c->err) < 0 ||
-            ct_ymap_check_keys(c->name, a2a, what, a2a_keys, c->err) < 0 ||
+        if (y_expect(c->name, a2a, Y_MAP, what, c->err) < 0 ||
+            ymap_check_keys(c->name, a2a, what, a2a_keys, c->err) < 0 ||
             load_fields(c, a2a, what, a2a_fields, NF(a2a_fields), fab) < 0)
             return -1;
         char sw[CT_NAME_MAX + 80];
-        if ((n = ct_ymap_get(a2a, "date"))) {
+        if ((n = ymap_get(a2a, "date"))) {
             snprintf(sw, sizeof sw, "%s.date", what);
             char d[64];
-            if (ct_y_string(c->name, n, sw, d, sizeof d, c->err) < 0 || !date_ok(d))
-                return ct_y_err(c->err, c->name, n,
+            if (y_string(c->name, n, sw, d, sizeof d, c->err) < 0 || !date_ok(d))
+                return y_err(c->err, c->name, n,
                                 "%s is '%.40s' (accepted: an ISO date "
                                 "YYYY-MM-DD)",
-                                sw, n->kind == CT_Y_SCALAR ? n->str : "");
+                                sw, n->kind == Y_SCALAR ? n->str : "");
             memcpy(fab->a2a_date, d, sizeof fab->a2a_date);
         }
-        if ((n = ct_ymap_get(a2a, "fitted_n"))) {
+        if ((n = ymap_get(a2a, "fitted_n"))) {
             long long v;
             snprintf(sw, sizeof sw, "%s.fitted_n", what);
-            if (ct_y_integer(c->name, n, sw, 2, INT32_MAX, &v, c->err) < 0)
+            if (y_integer(c->name, n, sw, 2, INT32_MAX, &v, c->err) < 0)
                 return -1;
             fab->a2a_fitted_n = (int)v;
         }
         fab->has_alltoall = 1;
     }
 
-    const ct_ynode *pen = ct_ymap_get(val, "penalty");
+    const ynode *pen = ymap_get(val, "penalty");
     if (pen) {
         snprintf(what, sizeof what, "%s.penalty", path);
         if (load_penalty(c, pen, what, fab) < 0)
             return -1;
     }
-    const ct_ynode *topo = ct_ymap_get(val, "topology");
+    const ynode *topo = ymap_get(val, "topology");
     if (topo) { /* after p2p: an oversubscription ratio needs the NIC bandwidth */
         snprintf(what, sizeof what, "%s.topology", path);
         if (load_topology(c, topo, what, fab) < 0)
@@ -741,7 +741,7 @@ static long find_fabric(const ct_sigfile *sf, const char *name)
     return -1;
 }
 
-static int unknown_fabric(const ctx *c, const ct_sigfile *sf, const ct_ynode *n, const char *what)
+static int unknown_fabric(const ctx *c, const ct_sigfile *sf, const ynode *n, const char *what)
 {
     char list[200];
     size_t used = 0;
@@ -755,74 +755,74 @@ static int unknown_fabric(const ctx *c, const ct_sigfile *sf, const ct_ynode *n,
         }
         used += (size_t)w;
     }
-    return ct_y_err(c->err, c->name, n,
+    return y_err(c->err, c->name, n,
                     "%s names fabric '%.64s', which is not defined "
                     "(accepted: a fabric of this file: %s)",
                     what, n->str, list);
 }
 
-static int load_root(const ctx *c, const ct_ynode *root, ct_sigfile *sf)
+static int load_root(const ctx *c, const ynode *root, ct_sigfile *sf)
 {
-    if (!root || ct_y_is_null(root))
+    if (!root || y_is_null(root))
         return ct_err_set(c->err,
                           "%s:1:1: the file is empty (accepted: a mapping starting "
                           "with 'version: 1'; see conf/README.md)",
                           c->name);
-    if (root->kind != CT_Y_MAP)
-        return ct_y_err(c->err, c->name, root,
+    if (root->kind != Y_MAP)
+        return y_err(c->err, c->name, root,
                         "the top level is %s (accepted: a mapping with "
                         "keys version, fabrics, partitions, default)",
-                        ct_ykind_name(root));
+                        ykind_name(root));
     /* the version first: a newer file's new keys must not be reported as unknown */
-    const ct_ynode *ver = ct_ymap_get(root, "version");
+    const ynode *ver = ymap_get(root, "version");
     if (!ver)
         return missing(c, root, "top level", "version", "version (write 'version: 1')");
     long long v;
-    if (ct_y_integer(c->name, ver, "version", LLONG_MIN, LLONG_MAX, &v, c->err) < 0)
-        return ct_y_err(c->err, c->name, ver, "version is '%.40s' (accepted: %d, unquoted)",
-                        ver->kind == CT_Y_SCALAR ? ver->str : "", CT_SIG_VERSION);
+    if (y_integer(c->name, ver, "version", LLONG_MIN, LLONG_MAX, &v, c->err) < 0)
+        return y_err(c->err, c->name, ver, "version is '%.40s' (accepted: %d, unquoted)",
+                        ver->kind == Y_SCALAR ? ver->str : "", CT_SIG_VERSION);
     if (v > CT_SIG_VERSION)
-        return ct_y_err(c->err, c->name, ver,
+        return y_err(c->err, c->name, ver,
                         "version %lld is newer than this slurm-contention "
                         "understands (accepted: %d; upgrade slurm-contention)",
                         v, CT_SIG_VERSION);
     if (v < CT_SIG_VERSION)
-        return ct_y_err(c->err, c->name, ver, "version %lld is not a schema version (accepted: %d)",
+        return y_err(c->err, c->name, ver, "version %lld is not a schema version (accepted: %d)",
                         v, CT_SIG_VERSION);
     sf->version = (int)v;
     static const char *const keys[] = {"version", "fabrics", "partitions", "default", NULL};
-    if (ct_ymap_check_keys(c->name, root, "the top level", keys, c->err) < 0)
+    if (ymap_check_keys(c->name, root, "the top level", keys, c->err) < 0)
         return -1;
 
-    const ct_ynode *fabs = ct_ymap_get(root, "fabrics");
+    const ynode *fabs = ymap_get(root, "fabrics");
     if (!fabs)
         return missing(c, root, "top level", "fabrics", "version, fabrics");
-    if (ct_y_expect(c->name, fabs, CT_Y_MAP, "fabrics", c->err) < 0 ||
-        ct_ymap_check_keys(c->name, fabs, "fabrics", NULL, c->err) < 0)
+    if (y_expect(c->name, fabs, Y_MAP, "fabrics", c->err) < 0 ||
+        ymap_check_keys(c->name, fabs, "fabrics", NULL, c->err) < 0)
         return -1;
-    size_t nf = ct_ymap_size(fabs);
+    size_t nf = ymap_size(fabs);
     if (nf == 0)
-        return ct_y_err(c->err, c->name, fabs, "fabrics is empty (accepted: at least one fabric)");
+        return y_err(c->err, c->name, fabs, "fabrics is empty (accepted: at least one fabric)");
     if (nf > CT_SIG_MAX_FABRICS)
-        return ct_y_err(c->err, c->name, fabs, "%zu fabrics (accepted: at most %d)", nf,
+        return y_err(c->err, c->name, fabs, "%zu fabrics (accepted: at most %d)", nf,
                         CT_SIG_MAX_FABRICS);
     sf->fabrics = calloc(nf, sizeof *sf->fabrics);
     if (!sf->fabrics)
         return ct_err_set(c->err, "%s: out of memory", c->name);
     for (size_t i = 0; i < nf; i++) {
         sf->nfabrics = i + 1; /* counted first: a topology loaded before an error is freed */
-        if (load_fabric(c, ct_ymap_key(fabs, i), ct_ymap_value(fabs, i), &sf->fabrics[i]) < 0)
+        if (load_fabric(c, ymap_key(fabs, i), ymap_value(fabs, i), &sf->fabrics[i]) < 0)
             return -1;
     }
 
-    const ct_ynode *parts = ct_ymap_get(root, "partitions");
-    if (parts && !ct_y_is_null(parts)) {
-        if (ct_y_expect(c->name, parts, CT_Y_MAP, "partitions", c->err) < 0 ||
-            ct_ymap_check_keys(c->name, parts, "partitions", NULL, c->err) < 0)
+    const ynode *parts = ymap_get(root, "partitions");
+    if (parts && !y_is_null(parts)) {
+        if (y_expect(c->name, parts, Y_MAP, "partitions", c->err) < 0 ||
+            ymap_check_keys(c->name, parts, "partitions", NULL, c->err) < 0)
             return -1;
-        size_t np = ct_ymap_size(parts);
+        size_t np = ymap_size(parts);
         if (np > CT_SIG_MAX_PARTITIONS)
-            return ct_y_err(c->err, c->name, parts, "%zu partitions (accepted: at most %d)", np,
+            return y_err(c->err, c->name, parts, "%zu partitions (accepted: at most %d)", np,
                             CT_SIG_MAX_PARTITIONS);
         if (np) {
             sf->parts = calloc(np, sizeof *sf->parts);
@@ -830,13 +830,13 @@ static int load_root(const ctx *c, const ct_ynode *root, ct_sigfile *sf)
                 return ct_err_set(c->err, "%s: out of memory", c->name);
         }
         for (size_t i = 0; i < np; i++) {
-            const ct_ynode *k = ct_ymap_key(parts, i), *val = ct_ymap_value(parts, i);
+            const ynode *k = ymap_key(parts, i), *val = ymap_value(parts, i);
             ct_partition_map *pm = &sf->parts[i];
             if (load_name(c, k, "partition name", pm->partition) < 0)
                 return -1;
             char what[CT_NAME_MAX + 32], fname[CT_NAME_MAX];
             snprintf(what, sizeof what, "partitions.%s", pm->partition);
-            if (ct_y_string(c->name, val, what, fname, sizeof fname, c->err) < 0)
+            if (y_string(c->name, val, what, fname, sizeof fname, c->err) < 0)
                 return -1;
             long idx = find_fabric(sf, fname);
             if (idx < 0)
@@ -846,10 +846,10 @@ static int load_root(const ctx *c, const ct_ynode *root, ct_sigfile *sf)
         }
     }
 
-    const ct_ynode *def = ct_ymap_get(root, "default");
+    const ynode *def = ymap_get(root, "default");
     if (def) {
         char fname[CT_NAME_MAX];
-        if (ct_y_string(c->name, def, "default", fname, sizeof fname, c->err) < 0)
+        if (y_string(c->name, def, "default", fname, sizeof fname, c->err) < 0)
             return -1;
         sf->default_fabric = find_fabric(sf, fname);
         if (sf->default_fabric < 0)
@@ -877,12 +877,12 @@ int ct_sigfile_load_buffer(const char *name, const char *buf, size_t len, ct_sig
                           "%s: %zu bytes (accepted: at most %u bytes; is this the right "
                           "file?)",
                           name, len, CT_SIG_MAX_BYTES);
-    ct_ynode *root = NULL;
-    if (ct_yaml_parse(name, buf ? buf : "", len, &root, err) < 0)
+    ynode *root = NULL;
+    if (ytree_parse(name, buf ? buf : "", len, &root, err) < 0)
         return -1;
     ctx c = {name, err};
     int rc = load_root(&c, root, out);
-    ct_ynode_free(root);
+    ynode_free(root);
     if (rc < 0)
         ct_sigfile_free(out);
     return rc;
@@ -1284,7 +1284,7 @@ static void write_text(FILE *f, const char *indent, const char *key, const char 
     if (!s[0])
         return;
     fprintf(f, "%s%s: ", indent, key);
-    ct_y_write_string(f, s);
+    y_write_string(f, s);
     fputc('\n', f);
 }
 
@@ -1297,7 +1297,7 @@ static void write_name_list(FILE *f, const char *indent, const char *key, const 
         if (sel[i] != want)
             continue;
         fprintf(f, any ? ", " : "%s%s: [", indent, key);
-        ct_y_write_string(f, first + (size_t)i * stride);
+        y_write_string(f, first + (size_t)i * stride);
         any = 1;
     }
     if (any)
@@ -1314,7 +1314,7 @@ static void write_topology(FILE *f, const ct_topology *t)
         parent[s] = t->sw[s].parent;
     for (int32_t s = 0; s < t->nswitches; s++) {
         fputs("        ", f);
-        ct_y_write_string(f, t->sw[s].name);
+        y_write_string(f, t->sw[s].name);
         fputs(":", f);
         int empty = 1;
         for (int32_t x = 0; x < t->nswitches && empty; x++)

@@ -12,7 +12,7 @@
 #include <strings.h>
 #include <yaml.h>
 
-int ct_y_err(ct_err *err, const char *name, const ct_ynode *n, const char *fmt, ...)
+int y_err(ct_err *err, const char *name, const ynode *n, const char *fmt, ...)
 {
     if (err) {
         char body[CT_ERR_MAX];
@@ -28,7 +28,7 @@ int ct_y_err(ct_err *err, const char *name, const ct_ynode *n, const char *fmt, 
     return -1;
 }
 
-void ct_ynode_free(ct_ynode *n)
+void ynode_free(ynode *n)
 {
     /* post-order walk through parent links: no recursion, so a deep tree
      * cannot exhaust the stack */
@@ -37,7 +37,7 @@ void ct_ynode_free(ct_ynode *n)
             n = n->items[--n->nitems];
             continue;
         }
-        ct_ynode *up = n->parent;
+        ynode *up = n->parent;
         free(n->str);
         free(n->items);
         free(n);
@@ -45,22 +45,22 @@ void ct_ynode_free(ct_ynode *n)
     }
 }
 
-const char *ct_ykind_name(const ct_ynode *n)
+const char *ykind_name(const ynode *n)
 {
     if (!n)
         return "nothing";
     switch (n->kind) {
-    case CT_Y_MAP:
+    case Y_MAP:
         return "a mapping";
-    case CT_Y_SEQ:
+    case Y_SEQ:
         return "a list";
-    case CT_Y_SCALAR:
-        return ct_y_is_null(n) ? "an empty value" : "a scalar";
+    case Y_SCALAR:
+        return y_is_null(n) ? "an empty value" : "a scalar";
     }
     return "?";
 }
 
-static int add_child(ct_ynode *parent, ct_ynode *child)
+static int add_child(ynode *parent, ynode *child)
 {
     if (grow_array((void **)&parent->items, &parent->cap, parent->nitems + 1,
                       sizeof *parent->items, 8) < 0)
@@ -114,7 +114,7 @@ static int parser_error(const yaml_parser_t *p, const char *name, const char *bu
                       line, col, problem);
 }
 
-int ct_yaml_parse(const char *name, const char *buf, size_t len, ct_ynode **root, ct_err *err)
+int ytree_parse(const char *name, const char *buf, size_t len, ynode **root, ct_err *err)
 {
     *root = NULL;
     yaml_parser_t p;
@@ -122,7 +122,7 @@ int ct_yaml_parse(const char *name, const char *buf, size_t len, ct_ynode **root
         return ct_err_set(err, "%s: out of memory while parsing YAML", name);
     yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 
-    ct_ynode *top = NULL, *cur = NULL;
+    ynode *top = NULL, *cur = NULL;
     size_t nodes = 0, depth = 0;
     int ndocs = 0, rc = -1, done = 0;
     while (!done) {
@@ -131,9 +131,9 @@ int ct_yaml_parse(const char *name, const char *buf, size_t len, ct_ynode **root
             parser_error(&p, name, buf, len, err);
             goto out;
         }
-        ct_ynode where = {.line = (unsigned long)ev.start_mark.line + 1,
+        ynode where = {.line = (unsigned long)ev.start_mark.line + 1,
                           .col = (unsigned long)ev.start_mark.column + 1};
-        ct_ynode *n = NULL;
+        ynode *n = NULL;
         int fail = 0;
         switch (ev.type) {
         case YAML_STREAM_END_EVENT:
@@ -141,13 +141,13 @@ int ct_yaml_parse(const char *name, const char *buf, size_t len, ct_ynode **root
             break;
         case YAML_DOCUMENT_START_EVENT:
             if (++ndocs > 1) {
-                ct_y_err(err, name, &where,
+                y_err(err, name, &where,
                          "a second YAML document (accepted: a single document; remove the '---')");
                 fail = 1;
             }
             break;
         case YAML_ALIAS_EVENT:
-            ct_y_err(
+            y_err(
                 err, name, &where,
                 "YAML alias '*%s' (aliases and anchors are not accepted here; write the value out)",
                 ev.data.alias.anchor ? (const char *)ev.data.alias.anchor : "");
@@ -161,31 +161,31 @@ int ct_yaml_parse(const char *name, const char *buf, size_t len, ct_ynode **root
                                          ? ev.data.sequence_start.tag
                                          : ev.data.mapping_start.tag;
             if (tag) {
-                ct_y_err(err, name, &where,
+                y_err(err, name, &where,
                          "explicit YAML tag '%s' (tags are not accepted; write a plain value)",
                          (const char *)tag);
                 fail = 1;
                 break;
             }
-            if (++nodes > CT_Y_MAX_NODES) {
-                ct_y_err(err, name, &where,
+            if (++nodes > Y_MAX_NODES) {
+                y_err(err, name, &where,
                          "more than %d YAML nodes (a signature file is far "
                          "smaller; is this the right file?)",
-                         CT_Y_MAX_NODES);
+                         Y_MAX_NODES);
                 fail = 1;
                 break;
             }
-            if (ev.type != YAML_SCALAR_EVENT && depth >= CT_Y_MAX_DEPTH) {
-                ct_y_err(err, name, &where,
+            if (ev.type != YAML_SCALAR_EVENT && depth >= Y_MAX_DEPTH) {
+                y_err(err, name, &where,
                          "nesting deeper than %d levels (accepted: the "
                          "schema of conf/README.md, a few levels deep)",
-                         CT_Y_MAX_DEPTH);
+                         Y_MAX_DEPTH);
                 fail = 1;
                 break;
             }
-            if (cur && cur->kind == CT_Y_MAP && cur->nitems % 2 == 0 &&
+            if (cur && cur->kind == Y_MAP && cur->nitems % 2 == 0 &&
                 ev.type != YAML_SCALAR_EVENT) {
-                ct_y_err(err, name, &where,
+                y_err(err, name, &where,
                          "a %s used as a mapping key (accepted: a plain name as key)",
                          ev.type == YAML_SEQUENCE_START_EVENT ? "list" : "mapping");
                 fail = 1;
@@ -200,7 +200,7 @@ int ct_yaml_parse(const char *name, const char *buf, size_t len, ct_ynode **root
             n->line = where.line;
             n->col = where.col;
             if (ev.type == YAML_SCALAR_EVENT) {
-                n->kind = CT_Y_SCALAR;
+                n->kind = Y_SCALAR;
                 n->len = ev.data.scalar.length;
                 n->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
                 n->str = malloc(n->len + 1);
@@ -213,11 +213,11 @@ int ct_yaml_parse(const char *name, const char *buf, size_t len, ct_ynode **root
                 memcpy(n->str, ev.data.scalar.value, n->len);
                 n->str[n->len] = '\0';
             } else {
-                n->kind = ev.type == YAML_SEQUENCE_START_EVENT ? CT_Y_SEQ : CT_Y_MAP;
+                n->kind = ev.type == YAML_SEQUENCE_START_EVENT ? Y_SEQ : Y_MAP;
             }
             if (cur) {
                 if (add_child(cur, n) < 0) {
-                    ct_ynode_free(n);
+                    ynode_free(n);
                     ct_err_set(err, "%s: out of memory while parsing YAML", name);
                     fail = 1;
                     break;
@@ -225,7 +225,7 @@ int ct_yaml_parse(const char *name, const char *buf, size_t len, ct_ynode **root
             } else {
                 top = n;
             }
-            if (n->kind != CT_Y_SCALAR) {
+            if (n->kind != Y_SCALAR) {
                 cur = n;
                 depth++;
             }
@@ -249,41 +249,41 @@ int ct_yaml_parse(const char *name, const char *buf, size_t len, ct_ynode **root
 out:
     yaml_parser_delete(&p);
     if (rc < 0) {
-        ct_ynode_free(top);
+        ynode_free(top);
         return -1;
     }
     *root = top;
     return 0;
 }
 
-size_t ct_ymap_size(const ct_ynode *map)
+size_t ymap_size(const ynode *map)
 {
-    return map && map->kind == CT_Y_MAP ? map->nitems / 2 : 0;
+    return map && map->kind == Y_MAP ? map->nitems / 2 : 0;
 }
 
-const ct_ynode *ct_ymap_key(const ct_ynode *map, size_t i)
+const ynode *ymap_key(const ynode *map, size_t i)
 {
     return map->items[2 * i];
 }
 
-const ct_ynode *ct_ymap_value(const ct_ynode *map, size_t i)
+const ynode *ymap_value(const ynode *map, size_t i)
 {
     return map->items[2 * i + 1];
 }
 
-const ct_ynode *ct_ymap_get(const ct_ynode *map, const char *key)
+const ynode *ymap_get(const ynode *map, const char *key)
 {
-    size_t n = ct_ymap_size(map);
+    size_t n = ymap_size(map);
     for (size_t i = 0; i < n; i++) {
-        const ct_ynode *k = ct_ymap_key(map, i);
-        if (k->kind == CT_Y_SCALAR && strcmp(k->str, key) == 0)
-            return ct_ymap_value(map, i);
+        const ynode *k = ymap_key(map, i);
+        if (k->kind == Y_SCALAR && strcmp(k->str, key) == 0)
+            return ymap_value(map, i);
     }
     return NULL;
 }
 
 typedef struct keyref {
-    const ct_ynode *key;
+    const ynode *key;
     size_t index;
 } keyref;
 
@@ -296,13 +296,13 @@ static int keyref_cmp(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-int ct_ymap_check_keys(const char *name, const ct_ynode *map, const char *what,
+int ymap_check_keys(const char *name, const ynode *map, const char *what,
                        const char *const *allowed, ct_err *err)
 {
-    size_t n = ct_ymap_size(map);
+    size_t n = ymap_size(map);
     if (allowed) {
         for (size_t i = 0; i < n; i++) {
-            const ct_ynode *k = ct_ymap_key(map, i);
+            const ynode *k = ymap_key(map, i);
             int ok = 0;
             for (const char *const *a = allowed; *a && !ok; a++)
                 ok = strcmp(k->str, *a) == 0;
@@ -317,7 +317,7 @@ int ct_ymap_check_keys(const char *name, const ct_ynode *map, const char *what,
                         break;
                     used += (size_t)w;
                 }
-                return ct_y_err(err, name, k, "unknown key '%.64s' in %s (accepted: %s)", k->str,
+                return y_err(err, name, k, "unknown key '%.64s' in %s (accepted: %s)", k->str,
                                 what, list);
             }
         }
@@ -329,7 +329,7 @@ int ct_ymap_check_keys(const char *name, const ct_ynode *map, const char *what,
     if (!refs)
         return ct_err_set(err, "%s: out of memory", name);
     for (size_t i = 0; i < n; i++) {
-        refs[i].key = ct_ymap_key(map, i);
+        refs[i].key = ymap_key(map, i);
         refs[i].index = i;
     }
     qsort(refs, n, sizeof *refs, keyref_cmp);
@@ -347,7 +347,7 @@ int ct_ymap_check_keys(const char *name, const ct_ynode *map, const char *what,
     }
     int rc = 0;
     if (dup)
-        rc = ct_y_err(err, name, dup->key,
+        rc = y_err(err, name, dup->key,
                       "duplicate %s '%.64s' in %s, first at line %lu (accepted: each %s once)",
                       allowed ? "key" : "name", dup->key->str, what, first->key->line,
                       allowed ? "key" : "name");
@@ -355,30 +355,30 @@ int ct_ymap_check_keys(const char *name, const ct_ynode *map, const char *what,
     return rc;
 }
 
-int ct_y_is_null(const ct_ynode *n)
+int y_is_null(const ynode *n)
 {
-    return n && n->kind == CT_Y_SCALAR && n->plain &&
+    return n && n->kind == Y_SCALAR && n->plain &&
            (n->len == 0 || strcmp(n->str, "~") == 0 || strcmp(n->str, "null") == 0 ||
             strcmp(n->str, "Null") == 0 || strcmp(n->str, "NULL") == 0);
 }
 
-int ct_y_expect(const char *name, const ct_ynode *n, ct_ykind kind, const char *what, ct_err *err)
+int y_expect(const char *name, const ynode *n, ykind kind, const char *what, ct_err *err)
 {
-    if (n && n->kind == kind && !(kind == CT_Y_SCALAR && ct_y_is_null(n)))
+    if (n && n->kind == kind && !(kind == Y_SCALAR && y_is_null(n)))
         return 0;
-    const char *want = kind == CT_Y_MAP   ? "a mapping (key: value lines)"
-                       : kind == CT_Y_SEQ ? "a list"
+    const char *want = kind == Y_MAP   ? "a mapping (key: value lines)"
+                       : kind == Y_SEQ ? "a list"
                                           : "a value";
-    return ct_y_err(err, name, n, "%s is %s (accepted: %s)", what, ct_ykind_name(n), want);
+    return y_err(err, name, n, "%s is %s (accepted: %s)", what, ykind_name(n), want);
 }
 
-static int scalar_value(const char *name, const ct_ynode *n, const char *what, ct_err *err)
+static int scalar_value(const char *name, const ynode *n, const char *what, ct_err *err)
 {
-    if (!n || n->kind != CT_Y_SCALAR)
-        return ct_y_err(err, name, n, "%s is %s (accepted: a single value)", what,
-                        ct_ykind_name(n));
-    if (ct_y_is_null(n))
-        return ct_y_err(err, name, n, "%s has no value (accepted: a value after the colon)", what);
+    if (!n || n->kind != Y_SCALAR)
+        return y_err(err, name, n, "%s is %s (accepted: a single value)", what,
+                        ykind_name(n));
+    if (y_is_null(n))
+        return y_err(err, name, n, "%s has no value (accepted: a value after the colon)", what);
     return 0;
 }
 
@@ -423,23 +423,23 @@ static int looks_nonfinite(const char *s)
     return strcasecmp(s, "inf") == 0 || strcasecmp(s, "nan") == 0 || strcasecmp(s, "infinity") == 0;
 }
 
-int ct_y_number(const char *name, const ct_ynode *n, const char *what, double *out, ct_err *err)
+int y_number(const char *name, const ynode *n, const char *what, double *out, ct_err *err)
 {
     if (scalar_value(name, n, what, err) < 0)
         return -1;
     if (looks_nonfinite(n->str))
-        return ct_y_err(err, name, n,
+        return y_err(err, name, n,
                         "%s is '%.40s', not finite (accepted: a finite decimal number)", what,
                         n->str);
     if (!n->plain || !is_decimal(n->str))
-        return ct_y_err(err, name, n,
+        return y_err(err, name, n,
                         "%s is %s'%.40s', not a number (accepted: an unquoted decimal number such "
                         "as 60 or 1.5e-3)",
                         what, n->plain ? "" : "the quoted string ", n->str);
     errno = 0;
     double v = strtod(n->str, NULL);
     if (errno == ERANGE || !isfinite(v))
-        return ct_y_err(err, name, n,
+        return y_err(err, name, n,
                         "%s is '%.40s', out of range (accepted: a finite decimal "
                         "number of ordinary magnitude)",
                         what, n->str);
@@ -447,7 +447,7 @@ int ct_y_number(const char *name, const ct_ynode *n, const char *what, double *o
     return 0;
 }
 
-int ct_y_integer(const char *name, const ct_ynode *n, const char *what, long long lo, long long hi,
+int y_integer(const char *name, const ynode *n, const char *what, long long lo, long long hi,
                  long long *out, ct_err *err)
 {
     if (scalar_value(name, n, what, err) < 0)
@@ -461,14 +461,14 @@ int ct_y_integer(const char *name, const ct_ynode *n, const char *what, long lon
     errno = 0;
     long long v = ok ? strtoll(n->str, NULL, 10) : 0;
     if (!ok || errno == ERANGE || v < lo || v > hi)
-        return ct_y_err(err, name, n,
+        return y_err(err, name, n,
                         "%s is '%.40s' (accepted: an unquoted integer from %lld to %lld)", what,
                         n->str, lo, hi);
     *out = v;
     return 0;
 }
 
-int ct_y_bool(const char *name, const ct_ynode *n, const char *what, int *out, ct_err *err)
+int y_bool(const char *name, const ynode *n, const char *what, int *out, ct_err *err)
 {
     if (scalar_value(name, n, what, err) < 0)
         return -1;
@@ -480,7 +480,7 @@ int ct_y_bool(const char *name, const ct_ynode *n, const char *what, int *out, c
         *out = 0;
         return 0;
     }
-    return ct_y_err(err, name, n, "%s is '%.40s' (accepted: true or false, unquoted)", what,
+    return y_err(err, name, n, "%s is '%.40s' (accepted: true or false, unquoted)", what,
                     n->str);
 }
 
@@ -527,20 +527,20 @@ static int string_char_ok(uint32_t c)
            (c >= 0x10000 && c <= 0x10FFFF);
 }
 
-int ct_y_string(const char *name, const ct_ynode *n, const char *what, char *out, size_t outsz,
+int y_string(const char *name, const ynode *n, const char *what, char *out, size_t outsz,
                 ct_err *err)
 {
     if (scalar_value(name, n, what, err) < 0)
         return -1;
     if (n->len + 1 > outsz)
-        return ct_y_err(err, name, n, "%s is %zu bytes long (accepted: at most %zu bytes)", what,
+        return y_err(err, name, n, "%s is %zu bytes long (accepted: at most %zu bytes)", what,
                         n->len, outsz - 1);
     const unsigned char *s = (const unsigned char *)n->str;
     for (size_t i = 0; i < n->len;) {
         uint32_t cp = 0;
         size_t k = utf8_next(s + i, n->len - i, &cp);
         if (!k || !string_char_ok(cp))
-            return ct_y_err(err, name, n,
+            return y_err(err, name, n,
                             "%s contains character U+%04X at byte %zu (accepted: "
                             "printable text, tabs and newlines)",
                             what, (unsigned)cp, i);
@@ -550,7 +550,7 @@ int ct_y_string(const char *name, const ct_ynode *n, const char *what, char *out
     return 0;
 }
 
-void ct_y_write_string(FILE *f, const char *s)
+void y_write_string(FILE *f, const char *s)
 {
     fputc('"', f);
     const unsigned char *p = (const unsigned char *)s;
