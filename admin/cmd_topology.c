@@ -688,24 +688,14 @@ int cmd_topology(int argc, char **argv)
     builder b = {.file = file};
     char *text = NULL;
     ct_topology *t = calloc(1, sizeof *t);
-    FILE *f = fopen(file, "rb");
     if (!t) {
         admin_fail(CMD, "out of memory");
         goto out;
     }
-    if (!f) {
-        admin_fail(CMD, "%s: cannot open: %s", file, strerror(errno));
+    size_t len;
+    if (admin_read_file(CMD, file, MAX_FILE_BYTES, "a topology.conf or a YAML switch tree", &text,
+                        &len) != ADMIN_OK)
         goto out;
-    }
-    text = malloc(MAX_FILE_BYTES + 1);
-    size_t len = text ? fread(text, 1, MAX_FILE_BYTES + 1, f) : 0;
-    int bad = !text || ferror(f);
-    fclose(f);
-    if (bad || len > MAX_FILE_BYTES) {
-        admin_fail(CMD, "%s: %s", file, bad ? "read error" : "larger than 16 MiB");
-        goto out;
-    }
-    text[len] = '\0';
     if (memchr(text, '\0', len)) {
         admin_fail(CMD, "%s: holds a NUL byte (accepted: a text file)", file);
         goto out;
