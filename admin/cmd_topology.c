@@ -3,12 +3,11 @@
  * section of a fabric in a signature file (conf/README.md, issue 14).
  *
  * Slurm's host ranges ("tux[0-3,12]") are expanded by libslurm's own
- * hostlist functions. LinkSpeed has no unit in Slurm ("arbitrary", and
+ * hostlist functions (admin_expand_hosts, admin/hostfile.c). LinkSpeed has no unit in Slurm ("arbitrary", and
  * unused by Slurm), so it is only used with --linkspeed-unit; otherwise
  * every uplink takes --oversubscription or --uplink-MBps. */
 #include <errno.h>
 #include <math.h>
-#include "slurm_compat.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,28 +136,22 @@ static char *dup_n(const char *s, size_t n)
     return d;
 }
 
-/* Expand a Slurm host list with libslurm; calls fn(name) for each host. */
+/* Expand a Slurm host list (admin_expand_hosts: libslurm's own parser);
+ * calls fn(name) for each host. */
 static int each_host(const builder *b, const char *list, unsigned long line, unsigned long col,
                      const char *what, int (*fn)(void *, const char *, unsigned long,
                                                  unsigned long),
                      void *arg)
 {
-    ct_hostlist hl = slurm_hostlist_create(list);
-    if (!hl || slurm_hostlist_count(hl) < 1) {
-        if (hl)
-            slurm_hostlist_destroy(hl);
-        return admin_fail(CMD,
-                          "%s:%lu:%lu: %s '%.200s' is not a Slurm host list (accepted: names "
-                          "and ranges such as tux[0-3,12])",
-                          b->file, line, col, what, list);
-    }
-    char *h;
+    char **v = NULL, msg[200];
+    int64_t n = 0;
+    if (admin_expand_hosts(list, CT_TOPO_MAX_NODES, &v, &n, msg, sizeof msg) < 0)
+        return admin_fail(CMD, "%s:%lu:%lu: %s '%.200s': %s", b->file, line, col, what, list,
+                          msg);
     int rc = 0;
-    while (rc == 0 && (h = slurm_hostlist_shift(hl))) {
-        rc = fn(arg, h, line, col);
-        free(h);
-    }
-    slurm_hostlist_destroy(hl);
+    for (int64_t i = 0; i < n && rc == 0; i++)
+        rc = fn(arg, v[i], line, col);
+    admin_hosts_free(v, n);
     return rc;
 }
 
