@@ -13,6 +13,7 @@ void ctp_config_defaults(ctp_config *c)
     snprintf(c->pattern, sizeof c->pattern, "alltoall");
     c->size = 1024.0 * 1024.0;
     c->strict = 0;
+    c->min_gain = 0.10;
 }
 
 static int valid_name(const char *s)
@@ -117,6 +118,11 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
         else
             return ct_err_set(err, "contention: plugstack.conf: strict='%s' (accepted: yes, no)",
                               val);
+        return 0;
+    }
+    if (KEY("min_gain")) {
+        if (ctp_min_gain_parse(val, &c->min_gain, err) < 0)
+            return ct_err_prefix(err, "contention: plugstack.conf: min_gain=: ");
         return 0;
     }
 #undef KEY

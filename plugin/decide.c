@@ -95,6 +95,7 @@ typedef struct geometry {
     ct_alloc alloc; /* capped by --ntasks-per-node when that applies */
     int32_t ntasks;
     int32_t cpt;
+    int32_t ntpn;   /* --ntasks-per-node in force (0: none) */
 } geometry;
 
 static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn,
@@ -219,6 +220,7 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
         }
         ct_alloc_free(&g->alloc);
         g->alloc = capped;
+        g->ntpn = ntpn;
     }
     int64_t slots = ct_alloc_slots(&g->alloc, g->cpt);
     if (g->ntasks > slots) {
@@ -305,9 +307,11 @@ static void fmt_scores(const ct_score_result *r, char *buf, size_t n)
 /* Scores block and cyclic; 0 on success, -1 after recording a failure
  * (what explains it). */
 static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn, void *ctx,
-                 const geometry *g, ct_score_result *res, char *ctxline, size_t ctxn, char *what,
-                 size_t whatn)
+                 const geometry *g, ct_score_result *res, ctp_placed *placed, char *ctxline,
+                 size_t ctxn, char *what, size_t whatn)
 {
+    if (placed)
+        memset(placed, 0, sizeof *placed);
     ct_err err = {{0}};
     const char *pat_s =
         args->has_pattern ? args->pattern : ctp_option_from_env("contention-pattern", fn, ctx);
@@ -379,6 +383,12 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     }
     if (ct_score(fab, &req, res, &err) < 0) {
         strf(what, whatn, "scoring on fabric '%s': %s", fab->name, err.msg);
+        rc = -1;
+        goto out;
+    }
+    /* the third candidate: a searched placement (placement.c) */
+    if (placed && ctp_place(fab, &req.pattern, &g->alloc, g->ntasks, g->cpt, placed, &err) < 0) {
+        strf(what, whatn, "placement search on fabric '%s': %s", fab->name, err.msg);
         rc = -1;
         goto out;
     }
@@ -457,8 +467,8 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         memset(&scratch, 0, sizeof scratch);
         char extra[CTP_MSG_MAX] = "";
         if (get_geometry(cfg, args, fn, ctx, 0, &scratch, &g)) {
-            if (score(cfg, args, fn, ctx, &g, &res, ctxline, sizeof ctxline, what, sizeof what) ==
-                0) {
+            if (score(cfg, args, fn, ctx, &g, &res, NULL, ctxline, sizeof ctxline, what,
+                      sizeof what) == 0) {
                 const ct_candidate_score *c = find_cand(&res, dist);
                 if (c) {
                     d->have_slowdown = 1;
@@ -476,7 +486,18 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
     /* auto and report need the geometry and the fabric */
     if (!get_geometry(cfg, args, fn, ctx, explicit_mode || mode == CTP_MODE_REPORT, d, &g))
         return;
-    int rc = score(cfg, args, fn, ctx, &g, &res, ctxline, sizeof ctxline, what, sizeof what);
+    /* arbitrary distribution takes the hostfile's per-node counts as they
+     * are; with --ntasks-per-node Slurm checks them against it, so the
+     * optimized placement is not offered there */
+    int want_place = !(mode == CTP_MODE_AUTO && isinf(cfg->min_gain));
+    char no_arbitrary[128] = "";
+    if (g.ntpn > 0)
+        strf(no_arbitrary, sizeof no_arbitrary,
+             "--ntasks-per-node %d is in force, which arbitrary distribution does not honour",
+             (int)g.ntpn);
+    ctp_placed placed;
+    int rc = score(cfg, args, fn, ctx, &g, &res, want_place ? &placed : NULL, ctxline,
+                   sizeof ctxline, what, sizeof what);
     ct_alloc_free(&g.alloc);
     if (rc < 0) {
         fail(cfg, d, what);
@@ -485,14 +506,81 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
     fmt_scores(&res, scores, sizeof scores);
     fmt_margin(res.margin, margin, sizeof margin);
     const ct_candidate_score *win = &res.c[res.winner];
+    char opt[192] = "";
+    if (want_place && placed.have) {
+        char t[32];
+        ct_format_time(placed.predicted_s, 3, t, sizeof t);
+        if (placed.explicit_layout)
+            strf(opt, sizeof opt, ", optimized %s (%s, gain %.0f%%)", t, placed.from,
+                 100 * placed.gain);
+        else
+            strf(opt, sizeof opt, ", optimized = %s (nothing predicted faster)", placed.from);
+    }
+    int go_opt = want_place && placed.have && placed.explicit_layout &&
+                 (mode == CTP_MODE_OPTIMIZED || placed.gain >= cfg->min_gain);
+    if (go_opt && no_arbitrary[0]) {
+        say(d, CTP_LEVEL_INFO,
+            "contention: optimized placement not launched (%s): %s chosen instead: %s%s, %s; %s",
+            no_arbitrary, win->name, scores, opt, margin, ctxline);
+        go_opt = 0;
+        d->set_distribution = 1;
+        strf(d->distribution, sizeof d->distribution, "%s", win->name);
+        strf(d->mapping, sizeof d->mapping, "%s", win->name);
+        d->have_slowdown = 1;
+        d->slowdown = win->slowdown;
+        ctp_placed_free(&placed);
+        return;
+    }
+    if (go_opt && mode != CTP_MODE_REPORT) {
+        d->use_hostfile = 1;
+        d->ntasks = placed.ntasks;
+        d->nnodes = placed.nnodes;
+        d->node_of = placed.node_of; /* the decision owns it now */
+        placed.node_of = NULL;
+        strf(d->fallback, sizeof d->fallback, "%s", win->name);
+        d->set_distribution = 1;
+        strf(d->distribution, sizeof d->distribution, "arbitrary");
+        strf(d->mapping, sizeof d->mapping, "optimized");
+        d->have_slowdown = 1;
+        d->slowdown = win->uncontended_s > 0 ? placed.predicted_s / win->uncontended_s : 1.0;
+        char t[32];
+        ct_format_time(placed.predicted_s, 3, t, sizeof t);
+        if (mode == CTP_MODE_OPTIMIZED)
+            say(d, CTP_LEVEL_VERBOSE,
+                "contention: optimized placement forced: %s predicted (%s start), %.0f%% faster "
+                "than %s: %s; %s",
+                t, placed.from, 100 * placed.gain, win->name, scores, ctxline);
+        else
+            say(d, CTP_LEVEL_VERBOSE,
+                "contention: optimized placement chosen (auto): %s predicted (%s start), %.0f%% "
+                "faster than %s (min_gain %.0f%%): %s; %s",
+                t, placed.from, 100 * placed.gain, win->name, 100 * cfg->min_gain, scores,
+                ctxline);
+        ctp_placed_free(&placed);
+        return;
+    }
+    if (want_place)
+        ctp_placed_free(&placed);
+    if (mode == CTP_MODE_OPTIMIZED) { /* forced, but block or cyclic is the best found */
+        d->set_distribution = 1;
+        strf(d->distribution, sizeof d->distribution, "%s", win->name);
+        strf(d->mapping, sizeof d->mapping, "%s", win->name);
+        d->have_slowdown = 1;
+        d->slowdown = win->slowdown;
+        say(d, CTP_LEVEL_INFO,
+            "contention: optimized: no placement predicted faster than %s, which is launched: "
+            "%s%s, %s; %s",
+            win->name, scores, opt, margin, ctxline);
+        return;
+    }
     if (mode == CTP_MODE_AUTO) {
         d->set_distribution = 1;
         strf(d->distribution, sizeof d->distribution, "%s", win->name);
         strf(d->mapping, sizeof d->mapping, "%s", win->name);
         d->have_slowdown = 1;
         d->slowdown = win->slowdown;
-        say(d, CTP_LEVEL_VERBOSE, "contention: %s chosen (auto%s): %s, %s; %s", win->name,
-            res.margin == 0 ? ", a tie: Slurm's default" : "", scores, margin, ctxline);
+        say(d, CTP_LEVEL_VERBOSE, "contention: %s chosen (auto%s): %s%s, %s; %s", win->name,
+            res.margin == 0 ? ", a tie: Slurm's default" : "", scores, opt, margin, ctxline);
         return;
     }
     /* report: what Slurm will launch is the user's first-level distribution
@@ -513,6 +601,30 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         strf(verdict, sizeof verdict, "block and cyclic predicted equal");
     else
         strf(verdict, sizeof verdict, "%s predicted fastest", win->name);
-    say(d, CTP_LEVEL_INFO, "contention: report: %s, layout left to Slurm (%s): %s, %s; %s", verdict,
-        launched, scores, margin, ctxline);
+    say(d, CTP_LEVEL_INFO, "contention: report: %s, layout left to Slurm (%s): %s%s, %s; %s",
+        verdict, launched, scores, opt, margin, ctxline);
+}
+
+void ctp_decision_free(ctp_decision *d)
+{
+    if (!d)
+        return;
+    free(d->node_of);
+    d->node_of = NULL;
+    d->use_hostfile = 0;
+}
+
+void ctp_decision_fallback(ctp_decision *d, const char *why)
+{
+    /* keep the prediction: "contention: optimized placement chosen (auto): X"
+     * becomes "...: block chosen instead; optimized: X" */
+    char was[CTP_MSG_MAX];
+    strf(was, sizeof was, "%s", d->message);
+    const char *rest = strncmp(was, "contention: ", 12) == 0 ? strstr(was + 12, ": ") : NULL;
+    ctp_decision_free(d);
+    d->set_distribution = 1;
+    strf(d->distribution, sizeof d->distribution, "%s", d->fallback);
+    strf(d->mapping, sizeof d->mapping, "%s", d->fallback);
+    say(d, CTP_LEVEL_INFO, "contention: optimized placement not launched (%s): %s chosen instead%s%s",
+        why, d->fallback, rest ? "; optimized" : "", rest ? rest : "");
 }

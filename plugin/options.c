@@ -22,7 +22,7 @@ static const struct {
     ctp_mode mode;
 } mode_names[] = {
     {"auto", CTP_MODE_AUTO}, {"block", CTP_MODE_BLOCK},   {"cyclic", CTP_MODE_CYCLIC},
-    {"off", CTP_MODE_OFF},   {"report", CTP_MODE_REPORT},
+    {"optimized", CTP_MODE_OPTIMIZED}, {"off", CTP_MODE_OFF}, {"report", CTP_MODE_REPORT},
 };
 
 int ctp_mode_parse(const char *s, ctp_mode *m, ct_err *err)

@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "contention/error.h"
+#include "contention/layout.h"
+#include "contention/pattern.h"
 #include "contention/signatures.h"
 
 #define CTP_PATH_MAX 4096
@@ -26,9 +28,10 @@ typedef enum ctp_mode {
     CTP_MODE_REPORT,    /* score and say so, change nothing */
     CTP_MODE_BLOCK,     /* force block */
     CTP_MODE_CYCLIC,    /* force cyclic */
+    CTP_MODE_OPTIMIZED, /* force the searched placement (placement.c) */
 } ctp_mode;
 
-#define CTP_MODES_ACCEPTED "auto, block, cyclic, off, report"
+#define CTP_MODES_ACCEPTED "auto, block, cyclic, off, report, optimized"
 
 /* ---- options.c: option values ---- */
 
@@ -123,9 +126,12 @@ typedef struct ctp_config {
     ctp_part_fabric parts[CTP_MAX_PARTITION_FABRICS];
     char fabric[CT_NAME_MAX];      /* default fabric override, "" = the file's default */
     int strict;                    /* 1: a failure aborts srun instead of failing open */
+    double min_gain;               /* auto launches `optimized` only past this gain (0.10;
+                                    * INFINITY = never) */
 } ctp_config;
 
-#define CTP_CONFIG_KEYS "signatures, default, pattern, size, partition_fabric, fabric, strict"
+#define CTP_CONFIG_KEYS                                                                            \
+    "signatures, default, pattern, size, partition_fabric, fabric, strict, min_gain"
 
 void ctp_config_defaults(ctp_config *c);
 /* Parse plugstack.conf arguments (key=value each). Unknown keys and bad
@@ -154,6 +160,13 @@ typedef struct ctp_decision {
     double slowdown;               /* SLURM_CONTENTION_PREDICTED_SLOWDOWN */
     ctp_level level;
     char message[CTP_MSG_MAX];     /* one line, starts with "contention:" */
+    /* the optimized placement (placement.c): spank.c writes node_of as a
+     * SLURM_HOSTFILE and sets SLURM_DISTRIBUTION=arbitrary; when it cannot,
+     * ctp_decision_fallback switches to `fallback` (block or cyclic) */
+    int use_hostfile;
+    int32_t ntasks, nnodes;
+    int32_t *node_of;              /* owned: ctp_decision_free */
+    char fallback[32];
 } ctp_decision;
 
 /* Option values as they reach srun from sbatch/salloc (and srun's own
@@ -167,6 +180,35 @@ const char *ctp_option_from_env(const char *name, ctp_getenv_fn getenv_fn, void 
  * fatal message with strict=yes) and no change. */
 void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn getenv_fn,
                 void *ctx, ctp_decision *d);
+/* Frees what a decision owns (node_of). */
+void ctp_decision_free(ctp_decision *d);
+/* The optimized placement cannot be launched (why: one phrase): launch
+ * d->fallback instead and say so in one line. */
+void ctp_decision_fallback(ctp_decision *d, const char *why);
+
+/* ---- placement.c: the optimized candidate ---- */
+
+/* plugstack.conf min_gain=: "10%", "0.1" or "off" (never in auto). */
+int ctp_min_gain_parse(const char *s, double *gain, ct_err *err);
+
+typedef struct ctp_placed {
+    int have;               /* the search ran */
+    int explicit_layout;    /* 1: a placement other than block/cyclic is predicted best */
+    char from[16];          /* its start ("tiles", "scotch", "refined", "block", ...) */
+    double predicted_s, block_s, cyclic_s;
+    double gain;            /* over the better of block and cyclic */
+    int32_t ntasks, nnodes;
+    int32_t *node_of;       /* explicit_layout only; ctp_placed_free */
+} ctp_placed;
+
+/* Run the placement search (ct_place_search, fixed seed) for a step. */
+int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc, int32_t ntasks,
+              int32_t cpt, ctp_placed *out, ct_err *err);
+void ctp_placed_free(ctp_placed *p);
+/* Write hosts[node_of[t]] on line t of a new file dir/contention-hostfile.XXXXXX
+ * (mode 0644); path receives its name. */
+int ctp_write_hostfile(const char *dir, const int32_t *node_of, int32_t ntasks, char *const *hosts,
+                       int64_t nhosts, char *path, size_t pathsz, ct_err *err);
 
 /* ---- envmark.c: the variables the plugin sets for srun (see there) ---- */
 

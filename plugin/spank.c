@@ -1,6 +1,8 @@
 /* contention.so: SPANK entry points. Dispatches on the context:
  *  - srun (local): slurm_spank_init takes the decision (decide.c) and sets
- *    SLURM_DISTRIBUTION before srun reads its environment; the message is
+ *    SLURM_DISTRIBUTION before srun reads its environment (for the optimized
+ *    placement: arbitrary, with SLURM_HOSTFILE naming a file written here and
+ *    removed by slurm_spank_exit once the step is over); the message is
  *    printed from slurm_spank_local_user_init, once srun's -v/-Q apply;
  *  - sbatch/salloc (allocator): registers and validates the options, which
  *    Slurm hands on to the job's sruns as SLURM_SPANK_* variables;
@@ -12,6 +14,7 @@
  * Fails open: nothing here stops srun unless plugstack.conf says strict=yes. */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <slurm/slurm.h>
 #include <slurm/spank.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,7 @@ SPANK_PLUGIN(contention, 1);
 static ctp_config config;
 static int config_ok;
 static ctp_decision decision;
+static char hostfile[CTP_PATH_MAX]; /* written for this srun, removed at exit */
 
 static int check_mode(int val, const char *optarg, int remote);
 static int check_pattern(int val, const char *optarg, int remote);
@@ -202,6 +206,49 @@ static int strict_requested(int ac, char **av)
     return 0;
 }
 
+/* The optimized placement: its hostfile, one host of the allocation per
+ * task (host names expanded by libslurm from SLURM_JOB_NODELIST, the node
+ * order of SLURM_JOB_CPUS_PER_NODE), in $TMPDIR or /tmp, owned by the user
+ * srun runs as. Any problem: block or cyclic instead, one line. */
+static void write_optimized(void)
+{
+    const char *nl = getenv("SLURM_JOB_NODELIST");
+    hostlist_t hl = nl ? slurm_hostlist_create(nl) : NULL;
+    int n = hl ? slurm_hostlist_count(hl) : 0;
+    char **hosts = n > 0 ? calloc((size_t)n, sizeof *hosts) : NULL;
+    int k = 0;
+    char *h;
+    while (hosts && k < n && (h = slurm_hostlist_shift(hl))) {
+        hosts[k] = strdup(h);
+        free(h);
+        if (!hosts[k])
+            break;
+        k++;
+    }
+    if (hl)
+        slurm_hostlist_destroy(hl);
+    char why[CTP_MSG_MAX / 2];
+    if (!nl || k != n || n != decision.nnodes) {
+        snprintf(why, sizeof why, "SLURM_JOB_NODELIST '%.200s' gives %d hosts for %d nodes",
+                 nl ? nl : "", k, (int)decision.nnodes);
+        ctp_decision_fallback(&decision, why);
+    } else {
+        const char *dir = getenv("TMPDIR");
+        if (!dir || dir[0] != '/')
+            dir = "/tmp";
+        ct_err err = {{0}};
+        if (ctp_write_hostfile(dir, decision.node_of, decision.ntasks, hosts, n, hostfile,
+                               sizeof hostfile, &err) < 0) {
+            hostfile[0] = '\0';
+            snprintf(why, sizeof why, "hostfile: %.300s", err.msg);
+            ctp_decision_fallback(&decision, why);
+        }
+    }
+    for (int i = 0; i < k; i++)
+        free(hosts[i]);
+    free(hosts);
+}
+
 /* srun, before it reads its environment and command line. */
 static int srun_init(spank_t sp)
 {
@@ -234,6 +281,10 @@ static int srun_init(spank_t sp)
         slurm_error("%s", decision.message);
         return -1;
     }
+    if (decision.use_hostfile)
+        write_optimized();
+    if (decision.use_hostfile) /* marked like SLURM_DISTRIBUTION (envmark.c) */
+        ctp_set_ours("SLURM_HOSTFILE", hostfile, process_setenv, NULL);
     if (decision.set_distribution)
         ctp_set_ours("SLURM_DISTRIBUTION", decision.distribution, process_setenv, NULL);
     if (decision.mapping[0])
@@ -302,5 +353,20 @@ int slurm_spank_local_user_init(spank_t sp, int ac, char **av)
     case CTP_LEVEL_FATAL:
         break;
     }
+    return 0;
+}
+
+/* srun, after the step: the optimized placement's hostfile goes. */
+int slurm_spank_exit(spank_t sp, int ac, char **av)
+{
+    (void)sp;
+    (void)ac;
+    (void)av;
+    if (spank_context() == S_CTX_LOCAL && hostfile[0]) {
+        unlink(hostfile);
+        hostfile[0] = '\0';
+    }
+    if (spank_context() == S_CTX_LOCAL)
+        ctp_decision_free(&decision);
     return 0;
 }

@@ -13,7 +13,7 @@ tap_plan 33
 
 # 1: only the SPANK entry points and the plugin's identity are exported
 syms=$(nm -D --defined-only "$SO" | awk '{print $3}' | sort | tr '\n' ' ')
-tap_is "$syms" "plugin_name plugin_type plugin_version slurm_spank_init slurm_spank_local_user_init slurm_spank_task_init slurm_spank_user_init spank_plugin_version " \
+tap_is "$syms" "plugin_name plugin_type plugin_version slurm_spank_exit slurm_spank_init slurm_spank_local_user_init slurm_spank_task_init slurm_spank_user_init spank_plugin_version " \
     "contention.so exports only the SPANK symbols (contention.map)"
 
 lc_up 4 "signatures=$SIGS"
@@ -25,11 +25,11 @@ count_lines() { grep -c "$2" <<<"$1" || true; }
 
 # ---- refused at submission -------------------------------------------------
 out=$(lc_alloc "$ALLOC" 'srun --contention=bogus true; echo "rc=$?"')
-tap_like "$out" "contention: --contention: invalid mode 'bogus' \(accepted: auto, block, cyclic, off, report\)" \
+tap_like "$out" "contention: --contention: invalid mode 'bogus' \(accepted: auto, block, cyclic, off, report, optimized\)" \
     "srun --contention=bogus is refused with the accepted values"
 tap_like "$out" "rc=[1-9]" "srun --contention=bogus does not run"
 out=$(timeout "$CT_TIMEOUT" sbatch --contention=bogus --wrap=true 2>&1; echo "rc=$?")
-tap_like "$out" "sbatch: error: contention: --contention: invalid mode 'bogus' \(accepted: auto, block, cyclic, off, report\)" \
+tap_like "$out" "sbatch: error: contention: --contention: invalid mode 'bogus' \(accepted: auto, block, cyclic, off, report, optimized\)" \
     "sbatch --contention=bogus is refused at submission"
 tap_like "$out" "rc=[1-9]" "sbatch --contention=bogus submits nothing"
 out=$(lc_alloc "$ALLOC" 'srun --contention-pattern=stencil true; echo "rc=$?"; srun --contention-size=12Q true; echo "rc=$?"')

@@ -1,4 +1,5 @@
 /* plugin/config.c: plugstack.conf arguments (compiled in without Slurm). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,6 +103,32 @@ static void test_refusals(void **state)
     assert_non_null(strstr(err.msg, CTP_CONFIG_KEYS));
 }
 
+/* min_gain=: a percentage or a fraction below 1, or off; default 10 % */
+static void test_min_gain(void **state)
+{
+    (void)state;
+    ctp_config c;
+    ct_err err = {{0}};
+    assert_int_equal(PARSE(&c, &err, "default=auto"), 0);
+    assert_true(c.min_gain == 0.10);
+    assert_int_equal(PARSE(&c, &err, "min_gain=25%"), 0);
+    assert_true(c.min_gain == 0.25);
+    assert_int_equal(PARSE(&c, &err, "min_gain=0.05"), 0);
+    assert_true(c.min_gain == 0.05);
+    assert_int_equal(PARSE(&c, &err, "min_gain=0"), 0);
+    assert_true(c.min_gain == 0);
+    assert_int_equal(PARSE(&c, &err, "min_gain=off"), 0);
+    assert_true(isinf(c.min_gain));
+    char *bad[] = {"min_gain=10", "min_gain=100%", "min_gain=-1%",
+                                      "min_gain=", "min_gain=5%%", "min_gain=nan"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(PARSE(&c, &err, bad[i]), -1);
+        if (!strstr(err.msg, "contention: plugstack.conf: min_gain=: invalid gain") ||
+            !strstr(err.msg, "accepted: a percentage below 100 such as 10%"))
+            fail_msg("'%s': message '%s'", bad[i], err.msg);
+    }
+}
+
 static void test_partition_limit(void **state)
 {
     (void)state;
@@ -126,6 +153,7 @@ int main(void)
         cmocka_unit_test(test_all_keys),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_partition_limit),
+        cmocka_unit_test(test_min_gain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

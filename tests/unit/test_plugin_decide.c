@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -345,7 +346,7 @@ static void test_geometry_inputs(void **state)
     decide(V("--contention=auto", "--contention-pattern=halves"),
            V("SLURM_JOB_ID=1", "SLURM_JOB_CPUS_PER_NODE=4(x2),3,1(x5)", "SLURM_NTASKS=16",
              "SLURM_JOB_NODELIST=n[1-8]", "SLURM_NNODES=8"),
-           "signatures=" SIGS, &d);
+           "signatures=" SIGS " min_gain=off", &d); /* block vs cyclic only */
     assert_int_equal(d.set_distribution, 1);
     assert_string_equal(d.distribution, "cyclic");
     assert_non_null(strstr(d.message, "16 tasks on 8 nodes"));
@@ -487,11 +488,155 @@ static void test_switch_tree(void **state)
     assert_non_null(strstr(d.message, "switch tree not used: node 'm9' is not in the fabric"));
 }
 
+/* The optimized candidate (placement.c). A concurrent 4x4 halo2d on 4 nodes
+ * x 4 tasks: 2x2 tiles cut the remote communications from 24 to 16 and
+ * halve the busiest NIC (test_placement.c), which the model predicts well
+ * past the default min_gain of 10 %. */
+static void assert_tiles(const ctp_decision *d)
+{
+    assert_int_equal(d->ntasks, 16);
+    assert_non_null(d->node_of);
+    static const int tile[4][4] = {{0, 1, 4, 5}, {2, 3, 6, 7}, {8, 9, 12, 13}, {10, 11, 14, 15}};
+    for (int t = 0; t < 4; t++)
+        for (int i = 1; i < 4; i++)
+            assert_int_equal(d->node_of[tile[t][i]], d->node_of[tile[t][0]]);
+}
+
+static void test_optimized_auto(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    decide(V("--contention=auto", "--contention-pattern=halo2d"), V(ALLOC_4x4),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.use_hostfile, 1);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "arbitrary");
+    assert_string_equal(d.mapping, "optimized");
+    assert_string_equal(d.fallback, "block"); /* block and cyclic tie: Slurm's default */
+    assert_tiles(&d);
+    assert_int_equal(d.level, CTP_LEVEL_VERBOSE);
+    assert_non_null(strstr(d.message, "contention: optimized placement chosen (auto)"));
+    assert_non_null(strstr(d.message, "min_gain 10%"));
+    /* the hostfile cannot be written: block instead, one line */
+    ctp_decision_fallback(&d, "hostfile: no space left on device");
+    assert_int_equal(d.use_hostfile, 0);
+    assert_null(d.node_of);
+    assert_string_equal(d.distribution, "block");
+    assert_string_equal(d.mapping, "block");
+    assert_int_equal(d.level, CTP_LEVEL_INFO);
+    assert_non_null(strstr(d.message, "contention: optimized placement not launched (hostfile: "
+                                      "no space left on device): block chosen instead"));
+    assert_null(strchr(d.message, '\n'));
+    ctp_decision_free(&d);
+
+    /* past what the admin asks for: block and cyclic only */
+    decide(V("--contention=auto", "--contention-pattern=halo2d"), V(ALLOC_4x4),
+           "signatures=" SIGS " min_gain=99%", &d);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_string_equal(d.distribution, "block");
+    assert_non_null(strstr(d.message, "block chosen (auto"));
+    assert_non_null(strstr(d.message, "optimized "));
+    ctp_decision_free(&d);
+    /* min_gain=off: no search in auto */
+    decide(V("--contention=auto", "--contention-pattern=halo2d"), V(ALLOC_4x4),
+           "signatures=" SIGS " min_gain=off", &d);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_null(strstr(d.message, "optimized"));
+    /* a ring is best in rank order: never a hostfile */
+    decide(V("--contention=auto", "--contention-pattern=ring"), V(ALLOC_4x4), "signatures=" SIGS,
+           &d);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_string_equal(d.distribution, "block");
+    assert_non_null(strstr(d.message, "optimized = block (nothing predicted faster)"));
+    /* report says what optimized would do, changes nothing */
+    decide(V("--contention=report", "--contention-pattern=halo2d"), V(ALLOC_4x4),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "optimized "));
+    ctp_decision_free(&d);
+}
+
+static void test_optimized_forced(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    /* forced: launched whatever min_gain says */
+    decide(V("--contention=optimized", "--contention-pattern=halo2d"), V(ALLOC_4x4),
+           "signatures=" SIGS " min_gain=99%", &d);
+    assert_int_equal(d.use_hostfile, 1);
+    assert_string_equal(d.distribution, "arbitrary");
+    assert_tiles(&d);
+    assert_non_null(strstr(d.message, "contention: optimized placement forced"));
+    ctp_decision_free(&d);
+    /* nothing better than block for a ring: block is launched, and said */
+    decide(V("--contention=optimized", "--contention-pattern=ring"), V(ALLOC_4x4),
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_string_equal(d.distribution, "block");
+    assert_int_equal(d.level, CTP_LEVEL_INFO);
+    assert_non_null(strstr(d.message, "no placement predicted faster than block"));
+    /* the user's -m always wins */
+    decide(V("--contention=optimized", "--contention-pattern=halo2d", "-m", "cyclic"),
+           V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "distribution chosen by the user"));
+    /* --ntasks-per-node: arbitrary distribution is not offered, one line */
+    decide(V("--contention=optimized", "--contention-pattern=halo2d", "--ntasks-per-node=4"),
+           V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_string_equal(d.distribution, "block");
+    assert_int_equal(d.level, CTP_LEVEL_INFO);
+    assert_non_null(strstr(d.message, "contention: optimized placement not launched "
+                                      "(--ntasks-per-node 4 is in force"));
+    ctp_decision_free(&d);
+}
+
+/* the hostfile: one host per task, in task order, 0644, in the directory */
+static void test_write_hostfile(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ct-hostfile-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *hosts[] = {"n1", "n2", "n3"};
+    int32_t node_of[] = {2, 0, 0, 1, 2};
+    char path[256];
+    ct_err err = {{0}};
+    assert_int_equal(ctp_write_hostfile(dir, node_of, 5, hosts, 3, path, sizeof path, &err), 0);
+    assert_int_equal(strncmp(path, dir, strlen(dir)), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char buf[64] = "";
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    assert_string_equal(buf, "n3\nn1\nn1\nn2\nn3\n");
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0644);
+    unlink(path);
+    /* a node outside the list, a relative directory, a missing one */
+    int32_t bad[] = {0, 3};
+    assert_int_equal(ctp_write_hostfile(dir, bad, 2, hosts, 3, path, sizeof path, &err), -1);
+    assert_non_null(strstr(err.msg, "task 1 on node 3 but the node list has 3 hosts"));
+    assert_int_equal(ctp_write_hostfile("tmp", node_of, 5, hosts, 3, path, sizeof path, &err),
+                     -1);
+    assert_non_null(strstr(err.msg, "not an absolute path"));
+    assert_int_equal(
+        ctp_write_hostfile("/nonexistent/dir", node_of, 5, hosts, 3, path, sizeof path, &err), -1);
+    assert_non_null(strstr(err.msg, "cannot create /nonexistent/dir/contention-hostfile."));
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_off_by_default),
         cmocka_unit_test(test_auto_ring_and_halves),
+        cmocka_unit_test(test_optimized_auto),
+        cmocka_unit_test(test_optimized_forced),
+        cmocka_unit_test(test_write_hostfile),
         cmocka_unit_test(test_option_from_sbatch_env),
         cmocka_unit_test(test_user_wins),
         cmocka_unit_test(test_report),
