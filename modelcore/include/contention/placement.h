@@ -16,7 +16,9 @@
  *     (libscotch: mapping onto a complete graph whose vertex weights are the
  *     per-node counts; consecutive ranks are grouped first on large jobs so
  *     Scotch sees at most CT_PLACE_SCOTCH_MAX_VERTICES vertices), repaired
- *     to the exact counts by greedy moves. Each start is screened with the
+ *     to the exact counts by greedy moves (halos of more than 4,096 tasks
+ *     skip Scotch: the tiling is the better partition there and Scotch
+ *     would take most of the launch-time budget). Each start is screened with the
  *     model on its node-level graph (the scorer's evaluation; for a trace,
  *     all its communications in flight at once);
  *  2. refinement of the best-screened start by swaps of two tasks between
