@@ -37,6 +37,7 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_topology(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* "contention-admin CMD: <msg>\nTry 'contention-admin CMD --help'." -> 2 */
 int admin_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -22,6 +22,7 @@ static const command commands[] = {
     {"simulate", cmd_simulate, "replay a communication trace under a fabric's model"},
     {"topology", cmd_topology, "import Slurm's topology.conf/.yaml into a fabric"},
     {"record", cmd_record, "run an MPI command under the recorder, write its trace"},
+    {"report", cmd_report, "summarize the plugin's decision log (log=FILE or syslog)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,7 +1,9 @@
 /* plugstack.conf arguments: `optional contention.so key=value ...`.
  * Every key is checked here once per process; a bad one is refused with a
  * message naming it and listing what is accepted. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plugin.h"
@@ -14,6 +16,21 @@ void ctp_config_defaults(ctp_config *c)
     c->size = 1024.0 * 1024.0;
     c->strict = 0;
     c->min_gain = 0.10;
+    c->budget_ms = CTP_BUDGET_MS;
+    c->trace_max_bytes = CTP_TRACE_MAX_BYTES;
+    c->trace_max_events = CTP_TRACE_MAX_EVENTS;
+}
+
+/* a whole number in [lo, hi] */
+static int parse_whole(const char *s, long long lo, long long hi, long long *v)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (end == s || *end || errno || x < lo || x > hi)
+        return -1;
+    *v = x;
+    return 0;
 }
 
 static int valid_name(const char *s)
@@ -118,6 +135,49 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
         else
             return ct_err_set(err, "contention: plugstack.conf: strict='%s' (accepted: yes, no)",
                               val);
+        return 0;
+    }
+    if (KEY("log")) {
+        if (strcmp(val, "syslog") != 0 && val[0] != '/')
+            return ct_err_set(err,
+                              "contention: plugstack.conf: log='%s' (accepted: log=syslog or "
+                              "log=/ABSOLUTE/PATH of a file the users' sruns may append to)",
+                              val);
+        if (strlen(val) >= sizeof c->log)
+            return ct_err_set(err, "contention: plugstack.conf: log= path longer than %zu "
+                                   "characters (accepted: a shorter absolute path)",
+                              sizeof c->log - 1);
+        snprintf(c->log, sizeof c->log, "%s", val);
+        return 0;
+    }
+    if (KEY("budget_ms")) {
+        long long v;
+        if (parse_whole(val, 1, CTP_BUDGET_MS_MAX, &v) < 0)
+            return ct_err_set(err,
+                              "contention: plugstack.conf: budget_ms='%s' (accepted: a whole "
+                              "number of milliseconds, 1 to %d; default %d)",
+                              val, CTP_BUDGET_MS_MAX, CTP_BUDGET_MS);
+        c->budget_ms = (int)v;
+        return 0;
+    }
+    if (KEY("trace_max_bytes")) {
+        double b;
+        if (ctp_size_parse(val, &b, NULL) < 0 || b < 1 || b > (double)((size_t)1 << 30))
+            return ct_err_set(err,
+                              "contention: plugstack.conf: trace_max_bytes='%s' (accepted: 1 "
+                              "to 1G bytes with K, M or G suffix; default 16M)",
+                              val);
+        c->trace_max_bytes = (size_t)b;
+        return 0;
+    }
+    if (KEY("trace_max_events")) {
+        long long v;
+        if (parse_whole(val, 1, 100000000, &v) < 0)
+            return ct_err_set(err,
+                              "contention: plugstack.conf: trace_max_events='%s' (accepted: 1 "
+                              "to 100000000; default %zu)",
+                              val, CTP_TRACE_MAX_EVENTS);
+        c->trace_max_events = (size_t)v;
         return 0;
     }
     if (KEY("min_gain")) {

@@ -68,6 +68,7 @@ static void say(ctp_decision *d, ctp_level level, const char *fmt, ...)
 /* A failure where a score was wanted: fail open, or stop with strict=yes. */
 static void fail(const ctp_config *cfg, ctp_decision *d, const char *what)
 {
+    strf(d->log.why, sizeof d->log.why, "fail-open");
     d->set_distribution = 0;
     d->mapping[0] = '\0';
     d->have_slowdown = 0;
@@ -119,15 +120,83 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
             args->unsupported);
         return 0;
     }
-    static const char *const unsupported_env[] = {"SLURM_OVERCOMMIT", "SLURM_NTASKS_PER_GPU",
-                                                  "SLURM_NTASKS_PER_TRES", "SLURM_HOSTFILE"};
-    for (size_t i = 0; i < sizeof unsupported_env / sizeof unsupported_env[0]; i++)
-        if (env(fn, ctx, unsupported_env[i])) {
+    /* what srun reads from its environment and changes the CPUs a step may
+     * use or the nodes it goes to (srun/opt.c env_vars[] of each release):
+     * detected, not modelled (issue 10, defect 2) */
+    static const struct {
+        const char *var, *why;
+    } unsupported_env[] = {
+        {"SLURM_OVERCOMMIT", "overcommit"},
+        {"SLURM_NTASKS_PER_GPU", "tasks per GPU"},
+        {"SLURM_NTASKS_PER_TRES", "tasks per GPU"},
+        {"SLURM_HOSTFILE", "an explicit host file"},
+        {"SLURM_HINT", "a CPU hint (threads per core)"},
+        {"SLURM_THREADS_PER_CORE", "threads per core"},
+        {"SLURM_NTASKS_PER_CORE", "tasks per core"},
+        {"SLURM_GPUS_PER_TASK", "GPUs per task"},
+        {"SLURM_CPUS_PER_GPU", "CPUs per GPU"},
+        {"SLURM_EXCLUSIVE", "--exclusive"},
+        {"SLURM_EXACT", "--exact"},
+    };
+    for (size_t i = 0; i < sizeof unsupported_env / sizeof unsupported_env[0]; i++) {
+        const char *v = env(fn, ctx, unsupported_env[i].var);
+        if (v) {
             say(d, quiet_or_info,
-                "contention: %s is set, which is not modelled: layout left to Slurm",
-                unsupported_env[i]);
+                "contention: %s=%s is set (%s), which changes the CPUs the step may use and is "
+                "not modelled: layout left to Slurm",
+                unsupported_env[i].var, v, unsupported_env[i].why);
             return 0;
         }
+    }
+    /* 23.11+: sbatch -c also exports SLURM_TRES_PER_TASK=cpu=N (cpu:N),
+     * which srun reads; anything but CPUs in it is not modelled */
+    const char *tpt = ctp_srun_reads_cpus_per_task(args->version)
+                          ? env(fn, ctx, "SLURM_TRES_PER_TASK")
+                          : NULL;
+    if (tpt && strspn(tpt, "cpu=:0123456789") != strlen(tpt)) {
+        say(d, quiet_or_info,
+            "contention: SLURM_TRES_PER_TASK=%s asks for more than CPUs per task, which is not "
+            "modelled: layout left to Slurm",
+            tpt);
+        return 0;
+    }
+    /* heterogeneous jobs: srun runs on one component or several; the
+     * allocation variables describe component 0 only. Skipped. */
+    const char *het = env(fn, ctx, "SLURM_HET_SIZE");
+    if (!het)
+        het = env(fn, ctx, "SLURM_PACK_SIZE");
+    if ((het && strcmp(het, "1") != 0) || env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1") ||
+        env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_1")) {
+        say(d, quiet_or_info,
+            "contention: heterogeneous job (%s components): not decided, layout left to Slurm",
+            het ? het : "several");
+        return 0;
+    }
+    /* srun inside a running step (other than the interactive, batch or
+     * extern step) shares the allocation with it: without --overlap the new
+     * step gets only the CPUs that step leaves free, which the allocation
+     * variables do not tell */
+    const char *sid = env(fn, ctx, "SLURM_STEP_ID");
+    if (sid && !args->overlap && !env(fn, ctx, "SLURM_OVERLAP") &&
+        strcmp(sid, "4294967290") != 0 && /* SLURM_INTERACTIVE_STEP */
+        strcmp(sid, "4294967294") != 0 && /* SLURM_BATCH_SCRIPT */
+        strcmp(sid, "4294967295") != 0 /* SLURM_EXTERN_CONT */) {
+        say(d, quiet_or_info,
+            "contention: srun inside step %s, which holds CPUs of the allocation (without "
+            "--overlap the step gets only the free ones, not modelled): layout left to Slurm",
+            sid);
+        return 0;
+    }
+    /* SelectTypeParameters=CR_PACK_NODES packs tasks onto the first nodes */
+    char sel[256];
+    if (ctp_select_params(env(fn, ctx, "SLURM_CONF"), sel, sizeof sel) == 0 &&
+        ctp_has_word_ci(sel, "CR_Pack_Nodes")) {
+        say(d, quiet_or_info,
+            "contention: SelectTypeParameters=%s (slurm.conf) packs tasks onto nodes, which is "
+            "not modelled: layout left to Slurm",
+            sel);
+        return 0;
+    }
     if (ctslurm_parse_cpus_per_node(cpn, &g->alloc, &err) < 0) {
         strf(what, sizeof what, "SLURM_JOB_CPUS_PER_NODE: %s", err.msg);
         fail(cfg, d, what);
@@ -170,6 +239,14 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
         strf(what, sizeof what, "%s '%s' is not a positive count", cpt_var, s);
         goto bad;
     }
+    for (int32_t k = 0; k < g->alloc.nnodes; k++)
+        if (g->alloc.cpus[k] < g->cpt) {
+            say(d, quiet_or_info,
+                "contention: node %d of the allocation has %d CPUs, fewer than the %d of a task "
+                "(-c): layout left to Slurm",
+                (int)k, (int)g->alloc.cpus[k], (int)g->cpt);
+            goto none;
+        }
     int has_ntasks = 0;
     if (args->has_ntasks) {
         g->ntasks = args->ntasks;
@@ -308,7 +385,7 @@ static void fmt_scores(const ct_score_result *r, char *buf, size_t n)
  * (what explains it). */
 static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn, void *ctx,
                  const geometry *g, ct_score_result *res, ctp_placed *placed, char *ctxline,
-                 size_t ctxn, char *what, size_t whatn)
+                 size_t ctxn, char *what, size_t whatn, ctp_logrec *lr)
 {
     if (placed)
         memset(placed, 0, sizeof *placed);
@@ -335,6 +412,7 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     const char *size_s =
         args->has_size ? args->size : ctp_option_from_env("contention-size", fn, ctx);
     req.pattern.bytes = cfg->size;
+    strf(lr->pattern, sizeof lr->pattern, "%s", pat_s);
     if (size_s && ctp_size_parse(size_s, &req.pattern.bytes, &err) < 0) {
         strf(what, whatn, "size: %s", err.msg);
         return -1;
@@ -356,6 +434,11 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
         rc = -1;
         goto out;
     }
+    /* trace:FILE on the launch path: a regular file, bounded in bytes,
+     * events (after collective expansion) and tasks (the job's) */
+    req.pattern.trace_limits.max_bytes = cfg->trace_max_bytes;
+    req.pattern.trace_limits.max_events = cfg->trace_max_events;
+    req.pattern.trace_limits.max_tasks = g->ntasks;
     req.alloc = &g->alloc;
     req.ntasks = g->ntasks;
     req.cpus_per_task = g->cpt;
@@ -381,6 +464,8 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
         }
         ctslurm_hosts_free(names, nn);
     }
+    lr->bytes = req.pattern.bytes;
+    strf(lr->fabric, sizeof lr->fabric, "%s", fab->name);
     if (ct_score(fab, &req, res, &err) < 0) {
         strf(what, whatn, "scoring on fabric '%s': %s", fab->name, err.msg);
         rc = -1;
@@ -414,10 +499,39 @@ static void fmt_margin(double m, char *buf, size_t n)
         strf(buf, n, "margin %.0f%%", m * 100);
 }
 
-void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn, void *ctx,
-                ctp_decision *d)
+ctp_mode ctp_effective_mode(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn,
+                            void *ctx)
 {
-    memset(d, 0, sizeof *d);
+    const char *mode_s = args->has_mode ? args->mode : ctp_option_from_env("contention", fn, ctx);
+    ctp_mode mode = cfg->default_mode;
+    if (mode_s && ctp_mode_parse(mode_s, &mode, NULL) < 0)
+        return CTP_MODE_OFF;
+    return mode;
+}
+
+/* the geometry and the scores, for the decision log */
+static void log_geometry(ctp_logrec *lr, const geometry *g)
+{
+    lr->nodes = g->alloc.nnodes;
+    lr->tasks = g->ntasks;
+    lr->cpt = g->cpt;
+}
+
+static void log_scores(ctp_logrec *lr, const ct_score_result *r)
+{
+    lr->ncand = 0;
+    for (size_t i = 0; i < r->n && lr->ncand < CTP_LOG_MAX_CAND; i++) {
+        strf(lr->cand[lr->ncand], sizeof lr->cand[0], "%s", r->c[i].name);
+        lr->pred[lr->ncand] = r->c[i].predicted_s;
+        lr->ncand++;
+    }
+    if (r->n)
+        strf(lr->choice, sizeof lr->choice, "%s", r->c[r->winner].name);
+}
+
+static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn,
+                         void *ctx, ctp_decision *d)
+{
     const char *mode_s = args->has_mode ? args->mode : ctp_option_from_env("contention", fn, ctx);
     ctp_mode mode = cfg->default_mode;
     if (mode_s && ctp_mode_parse(mode_s, &mode, NULL) < 0)
@@ -429,6 +543,7 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
     ctp_level note = explicit_mode ? CTP_LEVEL_INFO : CTP_LEVEL_VERBOSE;
 
     if (!args->ok) {
+        strf(d->log.why, sizeof d->log.why, "cmdline");
         /* -m or -n may hide behind what we could not read */
         say(d, explicit_mode ? CTP_LEVEL_WARNING : CTP_LEVEL_VERBOSE,
             "contention: warning: srun's command line not understood (%s): layout left to Slurm",
@@ -438,6 +553,7 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
     if (args->interactive) {
         /* the use_interactive_step shell: one task, and whatever srun reads
          * here would be handed on to the shell (issue 10) */
+        strf(d->log.why, sizeof d->log.why, "interactive");
         say(d, CTP_LEVEL_VERBOSE,
             "contention: interactive step (srun --interactive): nothing to lay out; the sruns "
             "inside it are decided one by one");
@@ -445,6 +561,8 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
     }
     const char *user_dist = args->has_dist ? args->dist : env(fn, ctx, "SLURM_DISTRIBUTION");
     if (user_dist && mode != CTP_MODE_REPORT) {
+        strf(d->log.why, sizeof d->log.why, "%s", args->has_dist ? "user-m" : "user-env");
+        strf(d->log.launched, sizeof d->log.launched, "%s", user_dist);
         say(d, note,
             "contention: distribution chosen by the user (%s%s): --contention=%s not "
             "applied",
@@ -466,9 +584,14 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         ctp_decision scratch;
         memset(&scratch, 0, sizeof scratch);
         char extra[CTP_MSG_MAX] = "";
+        strf(d->log.why, sizeof d->log.why, "forced");
+        strf(d->log.launched, sizeof d->log.launched, "%s", dist);
+        d->log.applied = 1;
         if (get_geometry(cfg, args, fn, ctx, 0, &scratch, &g)) {
+            log_geometry(&d->log, &g);
             if (score(cfg, args, fn, ctx, &g, &res, NULL, ctxline, sizeof ctxline, what,
-                      sizeof what) == 0) {
+                      sizeof what, &d->log) == 0) {
+                log_scores(&d->log, &res);
                 const ct_candidate_score *c = find_cand(&res, dist);
                 if (c) {
                     d->have_slowdown = 1;
@@ -484,8 +607,16 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
     }
 
     /* auto and report need the geometry and the fabric */
-    if (!get_geometry(cfg, args, fn, ctx, explicit_mode || mode == CTP_MODE_REPORT, d, &g))
+    if (!get_geometry(cfg, args, fn, ctx, explicit_mode || mode == CTP_MODE_REPORT, d, &g)) {
+        if (!d->log.why[0])
+            strf(d->log.why, sizeof d->log.why, "%s",
+                 strstr(d->message, "whatever the mapping") ||
+                         strstr(d->message, "not inside an allocation")
+                     ? "nothing-to-decide"
+                     : "not-modelled");
         return;
+    }
+    log_geometry(&d->log, &g);
     /* arbitrary distribution takes the hostfile's per-node counts as they
      * are; with --ntasks-per-node Slurm checks them against it, so the
      * optimized placement is not offered there */
@@ -497,8 +628,10 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
              (int)g.ntpn);
     ctp_placed placed;
     int rc = score(cfg, args, fn, ctx, &g, &res, want_place ? &placed : NULL, ctxline,
-                   sizeof ctxline, what, sizeof what);
+                   sizeof ctxline, what, sizeof what, &d->log);
     ct_alloc_free(&g.alloc);
+    if (rc == 0)
+        log_scores(&d->log, &res);
     if (rc < 0) {
         fail(cfg, d, what);
         return;
@@ -516,6 +649,10 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         else
             strf(opt, sizeof opt, ", optimized = %s (nothing predicted faster)", placed.from);
     }
+    if (want_place && placed.have && placed.explicit_layout && d->log.ncand < CTP_LOG_MAX_CAND) {
+        strf(d->log.cand[d->log.ncand], sizeof d->log.cand[0], "optimized");
+        d->log.pred[d->log.ncand++] = placed.predicted_s;
+    }
     int go_opt = want_place && placed.have && placed.explicit_layout &&
                  (mode == CTP_MODE_OPTIMIZED || placed.gain >= cfg->min_gain);
     if (go_opt && no_arbitrary[0]) {
@@ -523,6 +660,9 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
             "contention: optimized placement not launched (%s): %s chosen instead: %s%s, %s; %s",
             no_arbitrary, win->name, scores, opt, margin, ctxline);
         go_opt = 0;
+        d->log.applied = 1;
+        strf(d->log.why, sizeof d->log.why, "%s", mode == CTP_MODE_AUTO ? "-" : "forced");
+        strf(d->log.launched, sizeof d->log.launched, "%s", win->name);
         d->set_distribution = 1;
         strf(d->distribution, sizeof d->distribution, "%s", win->name);
         strf(d->mapping, sizeof d->mapping, "%s", win->name);
@@ -532,6 +672,10 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         return;
     }
     if (go_opt && mode != CTP_MODE_REPORT) {
+        d->log.applied = 1;
+        strf(d->log.why, sizeof d->log.why, "%s", mode == CTP_MODE_AUTO ? "-" : "forced");
+        strf(d->log.launched, sizeof d->log.launched, "optimized");
+        strf(d->log.choice, sizeof d->log.choice, "optimized");
         d->use_hostfile = 1;
         d->ntasks = placed.ntasks;
         d->nnodes = placed.nnodes;
@@ -562,6 +706,9 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
     if (want_place)
         ctp_placed_free(&placed);
     if (mode == CTP_MODE_OPTIMIZED) { /* forced, but block or cyclic is the best found */
+        d->log.applied = 1;
+        strf(d->log.why, sizeof d->log.why, "forced");
+        strf(d->log.launched, sizeof d->log.launched, "%s", win->name);
         d->set_distribution = 1;
         strf(d->distribution, sizeof d->distribution, "%s", win->name);
         strf(d->mapping, sizeof d->mapping, "%s", win->name);
@@ -574,6 +721,9 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         return;
     }
     if (mode == CTP_MODE_AUTO) {
+        d->log.applied = 1;
+        strf(d->log.why, sizeof d->log.why, "-");
+        strf(d->log.launched, sizeof d->log.launched, "%s", win->name);
         d->set_distribution = 1;
         strf(d->distribution, sizeof d->distribution, "%s", win->name);
         strf(d->mapping, sizeof d->mapping, "%s", win->name);
@@ -590,6 +740,8 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
         strf(launched, sizeof launched, "%s", user_dist);
         launched[strcspn(launched, ":,")] = '\0';
     }
+    strf(d->log.why, sizeof d->log.why, "report");
+    strf(d->log.launched, sizeof d->log.launched, "%s", launched);
     const ct_candidate_score *lc = find_cand(&res, launched);
     strf(d->mapping, sizeof d->mapping, "%s", launched);
     if (lc) {
@@ -627,4 +779,15 @@ void ctp_decision_fallback(ctp_decision *d, const char *why)
     strf(d->mapping, sizeof d->mapping, "%s", d->fallback);
     say(d, CTP_LEVEL_INFO, "contention: optimized placement not launched (%s): %s chosen instead%s%s",
         why, d->fallback, rest ? "; optimized" : "", rest ? rest : "");
+}
+
+void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn, void *ctx,
+                ctp_decision *d)
+{
+    memset(d, 0, sizeof *d);
+    decide_inner(cfg, args, fn, ctx, d);
+    const char *cpn = env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE");
+    strf(d->log.cpus, sizeof d->log.cpus, "%s", cpn ? cpn : "");
+    if (d->mode != CTP_MODE_OFF && !d->log.why[0])
+        strf(d->log.why, sizeof d->log.why, "not-modelled");
 }

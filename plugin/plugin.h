@@ -128,10 +128,21 @@ typedef struct ctp_config {
     int strict;                    /* 1: a failure aborts srun instead of failing open */
     double min_gain;               /* auto launches `optimized` only past this gain (0.10;
                                     * INFINITY = never) */
+    int budget_ms;                 /* decision time budget (default CTP_BUDGET_MS) */
+    char log[CTP_PATH_MAX];        /* "" = no decision log, "syslog", or an absolute path */
+    size_t trace_max_bytes;        /* trace:FILE size cap (default CTP_TRACE_MAX_BYTES) */
+    size_t trace_max_events;       /* trace:FILE event cap, expanded (CTP_TRACE_MAX_EVENTS) */
 } ctp_config;
 
+/* Bounds on srun's launch path (issue 10, defect 4) */
+#define CTP_BUDGET_MS 200
+#define CTP_BUDGET_MS_MAX 60000
+#define CTP_TRACE_MAX_BYTES ((size_t)16 << 20)
+#define CTP_TRACE_MAX_EVENTS ((size_t)1000000)
+
 #define CTP_CONFIG_KEYS                                                                            \
-    "signatures, default, pattern, size, partition_fabric, fabric, strict, min_gain"
+    "signatures, default, pattern, size, partition_fabric, fabric, strict, budget_ms, "            \
+    "trace_max_bytes, trace_max_events, log, min_gain"
 
 void ctp_config_defaults(ctp_config *c);
 /* Parse plugstack.conf arguments (key=value each). Unknown keys and bad
@@ -151,8 +162,28 @@ typedef enum ctp_level {
     CTP_LEVEL_FATAL,     /* strict=yes: srun must stop */
 } ctp_level;
 
+/* What the decision log records about one srun (declog.c writes it; the
+ * format is in doc/plugin.md, "Decision log"). No pointers: it crosses the
+ * pipe from the decision's child process. */
+#define CTP_LOG_MAX_CAND 8
+typedef struct ctp_logrec {
+    int32_t nodes, tasks, cpt;     /* 0 = not known */
+    char cpus[128];                /* SLURM_JOB_CPUS_PER_NODE as read */
+    char pattern[256];             /* "" = not known */
+    double bytes;
+    char fabric[64];
+    int ncand;
+    char cand[CTP_LOG_MAX_CAND][32];
+    double pred[CTP_LOG_MAX_CAND]; /* predicted communication time, s */
+    char choice[32];               /* predicted fastest, "" = not scored */
+    char launched[32];             /* what the step runs: set by the plugin, the user's, or "" */
+    int applied;                   /* 1: the plugin set the distribution */
+    char why[24];                  /* "-" when applied by auto; else why not (doc/plugin.md) */
+} ctp_logrec;
+
 typedef struct ctp_decision {
     ctp_mode mode;
+    ctp_logrec log;
     int set_distribution;          /* 1: setenv SLURM_DISTRIBUTION=distribution */
     char distribution[32];
     char mapping[32];              /* SLURM_CONTENTION_MAPPING, "" = do not export */
@@ -174,6 +205,11 @@ typedef struct ctp_decision {
  * "contention-size"): SLURM_SPANK__SLURM_SPANK_OPTION_contention_<NAME with
  * '-' as '_'> first, then _SLURM_SPANK_OPTION_contention_<...>. */
 const char *ctp_option_from_env(const char *name, ctp_getenv_fn getenv_fn, void *ctx);
+
+/* The mode this srun runs in (command line, then sbatch/salloc's option,
+ * then default=); an invalid value counts as off (srun refuses it). */
+ctp_mode ctp_effective_mode(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn,
+                            void *ctx);
 
 /* The decision for one srun, from its command line, its environment and
  * the admin's configuration. Never fails: problems become a warning (or a
@@ -209,6 +245,35 @@ void ctp_placed_free(ctp_placed *p);
  * (mode 0644); path receives its name. */
 int ctp_write_hostfile(const char *dir, const int32_t *node_of, int32_t ntasks, char *const *hosts,
                        int64_t nhosts, char *path, size_t pathsz, ct_err *err);
+
+/* ---- declog.c: the decision log ---- */
+
+/* Who and what, known at slurm_spank_local_user_init. */
+typedef struct ctp_logctx {
+    long long time;   /* seconds since the epoch */
+    long long job;    /* -1 = not known */
+    long long step;   /* -1 = not known */
+    long long uid;
+    char user[64];    /* "" = not known */
+} ctp_logctx;
+
+/* One line (no newline) of the decision log for d: "contention/1 key=value
+ * ... msg=TEXT". Values are %-encoded (bytes outside ! .. ~, '%'), msg is
+ * the rest of the line. Returns the length, or -1 when it did not fit. */
+int ctp_log_format(const ctp_decision *d, const ctp_logctx *c, char *buf, size_t n);
+/* Append line + '\n' to the log configured (syslog or a regular file,
+ * opened O_APPEND | O_NONBLOCK | O_NOFOLLOW); 0 or -1 (what says why). */
+int ctp_log_write(const char *log, const char *line, char *what, size_t whatn);
+
+/* ---- siteconf.c: what only slurm.conf says ---- */
+
+/* SelectTypeParameters of the slurm.conf srun reads (slurm_conf = $SLURM_CONF
+ * or NULL): 0 and the value in out, -1 when not known. */
+int ctp_select_params(const char *slurm_conf, char *out, size_t n);
+/* The same from a slurm.conf text (the last setting wins). */
+int ctp_select_params_text(const char *text, size_t len, char *out, size_t n);
+/* 1 when the comma-separated list holds word (case-insensitive). */
+int ctp_has_word_ci(const char *list, const char *word);
 
 /* ---- envmark.c: the variables the plugin sets for srun (see there) ---- */
 

@@ -15,10 +15,17 @@
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <slurm/slurm.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <slurm/spank.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "plugin.h"
@@ -249,6 +256,142 @@ static void write_optimized(void)
     free(hosts);
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Read len bytes from fd before the deadline t0 + budget; 0, or -1 with
+ * *timed_out set when the budget ran out. */
+static int read_within(int fd, void *buf, size_t len, double t0, int *timed_out)
+{
+    char *p = buf;
+    size_t got = 0;
+    while (got < len) {
+        int left_ms = (int)(config.budget_ms - (now_ms() - t0));
+        if (left_ms <= 0) {
+            *timed_out = 1;
+            return -1;
+        }
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int r = poll(&pfd, 1, left_ms);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0) {
+            *timed_out = 1;
+            return -1;
+        }
+        if (r < 0)
+            return -1;
+        ssize_t n = read(fd, p + got, len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+    }
+    return 0;
+}
+
+/* The decision within the time budget (issue 10, defect 4): taken in a
+ * child process, which hands the (pointer-free) ctp_decision back through a
+ * pipe; past budget_ms the child is killed and the job launches untouched.
+ * A child that dies (a crash in the model) fails open the same way, so
+ * nothing in the decision can hang or crash srun. */
+static void decide_bounded(const ctp_srun_args *args, ctp_decision *d)
+{
+    if (ctp_effective_mode(&config, args, process_getenv, NULL) == CTP_MODE_OFF) {
+        ctp_decide(&config, args, process_getenv, NULL, d); /* says nothing, sets nothing */
+        return;
+    }
+    int fd[2];
+    if (pipe(fd) < 0) {
+        ctp_decide(&config, args, process_getenv, NULL, d); /* cannot isolate: decide here */
+        return;
+    }
+    double t0 = now_ms();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        ctp_decide(&config, args, process_getenv, NULL, d);
+        return;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        ctp_decision mine;
+        ctp_decide(&config, args, process_getenv, NULL, &mine);
+        /* the record, then the optimized placement's node_of (its only
+         * pointer) as ntasks int32 */
+        if (write_all(fd[1], &mine, sizeof mine) < 0 ||
+            (mine.use_hostfile && mine.node_of &&
+             write_all(fd[1], mine.node_of, (size_t)mine.ntasks * sizeof *mine.node_of) < 0))
+            _exit(1);
+        _exit(0);
+    }
+    close(fd[1]);
+    int timed_out = 0, ok = read_within(fd[0], d, sizeof *d, t0, &timed_out) == 0;
+    if (ok && d->use_hostfile && d->node_of) {
+        /* d->node_of is the child's address: the array follows the record */
+        d->node_of = NULL;
+        int32_t *node_of = d->ntasks > 0 && d->ntasks <= (1 << 24)
+                               ? malloc((size_t)d->ntasks * sizeof *node_of)
+                               : NULL;
+        ok = node_of && read_within(fd[0], node_of, (size_t)d->ntasks * sizeof *node_of, t0,
+                                    &timed_out) == 0;
+        if (ok)
+            d->node_of = node_of;
+        else
+            free(node_of);
+    } else if (ok && d->use_hostfile) {
+        d->use_hostfile = 0; /* cannot happen: no placement without node_of */
+    }
+    close(fd[0]);
+    if (!ok)
+        kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (ok)
+        return;
+    ctp_mode mode = ctp_effective_mode(&config, args, process_getenv, NULL);
+    memset(d, 0, sizeof *d);
+    d->mode = mode;
+    d->level = CTP_LEVEL_WARNING;
+    snprintf(d->log.why, sizeof d->log.why, "%s", timed_out ? "budget" : "fail-open");
+    const char *cpn = getenv("SLURM_JOB_CPUS_PER_NODE");
+    snprintf(d->log.cpus, sizeof d->log.cpus, "%s", cpn ? cpn : "");
+    if (timed_out)
+        snprintf(d->message, sizeof d->message,
+                 "contention: warning: decision exceeded its time budget of %d ms "
+                 "(plugstack.conf budget_ms=); job launched unchanged",
+                 config.budget_ms);
+    else if (WIFSIGNALED(status))
+        snprintf(d->message, sizeof d->message,
+                 "contention: warning: decision failed (signal %d); job launched unchanged",
+                 WTERMSIG(status));
+    else
+        snprintf(d->message, sizeof d->message,
+                 "contention: warning: decision failed (no result); job launched unchanged");
+}
+
 /* srun, before it reads its environment and command line. */
 static int srun_init(spank_t sp)
 {
@@ -276,7 +419,7 @@ static int srun_init(spank_t sp)
         ctp_srun_args_parse_for(ver, argc, argv, &args);
         ctp_argv_free(argc, argv);
     }
-    ctp_decide(&config, &args, process_getenv, NULL, &decision);
+    decide_bounded(&args, &decision);
     if (decision.level == CTP_LEVEL_FATAL) {
         slurm_error("%s", decision.message);
         return -1;
@@ -334,13 +477,35 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
     return 0;
 }
 
+/* One decision-log line (plugstack.conf log=), now that the step exists. */
+static void write_log(spank_t sp)
+{
+    if (!config.log[0] || decision.mode == CTP_MODE_OFF)
+        return;
+    ctp_logctx c;
+    memset(&c, 0, sizeof c);
+    c.time = (long long)time(NULL);
+    uint32_t v;
+    c.job = spank_get_item(sp, S_JOB_ID, &v) == ESPANK_SUCCESS ? (long long)v : -1;
+    c.step = spank_get_item(sp, S_JOB_STEPID, &v) == ESPANK_SUCCESS ? (long long)v : -1;
+    c.uid = (long long)getuid();
+    struct passwd pw, *res = NULL;
+    char pwbuf[1024];
+    if (getpwuid_r(getuid(), &pw, pwbuf, sizeof pwbuf, &res) == 0 && res)
+        snprintf(c.user, sizeof c.user, "%s", res->pw_name);
+    char line[4096], what[256] = "line too long";
+    if (ctp_log_format(&decision, &c, line, sizeof line) < 0 ||
+        ctp_log_write(config.log, line, what, sizeof what) < 0)
+        slurm_verbose("contention: decision log not written (%s)", what);
+}
+
 int slurm_spank_local_user_init(spank_t sp, int ac, char **av)
 {
-    (void)sp;
     (void)ac;
     (void)av;
     if (spank_context() != S_CTX_LOCAL || !config_ok)
         return 0;
+    write_log(sp);
     switch (decision.level) {
     case CTP_LEVEL_VERBOSE:
         slurm_verbose("%s", decision.message);

@@ -879,6 +879,15 @@ static int parse_members(const ct_trace *tr, const char *name, int line, const t
                        b, (int)tr->declared_tasks - 1, (int)tr->declared_line);
             return tok_err(name, line, t, err);
         }
+        /* the task cap (ct_trace_limits.max_tasks) before any expansion:
+         * "comm c 0-217647059" is 30 bytes but 217 M members (found by
+         * fuzzing: seconds and a gigabyte per line) */
+        if (tr->max_tasks > 0 && b >= tr->max_tasks) {
+            free(mem);
+            ct_err_set(err, "member task %lld out of range (accepted: 0 to %d)", b,
+                       (int)tr->max_tasks - 1);
+            return tok_err(name, line, t, err);
+        }
         for (long long x = a; x <= b; x += st) {
             if (n >= (size_t)CT_TRACE_MAX_TASKS) {
                 free(mem);

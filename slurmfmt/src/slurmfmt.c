@@ -21,9 +21,11 @@ static long read_uint(const char **p, long max)
         return -1;
     long v = 0;
     while (isdigit((unsigned char)*s)) {
-        v = v * 10 + (*s - '0');
-        if (v > max)
+        /* checked before it is computed: a long run of digits must not
+         * overflow (found by fuzzing, tests/fuzz/fuzz_cpulist.c) */
+        if (v > (max - (*s - '0')) / 10)
             return -1;
+        v = v * 10 + (*s - '0');
         s++;
     }
     *p = s;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contention/collective.h"
 #include "contention/trace.h"
 
 static void check(const ct_trace *tr, size_t cap)
@@ -28,7 +29,7 @@ static void check(const ct_trace *tr, size_t cap)
     size_t sends = 0;
     for (size_t i = 0; i < tr->nevents; i++) {
         const ct_event *e = &tr->ev[i];
-        if (e->kind > CT_EV_WAITALL)
+        if (e->kind >= CT_EV_KIND_COUNT)
             abort();
         if ((e->kind == CT_EV_SEND || e->kind == CT_EV_ISEND)) {
             sends++;
@@ -68,6 +69,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         }
         check(&tr, caps[k]);
+        if (tr.ncoll) {
+            /* collectives are expanded before any replay (score.c): within
+             * the event cap too, or refused with a message */
+            ct_coll_params cp;
+            ct_coll_params_hockney(1e-5, 1e-8, &cp);
+            cp.max_events = 4096;
+            ct_trace x;
+            if (ct_trace_expand(&tr, &cp, &x, NULL, &err) == 0) {
+                if (x.nevents > 4096 || x.ncoll)
+                    abort();
+                check(&x, 0);
+                ct_trace_free(&x);
+            } else if (!err.msg[0]) {
+                abort();
+            }
+        }
         ct_trace_free(&tr);
     }
     return 0;

@@ -686,6 +686,52 @@ static void test_fit_threshold_and_extensions(void **state)
     done(&r);
 }
 
+/* contention-admin report over a hand-written decision log (issue 10,
+ * item 5): 7 steps (one from a syslog line), 3 applied, 2 changed from
+ * block, predicted saving (0.025 - 0.001) + 0 + (0.02 - 0.005) = 0.039 s,
+ * fail-open reasons by count; a foreign and a broken line. */
+static void test_report(void **state)
+{
+    (void)state;
+    const char *log = CT_FIXTURES "/plugin/decisions.log";
+    result r = run("report", log, NULL);
+    expect_status(&r, 0);
+    assert_non_null(strstr(r.out, "steps seen:            7  (2026-11-23T03:49:00Z .. "
+                                  "2026-11-23T03:53:00Z)"));
+    assert_non_null(strstr(r.out, "auto 6, report 0, block 0, cyclic 1"));
+    assert_non_null(strstr(r.out, "mapping set by plugin: 3\n"));
+    assert_non_null(strstr(r.out, "mapping changed:       2 "));
+    assert_non_null(strstr(r.out, "predicted time saved:  0.039 s  (sum over 3 applied steps"));
+    assert_non_null(strstr(r.out, "  fail-open          2\n"));
+    assert_non_null(strstr(r.out, "  budget             1\n"));
+    assert_non_null(strstr(r.out, "  user-m             1\n"));
+    assert_non_null(strstr(r.out, "      2  signature file: /x: cannot open\n"));
+    assert_non_null(strstr(r.out, "      1  decision exceeded its time budget of 200 ms"));
+    assert_non_null(strstr(r.out, "unreadable contention/1 lines: 1"));
+    done(&r);
+    r = run("report", "--json", log, NULL);
+    expect_status(&r, 0);
+    assert_non_null(strstr(r.out, "\"steps\": 7, \"applied\": 3, \"changed\": 2, \"scored\": 3, "
+                                  "\"predicted_saved_s\": 0.039, \"saved_steps\": 3, "
+                                  "\"unreadable_lines\": 1"));
+    assert_non_null(strstr(r.out, "\"not_applied\": {\"fail-open\": 2, \"budget\": 1, "
+                                  "\"user-m\": 1}"));
+    assert_non_null(strstr(r.out, "{\"reason\": \"signature file: /x: cannot open\", "
+                                  "\"count\": 2}"));
+    done(&r);
+    /* two logs add up; a missing one is an error naming it */
+    r = run("report", "--json", log, log, NULL);
+    assert_non_null(strstr(r.out, "\"steps\": 14, \"applied\": 6, \"changed\": 4"));
+    done(&r);
+    r = run("report", "/nonexistent/d.log", NULL);
+    expect_status(&r, 1);
+    assert_non_null(strstr(r.err, "/nonexistent/d.log: No such file or directory"));
+    done(&r);
+    r = run("report", "--bogus", NULL);
+    expect_status(&r, 2);
+    done(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -698,6 +744,7 @@ int main(void)
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_threshold_and_extensions),
         cmocka_unit_test(test_topology_import),
+        cmocka_unit_test(test_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

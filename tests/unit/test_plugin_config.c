@@ -146,6 +146,31 @@ static void test_partition_limit(void **state)
     assert_non_null(strstr(err.msg, "more than"));
 }
 
+/* Issue 10, defect 4: the launch-path bounds and their plugstack keys. */
+static void test_bounds(void **state)
+{
+    (void)state;
+    ctp_config c;
+    ct_err err = {{0}};
+    assert_int_equal(ctp_config_parse(0, NULL, &c, &err), 0);
+    assert_int_equal(c.budget_ms, 200);
+    assert_int_equal(c.trace_max_bytes, (size_t)16 << 20);
+    assert_int_equal(c.trace_max_events, 1000000);
+    assert_int_equal(PARSE(&c, &err, "budget_ms=1500", "trace_max_bytes=2M", "trace_max_events=5000"),
+                     0);
+    assert_int_equal(c.budget_ms, 1500);
+    assert_int_equal(c.trace_max_bytes, (size_t)2 << 20);
+    assert_int_equal(c.trace_max_events, 5000);
+    static char *const bad[] = {"budget_ms=0",        "budget_ms=60001", "budget_ms=1.5",
+                                      "budget_ms=",         "trace_max_bytes=0", "trace_max_bytes=2G",
+                                      "trace_max_events=0", "trace_max_events=x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(PARSE(&c, &err, bad[i]), -1);
+        assert_non_null(strstr(err.msg, "contention: plugstack.conf: "));
+        assert_non_null(strstr(err.msg, "accepted:"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +179,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_partition_limit),
         cmocka_unit_test(test_min_gain),
+        cmocka_unit_test(test_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -450,17 +450,18 @@ static void test_cpus_per_task_by_release(void **state)
     ctp_decision d;
     const char *const slurm_cpt[] = {ALLOC_4x4, "SLURM_CPUS_PER_TASK=8", NULL};
     const char *const srun_cpt[] = {ALLOC_4x4, "SRUN_CPUS_PER_TASK=8", NULL};
-    /* 16 tasks of 8 CPUs do not fit 4 x 4: that is how we see -c was read */
+    /* tasks of 8 CPUs do not fit nodes of 4 (defect 2: left to Slurm): that
+     * is how we see which variable -c was read from */
     decide_v(CTP_SLURM_22_05, V("--contention=report"), slurm_cpt, "signatures=" SIGS, &d);
-    assert_null(strstr(d.message, "need more than"));
+    assert_null(strstr(d.message, "fewer than the 8"));
     decide_v(CTP_SLURM_22_05, V("--contention=report"), srun_cpt, "signatures=" SIGS, &d);
-    assert_non_null(strstr(d.message, "16 tasks of 8 CPUs need more than"));
+    assert_non_null(strstr(d.message, "has 4 CPUs, fewer than the 8 of a task"));
     decide_v(CTP_SLURM_23_11, V("--contention=report"), slurm_cpt, "signatures=" SIGS, &d);
-    assert_non_null(strstr(d.message, "16 tasks of 8 CPUs need more than"));
+    assert_non_null(strstr(d.message, "has 4 CPUs, fewer than the 8 of a task"));
     decide_v(CTP_SLURM_23_11, V("--contention=report"), srun_cpt, "signatures=" SIGS, &d);
-    assert_null(strstr(d.message, "need more than"));
+    assert_null(strstr(d.message, "fewer than the 8"));
     decide_v(CTP_SLURM_26_05, V("--contention=report"), slurm_cpt, "signatures=" SIGS, &d);
-    assert_non_null(strstr(d.message, "16 tasks of 8 CPUs need more than"));
+    assert_non_null(strstr(d.message, "has 4 CPUs, fewer than the 8 of a task"));
 }
 
 
@@ -629,6 +630,166 @@ static void test_write_hostfile(void **state)
     rmdir(dir);
 }
 
+/* Issue 10, defect 2: site CPU settings the layout model does not cover are
+ * detected and left to Slurm with one line naming the reason. */
+static void test_site_cpu_settings(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    static const struct {
+        const char *var, *want;
+    } cases[] = {
+        {"SLURM_HINT=nomultithread", "SLURM_HINT=nomultithread is set"},
+        {"SLURM_THREADS_PER_CORE=1", "SLURM_THREADS_PER_CORE=1 is set (threads per core)"},
+        {"SLURM_NTASKS_PER_CORE=1", "SLURM_NTASKS_PER_CORE=1 is set (tasks per core)"},
+        {"SLURM_GPUS_PER_TASK=1", "GPUs per task"},
+        {"SLURM_CPUS_PER_GPU=4", "CPUs per GPU"},
+        {"SLURM_EXCLUSIVE=user", "SLURM_EXCLUSIVE=user is set (--exclusive)"},
+        {"SLURM_EXACT=1", "(--exact)"},
+        {"SLURM_HET_SIZE=2", "heterogeneous job (2 components)"},
+        {"SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1=4(x2)", "heterogeneous job"},
+        {"SLURM_STEP_ID=3", "srun inside step 3, which holds CPUs"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *const vars[] = {ALLOC_4x4, cases[i].var, NULL};
+        decide(V("--contention=auto", "--contention-pattern=halves"), vars, "signatures=" SIGS, &d);
+        assert_int_equal(d.set_distribution, 0);
+        if (!strstr(d.message, cases[i].want))
+            fail_msg("%s: got '%s'", cases[i].var, d.message);
+        assert_int_equal(d.level, CTP_LEVEL_INFO); /* one line, at default verbosity */
+    }
+    /* the interactive, batch and extern steps hold no CPUs; --overlap shares them */
+    static const char *const free_steps[] = {"SLURM_STEP_ID=4294967290", "SLURM_STEP_ID=4294967294",
+                                             "SLURM_STEP_ID=4294967295"};
+    for (size_t i = 0; i < 3; i++) {
+        const char *const vars[] = {ALLOC_4x4, free_steps[i], NULL};
+        decide(V("--contention=auto", "--contention-pattern=halves"), vars, "signatures=" SIGS, &d);
+        assert_int_equal(d.set_distribution, 1);
+        assert_string_equal(d.distribution, "cyclic");
+    }
+    const char *const in_step[] = {ALLOC_4x4, "SLURM_STEP_ID=3", NULL};
+    decide(V("--overlap", "--contention=auto", "--contention-pattern=halves"), in_step,
+           "signatures=" SIGS, &d);
+    assert_string_equal(d.distribution, "cyclic");
+    /* 23.11+: SLURM_TRES_PER_TASK=cpu=N is -c; anything else is not modelled */
+    const char *const tres_cpu[] = {ALLOC_4x4, "SLURM_TRES_PER_TASK=cpu=1", NULL};
+    decide_v(CTP_SLURM_23_11, V("--contention=auto", "--contention-pattern=halves"), tres_cpu,
+             "signatures=" SIGS, &d);
+    assert_string_equal(d.distribution, "cyclic");
+    const char *const tres_gpu[] = {ALLOC_4x4, "SLURM_TRES_PER_TASK=cpu=1,gres/gpu=1", NULL};
+    decide_v(CTP_SLURM_23_11, V("--contention=auto", "--contention-pattern=halves"), tres_gpu,
+             "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "SLURM_TRES_PER_TASK=cpu=1,gres/gpu=1"));
+    /* srun options: --hint, --ntasks-per-core, --mem-per-cpu, --exclusive */
+    static const char *const opts[] = {"--hint=nomultithread", "--ntasks-per-core=1",
+                                       "--mem-per-cpu=100", "--exclusive", "--gpus-per-task=1"};
+    const char *const alloc[] = {ALLOC_4x4, NULL};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        decide(V(opts[i], "--contention=auto", "--contention-pattern=halves"), alloc,
+               "signatures=" SIGS, &d);
+        assert_int_equal(d.set_distribution, 0);
+        assert_non_null(strstr(d.message, "is not modelled"));
+    }
+    /* a node with fewer CPUs than -c */
+    const char *const uneven[] = {"SLURM_JOB_ID=12", "SLURM_JOB_CPUS_PER_NODE=4,2",
+                                  "SLURM_JOB_NUM_NODES=2", NULL};
+    decide(V("-n2", "-c3", "--contention=auto", "--contention-pattern=halves"), uneven,
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "node 1 of the allocation has 2 CPUs, fewer than the 3"));
+
+    /* slurm.conf's SelectTypeParameters (CR_PACK_NODES) */
+    char sel[128];
+    const char *conf = "# c\nSelectType=select/cons_tres\n  selecttypeparameters = "
+                       "CR_CPU,CR_Pack_Nodes # packed\nNodeName=n1\n";
+    assert_int_equal(ctp_select_params_text(conf, strlen(conf), sel, sizeof sel), 0);
+    assert_string_equal(sel, "CR_CPU,CR_Pack_Nodes");
+    assert_int_equal(ctp_has_word_ci(sel, "CR_PACK_NODES"), 1);
+    assert_int_equal(ctp_has_word_ci("CR_CPU,CR_Pack_NodesX", "CR_PACK_NODES"), 0);
+    assert_int_equal(ctp_select_params_text("NodeName=n1\n", 12, sel, sizeof sel), -1);
+    char path[] = "/tmp/ct-slurmconf-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, conf, strlen(conf)), (ssize_t)strlen(conf));
+    close(fd);
+    char var[64];
+    snprintf(var, sizeof var, "SLURM_CONF=%s", path);
+    const char *const packed[] = {ALLOC_4x4, var, NULL};
+    decide(V("--contention=auto", "--contention-pattern=halves"), packed, "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "SelectTypeParameters=CR_CPU,CR_Pack_Nodes (slurm.conf)"));
+    unlink(path);
+}
+
+/* Issue 10, item 5: the decision log line, as doc/plugin.md specifies it. */
+static void test_decision_log(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    const char *const alloc[] = {ALLOC_4x4, NULL};
+    decide(V("--contention=auto", "--contention-pattern=halves"), alloc, "signatures=" SIGS, &d);
+    ctp_logctx c = {.time = 1795000000, .job = 12, .step = 3, .uid = 1000};
+    snprintf(c.user, sizeof c.user, "alice");
+    char line[4096];
+    assert_true(ctp_log_format(&d, &c, line, sizeof line) > 0);
+    const char *want = "contention/1 time=2026-11-18T11:06:40Z job=12 step=3 uid=1000 user=alice "
+                       "mode=auto nodes=4 tasks=16 cpt=1 cpus=4(x4) pattern=halves bytes=1048576 "
+                       "fabric=";
+    if (strncmp(line, want, strlen(want)) != 0)
+        fail_msg("got: %s", line);
+    assert_non_null(strstr(line, " choice=cyclic launched=cyclic applied=yes why=- msg=contention: "
+                                 "cyclic chosen"));
+    assert_non_null(strstr(line, " pred=cyclic:"));
+    assert_non_null(strstr(line, ",block:"));
+    assert_null(strchr(line, '\n'));
+
+    /* the user's -m: not applied, why=user-m; unknown fields are "-" */
+    decide(V("--contention=auto", "-m", "block"), alloc, "signatures=" SIGS, &d);
+    ctp_logctx none = {.time = 0, .job = -1, .step = -1, .uid = 0};
+    assert_true(ctp_log_format(&d, &none, line, sizeof line) > 0);
+    assert_non_null(strstr(line, " job=- step=- uid=0 user=- mode=auto nodes=- tasks=- cpt=- "
+                                 "cpus=4(x4) pattern=- bytes=- fabric=- pred=- choice=- "
+                                 "launched=block applied=no why=user-m msg="));
+    /* a failure: why=fail-open, the reason in msg */
+    decide(V("--contention=auto"), alloc, "signatures=/nonexistent.yaml", &d);
+    assert_true(ctp_log_format(&d, &none, line, sizeof line) > 0);
+    assert_non_null(strstr(line, " applied=no why=fail-open msg=contention: warning: "));
+    /* values are %-encoded: a trace path with a space stays one field */
+    decide(V("--contention=report", "--contention-pattern=trace:/t m/x,y.trace"), alloc,
+           "signatures=" SIGS, &d);
+    assert_true(ctp_log_format(&d, &none, line, sizeof line) > 0);
+    assert_non_null(strstr(line, " pattern=trace:/t%20m/x%2Cy.trace "));
+    /* forced modes are applied, why=forced */
+    decide(V("--contention=cyclic", "--contention-pattern=ring"), alloc, "signatures=" SIGS, &d);
+    assert_true(ctp_log_format(&d, &none, line, sizeof line) > 0);
+    assert_non_null(strstr(line, " mode=cyclic "));
+    assert_non_null(strstr(line, " launched=cyclic applied=yes why=forced "));
+    /* too small a buffer is refused, not cut */
+    assert_int_equal(ctp_log_format(&d, &none, line, 40), -1);
+
+    /* the writer: appends whole lines to a regular file, refuses a FIFO */
+    char dir[] = "/tmp/ct-declog-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64], what[256];
+    snprintf(path, sizeof path, "%s/d.log", dir);
+    assert_int_equal(ctp_log_write(path, "contention/1 a", what, sizeof what), 0);
+    assert_int_equal(ctp_log_write(path, "contention/1 b", what, sizeof what), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char buf[64] = "";
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    assert_string_equal(buf, "contention/1 a\ncontention/1 b\n");
+    unlink(path);
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(ctp_log_write(path, "x", what, sizeof what), -1); /* no reader: no block */
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -649,6 +810,8 @@ int main(void)
         cmocka_unit_test(test_envmark),
         cmocka_unit_test(test_cpus_per_task_by_release),
         cmocka_unit_test(test_switch_tree),
+        cmocka_unit_test(test_site_cpu_settings),
+        cmocka_unit_test(test_decision_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

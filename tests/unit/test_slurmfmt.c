@@ -84,7 +84,10 @@ static void test_nodelist_count(void **state)
             fail_msg("'%s': %s", good[i].in, err.msg);
         assert_int_equal(n, good[i].n);
     }
-    static const char *const bad[] = {"", "n[4-1]", "n[1-", "a,,b", "n]", "n[1-4", "a,", "n[x]"};
+    /* found by fuzzing (tests/fuzz/fuzz_cpulist.c): a 19-digit bound
+     * overflowed while being read (UBSan: signed overflow in read_uint) */
+    static const char *const bad[] = {"", "n[4-1]", "n[1-", "a,,b", "n]", "n[1-4", "a,", "n[x]",
+                                      "n[1-2122222222222222222]", "n[92233720368547758070]"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int64_t n = -1;
         ct_err err = {{0}};

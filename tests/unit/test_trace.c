@@ -478,6 +478,13 @@ static void test_bounded_load(void **state)
     assert_int_equal(
         ct_trace_parse_buffer_bounded("decl.trace", decl, strlen(decl), &tasks, &tr, &err), -1);
     assert_non_null(strstr(err.msg, "accepted: 1 to 16"));
+    /* also found by fuzzing: a communicator's member range is checked
+     * against the cap before it is expanded (0-217647059: 217 M members) */
+    const char *comm = "comm ro 50-217647059\n";
+    assert_int_equal(
+        ct_trace_parse_buffer_bounded("comm.trace", comm, strlen(comm), &tasks, &tr, &err), -1);
+    assert_non_null(strstr(err.msg, "comm.trace:1:"));
+    assert_non_null(strstr(err.msg, "member task 217647059 out of range (accepted: 0 to 15)"));
     const char *ok = "tasks 16\nsend 0 15 1K\nrecv 15 0\n";
     assert_int_equal(ct_trace_parse_buffer_bounded("ok.trace", ok, strlen(ok), &tasks, &tr, &err),
                      0);

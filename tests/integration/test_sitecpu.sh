@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Site CPU settings (issue 10, defect 2): what changes the CPUs a step may
+# use and the layout model does not reproduce is detected, and the step is
+# left to Slurm with exactly one contention: line naming the reason, its
+# layout the one Slurm gives without the plugin (real srun -l).
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+lc_require
+SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
+tap_plan 8
+lc_up 4 "signatures=$SIGS"
+ALLOC="-N4 -n16"
+AUTO="--contention=auto --contention-pattern=halves"
+
+# left CASE "SALLOC ARGS" "ENV" "SRUN ARGS" REGEX: the layout equals the one
+# with --contention=off, one contention: line matching REGEX
+left() {
+    local name=$1 sargs=$2 envs=$3 sa=$4 re=$5 out
+    out=$(lc_alloc "$sargs" "
+        echo \"OFF|\$($envs srun_layout --contention=off $sa)\"
+        echo \"ON|\$($envs srun_layout $AUTO $sa)\"
+        $envs srun $AUTO $sa true 2>&1; echo rc=\$?")
+    tap_diag "$name: $(grep 'contention:' <<<"$out" | head -1)"
+    if [ -n "$(sed -n 's/^OFF|//p' <<<"$out")" ] &&
+        [ "$(sed -n 's/^ON|//p' <<<"$out")" = "$(sed -n 's/^OFF|//p' <<<"$out")" ] &&
+        [ "$(grep -c 'contention:' <<<"$out")" = 1 ] && grep -Eq -- "$re" <<<"$out"; then
+        tap_ok "$name: left to Slurm with one line naming the reason"
+    else
+        tap_not_ok "$name: left to Slurm with one line naming the reason"
+        tap_diag "$out"
+    fi
+}
+
+left "--hint=nomultithread" "$ALLOC" "" "--hint=nomultithread" "srun --hint .*not modelled"
+left "SLURM_THREADS_PER_CORE=1" "$ALLOC" "SLURM_THREADS_PER_CORE=1" "" "SLURM_THREADS_PER_CORE=1 is set"
+left "SLURM_HINT=nomultithread" "$ALLOC" "SLURM_HINT=nomultithread" "" "SLURM_HINT=nomultithread is set"
+left "--mem-per-cpu" "$ALLOC" "" "--mem-per-cpu=10" "srun --mem-per-cpu .*not modelled"
+left "--exclusive" "$ALLOC" "" "--exclusive" "srun --exclusive .*not modelled"
+left "-c above a node's CPUs" "-N2 -n6" "" "-n2 -c4" "fewer than the 4 of a task"
+
+# an srun inside a running step: the step holds CPUs the allocation
+# variables still count
+out=$(lc_alloc "$ALLOC" "srun -n1 -N1 --overlap bash -c 'srun $AUTO -n12 true 2>&1; echo rc=\$?'")
+tap_like "$out" "srun inside step [0-9]+, which holds CPUs" "srun inside a running step: one line, left to Slurm"
+
+# SelectTypeParameters=CR_PACK_NODES, read from the slurm.conf srun reads
+lc_down
+CT_SELECT_PARAMS=CR_CPU,CR_PACK_NODES lc_up 4 "signatures=$SIGS"
+left "CR_PACK_NODES" "$ALLOC" "" "-n8" "SelectTypeParameters=CR_CPU,CR_PACK_NODES \(slurm.conf\)"
+
+[ "$T_FAILED" -eq 0 ]
