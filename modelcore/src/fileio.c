@@ -1,10 +1,12 @@
 #include "contention/fileio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int too_large(const char *path, size_t max, const char *accepted, ct_err *err)
 {
@@ -16,9 +18,18 @@ int ct_read_file(const char *path, size_t max, const char *accepted, char **buf,
 {
     *buf = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* O_NONBLOCK: opening a FIFO for reading must not wait for a writer (srun
+     * reads what a user names; fopen would hang there for ever). A regular
+     * file ignores the flag, and nothing else gets past the S_ISREG check. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
         return ct_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        return ct_err_set(err, "%s: cannot open: %s", path, strerror(e));
+    }
     struct stat st;
     if (fstat(fileno(f), &st) < 0) {
         int e = errno;

@@ -136,6 +136,13 @@ static void test_read_refusals(void **state)
     /* a device: never read (it would never end) */
     assert_int_equal(ct_read_file("/dev/zero", 100, "x", &buf, &len, &err), -1);
     assert_non_null(strstr(err.msg, "/dev/zero: not a regular file"));
+    /* a FIFO with no writer: refused at once, never waited on (a blocking
+     * open would hang here until the test's timeout fails it) */
+    char fifo[160];
+    snprintf(fifo, sizeof fifo, "%s/fifo", f->dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(ct_read_file(fifo, 100, "x", &buf, &len, &err), -1);
+    assert_non_null(strstr(err.msg, "/fifo: not a regular file"));
 }
 
 static void test_read_proc_file(void **state)
