@@ -1,6 +1,7 @@
 /* Trace files for the simulator of paper 001 §VI-A, the measured-times file
  * of §VI-B and explicit placements. Formats: doc/trace-format.md. */
 #include "contention/trace.h"
+#include "contention/fileio.h"
 #include "contention/units.h"
 #include "grow.h"
 
@@ -1151,69 +1152,6 @@ int ct_trace_parse_buffer_bounded(const char *name, const char *buf, size_t len,
     return trace_end(tr, each_line_buffer(tr->name, buf, len, trace_line_cb, tr, err), err);
 }
 
-/* Read a regular file of at most max bytes (0: any size) without ever
- * blocking on a FIFO or a device: O_NONBLOCK open, fstat, then read. */
-static int read_regular(const char *path, size_t max, char **buf, size_t *len, ct_err *err)
-{
-    *buf = NULL;
-    *len = 0;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        return ct_err_set(err, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) < 0) {
-        int e = errno;
-        close(fd);
-        return ct_err_set(err, "%s: cannot stat: %s", path, strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return ct_err_set(err, "%s: not a regular file (accepted: a regular trace file, not a "
-                               "FIFO, device or directory)",
-                          path);
-    }
-    if (max && (uint64_t)st.st_size > (uint64_t)max) {
-        close(fd);
-        return ct_err_set(err, "%s: %lld bytes, larger than %zu (accepted: at most %zu bytes)",
-                          path, (long long)st.st_size, max, max);
-    }
-    /* the file may grow while read: never take more than max (+1 to see it) */
-    size_t want = (size_t)st.st_size + 1, cap = want, n = 0;
-    if (max && cap > max + 1)
-        cap = max + 1;
-    char *b = malloc(cap + 1);
-    if (!b) {
-        close(fd);
-        return ct_err_set(err, "%s: out of memory for %zu bytes", path, cap);
-    }
-    for (;;) {
-        if (n == cap)
-            break;
-        ssize_t r = read(fd, b + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = errno;
-            free(b);
-            close(fd);
-            return ct_err_set(err, "%s: read error: %s", path, strerror(e));
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    close(fd);
-    if (max && n > max) {
-        free(b);
-        return ct_err_set(err, "%s: grew past %zu bytes while read (accepted: at most %zu bytes)",
-                          path, max, max);
-    }
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return 0;
-}
-
 int ct_trace_load_bounded(const char *path, const ct_trace_limits *lim, ct_trace *tr,
                           ct_err *err)
 {
@@ -1221,7 +1159,10 @@ int ct_trace_load_bounded(const char *path, const ct_trace_limits *lim, ct_trace
         return ct_trace_load(path, tr, err);
     char *buf;
     size_t len;
-    if (read_regular(path, lim->max_bytes, &buf, &len, err) < 0) {
+    /* the one bounded reader (fileio.h): O_NONBLOCK, regular files only */
+    if (ct_read_file(path, lim->max_bytes ? lim->max_bytes : (size_t)-1 / 2,
+                     "a regular trace file within plugstack.conf trace_max_bytes=", &buf, &len,
+                     err) < 0) {
         ct_trace_init(tr, path, NULL);
         return -1;
     }

@@ -104,7 +104,8 @@ lc_plugstack() {
 lc_alloc() {
     local sargs=$1 cmds=$2
     # shellcheck disable=SC2086
-    timeout "$CT_TIMEOUT" salloc $sargs bash -c "source '$CT_LIB_SH'; $cmds" 2>&1 |
+    # -k: srun catches SIGTERM; a hung step must not outlive the test
+    timeout -k 10 "$CT_TIMEOUT" salloc $sargs bash -c "source '$CT_LIB_SH'; $cmds" 2>&1 |
         grep -v '^salloc: \(Granted\|Relinquishing\|Job allocation .* has been revoked\|Pending\|job .* queued\)'
 }
 
@@ -124,7 +125,7 @@ lc_interactive() {
     exec {fd}< <(printf '. %q >%q 2>&1; exit\n' "$f" "$out"; sleep "$CT_TIMEOUT")
     feeder=$!
     # shellcheck disable=SC2086
-    timeout "$CT_TIMEOUT" script -q -e -c "salloc $sargs" /dev/null <&"$fd" >/dev/null 2>&1
+    timeout -k 10 "$CT_TIMEOUT" script -q -e -c "salloc $sargs" /dev/null <&"$fd" >/dev/null 2>&1
     exec {fd}<&-
     kill "$feeder" 2>/dev/null
     cat "$out"
@@ -137,7 +138,7 @@ lc_interactive() {
 srun_layout() {
     local hosts out
     hosts=$(scontrol show hostnames "$SLURM_JOB_NODELIST") || return 1
-    out=$(timeout "$CT_TIMEOUT" srun -l "$@" printenv SLURMD_NODENAME 2>/dev/null) || {
+    out=$(timeout -k 10 "$CT_TIMEOUT" srun -l "$@" printenv SLURMD_NODENAME 2>/dev/null) || {
         echo "srun-failed"
         return 1
     }

@@ -449,7 +449,7 @@ static void test_bounded_load(void **state)
     fclose(f);
     ct_trace_limits small = {2399, 0, 0};
     assert_int_equal(ct_trace_load_bounded(big, &small, &tr, &err), -1);
-    assert_non_null(strstr(err.msg, "2400 bytes, larger than 2399"));
+    assert_non_null(strstr(err.msg, "big.trace: larger than 2399 bytes"));
     small.max_bytes = 2400;
     assert_int_equal(ct_trace_load_bounded(big, &small, &tr, &err), 0);
     assert_int_equal(tr.nevents, 200);

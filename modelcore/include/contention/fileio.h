@@ -10,7 +10,8 @@
 
 /* Read the regular file at path into a malloc'ed *buf of *len bytes, plus a
  * terminating NUL (not counted in *len). Refused, with one message naming
- * path: a file that cannot be opened ("PATH: cannot open: REASON"), one
+ * path (opened O_NONBLOCK, so a FIFO or a device never blocks the caller):
+ * a file that cannot be opened ("PATH: cannot open: REASON"), one
  * that is not a regular file (a directory, a FIFO, a device), one larger
  * than max bytes ("PATH: larger than MAX bytes (accepted: ACCEPTED)",
  * refused before reading when its size is known), and read errors. Files
