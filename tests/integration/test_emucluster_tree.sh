@@ -58,7 +58,7 @@ tap_is "$ok" ok "same-leaf ping-pong is faster than cross-leaf (the trunk, not t
 sig=$CT_EMU_DIR/sig.yaml
 printf 'version: 1\nfabrics:\n  emu:\n    p2p: {alpha_us: 100, bandwidth_MBps: 12.5}\n    penalty: {model: fairshare}\n' \
     >"$CT_EMU_DIR/nominal.yaml"
-out=$("$ADMIN" topology import --config "$CT_EMU_DIR/nominal.yaml" --linkspeed-unit Mbps \
+out=$("$ADMIN" topology import --config "$CT_EMU_DIR/nominal.yaml" --fabric emu --linkspeed-unit Mbps \
     --out "$sig" "$CT_EMU_DIR/topology.conf" 2>&1)
 tap_is "$?" 0 "contention-admin topology import reads the generated topology.conf"
 tap_like "$(grep -A3 '"leaf1":' "$sig" | tr -d '\n')" 'nodes: \["n1", "n2"\] *uplink_MBps: 6.25' \
