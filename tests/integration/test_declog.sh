@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 
 lc_require
 SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
-ADMIN=$CT_BUILD_ROOT/admin/contention-admin
+ADMIN=$CT_ADMIN
 tap_plan 9
 lc_up 4 "signatures=$SIGS"
 LOG=$LC_DIR/decisions.log
