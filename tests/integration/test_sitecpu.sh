@@ -37,11 +37,27 @@ left "SLURM_THREADS_PER_CORE=1" "$ALLOC" "SLURM_THREADS_PER_CORE=1" "" "SLURM_TH
 left "SLURM_HINT=nomultithread" "$ALLOC" "SLURM_HINT=nomultithread" "" "SLURM_HINT=nomultithread is set"
 left "--mem-per-cpu" "$ALLOC" "" "--mem-per-cpu=10" "srun --mem-per-cpu .*not modelled"
 left "--exclusive" "$ALLOC" "" "--exclusive" "srun --exclusive .*not modelled"
-left "-c above a node's CPUs" "-N2 -n6" "" "-n2 -c4" "fewer than the 4 of a task"
+# a node with fewer CPUs than -c: -N2 -n5 gives two nodes of unequal CPUs
+# (4,1 or 3,2); one task of (smallest + 1) CPUs fits only the larger node
+out=$(lc_alloc "-N2 -n5" '
+    set -- $(echo "$SLURM_JOB_CPUS_PER_NODE" | tr "," " " | sed "s/([^)]*)//g")
+    lo=$1; for c in "$@"; do [ "$c" -lt "$lo" ] && lo=$c; done
+    echo "CPN|$SLURM_JOB_CPUS_PER_NODE"
+    srun -n1 -c$((lo + 1)) --contention=auto --contention-pattern=halves true 2>&1; echo rc=$?')
+tap_diag "-c above a node's CPUs: $(grep -E 'CPN|contention:' <<<"$out" | tr '\n' ' ')"
+if [ "$(grep -c 'contention:' <<<"$out")" = 1 ] && grep -q '^rc=0$' <<<"$out" &&
+    grep -Eq "has [0-9]+ CPUs, fewer than the [0-9]+ of a task" <<<"$out"; then
+    tap_ok "-c above a node's CPUs: left to Slurm with one line naming the reason"
+else
+    tap_not_ok "-c above a node's CPUs: left to Slurm with one line naming the reason"
+    tap_diag "$out"
+fi
 
 # an srun inside a running step: the step holds CPUs the allocation
 # variables still count
-out=$(lc_alloc "$ALLOC" "srun -n1 -N1 --overlap bash -c 'srun $AUTO -n12 true 2>&1; echo rc=\$?'")
+# (srun exports SLURM_DISTRIBUTION=cyclic to a one-task step's tasks itself:
+# unset here, so that the step, not the distribution, is what is tested)
+out=$(lc_alloc "$ALLOC" "srun -n1 -N1 --overlap bash -c 'unset SLURM_DISTRIBUTION; srun $AUTO -n12 true 2>&1; echo rc=\$?'")
 tap_like "$out" "srun inside step [0-9]+, which holds CPUs" "srun inside a running step: one line, left to Slurm"
 
 # SelectTypeParameters=CR_PACK_NODES, read from the slurm.conf srun reads
