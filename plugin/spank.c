@@ -14,7 +14,7 @@
  * Fails open: nothing here stops srun unless plugstack.conf says strict=yes. */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
-#include <slurm/slurm.h>
+#include "slurm_compat.h"
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -220,7 +220,7 @@ static int strict_requested(int ac, char **av)
 static void write_optimized(void)
 {
     const char *nl = getenv("SLURM_JOB_NODELIST");
-    hostlist_t hl = nl ? slurm_hostlist_create(nl) : NULL;
+    ct_hostlist hl = nl ? slurm_hostlist_create(nl) : NULL;
     int n = hl ? slurm_hostlist_count(hl) : 0;
     char **hosts = n > 0 ? calloc((size_t)n, sizeof *hosts) : NULL;
     int k = 0;

@@ -1,7 +1,8 @@
-/* Differences between the Slurm releases the admin tool is built against
- * (22.05 .. 26.05, scripts/slurm-matrix). */
-#ifndef CT_ADMIN_SLURM_COMPAT_H
-#define CT_ADMIN_SLURM_COMPAT_H
+/* Differences between the Slurm releases the front ends (plugin, admin
+ * tool) are built against, 22.05 .. 26.05 (scripts/slurm-matrix). Header
+ * only; it includes slurm/slurm.h. */
+#ifndef CT_SLURM_COMPAT_H
+#define CT_SLURM_COMPAT_H
 
 #include <slurm/slurm.h>
 
