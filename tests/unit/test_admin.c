@@ -26,7 +26,7 @@
  * 'n]', which the node-name check refuses; 23.11 and later refuse the list
  * itself. Both are refused at the same place (scripts/slurm-matrix). */
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
-#define BAD_HOSTLIST_WHAT "'n[2-1' is not a Slurm host list"
+#define BAD_HOSTLIST_WHAT "'n[2-1': not a Slurm host list"
 #else
 #define BAD_HOSTLIST_WHAT "the host list gives node name"
 #endif
