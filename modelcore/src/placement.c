@@ -170,6 +170,32 @@ static int tgraph_build(const arcs *a, int32_t n, tgraph *g, ct_err *err)
         k = pos[a->d[i]]++;
         g->peer[k] = a->s[i], g->out[k] = 0, g->in[k] = a->b[i];
     }
+    /* One entry per (task, peer): a recording repeats the same pair once per
+     * message (thousands of times per iteration), and the refinement walks
+     * peers of peers, which is quadratic in the entries per task. Summing the
+     * bytes per peer keeps every load and cut the proxy computes. pos[] is
+     * reused as "entry of peer x in the task being merged" (-1: none yet). */
+    for (int32_t t = 0; t < n; t++)
+        pos[t] = -1;
+    int64_t w = 0;
+    for (int32_t t = 0; t < n; t++) {
+        int64_t lo = g->off[t], hi = g->off[t + 1];
+        g->off[t] = w;
+        int64_t first = w;
+        for (int64_t k = lo; k < hi; k++) {
+            int32_t x = g->peer[k];
+            if (pos[x] >= first) {
+                g->out[pos[x]] += g->out[k];
+                g->in[pos[x]] += g->in[k];
+                continue;
+            }
+            pos[x] = w;
+            g->peer[w] = x, g->out[w] = g->out[k], g->in[w] = g->in[k];
+            w++;
+        }
+    }
+    g->off[n] = w;
+    g->nent = w;
     free(pos);
     return 0;
 }
@@ -419,6 +445,7 @@ static int refine(pstate *s, uint64_t seed, int32_t max_passes, int32_t *swaps, 
                 if (b == a)
                     continue;
                 for (int64_t q = g->off[x] - 1; q < g->off[x + 1] && !done; q++) {
+                    work++; /* candidates looked at count, not only swaps tried */
                     int32_t v = q < g->off[x] ? x : g->peer[q];
                     if (v == u || s->node_of[v] != b)
                         continue;
