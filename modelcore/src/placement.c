@@ -21,6 +21,7 @@
 #include "contention/progressive.h"
 #include "contention/simulate.h"
 #include "contention/trace.h"
+#include "intra_node.h"
 
 /* The scorer's bounds (score.c): progressive evaluation while the estimated
  * penalty evaluations stay <= 10^6 (GigE, none), or while the graph has at
@@ -826,17 +827,6 @@ out:
 
 /* full model: the scorer's evaluation of explicit layouts */
 
-static double intra_time(const double *intra_bytes, int32_t nnodes, double intra_bw)
-{
-    if (intra_bw <= 0)
-        return 0; /* signatures.h: intra_bw <= 0 ignores intra-node time */
-    double worst = 0;
-    for (int32_t k = 0; k < nnodes; k++)
-        if (intra_bytes[k] / intra_bw > worst)
-            worst = intra_bytes[k] / intra_bw;
-    return worst;
-}
-
 static uint64_t progressive_work(const ct_graph *g, int32_t *no, int32_t *ni)
 {
     memset(no, 0, (size_t)g->nnodes * sizeof *no);
@@ -990,7 +980,7 @@ static int node_graph(const arcs *a, const int32_t *node_of, int32_t nnodes, ct_
         }
         i = j;
     }
-    *itime = intra_time(intra, nnodes, intra_bw);
+    *itime = intra_node_time(intra, nnodes, intra_bw);
 out:
     free(intra);
     free(s1);
@@ -1036,7 +1026,7 @@ static int eval_layouts(const ct_fabric *f, const ct_pattern *p, const ct_trace 
     for (int i = 0; i < k && rc == 0; i++)
         if ((rc = ct_pattern_graph(p, ls[i], &g[i], intra, err)) == 0) {
             built++;
-            itime[i] = intra_time(intra, nn, f->intra_bw);
+            itime[i] = intra_node_time(intra, nn, f->intra_bw);
         }
     if (rc == 0)
         rc = time_graphs(f, g, itime, k, pred, method, err);

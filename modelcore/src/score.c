@@ -17,6 +17,7 @@
 #include "contention/progressive.h"
 #include "contention/simulate.h"
 #include "contention/trace.h"
+#include "intra_node.h"
 
 typedef struct timing {
     double predicted, uncontended, intra;
@@ -24,17 +25,6 @@ typedef struct timing {
     ct_link_use busiest;
     int has_busiest;
 } timing;
-
-static double intra_time(const double *intra_bytes, int32_t nnodes, double intra_bw)
-{
-    if (intra_bw <= 0)
-        return 0; /* signatures.h: intra_bw <= 0 ignores intra-node time */
-    double worst = 0;
-    for (int32_t k = 0; k < nnodes; k++)
-        if (intra_bytes[k] / intra_bw > worst)
-            worst = intra_bytes[k] / intra_bw;
-    return worst;
-}
 
 static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, const ct_layout *l,
                          const ct_tree_map *tree, const ct_tree_map *view, timing *t,
@@ -78,7 +68,7 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
     t->has_busiest = 1;
     /* 000 Proposition 1, same layout */
     t->uncontended = ct_a2a_layout_lower_bound(cnt, l->nnodes, alpha, beta, m, f->intra_bw);
-    t->intra = intra_time(intra, l->nnodes, f->intra_bw);
+    t->intra = intra_node_time(intra, l->nnodes, f->intra_bw);
 out:
     free(cnt);
     free(intra);
@@ -102,7 +92,7 @@ static int build_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l
         free(intra);
         return -1;
     }
-    w->intra = intra_time(intra, l->nnodes, f->intra_bw);
+    w->intra = intra_node_time(intra, l->nnodes, f->intra_bw);
     w->built = 1;
     free(intra);
     return 0;
