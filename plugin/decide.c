@@ -99,6 +99,27 @@ typedef struct geometry {
     int32_t ntpn;   /* --ntasks-per-node in force (0: none) */
 } geometry;
 
+
+/* slurm.h: SLURM_MAX_NORMAL_STEP_ID (0xfffffff0) since 20.11; the ids above it
+ * are Slurm's special steps (interactive 0xfffffffa, batch 0xfffffffb, extern
+ * 0xfffffffc, pending 0xfffffffd), which hold no CPUs a new step would lack. */
+#define CTP_MAX_NORMAL_STEP_ID 0xfffffff0LL
+
+/* Whether SLURM_STEP_ID names a special step. Releases print these ids
+ * unsigned (22.05, 24.11: 4294967290) or signed (26.05: -6); both are read.
+ * Anything that is not a number is not special (the caller fails open). */
+static int special_step_id(const char *sid)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(sid, &end, 10);
+    if (errno || end == sid || *end)
+        return 0;
+    if (v < 0)
+        v += 0x100000000LL;
+    return v > CTP_MAX_NORMAL_STEP_ID && v <= 0xffffffffLL;
+}
+
 static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn,
                         void *ctx, int explicit_mode, ctp_decision *d, geometry *g)
 {
@@ -177,10 +198,7 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
      * step gets only the CPUs that step leaves free, which the allocation
      * variables do not tell */
     const char *sid = env(fn, ctx, "SLURM_STEP_ID");
-    if (sid && !args->overlap && !env(fn, ctx, "SLURM_OVERLAP") &&
-        strcmp(sid, "4294967290") != 0 && /* SLURM_INTERACTIVE_STEP */
-        strcmp(sid, "4294967294") != 0 && /* SLURM_BATCH_SCRIPT */
-        strcmp(sid, "4294967295") != 0 /* SLURM_EXTERN_CONT */) {
+    if (sid && !args->overlap && !env(fn, ctx, "SLURM_OVERLAP") && !special_step_id(sid)) {
         say(d, quiet_or_info,
             "contention: srun inside step %s, which holds CPUs of the allocation (without "
             "--overlap the step gets only the free ones, not modelled): layout left to Slurm",

@@ -32,7 +32,7 @@ out=$(lc_interactive "-N4 -n16" '
 ')
 tap_diag "$(grep -v '|' <<<"$out")"
 field() { sed -n "s/^$1|//p" <<<"$out"; }
-tap_like "$(field STEPID)" "^[0-9]+$" "the session's shell runs as a step (use_interactive_step)"
+tap_like "$(field STEPID)" "^-?[0-9]+$" "the session's shell runs as a step (use_interactive_step)"
 tap_is "$(field DIST)" "unset" "the shell has no SLURM_DISTRIBUTION from the plugin"
 tap_is "$(field MARK)" "0" "the shell has no plugin marker either"
 tap_is "$(field HALVES)" "$CYCLIC" "srun --contention=auto --contention-pattern=halves in the session launches cyclic"

@@ -649,6 +649,9 @@ static void test_site_cpu_settings(void **state)
         {"SLURM_HET_SIZE=2", "heterogeneous job (2 components)"},
         {"SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1=4(x2)", "heterogeneous job"},
         {"SLURM_STEP_ID=3", "srun inside step 3, which holds CPUs"},
+        {"SLURM_STEP_ID=-20", "srun inside step -20, which holds CPUs"},
+        {"SLURM_STEP_ID=4294967280", "srun inside step 4294967280, which holds CPUs"},
+        {"SLURM_STEP_ID=3x", "srun inside step 3x, which holds CPUs"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *const vars[] = {ALLOC_4x4, cases[i].var, NULL};
@@ -658,10 +661,15 @@ static void test_site_cpu_settings(void **state)
             fail_msg("%s: got '%s'", cases[i].var, d.message);
         assert_int_equal(d.level, CTP_LEVEL_INFO); /* one line, at default verbosity */
     }
-    /* the interactive, batch and extern steps hold no CPUs; --overlap shares them */
-    static const char *const free_steps[] = {"SLURM_STEP_ID=4294967290", "SLURM_STEP_ID=4294967294",
-                                             "SLURM_STEP_ID=4294967295"};
-    for (size_t i = 0; i < 3; i++) {
+    /* the interactive, batch and extern steps hold no CPUs; --overlap shares
+     * them. slurm.h: interactive 0xfffffffa, batch 0xfffffffb, extern
+     * 0xfffffffc; 22.05/24.11 print them unsigned, 26.05 signed (-6 seen in
+     * its use_interactive_step shell) */
+    static const char *const free_steps[] = {
+        "SLURM_STEP_ID=4294967290", "SLURM_STEP_ID=4294967291", "SLURM_STEP_ID=4294967292",
+        "SLURM_STEP_ID=4294967294", "SLURM_STEP_ID=4294967295", "SLURM_STEP_ID=-6",
+        "SLURM_STEP_ID=-5",         "SLURM_STEP_ID=-4"};
+    for (size_t i = 0; i < sizeof free_steps / sizeof *free_steps; i++) {
         const char *const vars[] = {ALLOC_4x4, free_steps[i], NULL};
         decide(V("--contention=auto", "--contention-pattern=halves"), vars, "signatures=" SIGS, &d);
         assert_int_equal(d.set_distribution, 1);
