@@ -29,13 +29,19 @@ tap_like "$(timeout 30 srun --help 2>&1)" "--contention=MODE" "srun --help lists
 
 # One allocation: every variant's real and modelled layout, as
 #   REAL|<label>|<indices>  and  MODEL|<label>|<indices>
+# A step without -c: up to 23.02 srun ignores the allocation's -c (one CPU
+# per task); from 23.11 it reads SLURM_CPUS_PER_TASK, which salloc -c set.
 inner='
 echo "CPUS|$SLURM_JOB_CPUS_PER_NODE"
+rel=$(srun --version 2>/dev/null | sed -n "s/^slurm[^0-9]*\([0-9]*\)\.\([0-9]*\).*/\1\2/p")
+step_cpt=1
+[ "${rel:-0}" -ge 2311 ] && [ -n "${SLURM_CPUS_PER_TASK:-}" ] && step_cpt=$SLURM_CPUS_PER_TASK
+echo "REL|${rel:-0}"
 for v in "$@"; do
     set -- $v
     nt=$1 cpt=$2 dist=$3 args=()
     [ "$nt" = - ] && nt=$SLURM_NTASKS || args+=(-n "$nt")
-    [ "$cpt" = - ] && cpt=1 || args+=(-c "$cpt")
+    [ "$cpt" = - ] && cpt=$step_cpt || args+=(-c "$cpt")
     echo "REAL|$v|$(srun_layout "${args[@]}" -m "$dist")"
     echo "MODEL|$v|$(model_layout "$nt" "$cpt" "$dist")"
 done
@@ -46,9 +52,21 @@ echo "REAL|contention=cyclic|$(srun_layout --contention=cyclic)"
 for a in "${ALLOCS[@]}"; do
     out=$(timeout "$CT_TIMEOUT" salloc $a bash -c "source '$CT_LIB_SH'; $inner" _ "${VARIANTS[@]}" 2>/dev/null)
     cpus=$(sed -n 's/^CPUS|//p' <<<"$out")
+    rel=$(sed -n 's/^REL|//p' <<<"$out")
+    nnodes=$(sed -n 's/.*-N\([0-9]*\).*/\1/p' <<<"$a")
     for v in "${VARIANTS[@]}"; do
         real=$(grep -F "REAL|$v|" <<<"$out" | cut -d'|' -f3)
         model=$(grep -F "MODEL|$v|" <<<"$out" | cut -d'|' -f3)
+        set -- $v
+        if [ "${rel:-0}" -ge 2411 ] && [ "$3" = block ] && [ "$1" != - ] && [ "$1" -lt "$nnodes" ]; then
+            # Not modelled: from 24.11 (also 26.05; 22.05 takes the first
+            # nodes) a block step with fewer tasks than the allocation's
+            # nodes is placed on other nodes (seen: 0 1 5 6 7 on
+            # 4(x2),3,1(x5)). The plugin never sets a distribution when
+            # tasks <= nodes, so no decision rests on it.
+            tap_skip "salloc $a, srun '$v' on Slurm $rel: block with fewer tasks than nodes not modelled from 24.11 (srun -l [$real], modelcore [$model])"
+            continue
+        fi
         if [ -n "$real" ] && [ "$real" = "$model" ]; then
             tap_ok "salloc $a (cpus $cpus), srun '$v': modelcore = srun -l [$real]"
         else
