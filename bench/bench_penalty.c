@@ -16,13 +16,7 @@
 #include "contention/penalty.h"
 
 #include "stopgo.h" /* internal: paths, options, statistics */
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "bench_common.h"
 
 static double peak_mib(void)
 {
@@ -62,19 +56,19 @@ int main(int argc, char **argv)
         ct_stopgo_stats st = {0};
         double pg = 0, ps = 0, pf = 0;
         for (int r = 0; r < runs; r++) {
-            double t0 = now();
+            double t0 = bench_now();
             if (ct_gige_penalties(0.75, 0.036, 0.115, &g, p, &err) < 0)
                 return fprintf(stderr, "gige: %s\n", err.msg), 1;
-            double t1 = now();
+            double t1 = bench_now();
             pg = p[0];
             ct_stopgo_opts o = {.method = CT_STOPGO_SCALABLE};
             if (ct_stopgo_penalties_ex(&o, &g, NULL, p, &st, &err) < 0)
                 return fprintf(stderr, "stopgo: %s\n", err.msg), 1;
-            double t2 = now();
+            double t2 = bench_now();
             ps = p[0];
             if (ct_fairshare_penalties(&g, p, &err) < 0)
                 return fprintf(stderr, "fairshare: %s\n", err.msg), 1;
-            double t3 = now();
+            double t3 = bench_now();
             pf = p[0];
             double d[3] = {t1 - t0, t2 - t1, t3 - t2};
             for (int i = 0; i < 3; i++)

@@ -17,13 +17,7 @@
 #include "contention/placement.h"
 #include "contention/signatures.h"
 #include "contention/trace.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "bench_common.h"
 
 static int write_halo3d_trace(const char *path, int32_t n)
 {
@@ -64,15 +58,7 @@ int main(int argc, char **argv)
         return 2;
     }
     ct_fabric f;
-    ct_fabric_init(&f);
-    snprintf(f.name, sizeof f.name, "gige_paper");
-    f.alpha = 50e-6;
-    f.beta = 1.0 / 125e6;
-    f.penalty.kind = CT_MODEL_GIGE; /* 001 §V-A */
-    f.penalty.real[CT_GIGE_SHARE] = 0.75;
-    f.penalty.real[CT_GIGE_SKEW_IN] = 0.036;
-    f.penalty.real[CT_GIGE_SKEW_OUT] = 0.115;
-    f.intra_bw = 5e9;
+    bench_gige_fabric(&f, "gige_paper", 0);
     ct_alloc a;
     ct_err err = {{0}};
     if (ct_alloc_uniform(nodes, tpn, &a, &err) < 0) {
@@ -90,12 +76,12 @@ int main(int argc, char **argv)
     double tload = 1e9;
     for (int r = 0; r < reps; r++) {
         ct_trace tr;
-        double t0 = now();
+        double t0 = bench_now();
         if (ct_trace_load(tpath, &tr, &err) < 0) {
             fprintf(stderr, "bench_placement: %s\n", err.msg);
             return 1;
         }
-        double dt = now() - t0;
+        double dt = bench_now() - t0;
         tload = dt < tload ? dt : tload;
         ct_trace_free(&tr);
     }
@@ -121,13 +107,13 @@ int main(int argc, char **argv)
         ct_place_result r;
         double best = 1e9, bs = 0, bv = 0;
         for (int i = 0; i < reps; i++) {
-            double t0 = now();
+            double t0 = bench_now();
             if (ct_place_search(&f, &req, &r, &err) < 0) {
                 fprintf(stderr, "bench_placement: %s: %s\n", pats[k], err.msg);
                 rc = 1;
                 break;
             }
-            double dt = now() - t0;
+            double dt = bench_now() - t0;
             if (dt < best)
                 best = dt, bs = r.search_s, bv = r.verify_s;
             if (i + 1 < reps)

@@ -15,13 +15,7 @@
 #include "contention/pattern.h"
 #include "contention/score.h"
 #include "contention/signatures.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "bench_common.h"
 
 int main(int argc, char **argv)
 {
@@ -33,17 +27,7 @@ int main(int argc, char **argv)
         return 2;
     }
     ct_fabric f;
-    ct_fabric_init(&f);
-    snprintf(f.name, sizeof f.name, "gige_paper");
-    f.alpha = 50e-6;
-    f.beta = 1.0 / 125e6;
-    f.has_alltoall = 1;
-    f.alltoall = (ct_a2a_sig){.gamma = 4.3628, .delta = 4.93e-3, .M = 8192}; /* 000 §6.2 */
-    f.penalty.kind = CT_MODEL_GIGE;                                          /* 001 §V-A */
-    f.penalty.real[CT_GIGE_SHARE] = 0.75;
-    f.penalty.real[CT_GIGE_SKEW_IN] = 0.036;
-    f.penalty.real[CT_GIGE_SKEW_OUT] = 0.115;
-    f.intra_bw = 5e9;
+    bench_gige_fabric(&f, "gige_paper", 1);
 
     ct_alloc a;
     ct_err err = {{0}};
@@ -82,12 +66,12 @@ int main(int argc, char **argv)
             ct_score_result r;
             double best = 1e30;
             for (int i = 0; i < reps; i++) {
-                double t0 = now();
+                double t0 = bench_now();
                 if (ct_score(&f, &req, &r, &err) < 0) {
                     fprintf(stderr, "bench_score: %s: %s\n", pats[k], err.msg);
                     return 1;
                 }
-                double dt = now() - t0;
+                double dt = bench_now() - t0;
                 if (dt < best)
                     best = dt;
             }

@@ -40,6 +40,7 @@
 
 #include "simulate_ref.h" /* internal: the reference evaluation */
 #include "contention/trace.h"
+#include "bench_common.h"
 
 #define CORES 2
 
@@ -50,13 +51,6 @@ static uint64_t rnd(void)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return rng;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static double cpu_s(void)
@@ -150,10 +144,10 @@ static void run(const ct_trace *tr, int32_t nnodes, const ct_penalty_model *m, i
     p.intra_bw = 5e9;
     long rss0 = maxrss_kib();
     ct_sim_result r;
-    double t0 = now_s(), c0 = cpu_s();
+    double t0 = bench_now(), c0 = cpu_s();
     if ((reference ? ct_simulate_reference : ct_simulate)(tr, &l, &p, &r, &err))
         die("simulate", &err);
-    double wall = now_s() - t0, dt = cpu_s() - c0;
+    double wall = bench_now() - t0, dt = cpu_s() - c0;
     long rss1 = maxrss_kib();
     printf("run=%s model=%s%s nodes=%d tasks=%d comms=%zu events=%llu cpu_s=%.4f wall_s=%.4f "
            "events_per_s=%.0f comms_per_s=%.0f makespan_s=%.6f mean_p_eff=%.4f "
@@ -234,10 +228,10 @@ int main(int argc, char **argv)
     if (trace) {
         ct_trace tr;
         ct_err err;
-        double t0 = now_s();
+        double t0 = bench_now();
         if (ct_trace_load(trace, &tr, &err))
             die("trace", &err);
-        printf("# parsed %s: %zu events in %.3f s\n", trace, tr.nevents, now_s() - t0);
+        printf("# parsed %s: %zu events in %.3f s\n", trace, tr.nevents, bench_now() - t0);
         run(&tr, (int32_t)nodes[0], &m, reference, "file");
         ct_trace_free(&tr);
         return 0;

@@ -18,13 +18,7 @@
 #include "contention/score.h"
 #include "contention/signatures.h"
 #include "contention/trace.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "bench_common.h"
 
 int main(int argc, char **argv)
 {
@@ -35,24 +29,16 @@ int main(int argc, char **argv)
     int32_t nodes = argc > 2 ? atoi(argv[2]) : 1024;
     int32_t tpn = argc > 3 ? atoi(argv[3]) : 64;
     ct_fabric f;
-    ct_fabric_init(&f);
-    snprintf(f.name, sizeof f.name, "gige_paper");
-    f.alpha = 50e-6;
-    f.beta = 1.0 / 125e6;
-    f.penalty.kind = CT_MODEL_GIGE; /* 001 §V-A */
-    f.penalty.real[CT_GIGE_SHARE] = 0.75;
-    f.penalty.real[CT_GIGE_SKEW_IN] = 0.036;
-    f.penalty.real[CT_GIGE_SKEW_OUT] = 0.115;
-    f.intra_bw = 5e9;
+    bench_gige_fabric(&f, "gige_paper", 0);
     ct_err err = {{0}};
 
-    double t0 = now();
+    double t0 = bench_now();
     ct_trace tr;
     if (ct_trace_load(argv[1], &tr, &err) < 0) {
         fprintf(stderr, "bench_trace_replay: %s\n", err.msg);
         return 1;
     }
-    double t1 = now();
+    double t1 = bench_now();
     ct_coll_params cp;
     ct_coll_params_from_fabric(&f, &cp);
     ct_trace x;
@@ -61,7 +47,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_trace_replay: %s\n", err.msg);
         return 1;
     }
-    double t2 = now();
+    double t2 = bench_now();
     printf("bench_trace_replay: %s, %d tasks\n", argv[1], (int)tr.ntasks);
     printf("  load      %8.1f ms  %zu events, %zu collective events, %zu communicators\n",
            (t1 - t0) * 1e3, tr.nevents, tr.ncoll, tr.ncomms);
@@ -86,12 +72,12 @@ int main(int argc, char **argv)
         return 1;
     }
     ct_score_result res;
-    double t3 = now();
+    double t3 = bench_now();
     if (ct_score(&f, &req, &res, &err) < 0) {
         fprintf(stderr, "bench_trace_replay: %s\n", err.msg);
         return 1;
     }
-    double t4 = now();
+    double t4 = bench_now();
     printf("  ct_score  %8.1f ms  (load + expand + block and cyclic replayed; the plugin's path)\n",
            (t4 - t3) * 1e3);
     for (size_t i = 0; i < res.n; i++)
