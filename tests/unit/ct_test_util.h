@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "contention/alltoall.h"
+#include "contention/signatures.h"
 
 /* Fails the test unless |got - want| <= rtol |want| (NaN fails). */
 static inline void close_rel(double got, double want, double rtol, const char *what)
@@ -17,6 +18,21 @@ static inline void close_rel(double got, double want, double rtol, const char *w
         print_error("%s: got %.17g, want %.17g (relative tolerance %g)\n", what, got, want, rtol);
         fail();
     }
+}
+
+/* The fabric the scorer and placement tests score on: nominal GigE links
+ * (α 50 µs, 125 MB/s), the Alltoall signature of 000 §6.2, paper 001
+ * §V-A's penalty parameters, 5 GB/s intra-node. */
+static inline void ct_test_gige_fabric(ct_fabric *f)
+{
+    ct_fabric_init(f);
+    snprintf(f->name, sizeof f->name, "gige_test");
+    f->alpha = 50e-6;
+    f->beta = 1.0 / 125e6;
+    f->has_alltoall = 1;
+    f->alltoall = (ct_a2a_sig){.gamma = 4.3628, .delta = 4.93e-3, .M = 8192};
+    f->penalty = CT_GIGE_MODEL(0.75, 0.036, 0.115);
+    f->intra_bw = 5e9;
 }
 
 /* A published signature (vectors/signatures.txt). alpha and beta were not

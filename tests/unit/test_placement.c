@@ -28,23 +28,9 @@
 #include "contention/score.h"
 #include "contention/signatures.h"
 #include "ctslurm/slurmfmt.h"
+#include "ct_test_util.h"
 
 #define MIB (1024.0 * 1024.0)
-
-static void gige_fabric(ct_fabric *f)
-{
-    ct_fabric_init(f);
-    snprintf(f->name, sizeof f->name, "gige_test");
-    f->alpha = 50e-6;
-    f->beta = 1.0 / 125e6;
-    f->has_alltoall = 1;
-    f->alltoall = (ct_a2a_sig){.gamma = 4.3628, .delta = 4.93e-3, .M = 8192}; /* 000 §6.2 */
-    f->penalty.kind = CT_MODEL_GIGE;                                          /* 001 §V-A */
-    f->penalty.real[CT_GIGE_SHARE] = 0.75;
-    f->penalty.real[CT_GIGE_SKEW_IN] = 0.036;
-    f->penalty.real[CT_GIGE_SKEW_OUT] = 0.115;
-    f->intra_bw = 5e9;
-}
 
 static void request(ct_place_request *r, const ct_alloc *a, int32_t ntasks, const char *pattern,
                     double bytes, uint64_t seed)
@@ -83,7 +69,7 @@ static void traffic(const ct_pattern *p, const ct_layout *l, int64_t *remote, in
 static void check_halo2d_4x4(const char *pattern)
 {
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     assert_int_equal(ct_alloc_uniform(4, 4, &a, NULL), 0);
     ct_place_request req;
@@ -145,7 +131,7 @@ static void test_block_cyclic_match_scorer(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     assert_int_equal(ctslurm_parse_cpus_per_node("4(x2),3,1(x5)", &a, NULL), 0);
     static const char *const pats[] = {"ring", "halves", "halo2d", "halo3d"};
@@ -179,7 +165,7 @@ static void test_invariants(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     static const char *const allocs[] = {"4(x2),3,1(x5)", "8(x4)", "6,2,5,3", "4(x16)"};
     static const int32_t ntasks[] = {16, 30, 0, 64};
     static const char *const pats[] = {
@@ -236,7 +222,7 @@ static void test_ring_keeps_block(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     assert_int_equal(ct_alloc_uniform(8, 8, &a, NULL), 0);
     ct_place_request req;
@@ -256,7 +242,7 @@ static void test_alltoall_block(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     assert_int_equal(ct_alloc_uniform(4, 4, &a, NULL), 0);
     ct_place_request req;
@@ -279,7 +265,7 @@ static void test_halo3d_cubes(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     assert_int_equal(ct_alloc_uniform(8, 8, &a, NULL), 0);
     ct_place_request req;

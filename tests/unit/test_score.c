@@ -25,29 +25,9 @@
 #include "contention/signatures.h"
 #include "contention/topology.h"
 #include "ctslurm/slurmfmt.h"
+#include "ct_test_util.h"
 
 #define REL 1e-12
-
-static void close_rel(double got, double want, double rtol, const char *what)
-{
-    if (!(fabs(got - want) <= rtol * fabs(want)))
-        fail_msg("%s: got %.17g, want %.17g", what, got, want);
-}
-
-static void gige_fabric(ct_fabric *f)
-{
-    ct_fabric_init(f);
-    snprintf(f->name, sizeof f->name, "gige_test");
-    f->alpha = 50e-6;
-    f->beta = 1.0 / 125e6;
-    f->has_alltoall = 1;
-    f->alltoall = (ct_a2a_sig){.gamma = 4.3628, .delta = 4.93e-3, .M = 8192}; /* 000 §6.2 */
-    f->penalty.kind = CT_MODEL_GIGE;                                          /* 001 §V-A */
-    f->penalty.real[CT_GIGE_SHARE] = 0.75;
-    f->penalty.real[CT_GIGE_SKEW_IN] = 0.036;
-    f->penalty.real[CT_GIGE_SKEW_OUT] = 0.115;
-    f->intra_bw = 5e9;
-}
 
 static void request(ct_score_request *r, const ct_alloc *a, int32_t ntasks, const char *pattern,
                     double bytes)
@@ -91,7 +71,7 @@ static void test_ring_prefers_block(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     assert_int_equal(ctslurm_parse_cpus_per_node("4(x4)", &a, NULL), 0);
     ct_score_request req;
@@ -132,7 +112,7 @@ static void test_halves_prefers_cyclic(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     static const struct {
         const char *cpus;
         int32_t ntasks;
@@ -158,7 +138,7 @@ static void test_alltoall_consistency(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     assert_int_equal(ctslurm_parse_cpus_per_node("4(x2),3,1(x5)", &a, NULL), 0);
     ct_score_request req;
@@ -211,7 +191,7 @@ static void test_segments_used_by_every_model(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     f.p2p_segments = (ct_p2p_curve){2, {{0, 20e-6, 1e-9}, {65536, -2e-3, 1.0 / 50e6}}};
     ct_alloc a;
     assert_int_equal(ct_alloc_uniform(4, 2, &a, NULL), 0);
@@ -241,7 +221,7 @@ static void test_missing_parts_noted(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     f.has_alltoall = 0;
     f.penalty.kind = CT_MODEL_NONE;
     ct_alloc a;
@@ -262,7 +242,7 @@ static void test_missing_parts_noted(void **state)
         assert_close(r.c[i].slowdown, 1.0);
     /* no intra-node bandwidth: halves under cyclic stays inside nodes and
      * takes no time at all, so the margin is infinite */
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     f.intra_bw = 0;
     request(&req, &a, 16, "halves", 65536);
     assert_int_equal(ct_score(&f, &req, &r, &err), 0);
@@ -278,7 +258,7 @@ static void test_defaults_and_errors(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     assert_int_equal(ctslurm_parse_cpus_per_node("4(x2),2", &a, NULL), 0);
     ct_score_request req;
@@ -318,7 +298,7 @@ static void test_large_random_progressive_gige(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     assert_int_equal(ct_alloc_uniform(256, 16, &a, NULL), 0);
     ct_score_request req;
@@ -369,7 +349,7 @@ static void test_huge_random_uses_static_penalties(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     assert_int_equal(ct_alloc_uniform(1024, 64, &a, NULL), 0);
     ct_score_request req;
@@ -406,7 +386,7 @@ static void test_trace_pattern(void **state)
     char spec[64];
     snprintf(spec, sizeof spec, "trace:%s", path);
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     assert_int_equal(ctslurm_parse_cpus_per_node("2(x2)", &a, NULL), 0);
     ct_score_request req;
@@ -466,7 +446,7 @@ static void test_tree_one_leaf_unchanged(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     ct_alloc a;
     ct_err err;
     assert_int_equal(ctslurm_parse_cpus_per_node("4(x3),2", &a, &err), 0);
@@ -506,7 +486,7 @@ static void test_tree_two_leaves(void **state)
 {
     (void)state;
     ct_fabric f;
-    gige_fabric(&f);
+    ct_test_gige_fabric(&f);
     f.penalty.kind = CT_MODEL_FAIRSHARE;
     ct_alloc a;
     ct_err err;
