@@ -125,8 +125,12 @@ lc_interactive() {
     # makes script(1) end the session)
     exec {fd}< <(printf '. %q >%q 2>&1; exit\n' "$f" "$out"; sleep "$CT_TIMEOUT")
     feeder=$!
+    # salloc runs Slurm's InteractiveStepOptions, "srun --interactive --pty
+    # $SHELL": a CI job or cron may have no SHELL (with none the session
+    # never starts), so give the shell a user's login would have.
     # shellcheck disable=SC2086
-    timeout -k 10 "$CT_TIMEOUT" script -q -e -c "salloc $sargs" /dev/null <&"$fd" >/dev/null 2>&1
+    SHELL=${SHELL:-/bin/bash} timeout -k 10 "$CT_TIMEOUT" script -q -e -c "salloc $sargs" /dev/null \
+        <&"$fd" >/dev/null 2>&1
     exec {fd}<&-
     kill "$feeder" 2>/dev/null
     cat "$out"
