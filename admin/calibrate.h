@@ -115,6 +115,11 @@ typedef struct calib_fit {
     ct_calib_opts co;
     double train_err; /* largest error on the points the fit trusts */
     int over;         /* train_err above --max-fit-error */
+    /* --incast: the duplex coupling (our extension, penalty_duplex.c) from the
+     * 2 x 1 Alltoall; when fitted, the penalty model written is duplex */
+    ct_duplex_fit dx;
+    int have_duplex;
+    char duplex_err[CT_ERR_MAX];
 } calib_fit;
 
 void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *g, int have_gige,

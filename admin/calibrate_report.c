@@ -210,7 +210,13 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
     snprintf(fab->p2p_source, sizeof fab->p2p_source,
              "contention-admin calibrate %s: Hockney least squares on %zu ping-pong sizes",
              r->today, r->d.bench.np2p);
-    if (f->have_gige) {
+    if (f->have_duplex) {
+        fab->penalty = CT_DUPLEX_MODEL(f->dx.delta); /* our extension: penalty_duplex.c */
+        snprintf(fab->penalty_source, sizeof fab->penalty_source,
+                 "contention-admin calibrate %s: duplex fair share (our extension), delta = "
+                 "median of %zu Alltoall 2x1 points t/T_alone - 1",
+                 r->today, f->dx.nused);
+    } else if (f->have_gige) {
         fab->penalty = CT_GIGE_MODEL(f->g.share, f->g.skew_in, f->g.skew_out);
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: 001 §V-A from conflict schemes at %.0f bytes%s",

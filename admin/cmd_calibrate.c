@@ -258,10 +258,29 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                    "--from DIR, e.g. with --incast",
                    100 * f->train_err, a->max_err_pct);
     }
+    if (a->incast) {
+        /* a node sending and receiving at once: δ of the duplex fair share */
+        ct_p2p_curve cur = f->res.p2p;
+        if (cur.nseg == 0)
+            ct_p2p_single(&cur, f->res.alpha, f->res.beta);
+        if (ct_fit_duplex(&cur, d->bench.a2a, d->bench.na2a, f->co.saturated_m, &f->dx, &err) == 0)
+            f->have_duplex = 1;
+        else
+            snprintf(f->duplex_err, sizeof f->duplex_err, "%s", err.msg);
+    }
     if (f->res.nheld == 0)
         fprintf(stderr, "contention-admin calibrate: warning: no held-back samples: the "
                         "signature is not validated (measure more than one configuration)\n");
     calib_print_report(info, &f->res, &f->g, f->have_gige, f->gige_err);
+    if (f->have_duplex)
+        fprintf(info,
+                "duplex coupling (our extension): delta = %.3f, the median of %zu Alltoall 2x1 "
+                "points (m >= %.0f KiB: t / T_alone - 1 from %.3f to %.3f%s); penalty model "
+                "written: duplex fair share\n",
+                f->dx.delta, f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
+                f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "");
+    else if (a->incast)
+        fprintf(info, "duplex coupling not fitted: %s\n", f->duplex_err);
     if (r->d.intra_bw > 0)
         fprintf(info, "intra-node bandwidth %.4g MB/s from one node's halves (used by the model)\n",
                 r->d.intra_bw / 1e6);

@@ -243,6 +243,22 @@ int main(int argc, char **argv)
     f.intra_bw = intra_bw;
     if (have_gige)
         f.penalty = CT_GIGE_MODEL(g.share, g.skew_in, g.skew_out); /* 001 §V-A */
+    /* incast mode: the duplex fair-share model (our extension) with δ from the
+     * 2 x 1 Alltoall, when calibrate measured it; the GigE fit is still printed */
+    ct_duplex_fit dx;
+    int have_duplex = 0;
+    char dxmsg[CT_ERR_MAX] = "";
+    if (incast) {
+        ct_p2p_curve cur = r.p2p;
+        if (cur.nseg == 0)
+            ct_p2p_single(&cur, r.alpha, r.beta);
+        if (ct_fit_duplex(&cur, a2.a2a, a2.na2a, o.saturated_m, &dx, &err) == 0) {
+            have_duplex = 1;
+            f.penalty = CT_DUPLEX_MODEL(dx.delta);
+        } else {
+            snprintf(dxmsg, sizeof dxmsg, "%s", err.msg);
+        }
+    }
 
     printf("kind,nodes,tpn,pattern,layout,m,measured_s,spread,predicted_s,bound_s,held\n");
     for (size_t i = 0; i < r.npoints; i++) {
@@ -311,6 +327,13 @@ int main(int argc, char **argv)
         printf("# gige: beta %.4f, gamma_i %.4f, gamma_o %.4f (%s)%s%s\n", g.share, g.skew_in,
                g.skew_out, g.has_gammas ? g.gamma_scheme : "gammas not fitted",
                g.note[0] ? ": " : "", g.note);
+    if (have_duplex)
+        printf("# duplex: delta %.3f (median of %zu Alltoall 2x1 points with m >= %.0f KiB: "
+               "t / T_alone - 1 from %.3f to %.3f); pattern penalty model: duplex fair share\n",
+               dx.delta, dx.nused, o.saturated_m / 1024, dx.lo, dx.hi);
+    else if (incast)
+        printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,
+               have_gige ? "gige" : "none");
     ct_calib_result_free(&r);
     ct_bench_free(&pp);
     ct_bench_free(&a2);

@@ -630,3 +630,38 @@ int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, c
     g->check_err = ct_calib_summarise(pts, g->nchecks, 1, 0.0);
     return 0;
 }
+
+/* ---- duplex coupling (our extension; penalty_duplex.c) */
+
+int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
+                  ct_duplex_fit *out, ct_err *err)
+{
+    memset(out, 0, sizeof *out);
+    double *r = malloc((n ? n : 1) * sizeof *r);
+    if (!r)
+        return ct_err_set(err, "out of memory for %zu Alltoall samples", n);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ct_a2a_sample *s = &a2a[i];
+        if (s->nodes != 2 || s->tasks_per_node != 1 || !(s->m >= min_m) || !(s->t > 0))
+            continue;
+        double alone = ct_p2p_time(curve, s->m); /* Hockney α + mβ of the size's segment */
+        if (!(alone > 0))
+            continue;
+        r[k++] = s->t / alone - 1.0; /* two nodes exchanging: (1 + δ)·T_alone */
+    }
+    if (k == 0) {
+        free(r);
+        return ct_err_set(err, "duplex coupling: no Alltoall sample on 2 nodes x 1 task with m >= "
+                               "%.0f B (calibrate measures it: Alltoall at 2 x 1)",
+                          min_m);
+    }
+    qsort(r, k, sizeof *r, cmp_double);
+    out->nused = k;
+    out->lo = r[0];
+    out->hi = r[k - 1];
+    out->raw = k % 2 ? r[k / 2] : 0.5 * (r[k / 2 - 1] + r[k / 2]);
+    out->delta = out->raw < 0 ? 0 : out->raw > 1 ? 1 : out->raw;
+    free(r);
+    return 0;
+}

@@ -678,6 +678,11 @@ static void test_fit_threshold_and_extensions(void **state)
     assert_int_equal(rc, 0);
     assert_true(sf.fabrics[0].alltoall.gamma_incast > 0);
     assert_int_equal(sf.fabrics[0].p2p_segments.nseg, 2);
+    /* and the duplex coupling from the recorded 2 x 1 Alltoall (128-512 KiB:
+     * t / T_alone - 1 = 0.079, 0.261, 0.297; median 0.261) */
+    assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_DUPLEX);
+    assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_COUPLING] - 0.2613) < 5e-4);
+    expect_in(r.err, "duplex coupling (our extension): delta = 0.261");
     ct_sigfile_free(&sf);
     done(&r);
     r = run("fit", "--fabric", "emu", "--max-fit-error", "-1", EMU "pingpong.csv", NULL);

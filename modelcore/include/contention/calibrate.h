@@ -192,4 +192,20 @@ int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double 
  * with k >= 2; all schemes must share one message size. */
 int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, ct_err *err);
 
+/* --- duplex coupling δ of the duplex fair-share model (our extension,
+ * penalty_duplex.c) --- from the 2-node, 1-task-per-node Alltoall calibrate
+ * measures anyway: the two nodes each send m to the other at once, which the
+ * model prices (1 + δ)·T_alone(m). δ = median over the samples with
+ * m >= min_m of t / ct_p2p_time(curve, m) - 1, clamped to [0, 1]; needs at
+ * least one such sample (-1 and a message otherwise). *nused = samples used;
+ * note (may be NULL) gets one line naming the ratios' range and a clamp. */
+typedef struct ct_duplex_fit {
+    double delta;      /* the coupling written into the signature */
+    double raw;        /* the median ratio - 1 before clamping */
+    double lo, hi;     /* smallest and largest ratio - 1 over the samples used */
+    size_t nused;
+} ct_duplex_fit;
+int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
+                  ct_duplex_fit *out, ct_err *err);
+
 #endif

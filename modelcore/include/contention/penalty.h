@@ -74,6 +74,13 @@ enum {
                                  [CT_GIGE_SKEW_IN] = (skew_in),                                    \
                                  [CT_GIGE_SKEW_OUT] = (skew_out)}})
 /* The Stop & Go model with a method and seed (001 §V-B). */
+/* Slot of CT_MODEL_DUPLEX (our extension, penalty_duplex.c; YAML key duplex). */
+enum {
+    CT_DUPLEX_COUPLING = 0, /* real: δ, 0 = full duplex (fair share) .. 1 = half duplex */
+};
+#define CT_DUPLEX_MODEL(delta)                                                                     \
+    ((ct_penalty_model){.kind = CT_MODEL_DUPLEX, .real = {[CT_DUPLEX_COUPLING] = (delta)}})
+
 #define CT_STOPGO_MODEL(method, seed)                                                              \
     ((ct_penalty_model){.kind = CT_MODEL_STOPGO,                                                   \
                         .integer = {[CT_STOPGO_METHOD] = (method), [CT_STOPGO_SEED] = (seed)}})
@@ -125,6 +132,13 @@ int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err);
 /* Same over the active arcs only (NULL: all arcs); inactive arcs get 0. */
 int ct_fairshare_penalties_ex(const ct_graph *g, const unsigned char *active, double *penalty,
                               ct_err *err);
+
+/* --- duplex-coupled fair share (penalty_duplex.c, our extension, issue 12) ---
+ * Max-min fair share where a node sending at rate x and receiving at rate y
+ * at once obeys x + δ·y <= 1 and y + δ·x <= 1 (0 <= δ <= 1). δ = 0 gives
+ * ct_fairshare_penalties_ex's penalties. */
+int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char *active,
+                           double *penalty, ct_err *err);
 
 /* --- link-level model on a switch tree (penalty_links.c, issue 14) ---
  * m's model generalised from NICs to every link of t (NIC out/in, switch

@@ -1,0 +1,158 @@
+/* Duplex-coupled max-min fair share (our extension, issue 12).
+ *
+ * Every node has one outgoing and one incoming NIC of capacity 1 (the
+ * bandwidth of a communication alone), as in the fair-share baseline
+ * (penalty_fairshare.c), but a node that sends and receives at once does not
+ * get both directions in full: with x_v the rate it sends and y_v the rate it
+ * receives,
+ *
+ *     x_v + δ·y_v <= 1   and   y_v + δ·x_v <= 1,      0 <= δ <= 1.
+ *
+ * δ = 0 is the fair-share baseline (full duplex, bit for bit the same
+ * penalties), δ = 1 a half-duplex NIC. The mechanism measured on TCP over
+ * shaped links (doc/accuracy.md): the ACKs of the incoming streams queue
+ * behind the node's own outgoing data in the same egress queue, and on a
+ * small host the same CPU moves both directions; the deeper the queue, the
+ * longer the ACK delay and the larger δ. Reverse ACK traffic taking a share
+ * of a link is what SimGrid's flow-level TCP model calls cross-traffic
+ * (Velho, Mello Schnorr, Casanova, Legrand: "On the validity of flow-level
+ * TCP network models for grid and cloud simulations", ACM TOMACS 23(4),
+ * 2013), with a fixed share; here δ is fitted per network by calibrate
+ * (ct_fit_duplex, calibrate.h) from the 2-node Alltoall it measures anyway:
+ * two nodes each sending m to the other take (1 + δ)·T_alone(m).
+ *
+ * Rates by progressive filling (max-min over the 2·nodes constraints, each
+ * flow weighted 1 in its own direction and δ in the other direction of both
+ * its end nodes); penalty = 1 / rate (T = p·T_alone, 001 §IV-B).
+ */
+#include "contention/penalty.h"
+
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct dcons {
+    double used;   /* capacity taken by frozen flows (weighted) */
+    double wfree;  /* weight of the unfrozen flows through it */
+    int64_t nfree; /* unfrozen flows (communications) through it: wfree = 0 when 0 */
+} dcons;
+
+/* Constraint c of flow (s -> d) and its weight: j = 0 out(s) 1, 1 in(d) 1,
+ * 2 in(s) δ, 3 out(d) δ. Index of out(v) = 2v, in(v) = 2v + 1. */
+static inline size_t cons_of(const ct_comm *c, int j)
+{
+    switch (j) {
+    case 0:
+        return 2 * (size_t)c->src;
+    case 1:
+        return 2 * (size_t)c->dst + 1;
+    case 2:
+        return 2 * (size_t)c->src + 1;
+    default:
+        return 2 * (size_t)c->dst;
+    }
+}
+
+int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char *active,
+                           double *penalty, ct_err *err)
+{
+    if (!(duplex >= 0 && duplex <= 1))
+        return ct_err_set(err, "duplex = %g (accepted: a number >= 0 and <= 1)", duplex);
+    if (g->nnodes < 1)
+        return ct_err_set(err, "graph with %d nodes (accepted: >= 1)", (int)g->nnodes);
+    const size_t n = g->ncomm, nc = 2 * (size_t)g->nnodes;
+    const int nj = duplex > 0 ? 4 : 2; /* δ = 0: the fair-share baseline's two NICs */
+    dcons *k = calloc(nc, sizeof *k);
+    double *rate = malloc((n ? n : 1) * sizeof *rate);
+    if (!k || !rate) {
+        free(k), free(rate);
+        return ct_err_set(err, "out of memory for a duplex fair-share evaluation of %zu arcs", n);
+    }
+    const ct_comm *c = g->comm;
+    size_t unfrozen = 0;
+    for (size_t i = 0; i < n; i++) {
+        rate[i] = 0.0;
+        if (active && !active[i])
+            continue;
+        for (int j = 0; j < nj; j++) {
+            dcons *x = &k[cons_of(&c[i], j)];
+            x->wfree += (j < 2 ? 1.0 : duplex) * (double)c[i].mult;
+            x->nfree += c[i].mult;
+        }
+        rate[i] = -1.0; /* unfrozen */
+        unfrozen++;
+    }
+    while (unfrozen > 0) {
+        /* the water level at which the first constraint fills: (1 - used) / wfree */
+        double level = INFINITY;
+        for (size_t v = 0; v < nc; v++)
+            if (k[v].nfree > 0 && k[v].wfree > 0 && (1.0 - k[v].used) / k[v].wfree < level)
+                level = (1.0 - k[v].used) / k[v].wfree;
+        if (level < 0)
+            level = 0; /* rounding: a constraint already full */
+        const double tol = level * 1e-12;
+        for (size_t i = 0; i < n; i++) {
+            if (rate[i] >= 0)
+                continue;
+            for (int j = 0; j < nj; j++) {
+                const dcons *x = &k[cons_of(&c[i], j)];
+                if (x->wfree > 0 && (1.0 - x->used) / x->wfree <= level + tol) {
+                    rate[i] = -2.0; /* freeze after the scan: levels must not move */
+                    break;
+                }
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (rate[i] != -2.0)
+                continue;
+            rate[i] = level;
+            for (int j = 0; j < nj; j++) {
+                dcons *x = &k[cons_of(&c[i], j)];
+                const double w = (j < 2 ? 1.0 : duplex) * (double)c[i].mult;
+                x->used += level * w;
+                x->nfree -= c[i].mult;
+                x->wfree = x->nfree > 0 ? x->wfree - w : 0.0;
+            }
+            unfrozen--;
+        }
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (active && !active[i]) {
+            penalty[i] = 0.0;
+        } else if (!(rate[i] > 0)) {
+            rc = ct_err_set(err, "duplex fair share: arc %zu got rate %g", i, rate[i]);
+            break;
+        } else {
+            penalty[i] = 1.0 / rate[i];
+        }
+    }
+    free(k), free(rate);
+    return rc;
+}
+
+/* ---- the model's entry in the registry (model.h) */
+
+static int duplex_penalties(const ct_penalty_model *m, const ct_graph *g,
+                            const unsigned char *active, double *penalty, ct_err *err)
+{
+    return ct_duplex_penalties_ex(m->real[CT_DUPLEX_COUPLING], g, active, penalty, err);
+}
+
+static const ct_model_key duplex_keys[] = {
+    {.key = "duplex", .unit = "1",
+     .meaning = "δ (our extension): sending and receiving at once, x + δ·y <= 1 per NIC",
+     .type = CT_PARAM_REAL, .slot = CT_DUPLEX_COUPLING, .required = 1, .lo = 0, .hi = 1},
+};
+
+const ct_model_ops ct_model_duplex = {
+    .info = {.name = "duplex",
+             .label = "duplex fair share",
+             .cite = "our extension (issue 12)",
+             .summary = "max-min fair share with send/receive coupling δ per node (fitted)",
+             .keys = duplex_keys,
+             .nkeys = sizeof duplex_keys / sizeof duplex_keys[0],
+             .penalty_ge1 = 1},
+    .penalties = duplex_penalties,
+};

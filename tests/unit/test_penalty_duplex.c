@@ -1,0 +1,212 @@
+/* Duplex-coupled fair share (penalty_duplex.c, our extension) and the fit of
+ * its coupling δ from the 2 x 1 Alltoall (ct_fit_duplex, calibrate.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contention/calibrate.h"
+#include "contention/models.h"
+#include "contention/penalty.h"
+
+#define TOL 1e-12
+
+/* Two nodes sending to each other: x + δ·x = 1 at both ends -> penalty 1 + δ;
+ * a pure sender (node 2 -> 3, 3 receives only) is not slowed by δ. */
+static void test_exchange_and_pure_sender(void **state)
+{
+    (void)state;
+    double ds[] = {0, 0.1, 0.5, 1};
+    for (int t = 0; t < 4; t++) {
+        ct_graph g;
+        ct_graph_init(&g, 4, NULL);
+        ct_graph_add(&g, 0, 1, 1, 1.0, NULL);
+        ct_graph_add(&g, 1, 0, 1, 1.0, NULL);
+        ct_graph_add(&g, 2, 3, 2, 1.0, NULL); /* two flows one way: 1/2 each, any δ */
+        double p[3];
+        assert_int_equal(ct_duplex_penalties_ex(ds[t], &g, NULL, p, NULL), 0);
+        assert_true(fabs(p[0] - (1 + ds[t])) < TOL && fabs(p[1] - (1 + ds[t])) < TOL);
+        assert_true(fabs(p[2] - 2.0) < TOL);
+        ct_graph_free(&g);
+    }
+}
+
+/* A ring over n nodes (everyone sends one, receives one): 1 + δ; half duplex
+ * (δ = 1) with k flows each way between two nodes: 2k, as the 256 KiB-bucket
+ * network measured (doc/accuracy.md: 4 x 4 halves as block, 8.0 x T_alone). */
+static void test_ring_and_half_duplex(void **state)
+{
+    (void)state;
+    ct_graph g;
+    ct_graph_init(&g, 4, NULL);
+    for (int v = 0; v < 4; v++)
+        ct_graph_add(&g, v, (v + 1) % 4, 1, 1.0, NULL);
+    double p[4];
+    assert_int_equal(ct_duplex_penalties_ex(0.3, &g, NULL, p, NULL), 0);
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(p[i] - 1.3) < TOL);
+    ct_graph_free(&g);
+    ct_graph_init(&g, 2, NULL);
+    ct_graph_add(&g, 0, 1, 4, 1.0, NULL);
+    ct_graph_add(&g, 1, 0, 4, 1.0, NULL);
+    assert_int_equal(ct_duplex_penalties_ex(1.0, &g, NULL, p, NULL), 0);
+    assert_true(fabs(p[0] - 8.0) < TOL && fabs(p[1] - 8.0) < TOL);
+    /* inactive arcs get 0 and do not count: one direction alone is 4 */
+    unsigned char act[2] = {1, 0};
+    assert_int_equal(ct_duplex_penalties_ex(1.0, &g, act, p, NULL), 0);
+    assert_true(fabs(p[0] - 4.0) < TOL && p[1] == 0.0);
+    ct_graph_free(&g);
+}
+
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+/* δ = 0 is the fair-share baseline bit for bit; for δ > 0 no node's coupled
+ * constraint is exceeded, every flow has a full constraint on which it has
+ * the highest rate (max-min), and the slowest flow slows as δ grows. */
+static void test_random_graphs(void **state)
+{
+    (void)state;
+    uint64_t s = 7;
+    for (int t = 0; t < 200; t++) {
+        int n = 2 + (int)(lcg(&s) % 10);
+        ct_graph g;
+        ct_graph_init(&g, n, NULL);
+        for (int u = 0; u < n; u++)
+            for (int v = 0; v < n; v++)
+                if (u != v && lcg(&s) % 3 == 0)
+                    ct_graph_add(&g, u, v, 1 + (int64_t)(lcg(&s) % 3), 1.0, NULL);
+        if (g.ncomm == 0) {
+            ct_graph_free(&g);
+            continue;
+        }
+        size_t m = g.ncomm;
+        double *p0 = malloc(m * sizeof *p0), *f = malloc(m * sizeof *f);
+        double *p = malloc(m * sizeof *p), *q = malloc(m * sizeof *q);
+        assert_int_equal(ct_duplex_penalties_ex(0, &g, NULL, p0, NULL), 0);
+        assert_int_equal(ct_fairshare_penalties(&g, f, NULL), 0);
+        for (size_t i = 0; i < m; i++)
+            assert_true(p0[i] == f[i]);
+        double d = (double)(1 + lcg(&s) % 100) / 100.0;
+        assert_int_equal(ct_duplex_penalties_ex(d, &g, NULL, p, NULL), 0);
+        assert_int_equal(ct_duplex_penalties_ex(d / 2, &g, NULL, q, NULL), 0);
+        double *x = calloc((size_t)n, sizeof *x), *y = calloc((size_t)n, sizeof *y);
+        for (size_t i = 0; i < m; i++) {
+            assert_true(p[i] >= 1 - 1e-12);
+            x[g.comm[i].src] += (double)g.comm[i].mult / p[i];
+            y[g.comm[i].dst] += (double)g.comm[i].mult / p[i];
+        }
+        double maxq = 0, maxp = 0;
+        for (size_t i = 0; i < m; i++) {
+            maxq = q[i] > maxq ? q[i] : maxq;
+            maxp = p[i] > maxp ? p[i] : maxp;
+        }
+        /* the first water level (the slowest flow) only falls as δ grows */
+        assert_true(maxq <= maxp * (1 + 1e-9));
+        for (int v = 0; v < n; v++)
+            assert_true(x[v] + d * y[v] <= 1 + 1e-9 && y[v] + d * x[v] <= 1 + 1e-9);
+        for (size_t i = 0; i < m; i++) {
+            int a = g.comm[i].src, b = g.comm[i].dst, bottleneck = 0;
+            double r = 1.0 / p[i];
+            /* a full constraint through which this flow has the highest rate */
+            double lim[4] = {x[a] + d * y[a], y[b] + d * x[b], y[a] + d * x[a], x[b] + d * y[b]};
+            for (int c = 0; c < 4 && !bottleneck; c++) {
+                if (lim[c] < 1 - 1e-9)
+                    continue;
+                int ok = 1;
+                for (size_t j = 0; j < m && ok; j++) {
+                    int on = c == 0 ? (g.comm[j].src == a || (g.comm[j].dst == a)) :
+                             c == 1 ? (g.comm[j].dst == b || g.comm[j].src == b) :
+                             c == 2 ? (g.comm[j].dst == a || g.comm[j].src == a) :
+                                      (g.comm[j].src == b || g.comm[j].dst == b);
+                    if (on && 1.0 / p[j] > r + 1e-9)
+                        ok = 0;
+                }
+                bottleneck = ok;
+            }
+            assert_true(bottleneck);
+        }
+        free(p0), free(f), free(p), free(q), free(x), free(y);
+        ct_graph_free(&g);
+    }
+}
+
+static void test_model_registry(void **state)
+{
+    (void)state;
+    ct_model_kind k;
+    assert_int_equal(ct_model_from_name("duplex", &k), 0);
+    assert_int_equal(k, CT_MODEL_DUPLEX);
+    ct_err err;
+    ct_penalty_model m = CT_DUPLEX_MODEL(0.25);
+    assert_int_equal(ct_model_check(&m, &err), 0);
+    m = CT_DUPLEX_MODEL(1.5);
+    assert_int_equal(ct_model_check(&m, &err), -1);
+    assert_non_null(strstr(err.msg, "duplex"));
+    ct_graph g;
+    ct_graph_init(&g, 2, NULL);
+    ct_graph_add(&g, 0, 1, 1, 1.0, NULL);
+    ct_graph_add(&g, 1, 0, 1, 1.0, NULL);
+    double p[2];
+    m = CT_DUPLEX_MODEL(0.25);
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    assert_true(fabs(p[0] - 1.25) < TOL);
+    assert_int_equal(ct_duplex_penalties_ex(-0.1, &g, NULL, p, &err), -1);
+    assert_non_null(strstr(err.msg, "duplex = -0.1"));
+    ct_graph_free(&g);
+}
+
+/* δ from 2 x 1 Alltoall samples: median of t / T_alone - 1 over m >= min_m;
+ * other configurations and small m ignored; clamped to [0, 1]. */
+static void test_fit_duplex(void **state)
+{
+    (void)state;
+    ct_p2p_curve c;
+    ct_p2p_single(&c, 1e-4, 8e-8); /* α 100 µs, 12.5 MB/s */
+    double ms[] = {131072, 262144, 524288};
+    double dl[] = {0.12, 0.08, 0.10}; /* median 0.10 */
+    ct_a2a_sample s[6];
+    memset(s, 0, sizeof s);
+    for (int i = 0; i < 3; i++)
+        s[i] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = ms[i],
+                               .t = (1 + dl[i]) * (1e-4 + 8e-8 * ms[i]), .t_min = 0};
+    s[3] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = 32768, .t = 1.0, .t_min = 0};
+    s[4] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = 262144, .t = 1.0, .t_min = 0};
+    s[5] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 2, .m = 262144, .t = 1.0, .t_min = 0};
+    ct_duplex_fit f;
+    ct_err err;
+    assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
+    assert_int_equal(f.nused, 3);
+    assert_true(fabs(f.delta - 0.10) < 1e-9 && fabs(f.lo - 0.08) < 1e-9 &&
+                fabs(f.hi - 0.12) < 1e-9);
+    for (int i = 0; i < 3; i++)
+        s[i].t = 3.0 * (1e-4 + 8e-8 * ms[i]); /* twice as slow as half duplex: clamped */
+    assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
+    assert_true(f.delta == 1.0 && fabs(f.raw - 2.0) < 1e-9);
+    for (int i = 0; i < 3; i++)
+        s[i].t = 0.9 * (1e-4 + 8e-8 * ms[i]); /* faster than alone: 0 */
+    assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
+    assert_true(f.delta == 0.0 && f.raw < 0);
+    assert_int_equal(ct_fit_duplex(&c, s + 3, 3, 131072, &f, &err), -1);
+    assert_non_null(strstr(err.msg, "2 nodes x 1 task"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exchange_and_pure_sender),
+        cmocka_unit_test(test_ring_and_half_duplex),
+        cmocka_unit_test(test_random_graphs),
+        cmocka_unit_test(test_model_registry),
+        cmocka_unit_test(test_fit_duplex),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
