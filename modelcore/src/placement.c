@@ -30,6 +30,19 @@
 #define EVAL_MAX_ARCS 1024
 /* Budget of adjacency entries the refinement may touch (about 10 ms). */
 #define REFINE_BUDGET ((uint64_t)2000000)
+/* Work estimates, in units of ct_place_request.max_work (one unit is about
+ * 55 instructions, the cost of one graph entry in the refinement; ratios
+ * from callgrind on bench_placement 1,024 x 64; doc/plugin.md): per
+ * task arc for the task graph, per arc and start for its node-level graph
+ * and screening, per (vertex + arc) of Scotch's graph, per task and
+ * bisection level of the tiling, per trace event and replay (the replay's
+ * ~1,000 instructions per event run at a third of the others' speed:
+ * cache misses in the event heap). */
+#define W_ARC 2
+#define W_SCREEN 3
+#define W_SCOTCH 80
+#define W_TILES 4
+#define W_REPLAY 50
 /* Below this many tasks every start is verified with the full model. */
 #define VERIFY_ALL_MAX_TASKS 4096
 
@@ -417,7 +430,8 @@ static uint64_t splitmix(uint64_t *x)
 /* Swaps of two tasks on different nodes, first improvement, tasks visited
  * in a seeded order. Partners of u: for each neighbour x of u on another
  * node B, x and x's neighbours on B (tasks on B's border facing u). */
-static int refine(pstate *s, uint64_t seed, int32_t max_passes, int32_t *swaps, ct_err *err)
+static int refine(pstate *s, uint64_t seed, int32_t max_passes, uint64_t budget, int32_t *swaps,
+                  uint64_t *spent, ct_err *err)
 {
     const tgraph *g = s->g;
     int32_t n = g->n;
@@ -434,9 +448,9 @@ static int refine(pstate *s, uint64_t seed, int32_t max_passes, int32_t *swaps, 
         order[j] = t;
     }
     int rc = 0;
-    for (int32_t pass = 0; pass < max_passes && work < REFINE_BUDGET && rc == 0; pass++) {
+    for (int32_t pass = 0; pass < max_passes && work < budget && rc == 0; pass++) {
         int32_t accepted = 0;
-        for (int32_t oi = 0; oi < n && work < REFINE_BUDGET && rc == 0; oi++) {
+        for (int32_t oi = 0; oi < n && work < budget && rc == 0; oi++) {
             int32_t u = order[oi];
             int32_t a = s->node_of[u];
             int done = 0;
@@ -473,8 +487,10 @@ static int refine(pstate *s, uint64_t seed, int32_t max_passes, int32_t *swaps, 
         if (!accepted)
             break;
         pstate_rescan(s); /* drop rounding drift of the running maxima */
+        work += (uint64_t)s->nnodes;
     }
     free(order);
+    *spent += work;
     return rc;
 }
 
@@ -575,19 +591,20 @@ out:
     return rc;
 }
 
-/* Stable counting sort of t[0..m) by coordinate d of the process grid. */
-static int sort_by_dim(int32_t *t, int32_t m, int d, const int32_t *dims, const int64_t *stride,
+/* Stable counting sort of t[0..m) by coordinate d of the process grid
+ * (coord[t * 3 + d]: the task's coordinates, computed once). */
+static int sort_by_dim(int32_t *t, int32_t m, int d, const int32_t *dims, const int32_t *coord,
                        int32_t *tmp, ct_err *err)
 {
     int64_t *cnt = calloc((size_t)dims[d] + 1, sizeof *cnt);
     if (!cnt)
         return ct_err_set(err, "out of memory for a %d-wide grid", (int)dims[d]);
     for (int32_t i = 0; i < m; i++)
-        cnt[(t[i] / stride[d]) % dims[d] + 1]++;
+        cnt[coord[(int64_t)t[i] * 3 + d] + 1]++;
     for (int32_t c = 0; c < dims[d]; c++)
         cnt[c + 1] += cnt[c];
     for (int32_t i = 0; i < m; i++)
-        tmp[cnt[(t[i] / stride[d]) % dims[d]]++] = t[i];
+        tmp[cnt[coord[(int64_t)t[i] * 3 + d]]++] = t[i];
     memcpy(t, tmp, (size_t)m * sizeof *t);
     free(cnt);
     return 0;
@@ -597,38 +614,45 @@ static int sort_by_dim(int32_t *t, int32_t m, int d, const int32_t *dims, const 
  * the tasks split along their widest dimension at exactly the first half's
  * task count (our own start for halo patterns). */
 static int rcb(int32_t *t, int32_t m, const int32_t *nodes, int32_t nn, const int32_t *want,
-               int nd, const int32_t *dims, const int64_t *stride, int32_t *tmp, int32_t *node_of,
-               ct_err *err)
+               int nd, const int32_t *dims, const int32_t *coord, int32_t *tmp, int32_t *node_of,
+               uint64_t *work, ct_err *err)
 {
     if (nn == 1) {
         for (int32_t i = 0; i < m; i++)
             node_of[t[i]] = nodes[0];
+        *work += (uint64_t)m;
         return 0;
     }
     int32_t h = nn / 2, left = 0;
     for (int32_t i = 0; i < h; i++)
         left += want[nodes[i]];
     int best = 0;
-    int32_t bw = -1;
-    for (int d = 0; d < nd; d++) {
-        int32_t lo = INT32_MAX, hi = -1;
-        for (int32_t i = 0; i < m; i++) {
-            int32_t c = (int32_t)((t[i] / stride[d]) % dims[d]);
-            lo = c < lo ? c : lo;
-            hi = c > hi ? c : hi;
+    int32_t lo[3] = {INT32_MAX, INT32_MAX, INT32_MAX}, hi[3] = {-1, -1, -1};
+    for (int32_t i = 0; i < m; i++) {
+        const int32_t *c = coord + (int64_t)t[i] * 3;
+        for (int d = 0; d < nd; d++) {
+            lo[d] = c[d] < lo[d] ? c[d] : lo[d];
+            hi[d] = c[d] > hi[d] ? c[d] : hi[d];
         }
-        if (hi - lo > bw)
-            bw = hi - lo, best = d;
     }
-    if (sort_by_dim(t, m, best, dims, stride, tmp, err) < 0)
+    for (int d = 1; d < nd; d++)
+        if (hi[d] - lo[d] > hi[best] - lo[best])
+            best = d;
+    /* already in order along `best` when the previous split was along it */
+    int sorted = 1;
+    for (int32_t i = 1; i < m && sorted; i++)
+        sorted = coord[(int64_t)t[i - 1] * 3 + best] <= coord[(int64_t)t[i] * 3 + best];
+    *work += 3 * (uint64_t)m;
+    if (!sorted && sort_by_dim(t, m, best, dims, coord, tmp, err) < 0)
         return -1;
-    if (rcb(t, left, nodes, h, want, nd, dims, stride, tmp, node_of, err) < 0)
+    if (rcb(t, left, nodes, h, want, nd, dims, coord, tmp, node_of, work, err) < 0)
         return -1;
-    return rcb(t + left, m - left, nodes + h, nn - h, want, nd, dims, stride, tmp, node_of, err);
+    return rcb(t + left, m - left, nodes + h, nn - h, want, nd, dims, coord, tmp, node_of, work,
+               err);
 }
 
 static int start_tiles(const ct_pattern *p, int32_t n, int32_t nnodes, const int32_t *want,
-                       int32_t *node_of, ct_err *err)
+                       int32_t *node_of, uint64_t *work, ct_err *err)
 {
     int nd = p->kind == CT_PAT_HALO2D ? 2 : 3;
     int32_t dims[3] = {1, 1, 1};
@@ -640,8 +664,9 @@ static int start_tiles(const ct_pattern *p, int32_t n, int32_t nnodes, const int
         stride[d] = stride[d + 1] * dims[d + 1];
     int32_t *t = malloc((size_t)n * sizeof *t), *tmp = malloc((size_t)n * sizeof *tmp);
     int32_t *nodes = malloc((size_t)nnodes * sizeof *nodes);
+    int32_t *coord = malloc((size_t)n * 3 * sizeof *coord);
     int rc = 0;
-    if (!t || !tmp || !nodes) {
+    if (!t || !tmp || !nodes || !coord) {
         rc = ct_err_set(err, "out of memory for %d tasks", (int)n);
         goto out;
     }
@@ -649,13 +674,17 @@ static int start_tiles(const ct_pattern *p, int32_t n, int32_t nnodes, const int
     for (int32_t k = 0; k < nnodes; k++)
         if (want[k] > 0)
             nodes[nn++] = k;
-    for (int32_t i = 0; i < n; i++)
+    for (int32_t i = 0; i < n; i++) {
         t[i] = i;
-    rc = rcb(t, n, nodes, nn, want, nd, dims, stride, tmp, node_of, err);
+        for (int d = 0; d < 3; d++)
+            coord[(int64_t)i * 3 + d] = d < nd ? (int32_t)((i / stride[d]) % dims[d]) : 0;
+    }
+    rc = rcb(t, n, nodes, nn, want, nd, dims, coord, tmp, node_of, work, err);
 out:
     free(t);
     free(tmp);
     free(nodes);
+    free(coord);
     return rc;
 }
 
@@ -1121,21 +1150,30 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     int32_t passes = req->max_passes > 0 ? req->max_passes : 8;
 
     ct_trace tr;
-    int have_trace = 0;
+    const ct_trace *trp = NULL;
+    int have_trace = 0; /* tr loaded here (freed here) */
     int32_t n = req->ntasks;
+    uint64_t cap = req->max_work ? req->max_work : UINT64_MAX, used = 0;
     if (p->kind == CT_PAT_TRACE) {
-        /* collectives expanded by the algorithms the fabric's models select,
-         * as the scorer does (collective.h) */
-        ct_coll_params cp;
-        ct_coll_params_from_fabric(fabric, &cp);
-        if (ct_trace_load_expanded(p->trace, &cp, &tr, NULL, err) < 0)
-            return -1;
-        have_trace = 1;
+        if (req->trace) {
+            trp = req->trace;
+        } else {
+            /* collectives expanded by the algorithms the fabric's models
+             * select, as the scorer does (collective.h); the caller's bounds */
+            ct_coll_params cp;
+            ct_coll_params_from_fabric(fabric, &cp);
+            if (ct_trace_load_expanded_bounded(p->trace, &p->trace_limits, &cp, &tr, NULL, err) <
+                0)
+                return -1;
+            have_trace = 1;
+            trp = &tr;
+        }
         if (n <= 0)
-            n = tr.ntasks;
-        else if (n != tr.ntasks) {
-            int32_t tn = tr.ntasks;
-            ct_trace_free(&tr);
+            n = trp->ntasks;
+        else if (n != trp->ntasks) {
+            int32_t tn = trp->ntasks;
+            if (have_trace)
+                ct_trace_free(&tr);
             return ct_err_set(err, "%s: trace has %d tasks but the job runs %d (they must match)",
                               p->trace, (int)tn, (int)n);
         }
@@ -1185,28 +1223,47 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
         goto out;
     }
     ct_layout_counts(&lb, want);
-    if ((rc = pattern_arcs(p, n, have_trace ? &tr : NULL, &a, err)) < 0 ||
-        (rc = tgraph_build(&a, n, &g, err)) < 0)
+    if ((rc = pattern_arcs(p, n, trp, &a, err)) < 0 || (rc = tgraph_build(&a, n, &g, err)) < 0)
         goto out;
+    /* what is always done: the task graph, block and cyclic screened */
+    used += W_ARC * (uint64_t)a.n + 2 * W_SCREEN * (uint64_t)a.n;
+    int levels = 0;
+    while ((1 << levels) < nnodes && levels < 31)
+        levels++;
 
     /* 1. starts */
     const int32_t *starts[NCAND] = {lb.node_of, lc.node_of, NULL, NULL, NULL};
     int ns = 2;
     if (p->kind == CT_PAT_HALO2D || p->kind == CT_PAT_HALO3D) {
-        if ((rc = start_tiles(p, n, nnodes, want, start[0], err)) < 0)
-            goto out;
-        starts[ns] = start[0];
-        snprintf(out->cand[ns++].name, sizeof out->cand[0].name, "tiles");
+        uint64_t est = W_TILES * (uint64_t)n * (uint64_t)(levels + 1) + W_SCREEN * (uint64_t)a.n;
+        if (used + est <= cap) {
+            uint64_t w = 0; /* the tiling's own count, not used for the cap */
+            if ((rc = start_tiles(p, n, nnodes, want, start[0], &w, err)) < 0)
+                goto out;
+            used += est;
+            starts[ns] = start[0];
+            snprintf(out->cand[ns++].name, sizeof out->cand[0].name, "tiles");
+        } else {
+            note_add(out, "tiling skipped (work cap)");
+        }
     }
     /* On a large halo the tiling is the better partition (1,024 x 64 halo3d:
      * 88,064 remote communications against Scotch's 134,934) and Scotch
      * would take most of the time budget: it is skipped there. */
     int tiled = ns > 2;
     if (a.n > 0 && !(tiled && n > VERIFY_ALL_MAX_TASKS)) {
-        if ((rc = start_scotch(&g, &a, nnodes, want, req->seed, start[1], err)) < 0)
-            goto out;
-        starts[ns] = start[1];
-        snprintf(out->cand[ns++].name, sizeof out->cand[0].name, "scotch");
+        uint64_t nv = (uint64_t)(n < CT_PLACE_SCOTCH_MAX_VERTICES ? n : CT_PLACE_SCOTCH_MAX_VERTICES);
+        uint64_t est = W_SCOTCH * (nv + 2 * (uint64_t)a.n * nv / (uint64_t)n) +
+                       W_SCREEN * (uint64_t)a.n + 4 * (uint64_t)g.nent;
+        if (used + est <= cap) {
+            if ((rc = start_scotch(&g, &a, nnodes, want, req->seed, start[1], err)) < 0)
+                goto out;
+            used += est;
+            starts[ns] = start[1];
+            snprintf(out->cand[ns++].name, sizeof out->cand[0].name, "scotch");
+        } else {
+            note_add(out, "Scotch skipped (work cap)");
+        }
     }
     snprintf(out->cand[0].name, sizeof out->cand[0].name, "block");
     snprintf(out->cand[1].name, sizeof out->cand[1].name, "cyclic");
@@ -1239,8 +1296,27 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     if ((rc = pstate_init(&ps, &g, nnodes, starts[best], err)) < 0)
         goto out;
     have_ps = 1;
-    if ((rc = refine(&ps, req->seed, passes, &out->swaps, err)) < 0)
+    /* the refined layout is screened like a start (W_SCREEN per arc) and a
+     * trace replays up to 3 layouts: both are set aside first */
+    uint64_t tail = W_SCREEN * (uint64_t)a.n;
+    uint64_t replay3 = trp ? 3 * W_REPLAY * (uint64_t)trp->nevents : 0;
+    if (cap == UINT64_MAX || used + tail + replay3 <= cap)
+        tail += replay3; /* else the replays will not fit anyway */
+    uint64_t rbudget = REFINE_BUDGET;
+    int capped_refine = 0;
+    if (cap != UINT64_MAX) {
+        uint64_t left = used + tail < cap ? cap - used - tail : 0;
+        if (left < rbudget)
+            rbudget = left, capped_refine = 1;
+    }
+    uint64_t rw = 0;
+    if (!rbudget)
+        note_add(out, "no refinement (work cap)");
+    else if ((rc = refine(&ps, req->seed, passes, rbudget, &out->swaps, &rw, err)) < 0)
         goto out;
+    else if (capped_refine && rw >= rbudget)
+        note_add(out, "refinement cut short (work cap)");
+    used += rw;
     pstate_rescan(&ps);
     int ri = ns;
     if (out->swaps > 0) {
@@ -1253,6 +1329,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
                              err)) < 0)
             goto out;
         nng++;
+        used += W_SCREEN * (uint64_t)a.n;
         int m1 = method;
         rc = time_graphs(fabric, &ng[ri], &itime[ri], 1, &screen[ri], &m1, err);
         if (rc == 1) { /* the refined graph is past the progressive bound: all static */
@@ -1277,7 +1354,13 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     /* 3. verification: for a named pattern the screening is the scorer's
      * evaluation; a trace is replayed (block, cyclic, the best screened) */
     double vb = screen[0], vc = screen[1], vbest = screen[best];
-    if (have_trace) {
+    uint64_t replay = trp ? (uint64_t)(best >= 2 ? 3 : 2) * W_REPLAY * (uint64_t)trp->nevents : 0;
+    if (trp && used + replay > cap)
+        note_add(out, "trace: not replayed (work cap): block, cyclic and the placement compared "
+                      "on the screening, all communications in flight");
+    if (trp && used + replay <= cap) {
+        used += replay;
+        out->replayed = 1;
         const ct_layout *ls[3] = {&lb, &lc, NULL};
         int k = 2;
         if (best >= 2) {
@@ -1287,7 +1370,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
         }
         double pr[3];
         int m2 = -1;
-        if ((rc = eval_layouts(fabric, p, &tr, ls, k, pr, &m2, err)) < 0)
+        if ((rc = eval_layouts(fabric, p, trp, ls, k, pr, &m2, err)) < 0)
             goto out;
         vb = pr[0], vc = pr[1], vbest = k == 3 ? pr[2] : pr[best];
         for (int i = 0; i < out->ncand; i++)
@@ -1315,8 +1398,9 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     out->layout.dist = win == 0 ? CT_DIST_BLOCK : win == 1 ? CT_DIST_CYCLIC : CT_DIST_EXPLICIT;
     if (!method)
         note_add(out, "timed with first-instant penalties (graph past the progressive bound)");
-    if (have_trace)
+    if (out->replayed)
         note_add(out, "trace: starts screened with all communications in flight, then replayed");
+    out->work = used;
 out:
     if (have_ps)
         pstate_free(&ps);

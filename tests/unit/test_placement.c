@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "contention/collective.h"
 #include "contention/commgraph.h"
 #include "contention/layout.h"
 #include "contention/pattern.h"
@@ -288,13 +289,109 @@ static void test_halo3d_cubes(void **state)
     ct_alloc_free(&a);
 }
 
+/* The work cap (max_work) is deterministic and never makes the result worse
+ * than block and cyclic: with no room for anything optional the search
+ * returns the better of block and cyclic, each optional step is skipped
+ * with a note, and the same cap gives the same placement twice. A cap
+ * large enough for everything gives the uncapped result. */
+static void test_work_cap(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_test_gige_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(4, 4, &a, NULL), 0);
+    ct_place_request req;
+    request(&req, &a, 16, "halo2d", MIB, 1);
+    ct_place_result free_r, tiny, tiny2, big;
+    ct_err err;
+    assert_int_equal(ct_place_search(&f, &req, &free_r, &err), 0);
+    assert_string_equal(free_r.chosen, "tiles");
+    assert_true(free_r.work > 0);
+    req.max_work = 1;
+    assert_int_equal(ct_place_search(&f, &req, &tiny, &err), 0);
+    assert_int_equal(ct_place_search(&f, &req, &tiny2, &err), 0);
+    /* block and cyclic tie on this grid: block kept */
+    assert_string_equal(tiny.chosen, "block");
+    assert_int_equal(tiny.layout.dist, CT_DIST_BLOCK);
+    assert_true(tiny.gain == 0);
+    assert_non_null(strstr(tiny.note, "tiling skipped (work cap)"));
+    assert_non_null(strstr(tiny.note, "Scotch skipped (work cap)"));
+    assert_non_null(strstr(tiny.note, "no refinement (work cap)"));
+    assert_int_equal(tiny.ncand, 2);
+    assert_memory_equal(tiny.layout.node_of, tiny2.layout.node_of, 16 * sizeof(int32_t));
+    assert_true(fabs(tiny.block_s - free_r.block_s) <= 1e-12 * free_r.block_s);
+    req.max_work = free_r.work + 1000000;
+    assert_int_equal(ct_place_search(&f, &req, &big, &err), 0);
+    assert_string_equal(big.chosen, free_r.chosen);
+    assert_memory_equal(big.layout.node_of, free_r.layout.node_of, 16 * sizeof(int32_t));
+    assert_string_equal(big.note, free_r.note);
+    ct_place_result_free(&free_r);
+    ct_place_result_free(&tiny);
+    ct_place_result_free(&tiny2);
+    ct_place_result_free(&big);
+    ct_alloc_free(&a);
+}
+
+/* A trace handed in already read (req.trace) gives what reading it in the
+ * search gives; with a cap below the replays' cost the candidates are
+ * compared on the screening (said in the note, replayed = 0), and the
+ * screening still finds the 2x2 tiles' 16 remote communications. */
+static void test_trace_preloaded_and_capped(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_test_gige_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(4, 4, &a, NULL), 0);
+    ct_place_request req;
+    request(&req, &a, 16, "trace:" CT_FIXTURES "/traces/halo2d_4x4.trace", 0, 1);
+    ct_place_result r1, r2, r3;
+    ct_err err;
+    assert_int_equal(ct_place_search(&f, &req, &r1, &err), 0);
+    assert_int_equal(r1.replayed, 1);
+    ct_trace tr;
+    ct_coll_params cp;
+    ct_coll_params_from_fabric(&f, &cp);
+    assert_int_equal(ct_trace_load_expanded(req.pattern.trace, &cp, &tr, NULL, &err), 0);
+    req.trace = &tr;
+    assert_int_equal(ct_place_search(&f, &req, &r2, &err), 0);
+    assert_string_equal(r2.chosen, r1.chosen);
+    assert_memory_equal(r2.layout.node_of, r1.layout.node_of, 16 * sizeof(int32_t));
+    assert_true(r2.predicted_s == r1.predicted_s);
+    /* the three replays are more than half of this search's work: half the
+     * work leaves room for the screening but not for them */
+    req.max_work = r1.work / 2;
+    assert_int_equal(ct_place_search(&f, &req, &r3, &err), 0);
+    assert_int_equal(r3.replayed, 0);
+    assert_non_null(strstr(r3.note, "not replayed (work cap)"));
+    int64_t rem, busy;
+    ct_pattern halo;
+    assert_int_equal(ct_pattern_parse("halo2d", &halo, NULL), 0);
+    halo.bytes = MIB;
+    traffic(&halo, &r3.layout, &rem, &busy);
+    assert_int_equal(rem, 16);
+    assert_int_equal(busy, 4);
+    /* a trace of another size is refused, as when the search reads it */
+    req.ntasks = 8;
+    ct_place_result r4;
+    assert_int_equal(ct_place_search(&f, &req, &r4, &err), -1);
+    assert_non_null(strstr(err.msg, "trace has 16 tasks but the job runs 8"));
+    ct_trace_free(&tr);
+    ct_place_result_free(&r1);
+    ct_place_result_free(&r2);
+    ct_place_result_free(&r3);
+    ct_alloc_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_halo2d_4x4_tiles),     cmocka_unit_test(test_halo2d_4x4_trace),
         cmocka_unit_test(test_block_cyclic_match_scorer), cmocka_unit_test(test_invariants),
         cmocka_unit_test(test_ring_keeps_block),     cmocka_unit_test(test_alltoall_block),
-        cmocka_unit_test(test_halo3d_cubes),
+        cmocka_unit_test(test_halo3d_cubes),         cmocka_unit_test(test_work_cap),
+        cmocka_unit_test(test_trace_preloaded_and_capped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,6 +35,9 @@
  *     by the simulator for block, cyclic and the best screened layout.
  *     The result is the best of those, ties going to block then cyclic, so
  *     it is never predicted slower than the better of block and cyclic.
+ * A caller on the launch path bounds the search with max_work (below): a
+ * deterministic work count, the optional steps left out when they do not
+ * fit (our own extension, as the search itself).
  * Alltoall is timed from the per-node counts alone (000/002 eq. 5): every
  * placement with the counts kept is predicted the same, and block is
  * returned with a note.
@@ -48,9 +51,16 @@
 #include "contention/layout.h"
 #include "contention/pattern.h"
 #include "contention/signatures.h"
+#include "contention/trace.h"
 
 /* Scotch sees at most this many vertices (consecutive ranks grouped above). */
 #define CT_PLACE_SCOTCH_MAX_VERTICES 4096
+
+/* Work units of the search per millisecond on the reference host (the
+ * project's 2-core build host, release build; measured with bench_placement,
+ * doc/plugin.md): how a caller turns a time budget into max_work. A
+ * unit is about one task-graph entry or trace event visited. */
+#define CT_PLACE_WORK_PER_MS 100000
 
 typedef struct ct_place_request {
     const ct_alloc *alloc;
@@ -59,6 +69,20 @@ typedef struct ct_place_request {
     ct_pattern pattern;
     uint64_t seed;         /* the refinement's visiting order */
     int32_t max_passes;    /* refinement passes over the tasks (0: 8) */
+    /* Cap on the search's work in units (CT_PLACE_WORK_PER_MS per ms), 0:
+     * none. Deterministic (estimated from sizes, not read from a clock): the
+     * same job and cap give the same placement on any host. What must be done
+     * (task graph, block and cyclic screened) is always done; the optional
+     * steps are skipped when their estimate does not fit in what is left,
+     * in this order: tiling, Scotch, refinement (cut short), and for a trace
+     * the replays (block, cyclic and the best screened layout are then
+     * compared on the screening, all communications in flight; the result's
+     * note says so). */
+    uint64_t max_work;
+    /* CT_PAT_TRACE: the trace already read with collectives expanded
+     * (ct_trace_load_expanded_bounded), or NULL to read pattern.trace here
+     * (with pattern.trace_limits). Not modified; owned by the caller. */
+    const ct_trace *trace;
 } ct_place_request;
 
 typedef struct ct_place_cand {
@@ -77,6 +101,8 @@ typedef struct ct_place_result {
     int32_t ntasks;
     int32_t swaps;         /* swaps accepted by the refinement */
     int progressive;       /* 1: verified progressively, 0: first-instant penalties */
+    int replayed;          /* trace: 1 when the candidates were replayed (step 3) */
+    uint64_t work;         /* work units spent (estimated as for max_work) */
     double search_s;       /* wall-clock time of steps 1-2 (reading a trace included) */
     double verify_s;       /* wall-clock time of step 3 */
     int ncand;
