@@ -9,6 +9,7 @@
 #define CONTENTION_MODEL_H
 
 #include "contention/models.h"
+#include "contention/topology.h"
 
 #include "gige_incremental.h"
 
@@ -30,6 +31,22 @@ typedef struct ct_model_ops {
      * (every newly linked link must be listed). -1: out of memory. */
     int (*inc_init)(ct_gige_net *net, const ct_penalty_model *m);
     int (*inc_commit)(ct_gige_net *net);
+    /* How the model behaves on a switch tree (topology.h; penalty_links.c,
+     * our extension of 001's one-switch models). Set exactly one:
+     *  - link_penalty: the penalty a switch link of capacity cap (in NIC
+     *    bandwidths) carrying load communications in flight gives each of
+     *    them. The generic composition keeps `penalties` on the NICs and
+     *    gives each communication the largest of its node-level penalty and
+     *    its route's link penalties (001 §V-A's max over the links it uses).
+     *  - tree_penalties: the whole tree computed by the model, for sharing
+     *    that couples the links of a route (max-min fair share); routes from
+     *    links.h. t has as many nodes as g (checked), m has passed
+     *    ct_model_check. Same contract as `penalties` otherwise.
+     * Either way, with every node under one switch the penalties must be
+     * `penalties`' bit for bit (test_models checks it). */
+    double (*link_penalty)(const ct_penalty_model *m, double load, double cap);
+    int (*tree_penalties)(const ct_penalty_model *m, const ct_tree_map *t, const ct_graph *g,
+                          const unsigned char *active, double *penalty, ct_err *err);
 } ct_model_ops;
 
 /* The ops of kind k, or NULL when k is not registered. */

@@ -7,6 +7,7 @@
  */
 #include "contention/penalty.h"
 
+#include "links.h"
 #include "model.h"
 
 #include <math.h>
@@ -82,6 +83,105 @@ int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err)
     return ct_fairshare_penalties_ex(g, NULL, penalty, err);
 }
 
+/* ---- on a switch tree (model.h tree_penalties; our extension, issue 14)
+ *
+ * Max-min fair share over every link a flow crosses: its NIC out and NIC in
+ * (capacity 1) and the switch links of its route (capacity up_cap, links.h).
+ * The sharing couples a route's links, so the model computes the whole tree
+ * itself. Mirrors ct_fairshare_penalties_ex step for step (same level
+ * formula, same tolerance, same freezing order), so that with no switch link
+ * on any route it computes the same doubles. */
+static int fairshare_tree(const ct_penalty_model *m, const ct_tree_map *t, const ct_graph *g,
+                          const unsigned char *active, double *penalty, ct_err *err)
+{
+    (void)m;
+    const size_t n = g->ncomm, nn = (size_t)g->nnodes, nl = 2 * (size_t)t->nswitches;
+    typedef struct lk {
+        double cap, used;
+        int64_t nfree;
+    } lk;
+    lk *out = calloc(nn, sizeof *out), *in = calloc(nn, sizeof *in), *sl = calloc(nl, sizeof *sl);
+    double *rate = malloc((n ? n : 1) * sizeof *rate);
+    size_t *off = NULL;
+    int32_t *path = NULL;
+    int rc = -1;
+    if (!out || !in || !sl || !rate) {
+        ct_err_set(err, "out of memory for a link fair-share evaluation of %zu arcs", n);
+        goto done;
+    }
+    if (links_routes(t, g, active, &off, &path, err) < 0)
+        goto done;
+    for (size_t v = 0; v < nn; v++)
+        out[v].cap = in[v].cap = 1.0;
+    for (size_t s = 0; s < nl; s++)
+        sl[s].cap = t->up_cap[s / 2];
+    const ct_comm *c = g->comm;
+    size_t unfrozen = 0;
+    for (size_t i = 0; i < n; i++) {
+        rate[i] = 0.0;
+        if (active && !active[i])
+            continue;
+        out[c[i].src].nfree += c[i].mult;
+        in[c[i].dst].nfree += c[i].mult;
+        for (size_t j = off[i]; j < off[i + 1]; j++)
+            sl[path[j]].nfree += c[i].mult;
+        rate[i] = -1.0;
+        unfrozen++;
+    }
+    while (unfrozen > 0) {
+        double level = INFINITY;
+        for (size_t v = 0; v < nn; v++) {
+            if (out[v].nfree > 0 && (out[v].cap - out[v].used) / (double)out[v].nfree < level)
+                level = (out[v].cap - out[v].used) / (double)out[v].nfree;
+            if (in[v].nfree > 0 && (in[v].cap - in[v].used) / (double)in[v].nfree < level)
+                level = (in[v].cap - in[v].used) / (double)in[v].nfree;
+        }
+        for (size_t s = 0; s < nl; s++)
+            if (sl[s].nfree > 0 && (sl[s].cap - sl[s].used) / (double)sl[s].nfree < level)
+                level = (sl[s].cap - sl[s].used) / (double)sl[s].nfree;
+        const double tol = level * 1e-12;
+        for (size_t i = 0; i < n; i++) {
+            if (rate[i] >= 0)
+                continue;
+            const lk *o = &out[c[i].src], *d = &in[c[i].dst];
+            int hit = (o->cap - o->used) / (double)o->nfree <= level + tol ||
+                      (d->cap - d->used) / (double)d->nfree <= level + tol;
+            for (size_t j = off[i]; j < off[i + 1] && !hit; j++) {
+                const lk *x = &sl[path[j]];
+                hit = (x->cap - x->used) / (double)x->nfree <= level + tol;
+            }
+            if (hit)
+                rate[i] = -2.0;
+        }
+        size_t frozen = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (rate[i] != -2.0)
+                continue;
+            rate[i] = level;
+            out[c[i].src].used += level * (double)c[i].mult;
+            out[c[i].src].nfree -= c[i].mult;
+            in[c[i].dst].used += level * (double)c[i].mult;
+            in[c[i].dst].nfree -= c[i].mult;
+            for (size_t j = off[i]; j < off[i + 1]; j++) {
+                sl[path[j]].used += level * (double)c[i].mult;
+                sl[path[j]].nfree -= c[i].mult;
+            }
+            unfrozen--;
+            frozen++;
+        }
+        if (!frozen) { /* cannot happen: the link that set the level freezes its flows */
+            ct_err_set(err, "link fair share made no progress");
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
+    rc = 0;
+done:
+    free(out), free(in), free(sl), free(rate), free(off), free(path);
+    return rc;
+}
+
 /* ---- the model's entry in the registry (model.h) */
 
 static int fairshare_penalties(const ct_penalty_model *m, const ct_graph *g,
@@ -98,4 +198,5 @@ const ct_model_ops ct_model_fairshare = {
              .summary = "max-min fair share of each NIC's in/out bandwidth (not from a paper)",
              .penalty_ge1 = 1},
     .penalties = fairshare_penalties,
+    .tree_penalties = fairshare_tree,
 };

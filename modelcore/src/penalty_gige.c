@@ -165,6 +165,16 @@ static int gige_inc_init(ct_gige_net *net, const ct_penalty_model *m)
     return 0;
 }
 
+/* On a switch link (our extension, issue 14): 001 §V-A's p = k·β of a NIC
+ * shared by k, a link of capacity C (in NICs) carrying k communications
+ * acting as k/C NICs' worth of load: p_l = β·k/C. The γ corrections need
+ * the C^m sets, which are defined on nodes, and are not applied on switch
+ * links. The composition (penalty_links.c) takes max(p_NIC, p_l). */
+static double gige_link(const ct_penalty_model *m, double load, double cap)
+{
+    return m->real[CT_GIGE_SHARE] * load / cap;
+}
+
 /* 001 §V-A: p = Δ·β·(1 ± γ ...); γ < 1 keeps the "otherwise" branch positive.
  * The YAML keys keep the paper's symbols; the C slots say what they do. */
 static const ct_model_key gige_keys[] = {
@@ -192,6 +202,7 @@ const ct_model_ops ct_model_gige = {
     .penalties = gige_penalties,
     .inc_init = gige_inc_init,
     .inc_commit = gnet_commit_gige,
+    .link_penalty = gige_link,
 };
 
 /* ================================================ incremental state */

@@ -35,6 +35,13 @@ static int none_commit(ct_gige_net *net)
     return 0;
 }
 
+/* On a switch link: no contention there either. */
+static double none_link(const ct_penalty_model *m, double load, double cap)
+{
+    (void)m, (void)load, (void)cap;
+    return 1.0;
+}
+
 const ct_model_ops ct_model_none = {
     .info = {.name = "none",
              .label = "no contention",
@@ -44,4 +51,5 @@ const ct_model_ops ct_model_none = {
              .incremental = 1},
     .penalties = none_penalties,
     .inc_commit = none_commit,
+    .link_penalty = none_link,
 };

@@ -247,6 +247,16 @@ static const ct_model_key stopgo_keys[] = {
      .type = CT_PARAM_INT, .slot = CT_STOPGO_SEED, .lo = 0, .hi = (double)INT64_MAX},
 };
 
+/* On a switch link (our extension, issue 14): a time-sliced link of
+ * capacity C (in NICs) carrying k communications gives each k/C of the
+ * time; the composition (penalty_links.c) takes max(p_NIC, k/C), so a link
+ * with room (k <= C) leaves the node-level penalty (>= 1) as it is. */
+static double stopgo_link(const ct_penalty_model *m, double load, double cap)
+{
+    (void)m;
+    return load / cap;
+}
+
 const ct_model_ops ct_model_stopgo = {
     .info = {.name = "stopgo",
              .label = "Stop & Go",
@@ -256,6 +266,7 @@ const ct_model_ops ct_model_stopgo = {
              .nkeys = sizeof stopgo_keys / sizeof stopgo_keys[0],
              .penalty_ge1 = 1},
     .penalties = stopgo_penalties,
+    .link_penalty = stopgo_link,
 };
 
 int ct_stopgo_exact_counts(const ct_graph *g, double *nsets, double *emission, ct_err *err)

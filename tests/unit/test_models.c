@@ -3,7 +3,10 @@
  * its parameter check refuses bad values naming the key, its penalties are
  * >= 1 when it promises so, and the engines' update path -- its incremental
  * hooks, or the re-evaluation of the components a change touched -- equals
- * a full recomputation after any sequence of changes. A new model gets all
+ * a full recomputation after any sequence of changes; on a switch tree it
+ * is the node-level model bit for bit when every node hangs under one
+ * switch, a shared switch link never speeds a flow up and slows it more as
+ * the link gets busier. A new model gets all
  * of this by being registered. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -74,6 +77,8 @@ static void test_registry(void **state)
         assert_true(mi->name && mi->name[0] && mi->label && mi->cite && mi->summary);
         assert_int_equal(mi->incremental, o->inc_commit != NULL);
         assert_true(o->inc_init == NULL || o->inc_commit != NULL);
+        /* every model says how it behaves on a switch link, one way */
+        assert_true((o->link_penalty != NULL) != (o->tree_penalties != NULL));
         ct_model_kind back;
         assert_int_equal(ct_model_from_name(mi->name, &back), 0);
         assert_int_equal(back, (ct_model_kind)k);
@@ -273,6 +278,141 @@ static void test_penalties_at_least_one_when_promised(void **state)
     }
 }
 
+/* A switch tree by hand: switch s under parent[s] with uplink capacity
+ * cap[s] (NIC units), graph node i under leaf[i]. */
+static void make_tree(ct_tree_map *t, int32_t nsw, const int32_t *parent, const double *cap,
+                      int32_t nn, const int32_t *leaf)
+{
+    memset(t, 0, sizeof *t);
+    t->nswitches = nsw;
+    t->parent = calloc((size_t)nsw, sizeof *t->parent);
+    t->depth = calloc((size_t)nsw, sizeof *t->depth);
+    t->up_cap = calloc((size_t)nsw, sizeof *t->up_cap);
+    t->name = calloc((size_t)nsw, sizeof *t->name);
+    t->leaf = calloc((size_t)nn, sizeof *t->leaf);
+    assert_true(t->parent && t->depth && t->up_cap && t->name && t->leaf);
+    for (int32_t s = 0; s < nsw; s++) {
+        t->parent[s] = parent[s];
+        t->up_cap[s] = cap[s];
+        t->depth[s] = parent[s] < 0 ? 0 : t->depth[parent[s]] + 1; /* parents first */
+        snprintf(t->name[s], sizeof t->name[s], "s%d", (int)s);
+    }
+    t->nnodes = nn;
+    for (int32_t i = 0; i < nn; i++)
+        t->leaf[i] = leaf[i];
+}
+
+/* Every node under one switch -- the flat map, or one leaf of a three-level
+ * tree whose other switches carry nothing -- gives the node-level penalties
+ * bit for bit, for every model and random accepted parameters. */
+static void test_one_switch_tree_is_the_node_model(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < ct_model_count(); k++) {
+        const ct_model_info *mi = ct_model_info_of((ct_model_kind)k);
+        for (int trial = 0; trial < 100; trial++) {
+            ct_penalty_model m = {.kind = (ct_model_kind)k};
+            random_params(&m);
+            ct_graph g;
+            random_graph(&g);
+            unsigned char act[64];
+            for (size_t i = 0; i < g.ncomm; i++)
+                act[i] = urand() < 0.7;
+            const unsigned char *mask = trial % 3 ? act : NULL;
+            double want[64], got[64];
+            ct_err err = {{0}};
+            assert_int_equal(ct_penalties_active(&m, &g, mask, want, &err), 0);
+            ct_tree_map flat, deep;
+            assert_int_equal(ct_tree_map_flat(g.nnodes, &flat, &err), 0);
+            const int32_t parent[4] = {-1, 0, 0, 1};
+            const double cap[4] = {0, 0.5, 2.0, 0.25};
+            int32_t leaf[8];
+            for (int32_t i = 0; i < g.nnodes; i++)
+                leaf[i] = 3; /* the deepest leaf: its uplink carries nothing */
+            make_tree(&deep, 4, parent, cap, g.nnodes, leaf);
+            const ct_tree_map *trees[2] = {&flat, &deep};
+            for (int w = 0; w < 2; w++) {
+                m.tree = trees[w];
+                memset(got, 0xff, sizeof got);
+                if (ct_penalties_active(&m, &g, mask, got, &err)) {
+                    print_error("%s: %s\n", mi->name, err.msg);
+                    fail();
+                }
+                m.tree = NULL;
+                if (g.ncomm && memcmp(want, got, g.ncomm * sizeof *got) != 0) {
+                    print_error("%s: one-switch tree %d differs from the node model\n",
+                                mi->name, w);
+                    fail();
+                }
+            }
+            ct_tree_map_free(&flat);
+            ct_tree_map_free(&deep);
+            ct_graph_free(&g);
+        }
+    }
+}
+
+/* k flows on distinct NICs cross one uplink of capacity C (two leaves under
+ * a root, flow i: node i under leaf A -> node k + i under leaf B). For every
+ * model: each flow's penalty is at least its one-switch penalty (the link
+ * never speeds a flow up), does not fall as k grows with C fixed, is >= 1
+ * when the model promises so, and the flows are treated alike. */
+static void test_shared_switch_link(void **state)
+{
+    (void)state;
+    enum { KMAX = 12 };
+    for (size_t kind = 0; kind < ct_model_count(); kind++) {
+        const ct_model_info *mi = ct_model_info_of((ct_model_kind)kind);
+        for (int trial = 0; trial < 20; trial++) {
+            ct_penalty_model m = {.kind = (ct_model_kind)kind};
+            random_params(&m);
+            const double C = 0.5 + 3.5 * urand();
+            double prev = 0;
+            for (int32_t k = 1; k <= KMAX; k++) {
+                ct_graph g;
+                assert_int_equal(ct_graph_init(&g, 2 * k, NULL), 0);
+                for (int32_t i = 0; i < k; i++)
+                    assert_int_equal(ct_graph_add(&g, i, k + i, 1, 1.0, NULL), 0);
+                const int32_t parent[3] = {-1, 0, 0};
+                const double cap[3] = {0, C, C};
+                int32_t leaf[2 * KMAX];
+                for (int32_t i = 0; i < 2 * k; i++)
+                    leaf[i] = i < k ? 1 : 2;
+                ct_tree_map t;
+                make_tree(&t, 3, parent, cap, 2 * k, leaf);
+                double node[KMAX], link[KMAX];
+                ct_err err = {{0}};
+                assert_int_equal(ct_penalties(&m, &g, node, &err), 0);
+                m.tree = &t;
+                if (ct_penalties(&m, &g, link, &err)) {
+                    print_error("%s: %s\n", mi->name, err.msg);
+                    fail();
+                }
+                m.tree = NULL;
+                for (int32_t i = 0; i < k; i++) {
+                    assert_true(isfinite(link[i]) && link[i] > 0);
+                    assert_true(link[i] == link[0]); /* symmetric flows, same penalty */
+                    if (!(link[i] >= node[i])) {
+                        print_error("%s: k = %d, C = %g: link penalty %.17g < one-switch %.17g\n",
+                                    mi->name, (int)k, C, link[i], node[i]);
+                        fail();
+                    }
+                    if (mi->penalty_ge1)
+                        assert_true(link[i] >= 1.0 - 1e-12);
+                }
+                if (!(link[0] >= prev * (1 - 1e-12))) {
+                    print_error("%s: C = %g: penalty fell from %.17g to %.17g at k = %d\n",
+                                mi->name, C, prev, link[0], (int)k);
+                    fail();
+                }
+                prev = link[0];
+                ct_tree_map_free(&t);
+                ct_graph_free(&g);
+            }
+        }
+    }
+}
+
 /* The engines' view of a changing network, as simulate.c keeps it: with
  * incremental hooks, the penalties the hooks report; without, the model
  * re-applied to each connected component holding a changed node. Either way
@@ -416,6 +556,8 @@ int main(void)
         cmocka_unit_test(test_check_names_the_key),
         cmocka_unit_test(test_penalties_at_least_one_when_promised),
         cmocka_unit_test(test_update_equals_full_recomputation),
+        cmocka_unit_test(test_one_switch_tree_is_the_node_model),
+        cmocka_unit_test(test_shared_switch_link),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

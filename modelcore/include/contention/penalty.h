@@ -142,10 +142,11 @@ int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char
 
 /* --- link-level model on a switch tree (penalty_links.c, issue 14) ---
  * m's model generalised from NICs to every link of t (NIC out/in, switch
- * uplink/downlink): fair share is max-min over all links; gige/stopgo keep
- * their node-level penalty and take the max with each switch link's
- * max(1, s * load / capacity) (s = beta for gige, 1 for stopgo). With every
- * node under one leaf the penalties are the node-level model's, bit for bit.
+ * uplink/downlink), by the model's own link rule (doc/adding-a-model.md):
+ * fair share is max-min over all links; gige and stopgo keep their
+ * node-level penalty and take the max with each switch link's beta * load /
+ * capacity (gige) or load / capacity (stopgo); none stays 1. With every node
+ * under one leaf the penalties are the node-level model's, bit for bit.
  * t->nnodes must equal g->nnodes. */
 struct ct_tree_map;
 int ct_links_penalties_active(const ct_penalty_model *m, const struct ct_tree_map *t,
