@@ -146,6 +146,17 @@ static const ct_model_key duplex_keys[] = {
      .type = CT_PARAM_REAL, .slot = CT_DUPLEX_COUPLING, .required = 1, .lo = 0, .hi = 1},
 };
 
+/* On a switch link (our extension, issue 14): a link of capacity C (in
+ * NICs) carrying k communications gives each at most C/k of its bandwidth,
+ * penalty k/C; the composition (penalty_links.c) takes the max with the
+ * node-level duplex penalty. Switch links are full duplex (no δ): the
+ * coupling is a property of the nodes' NICs and stacks. */
+static double duplex_link(const ct_penalty_model *m, double load, double cap)
+{
+    (void)m;
+    return load / cap;
+}
+
 const ct_model_ops ct_model_duplex = {
     .info = {.name = "duplex",
              .label = "duplex fair share",
@@ -155,4 +166,5 @@ const ct_model_ops ct_model_duplex = {
              .nkeys = sizeof duplex_keys / sizeof duplex_keys[0],
              .penalty_ge1 = 1},
     .penalties = duplex_penalties,
+    .link_penalty = duplex_link,
 };
