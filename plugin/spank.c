@@ -52,8 +52,8 @@ static struct spank_option options[] = {
      "off. Default set by the admin.",
      1, 0, check_mode},
     {"contention-pattern", "PATTERN",
-     "Communication pattern scored by --contention: alltoall, ring, halves, halo2d, halo3d or "
-     "trace:FILE (or trace:NAME, a profile saved by contention-admin record).",
+     "Communication pattern scored by --contention: alltoall, ring, halves, halo2d, halo3d, "
+     "halo2d-phased, halo3d-phased (one dimension at a time) or trace:FILE (or trace:NAME, a profile saved by contention-admin record).",
      1, 0, check_pattern},
     {"contention-size", "BYTES",
      "Message size of --contention-pattern, with K, M or G suffix (e.g. 64K, 4M).", 1, 0,

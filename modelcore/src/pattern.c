@@ -27,6 +27,10 @@ const char *ct_pattern_name(ct_pattern_kind k)
         return "halo2d";
     case CT_PAT_HALO3D:
         return "halo3d";
+    case CT_PAT_HALO2D_PHASED:
+        return "halo2d-phased";
+    case CT_PAT_HALO3D_PHASED:
+        return "halo3d-phased";
     case CT_PAT_TRACE:
         return "trace";
     }
@@ -36,7 +40,8 @@ const char *ct_pattern_name(ct_pattern_kind k)
 int ct_pattern_parse(const char *s, ct_pattern *p, ct_err *err)
 {
     static const char *const accepted =
-        "accepted: alltoall, ring, halves, halo2d, halo3d, trace:FILE";
+        "accepted: alltoall, ring, halves, halo2d, halo3d, halo2d-phased, halo3d-phased, "
+        "trace:FILE";
     if (!p)
         return ct_err_set(err, "ct_pattern_parse: NULL pattern");
     memset(p, 0, sizeof *p);
@@ -49,6 +54,7 @@ int ct_pattern_parse(const char *s, ct_pattern *p, ct_err *err)
     } names[] = {
         {"alltoall", CT_PAT_ALLTOALL}, {"ring", CT_PAT_RING},     {"halves", CT_PAT_HALVES},
         {"halo2d", CT_PAT_HALO2D},     {"halo3d", CT_PAT_HALO3D},
+        {"halo2d-phased", CT_PAT_HALO2D_PHASED}, {"halo3d-phased", CT_PAT_HALO3D_PHASED},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(s, names[i].name) == 0) {
@@ -288,7 +294,8 @@ static int graph_halves(const ct_layout *l, double m, acc *a, ct_err *err)
     return acc_flush(a, err);
 }
 
-static int graph_halo(const ct_layout *l, int ndims, double m, acc *a, ct_err *err)
+/* The halo's exchanges along dimension only (-1: every dimension). */
+static int graph_halo(const ct_layout *l, int ndims, int only, double m, acc *a, ct_err *err)
 {
     int32_t dims[3] = {1, 1, 1};
     if (ct_grid_dims(l->ntasks, ndims, dims, err) < 0)
@@ -300,6 +307,8 @@ static int graph_halo(const ct_layout *l, int ndims, double m, acc *a, ct_err *e
         stride[d] = stride[d + 1] * dims[d + 1];
     /* one pass per direction keeps runs of identical arcs together */
     for (int d = 0; d < ndims; d++) {
+        if (only >= 0 && d != only)
+            continue;
         for (int dir = -1; dir <= 1; dir += 2) {
             for (int64_t r = 0; r < l->ntasks; r++) {
                 int64_t coord = (r / stride[d]) % dims[d];
@@ -341,11 +350,44 @@ out:
     return rc;
 }
 
+int ct_pattern_halo_dims(ct_pattern_kind k)
+{
+    switch (k) {
+    case CT_PAT_HALO2D:
+    case CT_PAT_HALO2D_PHASED:
+        return 2;
+    case CT_PAT_HALO3D:
+    case CT_PAT_HALO3D_PHASED:
+        return 3;
+    default:
+        return 0;
+    }
+}
+
+int ct_pattern_nphases(const ct_pattern *p)
+{
+    if (p && (p->kind == CT_PAT_HALO2D_PHASED || p->kind == CT_PAT_HALO3D_PHASED))
+        return ct_pattern_halo_dims(p->kind);
+    return 1;
+}
+
 int ct_pattern_graph(const ct_pattern *p, const ct_layout *l, ct_graph *g, double *intra_bytes,
                      ct_err *err)
 {
+    return ct_pattern_graph_phase(p, -1, l, g, intra_bytes, err);
+}
+
+/* phase -1: every phase together */
+int ct_pattern_graph_phase(const ct_pattern *p, int phase, const ct_layout *l, ct_graph *g,
+                           double *intra_bytes, ct_err *err)
+{
     if (!p || !l || !g || !l->node_of || l->ntasks < 1 || l->nnodes < 1)
         return ct_err_set(err, "ct_pattern_graph: empty layout");
+    if (phase < -1 || phase >= ct_pattern_nphases(p))
+        return ct_err_set(err, "pattern %s has no phase %d (accepted: 0..%d)",
+                          ct_pattern_name(p->kind), phase, ct_pattern_nphases(p) - 1);
+    if (ct_pattern_nphases(p) == 1)
+        phase = -1;
     if (ct_graph_init(g, l->nnodes, err) < 0)
         return -1;
     if (intra_bytes)
@@ -368,10 +410,10 @@ int ct_pattern_graph(const ct_pattern *p, const ct_layout *l, ct_graph *g, doubl
         rc = graph_halves(l, p->bytes, &a, err);
         break;
     case CT_PAT_HALO2D:
-        rc = graph_halo(l, 2, p->bytes, &a, err);
-        break;
     case CT_PAT_HALO3D:
-        rc = graph_halo(l, 3, p->bytes, &a, err);
+    case CT_PAT_HALO2D_PHASED:
+    case CT_PAT_HALO3D_PHASED:
+        rc = graph_halo(l, ct_pattern_halo_dims(p->kind), phase, p->bytes, &a, err);
         break;
     case CT_PAT_TRACE:
         rc = graph_trace(p, l, &a, err);

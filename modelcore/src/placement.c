@@ -114,8 +114,10 @@ static int pattern_arcs(const ct_pattern *p, int32_t n, const ct_trace *tr, arcs
                 return -1;
         return 0;
     case CT_PAT_HALO2D:
-    case CT_PAT_HALO3D: {
-        int nd = p->kind == CT_PAT_HALO2D ? 2 : 3;
+    case CT_PAT_HALO3D:
+    case CT_PAT_HALO2D_PHASED: /* the task graph of all phases together */
+    case CT_PAT_HALO3D_PHASED: {
+        int nd = ct_pattern_halo_dims(p->kind);
         int32_t dims[3] = {1, 1, 1};
         if (ct_grid_dims(n, nd, dims, err) < 0)
             return -1;
@@ -654,7 +656,7 @@ static int rcb(int32_t *t, int32_t m, const int32_t *nodes, int32_t nn, const in
 static int start_tiles(const ct_pattern *p, int32_t n, int32_t nnodes, const int32_t *want,
                        int32_t *node_of, uint64_t *work, ct_err *err)
 {
-    int nd = p->kind == CT_PAT_HALO2D ? 2 : 3;
+    int nd = ct_pattern_halo_dims(p->kind);
     int32_t dims[3] = {1, 1, 1};
     if (ct_grid_dims(n, nd, dims, err) < 0)
         return -1;
@@ -1043,28 +1045,42 @@ static int eval_layouts(const ct_fabric *f, const ct_pattern *p, const ct_trace 
         }
         return rc;
     }
+    /* a phased halo: its phases in sequence, each timed on its own graph */
     int32_t nn = ls[0]->nnodes;
+    int nph = ct_pattern_nphases(p);
     ct_graph *g = calloc((size_t)k, sizeof *g);
     double *intra = malloc((size_t)nn * sizeof *intra);
     double *itime = malloc((size_t)k * sizeof *itime);
+    double *phase_s = malloc((size_t)k * sizeof *phase_s);
     int built = 0;
-    if (!g || !intra || !itime) {
+    if (!g || !intra || !itime || !phase_s) {
         rc = ct_err_set(err, "out of memory for %d nodes", (int)nn);
         goto out;
     }
-    for (int i = 0; i < k && rc == 0; i++)
-        if ((rc = ct_pattern_graph(p, ls[i], &g[i], intra, err)) == 0) {
-            built++;
-            itime[i] = intra_node_time(intra, nn, f->intra_bw);
-        }
-    if (rc == 0)
-        rc = time_graphs(f, g, itime, k, pred, method, err);
+    for (int i = 0; i < k; i++)
+        pred[i] = 0;
+    for (int ph = 0; ph < nph && rc == 0; ph++) {
+        for (int i = 0; i < k && rc == 0; i++)
+            if ((rc = ct_pattern_graph_phase(p, nph > 1 ? ph : -1, ls[i], &g[i], intra, err)) ==
+                0) {
+                built++;
+                itime[i] = intra_node_time(intra, nn, f->intra_bw);
+            }
+        if (rc == 0)
+            rc = time_graphs(f, g, itime, k, phase_s, method, err);
+        for (int i = 0; i < k && rc == 0; i++)
+            pred[i] += phase_s[i];
+        for (int i = 0; i < built; i++)
+            ct_graph_free(&g[i]);
+        built = 0;
+    }
 out:
     for (int i = 0; i < built; i++)
         ct_graph_free(&g[i]);
     free(g);
     free(intra);
     free(itime);
+    free(phase_s);
     return rc;
 }
 
@@ -1234,7 +1250,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     /* 1. starts */
     const int32_t *starts[NCAND] = {lb.node_of, lc.node_of, NULL, NULL, NULL};
     int ns = 2;
-    if (p->kind == CT_PAT_HALO2D || p->kind == CT_PAT_HALO3D) {
+    if (ct_pattern_halo_dims(p->kind)) {
         uint64_t est = W_TILES * (uint64_t)n * (uint64_t)(levels + 1) + W_SCREEN * (uint64_t)a.n;
         if (used + est <= cap) {
             uint64_t w = 0; /* the tiling's own count, not used for the cap */

@@ -77,9 +77,9 @@ out:
 
 /* A point-to-point candidate between graph building and timing. */
 typedef struct p2p_work {
-    ct_graph g;
-    double intra; /* s */
-    int built;
+    ct_graph g[CT_PATTERN_MAX_PHASES]; /* one per phase (pattern.h: phased halos) */
+    double intra[CT_PATTERN_MAX_PHASES]; /* s */
+    int nphase;                          /* graphs built */
 } p2p_work;
 
 static int build_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l, p2p_work *w,
@@ -88,12 +88,15 @@ static int build_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l
     double *intra = malloc((size_t)l->nnodes * sizeof *intra);
     if (!intra)
         return ct_err_set(err, "out of memory for %d nodes", (int)l->nnodes);
-    if (ct_pattern_graph(p, l, &w->g, intra, err) < 0) {
-        free(intra);
-        return -1;
+    int nph = ct_pattern_nphases(p);
+    for (int k = 0; k < nph; k++) {
+        if (ct_pattern_graph_phase(p, nph > 1 ? k : -1, l, &w->g[k], intra, err) < 0) {
+            free(intra);
+            return -1;
+        }
+        w->intra[k] = intra_node_time(intra, l->nnodes, f->intra_bw);
+        w->nphase = k + 1;
     }
-    w->intra = intra_node_time(intra, l->nnodes, f->intra_bw);
-    w->built = 1;
     free(intra);
     return 0;
 }
@@ -106,7 +109,7 @@ static int build_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l
 #define SCORE_PROGRESSIVE_MAX_EVALS ((uint64_t)1000000)
 
 /* That sum: the work if every arc completed at its own instant. */
-static uint64_t progressive_work(const ct_graph *g, ct_err *err, int *oom)
+static uint64_t progressive_work_1(const ct_graph *g, ct_err *err, int *oom)
 {
     size_t nn = g->nnodes > 0 ? (size_t)g->nnodes : 1;
     uint32_t *no = calloc(nn, sizeof *no), *ni = calloc(nn, sizeof *ni);
@@ -125,13 +128,23 @@ static uint64_t progressive_work(const ct_graph *g, ct_err *err, int *oom)
     return w;
 }
 
+/* The same over a candidate's phases. */
+static uint64_t progressive_work(const p2p_work *pw, ct_err *err, int *oom)
+{
+    uint64_t w = 0;
+    *oom = 0;
+    for (int k = 0; k < pw->nphase && !*oom; k++)
+        w += progressive_work_1(&pw->g[k], err, oom);
+    return w;
+}
+
 /* progressive: 1 = re-apply the model as communications end (returns 1 when
  * the run-time bound, 4x the estimate's, is hit: nothing timed), 0 =
  * first-instant penalties. */
-static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive,
-                    const ct_tree_map *tree, const ct_tree_map *view, timing *t, ct_err *err)
+static int time_p2p_phase(const ct_fabric *f, const ct_graph *g, double intra, int progressive,
+                          const ct_tree_map *tree, const ct_tree_map *view, timing *t,
+                          ct_err *err)
 {
-    const ct_graph *g = &w->g;
     ct_penalty_model model = f->penalty;
     model.tree = tree; /* NULL: one switch, the node-level model as it is */
     int rc = 0;
@@ -172,13 +185,39 @@ static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive,
         t->has_busiest = 1;
     }
     t->remote = ct_graph_total(g);
-    t->intra = w->intra;
+    t->intra = intra;
     t->predicted = net > t->intra ? net : t->intra;
     t->uncontended = net0 > t->intra ? net0 : t->intra;
 out:
     free(alone);
     free(fin);
     return rc;
+}
+
+/* A candidate's phases in sequence (bulk-synchronous: a phase starts when
+ * the previous one's last communication ends, pattern.h), so its times are
+ * the sums of the phases' times; the busiest link is the busiest phase's.
+ * One phase: time_p2p_phase as it is. Returns 1 like time_p2p_phase. */
+static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive,
+                    const ct_tree_map *tree, const ct_tree_map *view, timing *t, ct_err *err)
+{
+    timing sum = {0};
+    for (int k = 0; k < w->nphase; k++) {
+        timing ph = {0};
+        int rc = time_p2p_phase(f, &w->g[k], w->intra[k], progressive, tree, view, &ph, err);
+        if (rc != 0)
+            return rc;
+        sum.predicted += ph.predicted;
+        sum.uncontended += ph.uncontended;
+        sum.intra += ph.intra;
+        sum.remote += ph.remote;
+        if (ph.has_busiest && (!sum.has_busiest || ph.busiest.ratio > sum.busiest.ratio)) {
+            sum.has_busiest = 1;
+            sum.busiest = ph.busiest;
+        }
+    }
+    *t = sum;
+    return 0;
 }
 
 static int time_trace(const ct_fabric *f, const ct_trace *tr, const ct_layout *l,
@@ -356,9 +395,10 @@ static int build_candidates(score_ctx *x, ct_err *err)
             rc = time_alltoall(x->fabric, &x->sig, p->bytes, &l, req->tree, x->view, &c->tm, err);
         else if (p->kind == CT_PAT_TRACE)
             rc = time_trace(x->fabric, &x->tr, &l, req->tree, &c->tm, err);
-        else if ((rc = build_p2p(x->fabric, p, &l, &c->work, err)) == 0 &&
-                 c->work.g.ncomm > x->max_arcs)
-            x->max_arcs = c->work.g.ncomm;
+        else if ((rc = build_p2p(x->fabric, p, &l, &c->work, err)) == 0)
+            for (int k = 0; k < c->work.nphase; k++)
+                if (c->work.g[k].ncomm > x->max_arcs)
+                    x->max_arcs = c->work.g[k].ncomm;
         ct_layout_free(&l);
         if (rc < 0) {
             char name[32];
@@ -385,7 +425,7 @@ static int choose_method(score_ctx *x, ct_score_result *out, int *progressive, c
     *progressive = incremental || tree_bounded || x->max_arcs <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
     for (size_t i = 0; i < x->nc && *progressive && incremental; i++) {
         int oom;
-        uint64_t w = progressive_work(&x->c[i].work.g, err, &oom);
+        uint64_t w = progressive_work(&x->c[i].work, err, &oom);
         if (oom)
             return -1;
         if (w > SCORE_PROGRESSIVE_MAX_EVALS) {
@@ -478,8 +518,8 @@ static void rank(const score_ctx *x, ct_score_result *out)
 static void score_ctx_free(score_ctx *x)
 {
     for (size_t i = 0; i < x->nc; i++)
-        if (x->c[i].work.built)
-            ct_graph_free(&x->c[i].work.g);
+        for (int k = 0; k < x->c[i].work.nphase; k++)
+            ct_graph_free(&x->c[i].work.g[k]);
     if (x->have_trace)
         ct_trace_free(&x->tr);
     ct_tree_map_free(&x->flat);

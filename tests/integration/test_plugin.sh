@@ -34,7 +34,7 @@ tap_like "$out" "sbatch: error: contention: --contention: invalid mode 'bogus' \
 tap_like "$out" "rc=[1-9]" "sbatch --contention=bogus submits nothing"
 out=$(lc_alloc "$ALLOC" 'srun --contention-pattern=stencil true; echo "rc=$?"; srun --contention-size=12Q true; echo "rc=$?"')
 tap_like "$(grep -c 'rc=[1-9]' <<<"$out")" "^2$" "bad --contention-pattern and --contention-size are refused"
-tap_like "$out" "unknown pattern 'stencil' \(accepted: alltoall, ring, halves, halo2d, halo3d, trace:FILE\)" \
+tap_like "$out" "unknown pattern 'stencil' \(accepted: alltoall, ring, halves, halo2d, halo3d, halo2d-phased, halo3d-phased, trace:FILE\)" \
     "the pattern message lists the accepted patterns"
 
 # ---- the user's choice wins; off and report change nothing -------------------

@@ -28,7 +28,9 @@ static void test_parse(void **state)
                 {"ring", CT_PAT_RING},
                 {"halves", CT_PAT_HALVES},
                 {"halo2d", CT_PAT_HALO2D},
-                {"halo3d", CT_PAT_HALO3D}};
+                {"halo3d", CT_PAT_HALO3D},
+                {"halo2d-phased", CT_PAT_HALO2D_PHASED},
+                {"halo3d-phased", CT_PAT_HALO3D_PHASED}};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         assert_int_equal(ct_pattern_parse(good[i].s, &p, &err), 0);
         assert_int_equal(p.kind, good[i].k);
@@ -44,8 +46,67 @@ static void test_parse(void **state)
     assert_int_equal(ct_pattern_parse("Ring", &p, &err), -1);
     assert_non_null(strstr(err.msg, "'Ring'"));
     assert_non_null(
-        strstr(err.msg, "accepted: alltoall, ring, halves, halo2d, halo3d, trace:FILE"));
+        strstr(err.msg, "accepted: alltoall, ring, halves, halo2d, halo3d, halo2d-phased, "
+                        "halo3d-phased, trace:FILE"));
     assert_int_equal(ct_pattern_parse(NULL, &p, &err), -1);
+}
+
+/* Phased halos: phase d holds exactly the unphased halo's arcs along grid
+ * dimension d. 16 tasks, halo3d grid 4x2x2 (row-major: strides 4, 2, 1) on
+ * 4 nodes x 4 tasks, block: node = first coordinate, so phase 0 is the node
+ * chain 0-1-2-3 (4 tasks per boundary, both ways: 4 per arc, 6 arcs) and
+ * phases 1 and 2 stay on the node (4 messages per node each). */
+static void test_phased_halo_graphs(void **state)
+{
+    (void)state;
+    ct_alloc a;
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x4)", &a, NULL), 0);
+    ct_layout l;
+    assert_int_equal(ct_layout_build(&a, 16, 1, CT_DIST_BLOCK, 0, 0, &l, NULL), 0);
+    ct_pattern p;
+    ct_err err = {{0}};
+    assert_int_equal(ct_pattern_parse("halo3d-phased", &p, &err), 0);
+    p.bytes = 1000;
+    assert_int_equal(ct_pattern_nphases(&p), 3);
+    assert_int_equal(ct_pattern_halo_dims(p.kind), 3);
+    double intra[4];
+    ct_graph g;
+    assert_int_equal(ct_pattern_graph_phase(&p, 0, &l, &g, intra, &err), 0);
+    assert_int_equal(g.ncomm, 6);
+    assert_int_equal(ct_graph_total(&g), 24);
+    for (size_t i = 0; i < g.ncomm; i++) {
+        assert_int_equal(abs(g.comm[i].src - g.comm[i].dst), 1);
+        assert_int_equal(g.comm[i].mult, 4);
+        assert_true(g.comm[i].bytes == 1000);
+    }
+    for (int k = 0; k < 4; k++)
+        assert_true(intra[k] == 0);
+    ct_graph_free(&g);
+    for (int ph = 1; ph < 3; ph++) {
+        assert_int_equal(ct_pattern_graph_phase(&p, ph, &l, &g, intra, &err), 0);
+        assert_int_equal(g.ncomm, 0);
+        for (int k = 0; k < 4; k++)
+            assert_true(intra[k] == 4 * 1000.0);
+        ct_graph_free(&g);
+    }
+    /* all phases together = the unphased halo3d */
+    ct_graph u, h;
+    double iu[4], ih[4];
+    assert_int_equal(ct_pattern_graph(&p, &l, &u, iu, &err), 0);
+    ct_pattern q = p;
+    q.kind = CT_PAT_HALO3D;
+    assert_int_equal(ct_pattern_graph(&q, &l, &h, ih, &err), 0);
+    assert_int_equal(u.ncomm, h.ncomm);
+    assert_int_equal(ct_graph_total(&u), ct_graph_total(&h));
+    for (int k = 0; k < 4; k++)
+        assert_true(iu[k] == ih[k] && iu[k] == 8 * 1000.0);
+    ct_graph_free(&u);
+    ct_graph_free(&h);
+    assert_int_equal(ct_pattern_graph_phase(&p, 3, &l, &g, intra, &err), -1);
+    assert_non_null(strstr(err.msg, "halo3d-phased has no phase 3 (accepted: 0..2)"));
+    assert_int_equal(ct_pattern_nphases(&q), 1);
+    ct_layout_free(&l);
+    ct_alloc_free(&a);
 }
 
 static void test_grid_dims(void **state)
@@ -336,6 +397,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_grid_dims),
+        cmocka_unit_test(test_phased_halo_graphs),
         cmocka_unit_test(test_graphs_match_brute_force),
         cmocka_unit_test(test_known_graphs),
         cmocka_unit_test(test_large_is_compact),

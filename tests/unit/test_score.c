@@ -108,6 +108,106 @@ static void test_ring_prefers_block(void **state)
     ct_alloc_free(&a);
 }
 
+/* Phased halos, by hand, with penalty model "none" (every communication
+ * takes Hockney alpha + m beta = 1 ms + 1 MB / 100 MB/s = 11 ms) and
+ * intra-node traffic at 1 GB/s (1 ms per MB on the node). A phase takes
+ * max(network, intra-node) and the phases add up (pattern.h).
+ * halo3d on 16 tasks = grid 4x2x2, row-major, 4 nodes x 4 tasks:
+ *  block  (node = coordinate 0): phase 0 remote (11 ms); phases 1 and 2
+ *         on the node, 4 messages of 1 MB per node each (4 ms): 19 ms;
+ *  cyclic (node = rank mod 4 = the last two coordinates): phase 0 on the
+ *         node, a chain of 4 tasks = 6 messages per node (6 ms); phases 1
+ *         and 2 remote (11 ms each): 28 ms.
+ * Unphased, all 6 directions at once: 11 ms for both (a tie), the case of
+ * issue 11 where LAMMPS ran block 1.6x faster.
+ * halo2d on 4 tasks = grid 2x2 on 2 nodes x 2 tasks: one remote phase
+ * (11 ms) and one on the node (2 messages, 2 ms) for both: 13 ms. */
+static void test_phased_halo_by_hand(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_fabric_init(&f);
+    snprintf(f.name, sizeof f.name, "none_test");
+    f.alpha = 1e-3;
+    f.beta = 1e-8;
+    f.penalty.kind = CT_MODEL_NONE;
+    f.intra_bw = 1e9;
+    static const struct {
+        const char *cpus, *pattern;
+        int32_t ntasks;
+        double block, cyclic;
+        int64_t block_remote, cyclic_remote;
+    } cases[] = {
+        {"4(x4)", "halo3d-phased", 16, 0.019, 0.028, 24, 32},
+        {"4(x4)", "halo3d", 16, 0.011, 0.011, 24, 32},
+        {"2(x2)", "halo2d-phased", 4, 0.013, 0.013, 4, 4},
+        {"2(x2)", "halo2d", 4, 0.011, 0.011, 4, 4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ct_alloc a;
+        assert_int_equal(ctslurm_parse_cpus_per_node(cases[i].cpus, &a, NULL), 0);
+        ct_score_request req;
+        request(&req, &a, cases[i].ntasks, cases[i].pattern, 1e6);
+        ct_score_result r;
+        ct_err err = {{0}};
+        assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+        check_sorted(&r);
+        const ct_candidate_score *b = cand(&r, "block"), *c = cand(&r, "cyclic");
+        if (fabs(b->predicted_s - cases[i].block) > 1e-12 ||
+            fabs(c->predicted_s - cases[i].cyclic) > 1e-12)
+            fail_msg("%s: block %.17g s (expected %g), cyclic %.17g s (expected %g)",
+                     cases[i].pattern, b->predicted_s, cases[i].block, c->predicted_s,
+                     cases[i].cyclic);
+        /* no contention model: uncontended = predicted */
+        assert_true(fabs(b->uncontended_s - b->predicted_s) < 1e-15);
+        assert_int_equal(b->remote_comms, cases[i].block_remote);
+        assert_int_equal(c->remote_comms, cases[i].cyclic_remote);
+        ct_alloc_free(&a);
+    }
+}
+
+/* Under GigE, a phased halo's time is the sum of its phases, each the
+ * progressive engine's last completion on that phase's graph (the
+ * composition, checked on halo2d-phased, 16 tasks = 4x4 grid, 4(x4)). */
+static void test_phased_halo_sum_of_phases(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_test_gige_fabric(&f);
+    f.intra_bw = 0; /* network only */
+    ct_alloc a;
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x4)", &a, NULL), 0);
+    ct_score_request req;
+    request(&req, &a, 16, "halo2d-phased", 1 << 20);
+    ct_score_result r;
+    ct_err err = {{0}};
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    for (int di = 0; di < 2; di++) {
+        ct_dist d = di ? CT_DIST_CYCLIC : CT_DIST_BLOCK;
+        ct_layout l;
+        assert_int_equal(ct_layout_build(&a, 16, 1, d, 0, 0, &l, NULL), 0);
+        double sum = 0;
+        for (int ph = 0; ph < 2; ph++) {
+            ct_graph g;
+            assert_int_equal(ct_pattern_graph_phase(&req.pattern, ph, &l, &g, NULL, NULL), 0);
+            double alone[64], fin[64], net = 0;
+            assert_true(g.ncomm <= 64);
+            for (size_t k = 0; k < g.ncomm; k++)
+                alone[k] = ct_hockney(f.alpha, f.beta, g.comm[k].bytes);
+            if (g.ncomm)
+                assert_int_equal(ct_progressive_times(&f.penalty, &g, alone, fin, NULL), 0);
+            for (size_t k = 0; k < g.ncomm; k++)
+                net = fmax(net, fin[k]);
+            sum += net;
+            ct_graph_free(&g);
+        }
+        assert_close(cand(&r, di ? "cyclic" : "block")->predicted_s, sum);
+        assert_true(sum > 0);
+        ct_layout_free(&l);
+    }
+    ct_alloc_free(&a);
+}
+
 static void test_halves_prefers_cyclic(void **state)
 {
     (void)state;
@@ -567,6 +667,8 @@ int main(void)
         cmocka_unit_test(test_large_random_progressive_gige),
         cmocka_unit_test(test_huge_random_uses_static_penalties),
         cmocka_unit_test(test_trace_pattern),
+        cmocka_unit_test(test_phased_halo_by_hand),
+        cmocka_unit_test(test_phased_halo_sum_of_phases),
         cmocka_unit_test(test_tree_one_leaf_unchanged),
         cmocka_unit_test(test_tree_two_leaves),
     };
