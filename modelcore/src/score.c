@@ -243,6 +243,252 @@ static int time_trace(const ct_fabric *f, const ct_trace *tr, const ct_layout *l
     return 0;
 }
 
+/* ---- trace patterns aggregated per phase (score.h; our extension) */
+
+/* The layout-independent part: every communication's phase (its sender's
+ * phase when it is posted) and each phase's longest compute. */
+typedef struct phased_trace {
+    int32_t *phase_of; /* per communication */
+    double *compute;   /* per phase, s */
+    size_t nphase, cap;
+    size_t *first;     /* communications of phase k: order[first[k] .. first[k+1]) */
+    size_t *order;
+} phased_trace;
+
+static void phased_trace_free(phased_trace *pt)
+{
+    free(pt->phase_of);
+    free(pt->compute);
+    free(pt->first);
+    free(pt->order);
+    memset(pt, 0, sizeof *pt);
+}
+
+static int phase_close(phased_trace *pt, size_t ph, double c)
+{
+    if (ph >= pt->cap) {
+        size_t cap = pt->cap ? 2 * pt->cap : 64;
+        while (cap <= ph)
+            cap *= 2;
+        double *n = realloc(pt->compute, cap * sizeof *n);
+        if (!n)
+            return -1;
+        memset(n + pt->cap, 0, (cap - pt->cap) * sizeof *n);
+        pt->compute = n;
+        pt->cap = cap;
+    }
+    if (c > pt->compute[ph])
+        pt->compute[ph] = c;
+    if (ph + 1 > pt->nphase)
+        pt->nphase = ph + 1;
+    return 0;
+}
+
+static int trace_phases(const ct_trace *tr, phased_trace *pt, ct_err *err)
+{
+    memset(pt, 0, sizeof *pt);
+    size_t nc = tr->ncomm ? tr->ncomm : 1;
+    pt->phase_of = malloc(nc * sizeof *pt->phase_of);
+    pt->order = malloc(nc * sizeof *pt->order);
+    if (!pt->phase_of || !pt->order)
+        goto oom;
+    for (int32_t t = 0; t < tr->ntasks; t++) {
+        size_t ph = 0;
+        double c = 0;
+        for (size_t i = tr->task_first[t]; i < tr->task_first[t + 1]; i++) {
+            const ct_event *e = &tr->ev[i];
+            int close = 0;
+            switch (e->kind) {
+            case CT_EV_COMPUTE:
+                c += e->value;
+                break;
+            case CT_EV_SEND: /* blocking: the phase ends with it */
+                pt->phase_of[e->comm] = ph > INT32_MAX ? INT32_MAX : (int32_t)ph;
+                close = 1;
+                break;
+            case CT_EV_ISEND:
+                pt->phase_of[e->comm] = ph > INT32_MAX ? INT32_MAX : (int32_t)ph;
+                break;
+            case CT_EV_RECV:
+            case CT_EV_WAITALL:
+                close = 1;
+                break;
+            default:
+                break;
+            }
+            if (close) {
+                if (phase_close(pt, ph, c) < 0)
+                    goto oom;
+                ph++;
+                c = 0;
+            }
+        }
+        if ((ph == 0 || c > 0) && phase_close(pt, ph, c) < 0) /* a trailing compute */
+            goto oom;
+    }
+    /* communications grouped by phase (counting sort) */
+    pt->first = calloc(pt->nphase + 1, sizeof *pt->first);
+    if (!pt->first)
+        goto oom;
+    for (size_t c = 0; c < tr->ncomm; c++)
+        pt->first[pt->phase_of[c] + 1]++;
+    for (size_t k = 0; k < pt->nphase; k++)
+        pt->first[k + 1] += pt->first[k];
+    for (size_t c = 0; c < tr->ncomm; c++)
+        pt->order[pt->first[pt->phase_of[c]]++] = c;
+    for (size_t k = pt->nphase; k > 0; k--)
+        pt->first[k] = pt->first[k - 1];
+    pt->first[0] = 0;
+    return 0;
+oom:
+    phased_trace_free(pt);
+    return ct_err_set(err, "out of memory aggregating a trace of %zu communications", tr->ncomm);
+}
+
+typedef struct pair_msg {
+    int32_t src, dst;
+    double bytes;
+} pair_msg;
+
+static int cmp_msg_bytes(const void *pa, const void *pb)
+{
+    const pair_msg *a = pa, *b = pb;
+    return a->bytes < b->bytes ? -1 : a->bytes > b->bytes;
+}
+
+/* m[0..n) sorted by (src, dst, bytes): two counting passes over the nodes
+ * (dst, then src, stable), then each (src, dst) run by bytes; cnt has
+ * nnodes + 1 entries, tmp n. Linear but for runs of mixed sizes. */
+static void sort_pair_msgs(pair_msg *m, pair_msg *tmp, size_t n, size_t *cnt, int32_t nnodes)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        pair_msg *from = pass ? tmp : m, *to = pass ? m : tmp;
+        memset(cnt, 0, ((size_t)nnodes + 1) * sizeof *cnt);
+        for (size_t i = 0; i < n; i++)
+            cnt[(pass ? from[i].src : from[i].dst) + 1]++;
+        for (int32_t k = 0; k < nnodes; k++)
+            cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < n; i++)
+            to[cnt[pass ? from[i].src : from[i].dst]++] = from[i];
+    }
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && m[j].src == m[i].src && m[j].dst == m[i].dst)
+            j++;
+        if (j - i > 1)
+            qsort(m + i, j - i, sizeof *m, cmp_msg_bytes);
+        i = j;
+    }
+}
+
+static int cmp_pair_msg(const void *pa, const void *pb)
+{
+    const pair_msg *a = pa, *b = pb;
+    if (a->src != b->src)
+        return a->src < b->src ? -1 : 1;
+    if (a->dst != b->dst)
+        return a->dst < b->dst ? -1 : 1;
+    return a->bytes < b->bytes ? -1 : a->bytes > b->bytes;
+}
+
+static int time_p2p_phase(const ct_fabric *f, const ct_graph *g, double intra, int progressive,
+                          const ct_tree_map *tree, const ct_tree_map *view, timing *t,
+                          ct_err *err);
+static uint64_t progressive_work_1(const ct_graph *g, ct_err *err, int *oom);
+
+/* One candidate of an aggregated trace: its phases in sequence. The
+ * progressive evaluation is used for a phase while the candidate's budget
+ * of penalty evaluations lasts (models with incremental hooks; the others
+ * while the phase has <= CT_SCORE_PROGRESSIVE_MAX_ARCS arcs), static
+ * penalties after; *static_phases counts the phases timed statically. */
+static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phased_trace *pt,
+                             const ct_layout *l, const ct_tree_map *tree,
+                             const ct_tree_map *view, timing *t, size_t *static_phases,
+                             ct_err *err)
+{
+    timing sum = {0};
+    int rc = 0;
+    size_t most = 1;
+    for (size_t k = 0; k < pt->nphase; k++)
+        if (pt->first[k + 1] - pt->first[k] > most)
+            most = pt->first[k + 1] - pt->first[k];
+    pair_msg *m = malloc(most * sizeof *m), *tmp = malloc(most * sizeof *tmp);
+    size_t *cnt = malloc(((size_t)l->nnodes + 1) * sizeof *cnt);
+    double *intra = malloc((size_t)l->nnodes * sizeof *intra);
+    if (!m || !tmp || !cnt || !intra) {
+        rc = ct_err_set(err, "out of memory for %zu messages", most);
+        goto out;
+    }
+    const ct_model_info *minfo = ct_model_info_of(f->penalty.kind);
+    int incremental = minfo && minfo->incremental;
+    uint64_t budget = 4 * (uint64_t)1000000;
+    *static_phases = 0;
+    for (size_t k = 0; k < pt->nphase && rc == 0; k++) {
+        size_t nm = 0;
+        for (int32_t i = 0; i < l->nnodes; i++)
+            intra[i] = 0;
+        for (size_t j = pt->first[k]; j < pt->first[k + 1]; j++) {
+            size_t c = pt->order[j];
+            const ct_event *e = ct_trace_comm_event(tr, c);
+            int32_t s = l->node_of[tr->comm_src[c]], d = l->node_of[e->peer];
+            if (s == d)
+                intra[s] += e->value;
+            else
+                m[nm++] = (pair_msg){.src = s, .dst = d, .bytes = e->value};
+        }
+        sort_pair_msgs(m, tmp, nm, cnt, l->nnodes);
+        ct_graph g;
+        if ((rc = ct_graph_init(&g, l->nnodes, err)) < 0)
+            break;
+        for (size_t j = 0; j < nm && rc == 0;) {
+            size_t j2 = j + 1;
+            while (j2 < nm && cmp_pair_msg(&m[j], &m[j2]) == 0)
+                j2++;
+            rc = ct_graph_add(&g, m[j].src, m[j].dst, (int64_t)(j2 - j), m[j].bytes, err);
+            j = j2;
+        }
+        if (rc == 0) {
+            int oom = 0;
+            uint64_t w = incremental ? progressive_work_1(&g, err, &oom) : 0;
+            int prog = incremental ? w <= budget : g.ncomm <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
+            if (oom)
+                rc = -1;
+            if (prog && incremental)
+                budget -= w;
+            timing ph = {0};
+            double itime = intra_node_time(intra, l->nnodes, f->intra_bw);
+            if (rc == 0) {
+                rc = time_p2p_phase(f, &g, itime, prog, tree, view, &ph, err);
+                if (rc == 1) { /* the run-time bound: this phase statically */
+                    prog = 0;
+                    ph = (timing){0};
+                    rc = time_p2p_phase(f, &g, itime, 0, tree, view, &ph, err);
+                }
+            }
+            if (rc == 0) {
+                *static_phases += !prog && g.ncomm;
+                sum.predicted += ph.predicted + pt->compute[k];
+                sum.uncontended += ph.uncontended + pt->compute[k];
+                sum.intra += ph.intra;
+                sum.remote += ph.remote;
+                if (ph.has_busiest && (!sum.has_busiest || ph.busiest.ratio > sum.busiest.ratio)) {
+                    sum.has_busiest = 1;
+                    sum.busiest = ph.busiest;
+                }
+            }
+        }
+        ct_graph_free(&g);
+    }
+    if (rc == 0)
+        *t = sum;
+out:
+    free(m);
+    free(tmp);
+    free(cnt);
+    free(intra);
+    return rc < 0 ? -1 : 0;
+}
+
 static void note_add(ct_score_result *out, const char *s)
 {
     size_t len = strlen(out->note);
@@ -263,6 +509,9 @@ typedef struct score_ctx {
     const ct_score_request *req;
     ct_trace tr; /* trace patterns: loaded once, replayed per candidate */
     int have_trace;
+    phased_trace pt; /* a trace past req->replay_max_events: aggregated (score.h) */
+    int aggregated;
+    size_t static_phases; /* phases timed with static penalties, all candidates */
     int32_t ntasks, cpt;
     ct_a2a_sig sig;
     cand c[4];
@@ -309,6 +558,13 @@ static int resolve_tasks(score_ctx *x, ct_err *err)
         if (ct_trace_load_expanded_bounded(p->trace, &p->trace_limits, &cp, &x->tr, NULL, err) < 0)
             return -1;
         x->have_trace = 1;
+        int64_t bound = x->req->replay_max_events ? x->req->replay_max_events
+                                                  : CT_SCORE_REPLAY_MAX_EVENTS;
+        if (bound > 0 && x->tr.nevents > (uint64_t)bound) {
+            if (trace_phases(&x->tr, &x->pt, err) < 0)
+                return -1;
+            x->aggregated = 1;
+        }
         if (x->ntasks <= 0)
             x->ntasks = x->tr.ntasks;
         else if (x->ntasks != x->tr.ntasks)
@@ -393,7 +649,12 @@ static int build_candidates(score_ctx *x, ct_err *err)
             return -1;
         if (p->kind == CT_PAT_ALLTOALL)
             rc = time_alltoall(x->fabric, &x->sig, p->bytes, &l, req->tree, x->view, &c->tm, err);
-        else if (p->kind == CT_PAT_TRACE)
+        else if (p->kind == CT_PAT_TRACE && x->aggregated) {
+            size_t sp = 0;
+            rc = time_trace_phased(x->fabric, &x->tr, &x->pt, &l, req->tree, x->view, &c->tm,
+                                   &sp, err);
+            x->static_phases += sp;
+        } else if (p->kind == CT_PAT_TRACE)
             rc = time_trace(x->fabric, &x->tr, &l, req->tree, &c->tm, err);
         else if ((rc = build_p2p(x->fabric, p, &l, &c->work, err)) == 0)
             for (int k = 0; k < c->work.nphase; k++)
@@ -522,6 +783,8 @@ static void score_ctx_free(score_ctx *x)
             ct_graph_free(&x->c[i].work.g[k]);
     if (x->have_trace)
         ct_trace_free(&x->tr);
+    if (x->aggregated)
+        phased_trace_free(&x->pt);
     ct_tree_map_free(&x->flat);
 }
 
@@ -552,6 +815,18 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
         rc = choose_method(&x, out, &progressive, err);
         if (rc == 0)
             rc = time_p2p_all(&x, out, progressive, err);
+    }
+    if (rc == 0 && x.aggregated) {
+        out->aggregated = 1;
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "trace of %zu events (> %lld): aggregated into %zu phases of node-pair "
+                 "graphs, not replayed%s",
+                 x.tr.nevents,
+                 (long long)(req->replay_max_events ? req->replay_max_events
+                                                    : CT_SCORE_REPLAY_MAX_EVENTS),
+                 x.pt.nphase, x.static_phases ? " (some phases with static penalties)" : "");
+        note_add(out, msg);
     }
     if (rc == 0)
         rank(&x, out);

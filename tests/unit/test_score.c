@@ -208,6 +208,64 @@ static void test_phased_halo_sum_of_phases(void **state)
     ct_alloc_free(&a);
 }
 
+/* A trace past replay_max_events is aggregated (score.h): phases cut at
+ * each task's blocking points, one node-pair graph per phase, plus the
+ * phase's longest compute; phases add up. By hand, model none (1 ms +
+ * bytes x 10 ns per message), 1 GB/s on the node, 4 tasks on 2(x2):
+ *   phase 0: compute (task 0: 2 ms, others 1 ms), 1 MB to task (t+2) mod 4;
+ *   phase 1: 2 MB to task t xor 1.
+ * block  (tasks 0,1 | 2,3): 2 + 11 (remote) + 4 (2 x 2 MB on each node) = 17 ms;
+ * cyclic (tasks 0,2 | 1,3): 2 + 2 (2 x 1 MB on the node) + 21 (remote) = 25 ms. */
+static void test_trace_aggregated_by_hand(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ct-test-agg-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    assert_non_null(fp);
+    fprintf(fp, "tasks 4\n");
+    for (int t = 0; t < 4; t++)
+        fprintf(fp,
+                "compute %d %dms\nirecv %d %d 1000000\nisend %d %d 1000000\nwaitall %d\n"
+                "irecv %d %d 2000000\nisend %d %d 2000000\nwaitall %d\n",
+                t, t == 0 ? 2 : 1, t, (t + 2) % 4, t, (t + 2) % 4, t, t, t ^ 1, t, t ^ 1, t);
+    assert_int_equal(fclose(fp), 0);
+    ct_fabric f;
+    ct_fabric_init(&f);
+    snprintf(f.name, sizeof f.name, "none_test");
+    f.alpha = 1e-3;
+    f.beta = 1e-8;
+    f.penalty.kind = CT_MODEL_NONE;
+    f.intra_bw = 1e9;
+    ct_alloc a;
+    assert_int_equal(ctslurm_parse_cpus_per_node("2(x2)", &a, NULL), 0);
+    char pat[64];
+    snprintf(pat, sizeof pat, "trace:%s", path);
+    ct_score_request req;
+    request(&req, &a, 4, pat, 0);
+    req.replay_max_events = 1; /* 28 events: aggregated */
+    ct_score_result r;
+    ct_err err = {{0}};
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_int_equal(r.aggregated, 1);
+    assert_non_null(strstr(r.note, "trace of 28 events (> 1): aggregated into 2 phases"));
+    const ct_candidate_score *b = cand(&r, "block"), *c = cand(&r, "cyclic");
+    if (fabs(b->predicted_s - 0.017) > 1e-12 || fabs(c->predicted_s - 0.025) > 1e-12)
+        fail_msg("block %.17g s (expected 0.017), cyclic %.17g s (expected 0.025)",
+                 b->predicted_s, c->predicted_s);
+    assert_int_equal(b->remote_comms, 4);
+    assert_int_equal(c->remote_comms, 4);
+    assert_string_equal(r.c[0].name, "block");
+    /* the default bound replays this small trace */
+    req.replay_max_events = 0;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_int_equal(r.aggregated, 0);
+    assert_null(strstr(r.note, "aggregated"));
+    unlink(path);
+    ct_alloc_free(&a);
+}
+
 static void test_halves_prefers_cyclic(void **state)
 {
     (void)state;
@@ -668,6 +726,7 @@ int main(void)
         cmocka_unit_test(test_huge_random_uses_static_penalties),
         cmocka_unit_test(test_trace_pattern),
         cmocka_unit_test(test_phased_halo_by_hand),
+        cmocka_unit_test(test_trace_aggregated_by_hand),
         cmocka_unit_test(test_phased_halo_sum_of_phases),
         cmocka_unit_test(test_tree_one_leaf_unchanged),
         cmocka_unit_test(test_tree_two_leaves),

@@ -23,7 +23,14 @@
  *    penalties, pessimistic), and a note says so;
  *  - trace:FILE: the trace is replayed with the simulator (simulate.h) and
  *    the makespan is the time; uncontended = the same replay with no
- *    penalty model.
+ *    penalty model. A trace of more than replay_max_events events (after
+ *    its collectives are expanded) is not replayed but aggregated (our
+ *    extension, bounded work for the launch path): each task's events are
+ *    cut into phases at its blocking points (send, recv, waitall), phase k
+ *    of the job = phase k of every task; each phase's communications become
+ *    one node-level graph (one arc per node pair and size), timed as a
+ *    point-to-point pattern, plus the phase's longest compute; the phases
+ *    add up (bulk-synchronous, as the phased halos). A note says so.
  * Intra-node traffic goes through memory at the fabric's intra_bw: node k's
  * intra-node bytes take intra_bytes[k] / intra_bw, the same in the
  * predicted and the uncontended time (it is not network contention), and
@@ -42,6 +49,8 @@
 
 #define CT_MAX_CANDIDATES 8
 #define CT_SCORE_PROGRESSIVE_MAX_ARCS 1024
+/* Default bound on the events of a trace the scorer replays (see above). */
+#define CT_SCORE_REPLAY_MAX_EVENTS ((int64_t)200000)
 
 typedef struct ct_candidate_score {
     ct_dist dist;
@@ -73,6 +82,9 @@ typedef struct ct_score_request {
      * patterns are priced by the link model (penalty_links.c), Alltoall
      * gains the uplink term of ct_lg_tree_alltoall (002 eq. 7 per uplink). */
     const struct ct_tree_map *tree;
+    /* trace patterns: replay at most this many (expanded) events, aggregate
+     * past it; 0 = CT_SCORE_REPLAY_MAX_EVENTS, < 0 = always replay */
+    int64_t replay_max_events;
 } ct_score_request;
 
 typedef struct ct_score_result {
@@ -87,6 +99,7 @@ typedef struct ct_score_result {
     char fabric[CT_NAME_MAX];
     char model[32];                         /* "alltoall-signature", "gige", ... */
     char note[256];                         /* what was assumed for a missing part, or "" */
+    int aggregated; /* a trace past replay_max_events, aggregated per phase (above) */
 } ct_score_result;
 
 /* Score block and cyclic (and plane/random when asked) for req on fabric.
