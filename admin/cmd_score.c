@@ -259,6 +259,7 @@ int cmd_score(int argc, char **argv)
     preq.cpus_per_task = (int32_t)cpt;
     preq.pattern = pattern;
     preq.seed = (uint64_t)pseed;
+    preq.tree = req.tree; /* the optimized search prices the same links */
     if (ct_place_search(fab, &preq, &pl, &err) < 0) {
         admin_fail(CMD, "placement search: %s", err.msg);
         goto out;

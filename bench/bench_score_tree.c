@@ -4,9 +4,15 @@
  * (penalty_links.c) and paper 000's GigE Alltoall signature with the uplink
  * term (grid_lg.c). Prints milliseconds per decision (block + cyclic scored
  * together, as at launch; target: well under the plugin's launch budget)
- * and the scorer's note.
+ * and the scorer's note; then the whole launch-time decision: the scorer
+ * plus the optimized placement search over the same tree (ct_place_search
+ * with .tree, as plugin/decide.c runs them; the plugin's default budget is
+ * 200 ms), with the search's choice and its predicted gain.
+ * `interleaved` numbers the nodes round-robin over the leaves (node v under
+ * leaf v mod LEAVES: Slurm's order then crosses a leaf at every node, the
+ * case the switch-ordered start is for).
  *
- *   bench_score_tree [NODES [TASKS_PER_NODE [LEAVES [REPEATS]]]]
+ *   bench_score_tree [NODES [TASKS_PER_NODE [LEAVES [REPEATS [interleaved]]]]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +21,7 @@
 
 #include "contention/layout.h"
 #include "contention/pattern.h"
+#include "contention/placement.h"
 #include "contention/score.h"
 #include "contention/signatures.h"
 #include "contention/topology.h"
@@ -26,8 +33,11 @@ int main(int argc, char **argv)
     int32_t tpn = argc > 2 ? atoi(argv[2]) : 16;
     int32_t leaves = argc > 3 ? atoi(argv[3]) : 32;
     int reps = argc > 4 ? atoi(argv[4]) : 3;
-    if (nodes < 1 || tpn < 1 || leaves < 1 || leaves > nodes || reps < 1) {
-        fprintf(stderr, "usage: bench_score_tree [NODES [TASKS_PER_NODE [LEAVES [REPEATS]]]]\n");
+    int inter = argc > 5 && strcmp(argv[5], "interleaved") == 0;
+    if (nodes < 1 || tpn < 1 || leaves < 1 || leaves > nodes || reps < 1 ||
+        (argc > 5 && !inter)) {
+        fprintf(stderr, "usage: bench_score_tree [NODES [TASKS_PER_NODE [LEAVES [REPEATS "
+                        "[interleaved]]]]]\n");
         return 2;
     }
     ct_fabric f;
@@ -57,7 +67,7 @@ int main(int argc, char **argv)
         snprintf(t.name[l], sizeof t.name[l], "leaf%d", (int)l);
     }
     for (int32_t v = 0; v < nodes; v++)
-        t.leaf[v] = 1 + (int32_t)((int64_t)v * leaves / nodes);
+        t.leaf[v] = inter ? 1 + v % leaves : 1 + (int32_t)((int64_t)v * leaves / nodes);
     for (int32_t l = 1; l <= leaves; l++) {
         int32_t below = 0;
         for (int32_t v = 0; v < nodes; v++)
@@ -71,12 +81,13 @@ int main(int argc, char **argv)
         return 1;
     }
     static const char *const pats[] = {"alltoall", "ring", "halves", "halo2d", "halo3d"};
-    printf("bench_score_tree: %d nodes x %d tasks under %d leaves (4:1 uplinks), fabric %s, "
+    printf("bench_score_tree: %d nodes x %d tasks under %d leaves (4:1 uplinks, %s), fabric %s, "
            "best of %d\n",
-           nodes, tpn, leaves, f.name, reps);
+           nodes, tpn, leaves, inter ? "nodes interleaved over the leaves" : "contiguous leaves",
+           f.name, reps);
     printf("%-9s %12s %-8s %12s %-8s %12s  %s\n", "pattern", "ms/decision", "winner",
            "predicted_s", "other", "predicted_s", "busiest link of the winner");
-    double worst = 0;
+    double worst = 0, lworst = 0;
     for (size_t k = 0; k < sizeof pats / sizeof pats[0]; k++) {
         ct_score_request req;
         memset(&req, 0, sizeof req);
@@ -106,8 +117,38 @@ int main(int argc, char **argv)
                r.c[0].busiest_link, r.c[0].busiest_ratio);
         if (r.note[0])
             printf("%-9s note: %s\n", pats[k], r.note);
+        /* the launch-time decision: scorer + placement search over the tree */
+        ct_place_request preq;
+        memset(&preq, 0, sizeof preq);
+        preq.alloc = &a;
+        preq.ntasks = req.ntasks;
+        preq.cpus_per_task = 1;
+        preq.pattern = req.pattern;
+        preq.seed = 1;
+        preq.tree = &t;
+        double lbest = 1e30;
+        ct_place_result pr;
+        memset(&pr, 0, sizeof pr);
+        for (int i = 0; i < reps; i++) {
+            ct_place_result_free(&pr);
+            double t0 = bench_now();
+            if (ct_score(&f, &req, &r, &err) < 0 || ct_place_search(&f, &preq, &pr, &err) < 0) {
+                fprintf(stderr, "bench_score_tree: %s: %s\n", pats[k], err.msg);
+                return 1;
+            }
+            double ms = (bench_now() - t0) * 1e3;
+            if (ms < lbest)
+                lbest = ms;
+        }
+        if (lbest > lworst)
+            lworst = lbest;
+        printf("%-9s launch (score + placement) %.2f ms: optimized = %s, %.4g s, gain %.0f%%\n",
+               pats[k], lbest, pr.chosen, pr.predicted_s, 100 * pr.gain);
+        ct_place_result_free(&pr);
     }
-    printf("bench_score_tree: slowest decision %.2f ms\n", worst);
+    printf("bench_score_tree: slowest decision %.2f ms (scorer), %.2f ms (scorer + placement "
+           "search)\n",
+           worst, lworst);
     ct_alloc_free(&a);
     ct_tree_map_free(&t);
     return 0;

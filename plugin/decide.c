@@ -491,7 +491,8 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     }
     /* the third candidate: a searched placement (placement.c); not for a
      * trace too large to replay (its search replays it: bounded work) */
-    if (placed && !res->aggregated && ctp_place(fab, &req.pattern, &g->alloc, g->ntasks, g->cpt, placed, &err) < 0) {
+    if (placed && !res->aggregated &&
+        ctp_place(fab, &req.pattern, &g->alloc, req.tree, g->ntasks, g->cpt, placed, &err) < 0) {
         strf(what, whatn, "placement search on fabric '%s': %s", fab->name, err.msg);
         rc = -1;
         goto out;

@@ -45,7 +45,8 @@ void ctp_placed_free(ctp_placed *p)
     p->node_of = NULL;
 }
 
-int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc, int32_t ntasks,
+int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc,
+              const struct ct_tree_map *tree, int32_t ntasks,
               int32_t cpt, ctp_placed *out, ct_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -56,6 +57,7 @@ int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc
     req.cpus_per_task = cpt;
     req.pattern = *pat;
     req.seed = 1; /* fixed: the same job gets the same placement */
+    req.tree = tree; /* NULL: one switch */
     ct_place_result r;
     if (ct_place_search(fab, &req, &r, err) < 0)
         return -1;

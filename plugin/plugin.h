@@ -238,7 +238,8 @@ typedef struct ctp_placed {
 } ctp_placed;
 
 /* Run the placement search (ct_place_search, fixed seed) for a step. */
-int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc, int32_t ntasks,
+int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc,
+              const struct ct_tree_map *tree, int32_t ntasks,
               int32_t cpt, ctp_placed *out, ct_err *err);
 void ctp_placed_free(ctp_placed *p);
 /* Write hosts[node_of[t]] on line t of a new file dir/contention-hostfile.XXXXXX

@@ -20,6 +20,7 @@
 #include "contention/penalty.h"
 #include "contention/progressive.h"
 #include "contention/simulate.h"
+#include "contention/topology.h"
 #include "contention/trace.h"
 #include "intra_node.h"
 
@@ -1142,7 +1143,32 @@ static int64_t remote_of(const tgraph *g, const int32_t *node_of)
     return r;
 }
 
-#define NCAND 5 /* block, cyclic, tiles, scotch, refined */
+/* Block over the switch-ordered nodes: nodes visited in the tree's
+ * depth-first order (ct_tree_map_switch_order), node k given want[k]
+ * consecutive ranks. 1 = written to node_of, 0 = the order is the
+ * allocation's own (the start would be block), -1 = error. */
+static int switch_start(const ct_tree_map *tree, int32_t nnodes, int32_t n, const int32_t *want,
+                        int32_t *node_of, ct_err *err)
+{
+    int32_t *perm = malloc((size_t)nnodes * sizeof *perm);
+    if (!perm)
+        return ct_err_set(err, "out of memory for %d nodes", (int)nnodes);
+    if (ct_tree_map_switch_order(tree, perm, err) < 0) {
+        free(perm);
+        return -1;
+    }
+    int same = 1;
+    for (int32_t k = 0; k < nnodes; k++)
+        same &= perm[k] == k;
+    int32_t t = 0;
+    for (int32_t k = 0; k < nnodes && !same; k++)
+        for (int32_t c = 0; c < want[perm[k]] && t < n; c++)
+            node_of[t++] = perm[k];
+    free(perm);
+    return same ? 0 : 1;
+}
+
+#define NCAND 6 /* block, cyclic, switch, tiles, scotch, refined */
 
 int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_place_result *out,
                     ct_err *err)
@@ -1161,6 +1187,17 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
         fabric->beta < 0)
         return ct_err_set(err, "fabric '%s': alpha %g s, beta %g s/byte (accepted: finite, >= 0)",
                           fabric->name, fabric->alpha, fabric->beta);
+    if (req->tree && req->tree->nnodes != req->alloc->nnodes)
+        return ct_err_set(err,
+                          "switch tree over %d nodes for an allocation of %d nodes (accepted: "
+                          "the tree of the allocation's nodes)",
+                          (int)req->tree->nnodes, (int)req->alloc->nnodes);
+    /* the tree enters through the model interface: the fabric's penalty
+     * model with .tree set is the link model (penalty_links.c), which every
+     * evaluation below (time_graphs, the simulator for traces) calls */
+    ct_fabric tf = *fabric; /* shallow: not freed */
+    tf.penalty.tree = req->tree;
+    fabric = &tf;
     double t0 = mono_now();
     int32_t cpt = req->cpus_per_task < 1 ? 1 : req->cpus_per_task;
     int32_t passes = req->max_passes > 0 ? req->max_passes : 8;
@@ -1203,7 +1240,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     int rc = 0;
     ct_layout lb = {0}, lc = {0};
     int32_t nnodes = req->alloc->nnodes;
-    int32_t *want = NULL, *start[2] = {NULL, NULL};
+    int32_t *want = NULL, *start[3] = {NULL, NULL, NULL};
     arcs a = {0};
     tgraph g = {0};
     pstate ps = {0};
@@ -1234,7 +1271,8 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     want = calloc((size_t)nnodes, sizeof *want);
     start[0] = malloc((size_t)n * sizeof *start[0]);
     start[1] = malloc((size_t)n * sizeof *start[1]);
-    if (!want || !start[0] || !start[1]) {
+    start[2] = malloc((size_t)n * sizeof *start[2]);
+    if (!want || !start[0] || !start[1] || !start[2]) {
         rc = ct_err_set(err, "out of memory for %d tasks", (int)n);
         goto out;
     }
@@ -1248,8 +1286,28 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
         levels++;
 
     /* 1. starts */
-    const int32_t *starts[NCAND] = {lb.node_of, lc.node_of, NULL, NULL, NULL};
+    const int32_t *starts[NCAND] = {lb.node_of, lc.node_of, NULL, NULL, NULL, NULL};
     int ns = 2;
+    /* on a switch tree: block over the switch-ordered nodes (each node keeps
+     * its count), so that consecutive ranks stay under one leaf (issue 14;
+     * our own start). Only when the order differs from the allocation's. */
+    if (req->tree) {
+        uint64_t est = W_SCREEN * (uint64_t)a.n + (uint64_t)n + (uint64_t)nnodes;
+        if (used + est <= cap) {
+            int sw = switch_start(req->tree, nnodes, n, want, start[2], err);
+            if (sw < 0) {
+                rc = -1;
+                goto out;
+            }
+            used += est;
+            if (sw == 1) {
+                starts[ns] = start[2];
+                snprintf(out->cand[ns++].name, sizeof out->cand[0].name, "switch");
+            }
+        } else {
+            note_add(out, "switch-order start skipped (work cap)");
+        }
+    }
     if (ct_pattern_halo_dims(p->kind)) {
         uint64_t est = W_TILES * (uint64_t)n * (uint64_t)(levels + 1) + W_SCREEN * (uint64_t)a.n;
         if (used + est <= cap) {
@@ -1266,7 +1324,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     /* On a large halo the tiling is the better partition (1,024 x 64 halo3d:
      * 88,064 remote communications against Scotch's 134,934) and Scotch
      * would take most of the time budget: it is skipped there. */
-    int tiled = ns > 2;
+    int tiled = starts[ns - 1] == start[0];
     if (a.n > 0 && !(tiled && n > VERIFY_ALL_MAX_TASKS)) {
         uint64_t nv = (uint64_t)(n < CT_PLACE_SCOTCH_MAX_VERTICES ? n : CT_PLACE_SCOTCH_MAX_VERTICES);
         uint64_t est = W_SCOTCH * (nv + 2 * (uint64_t)a.n * nv / (uint64_t)n) +
@@ -1429,6 +1487,7 @@ out:
     free(want);
     free(start[0]);
     free(start[1]);
+    free(start[2]);
     ct_layout_free(&lb);
     ct_layout_free(&lc);
     if (have_trace)

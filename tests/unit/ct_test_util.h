@@ -6,10 +6,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "contention/alltoall.h"
 #include "contention/signatures.h"
+#include "contention/topology.h"
 
 /* Fails the test unless |got - want| <= rtol |want| (NaN fails). */
 static inline void close_rel(double got, double want, double rtol, const char *what)
@@ -33,6 +35,30 @@ static inline void ct_test_gige_fabric(ct_fabric *f)
     f->alltoall = (ct_a2a_sig){.gamma = 4.3628, .delta = 4.93e-3, .M = 8192};
     f->penalty = CT_GIGE_MODEL(0.75, 0.036, 0.115);
     f->intra_bw = 5e9;
+}
+
+/* A switch tree by hand: switch 0 the top ("spine"), 1 and 2 leaves
+ * ("leaf1", "leaf2"), nodes 0..n-1 under leaf[i], uplinks of `cap` NICs. */
+static inline void ct_test_two_leaf_map(ct_tree_map *m, int32_t n, const int32_t *leaf, double cap)
+{
+    memset(m, 0, sizeof *m);
+    m->nswitches = 3;
+    m->parent = malloc(3 * sizeof *m->parent);
+    m->depth = malloc(3 * sizeof *m->depth);
+    m->up_cap = malloc(3 * sizeof *m->up_cap);
+    m->name = calloc(3, sizeof *m->name);
+    m->leaf = malloc((size_t)n * sizeof *m->leaf);
+    assert_true(m->parent && m->depth && m->up_cap && m->name && m->leaf);
+    const char *names[] = {"spine", "leaf1", "leaf2"};
+    for (int s = 0; s < 3; s++) {
+        m->parent[s] = s ? 0 : -1;
+        m->depth[s] = s ? 1 : 0;
+        m->up_cap[s] = s ? cap : 0;
+        snprintf(m->name[s], sizeof m->name[s], "%s", names[s]);
+    }
+    m->nnodes = n;
+    for (int32_t i = 0; i < n; i++)
+        m->leaf[i] = leaf[i];
 }
 
 /* A published signature (vectors/signatures.txt). alpha and beta were not

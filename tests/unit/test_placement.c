@@ -384,6 +384,73 @@ static void test_trace_preloaded_and_capped(void **state)
     ct_alloc_free(&a);
 }
 
+/* A switch tree in the cost (issue 14): 4 nodes x 2 tasks, nodes 0 and 2
+ * under leaf1, 1 and 3 under leaf2 (Slurm's order interleaves the leaves),
+ * uplinks of half a NIC, a ring of 1 MiB, fair share. Block over Slurm's
+ * order crosses the leaves on all four node-to-node arcs: two
+ * communications per uplink direction at 0.5 NIC -> 4 x alone; a ring cut
+ * into two leaf halves of 4 consecutive ranks crosses once per direction,
+ * which is the least any split can do -> 2 x alone (the optimum). Without
+ * the tree, block is NIC-bound at 1 x alone and is kept. */
+static void test_tree_ring_under_leaves(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_test_gige_fabric(&f);
+    f.penalty.kind = CT_MODEL_FAIRSHARE;
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(4, 2, &a, NULL), 0);
+    const int32_t leaf[] = {1, 2, 1, 2};
+    ct_tree_map tm;
+    ct_test_two_leaf_map(&tm, 4, leaf, 0.5);
+    const double m = MIB, alone = f.alpha + m * f.beta;
+    ct_place_request req;
+    request(&req, &a, 8, "ring", m, 1);
+    ct_place_result r;
+    ct_err err;
+    if (ct_place_search(&f, &req, &r, &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_string_equal(r.chosen, "block");
+    close_rel(r.predicted_s, alone, 1e-9, "ring block, one switch");
+    ct_place_result_free(&r);
+
+    req.tree = &tm;
+    if (ct_place_search(&f, &req, &r, &err) < 0)
+        fail_msg("%s", err.msg);
+    close_rel(r.block_s, 4 * alone, 1e-9, "ring block over the interleaved leaves");
+    close_rel(r.predicted_s, 2 * alone, 1e-9, "ring under two leaves");
+    assert_int_equal(r.layout.dist, CT_DIST_EXPLICIT);
+    int crossings = 0, cnt[4] = {0};
+    for (int t = 0; t < 8; t++) {
+        cnt[r.layout.node_of[t]]++;
+        crossings += leaf[r.layout.node_of[t]] != leaf[r.layout.node_of[(t + 1) % 8]];
+    }
+    assert_int_equal(crossings, 2);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(cnt[k], 2);
+    /* the scorer's evaluation of the same layout over the same tree agrees */
+    ct_score_request sreq;
+    memset(&sreq, 0, sizeof sreq);
+    sreq.alloc = &a;
+    sreq.ntasks = 8;
+    sreq.cpus_per_task = 1;
+    sreq.pattern = req.pattern;
+    sreq.tree = &tm;
+    ct_score_result sr;
+    assert_int_equal(ct_score(&f, &sreq, &sr, &err), 0);
+    for (size_t i = 0; i < sr.n; i++)
+        if (strcmp(sr.c[i].name, "block") == 0)
+            close_rel(sr.c[i].predicted_s, r.block_s, 1e-9, "scorer's block over the tree");
+    ct_place_result_free(&r);
+    /* a tree over another node count is refused */
+    tm.nnodes = 3;
+    assert_int_equal(ct_place_search(&f, &req, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "switch tree over 3 nodes for an allocation of 4 nodes"));
+    tm.nnodes = 4;
+    ct_tree_map_free(&tm);
+    ct_alloc_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_ring_keeps_block),     cmocka_unit_test(test_alltoall_block),
         cmocka_unit_test(test_halo3d_cubes),         cmocka_unit_test(test_work_cap),
         cmocka_unit_test(test_trace_preloaded_and_capped),
+        cmocka_unit_test(test_tree_ring_under_leaves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

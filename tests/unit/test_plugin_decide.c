@@ -487,6 +487,22 @@ static void test_switch_tree(void **state)
     assert_int_equal(d.set_distribution, 1);
     assert_string_equal(d.distribution, "block");
     assert_non_null(strstr(d.message, "switch tree not used: node 'm9' is not in the fabric"));
+    /* leaves interleaved in Slurm's order: block and cyclic both cross the
+     * uplinks at every node boundary (ring: 4 x alone on the 4:1 uplink);
+     * the placement search's switch-ordered block (n1 n3 | n2 n4) crosses
+     * once per direction (2 x alone) and is launched through the hostfile */
+    decide(V("--contention=auto", "--contention-pattern=ring"),
+           V(ALLOC_2x4, "SLURM_JOB_NODELIST=n[1-4]"),
+           "signatures=" CT_FIXTURES "/plugin/tree_interleaved.yaml", &d);
+    assert_int_equal(d.use_hostfile, 1);
+    assert_string_equal(d.distribution, "arbitrary");
+    assert_string_equal(d.mapping, "optimized");
+    assert_non_null(strstr(d.message, "(switch start), 50% faster"));
+    assert_int_equal(d.ntasks, 8);
+    static const int want[8] = {0, 0, 2, 2, 1, 1, 3, 3}; /* n1 n1 n3 n3 n2 n2 n4 n4 */
+    for (int t = 0; t < 8; t++)
+        assert_int_equal(d.node_of[t], want[t]);
+    ctp_decision_free(&d);
 }
 
 /* The optimized candidate (placement.c). A concurrent 4x4 halo2d on 4 nodes

@@ -571,32 +571,6 @@ static void test_trace_pattern(void **state)
 }
 
 
-/* A tree map by hand: switch 0 the top, 1 and 2 leaves (named so), nodes
- * 0..n-1 under leaf[i], uplinks of `cap` NICs. */
-static void two_leaf_map(ct_tree_map *m, int32_t n, const int32_t *leaf, double cap)
-{
-    ct_err err;
-    assert_int_equal(ct_tree_map_flat(n, m, &err), 0);
-    ct_tree_map_free(m);
-    memset(m, 0, sizeof *m);
-    m->nswitches = 3;
-    m->parent = malloc(3 * sizeof *m->parent);
-    m->depth = malloc(3 * sizeof *m->depth);
-    m->up_cap = malloc(3 * sizeof *m->up_cap);
-    m->name = calloc(3, sizeof *m->name);
-    m->leaf = malloc((size_t)n * sizeof *m->leaf);
-    const char *names[] = {"spine", "leaf1", "leaf2"};
-    for (int s = 0; s < 3; s++) {
-        m->parent[s] = s ? 0 : -1;
-        m->depth[s] = s ? 1 : 0;
-        m->up_cap[s] = s ? cap : 0;
-        snprintf(m->name[s], sizeof m->name[s], "%s", names[s]);
-    }
-    m->nnodes = n;
-    for (int32_t i = 0; i < n; i++)
-        m->leaf[i] = leaf[i];
-}
-
 /* Every node under one leaf: the same decisions and times as no tree (the
  * link model reduces to the node-level one; GigE goes through the generic
  * progressive path then, equal to the incremental one to 1e-9). */
@@ -610,7 +584,7 @@ static void test_tree_one_leaf_unchanged(void **state)
     assert_int_equal(ctslurm_parse_cpus_per_node("4(x3),2", &a, &err), 0);
     const int32_t leaf[] = {1, 1, 1, 1};
     ct_tree_map tm;
-    two_leaf_map(&tm, 4, leaf, 0.25);
+    ct_test_two_leaf_map(&tm, 4, leaf, 0.25);
     const char *pats[] = {"ring", "halves", "halo2d", "alltoall"};
     for (int k = 0; k < 2; k++) {
         if (k == 1)
@@ -651,7 +625,7 @@ static void test_tree_two_leaves(void **state)
     assert_int_equal(ctslurm_parse_cpus_per_node("2(x4)", &a, &err), 0);
     const int32_t leaf[] = {1, 1, 2, 2};
     ct_tree_map tm;
-    two_leaf_map(&tm, 4, leaf, 0.5);
+    ct_test_two_leaf_map(&tm, 4, leaf, 0.5);
     ct_score_request req;
     ct_score_result r;
     const double m = 1 << 20, alone = f.alpha + m * f.beta;

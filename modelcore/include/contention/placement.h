@@ -83,10 +83,16 @@ typedef struct ct_place_request {
      * (ct_trace_load_expanded_bounded), or NULL to read pattern.trace here
      * (with pattern.trace_limits). Not modified; owned by the caller. */
     const ct_trace *trace;
+    /* the switch tree over the allocation's nodes (topology.h), NULL for one
+     * switch: every start, the refined layout and the verification are then
+     * priced by the link model (penalty_links.c: NICs and uplinks), the
+     * same evaluation ct_score makes with ct_score_request.tree. The swap
+     * proxy of step 2 still counts NIC bytes only. */
+    const struct ct_tree_map *tree;
 } ct_place_request;
 
 typedef struct ct_place_cand {
-    char name[16];        /* "block", "cyclic", "tiles", "scotch", "refined" */
+    char name[16];        /* "block", "cyclic", "switch", "tiles", "scotch", "refined" */
     double proxy_bytes;   /* busiest NIC, bytes (in or out) */
     int64_t remote_comms; /* task-level communications crossing the network */
     double predicted_s;   /* full model, or < 0 when not verified */
@@ -106,7 +112,7 @@ typedef struct ct_place_result {
     double search_s;       /* wall-clock time of steps 1-2 (reading a trace included) */
     double verify_s;       /* wall-clock time of step 3 */
     int ncand;
-    ct_place_cand cand[5];
+    ct_place_cand cand[6];
     char note[256];
 } ct_place_result;
 
