@@ -112,6 +112,12 @@ const char *admin_fmt_bytes(double b, char *buf, size_t sz);
 int admin_expand_hosts(const char *list, int64_t max, char ***out, int64_t *n, char *err,
                        size_t errsz);
 void admin_hosts_free(char **v, int64_t n);
+/* `scontrol show topology` output -> a resolved tree (cmd_topology.c): only
+ * leaves keep their Nodes=, every uplink starts at oversubscription 1 (the
+ * caller sets measured capacities and resolves again). label names the text
+ * in messages (LABEL:LINE:COL) and becomes t->source. Returns ADMIN_*. */
+int admin_topology_from_scontrol(const char *label, const char *text, double nic_bw,
+                                 ct_topology *t);
 /* Write a SLURM_HOSTFILE (hosts[node_of[t]] on line t) to path, through a
  * temporary file renamed into place; messages name cmd. Returns ADMIN_*. */
 int admin_write_hostfile(const char *cmd, const char *path, const int32_t *node_of, int32_t ntasks,

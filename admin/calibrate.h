@@ -34,7 +34,7 @@ typedef struct calib_args {
 
 /* ---- plan (calibrate_jobs.c) */
 
-enum { ST_PINGPONG, ST_ALLTOALL, ST_CONFLICT, ST_INTRA };
+enum { ST_PINGPONG, ST_ALLTOALL, ST_CONFLICT, ST_INTRA, ST_UPLINK };
 
 typedef struct step {
     int kind;
@@ -65,6 +65,13 @@ typedef struct plan {
 
 /* The steps for N nodes x C tasks inside allocation jobid. */
 void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);
+/* On a partition under several leaf switches (issue 14): read the tree from
+ * Slurm (`scontrol show topology` -> dir/topology.txt, the allocation's
+ * nodes -> dir/hosts.txt) and, when the allocation spans two or more
+ * leaves, add the uplink step (uplink.csv: per leaf, one pair of nodes
+ * across its uplink alone, then k pairs at once). Silent when Slurm has no
+ * tree; a tree that cannot be read is reported on info and skipped. */
+void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE *info);
 /* --sizes "32K,64K,...": ADMIN_OK or ADMIN_USAGE with the message printed. */
 int calib_parse_sizes(const char *s, plan *p);
 
@@ -75,6 +82,8 @@ typedef struct data {
     ct_conflict_sample *conf;
     size_t nconf;
     double intra_bw; /* bytes/s from intra.csv (one node's halves), 0 if not measured */
+    ct_conflict_sample *upl; /* uplink.csv: the cross-leaf schemes */
+    size_t nupl;
 } data;
 
 /* One run: where the outputs go, the allocation, what was measured. */
@@ -124,6 +133,10 @@ typedef struct calib_fit {
 
 void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *g, int have_gige,
                         const char *gige_err);
+/* The fabric's switch tree from dir/topology.txt + dir/hosts.txt with the
+ * uplinks measured in uplink.csv (none measured: fab->topology stays NULL);
+ * lines on info say what was measured. */
+int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, FILE *info);
 /* The fabric entry from the fit (fab already named by admin_new_fabric). */
 int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
                       ct_fabric *fab);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "calibrate.h"
+#include "contention/fileio.h"
 #include "contention/fit.h"
 #include "contention/units.h"
 
@@ -416,6 +417,147 @@ static int sinfo(const char *part, const char *fmt, const char *dir, char *out, 
     return 0;
 }
 
+/* ---- the switch tree (issue 14) -------------------------------------------- */
+
+/* Whole small file into a NUL-terminated buffer (NULL when absent/empty). */
+static char *slurp(const char *path)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    ct_err err;
+    if (ct_read_file(path, 1u << 20, "a Slurm command's output", &buf, &len, &err) < 0)
+        return NULL;
+    if (len == 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE *info)
+{
+    char topo_p[PATH_MAX], hosts_p[PATH_MAX], errp[PATH_MAX], raw_p[PATH_MAX], jb[64];
+    snprintf(topo_p, sizeof topo_p, "%s/topology.txt", dir);
+    snprintf(hosts_p, sizeof hosts_p, "%s/hosts.txt", dir);
+    snprintf(raw_p, sizeof raw_p, "%s/nodelist.txt", dir);
+    snprintf(errp, sizeof errp, "%s/scontrol.err", dir);
+    snprintf(jb, sizeof jb, "%s", jobid);
+    char *sc_argv[] = {"scontrol", "show", "topology", NULL};
+    char *sq_argv[] = {"squeue", "-h", "-j", jb, "-o", "%N", NULL};
+    char *text = NULL, *nl = NULL, **hosts = NULL, msg[200];
+    int64_t nh = 0;
+    ct_topology t;
+    memset(&t, 0, sizeof t);
+    int have_t = 0;
+    if (run(sc_argv, topo_p, errp) != 0 || !(text = slurp(topo_p)) ||
+        !strstr(text, "SwitchName=")) {
+        unlink(topo_p); /* no topology/tree: one switch, nothing to measure */
+        goto out;
+    }
+    if (run(sq_argv, raw_p, errp) != 0 || !(nl = slurp(raw_p))) {
+        fprintf(info, "calibrate: switch tree not measured: squeue gave no node list for job "
+                      "%s (%s)\n", jobid, errp);
+        goto drop;
+    }
+    nl[strcspn(nl, " \n")] = '\0';
+    if (admin_expand_hosts(nl, N, &hosts, &nh, msg, sizeof msg) < 0 || nh != N) {
+        fprintf(info, "calibrate: switch tree not measured: node list '%.100s': %s\n", nl,
+                nh != N ? "not the allocation's node count" : msg);
+        goto drop;
+    }
+    if (admin_topology_from_scontrol("scontrol show topology", text, 1.0, &t) != ADMIN_OK)
+        goto drop;
+    have_t = 1;
+    /* the allocation's nodes by leaf, in Slurm's order (= ct-mpibench's node indices) */
+    int32_t *leaf = calloc((size_t)N, sizeof *leaf);
+    if (!leaf)
+        goto drop;
+    for (int i = 0; i < N; i++) {
+        int32_t v = ct_topology_node(&t, hosts[i]);
+        if (v < 0) {
+            fprintf(info, "calibrate: switch tree not measured: node %s is not in scontrol show "
+                          "topology\n", hosts[i]);
+            free(leaf);
+            goto drop;
+        }
+        leaf[i] = t.node_switch[v];
+    }
+    FILE *hf = fopen(hosts_p, "w");
+    for (int i = 0; hf && i < N; i++)
+        fprintf(hf, "%s\n", hosts[i]);
+    if (!hf || fclose(hf) != 0) {
+        fprintf(info, "calibrate: switch tree not measured: cannot write %s\n", hosts_p);
+        free(leaf);
+        goto drop;
+    }
+    /* per leaf with allocation nodes (at most 7: the step's argument room),
+     * its nodes S and the others O: scheme u<sw>a = S0>O0 alone, u<sw>k =
+     * S0>O0, ..., S(k-1)>O(k-1), k = min(|S|, |O|, 8) pairs through the
+     * uplink at once (distinct nodes: no NIC is shared) */
+    step *s = NULL;
+    int nleaf = 0;
+    for (int i = 0; i < N && nleaf < 7; i++) {
+        int first = 1;
+        for (int j = 0; j < i; j++)
+            first &= leaf[j] != leaf[i];
+        if (!first)
+            continue;
+        int in[8], outn[8], ni = 0, no = 0;
+        for (int j = 0; j < N; j++) {
+            if (leaf[j] == leaf[i] && ni < 8)
+                in[ni++] = j;
+            else if (leaf[j] != leaf[i] && no < 8)
+                outn[no++] = j;
+        }
+        if (no == 0)
+            break; /* one leaf holds the whole allocation */
+        if (!s) {
+            s = new_step(p, ST_UPLINK, N, 1, "uplink.csv");
+            srun_prefix(p, s, jobid);
+            arg(s, "conflict");
+            arg(s, "--size");
+            arg(s, "%.0f", p->csize);
+            arg(s, "--reps");
+            arg(s, "%d", p->reps);
+        }
+        int k = ni < no ? ni : no;
+        char spec[160];
+        size_t u = (size_t)snprintf(spec, sizeof spec, "u%da=%d>%d", (int)leaf[i], in[0], outn[0]);
+        arg(s, "--scheme");
+        arg(s, "%s", spec);
+        if (k >= 2) {
+            u = (size_t)snprintf(spec, sizeof spec, "u%dk=", (int)leaf[i]);
+            for (int c = 0; c < k && u < sizeof spec; c++)
+                u += (size_t)snprintf(spec + u, sizeof spec - u, "%s%d>%d", c ? "," : "", in[c],
+                                      outn[c]);
+            arg(s, "--scheme");
+            arg(s, "%s", spec);
+        }
+        s->work += (1.0 + k) * p->csize * (p->reps + 1);
+        nleaf++;
+    }
+    free(leaf);
+    if (!s) {
+        fprintf(info, "calibrate: the allocation's %d nodes hang under one leaf switch: uplinks "
+                      "not measured, no switch tree written\n", N);
+        goto drop;
+    }
+    snprintf(s->label, sizeof s->label, "uplinks of %d leaf switch%s: 1 and k cross-leaf pairs",
+             nleaf, nleaf > 1 ? "es" : "");
+    goto out;
+drop:
+    unlink(topo_p);
+    unlink(hosts_p);
+out:
+    if (have_t)
+        ct_topology_free(&t);
+    admin_hosts_free(hosts, nh);
+    free(text);
+    free(nl);
+    unlink(raw_p);
+    unlink(errp);
+}
+
 /* ---- reading the outputs --------------------------------------------------- */
 
 static int load_output(const char *path, data *d)
@@ -429,6 +571,18 @@ static int load_output(const char *path, data *d)
                             &len) != ADMIN_OK)
             return ADMIN_INVALID;
         int rc = ct_intra_from_pattern(path, buf, len, &d->intra_bw, &err);
+        free(buf);
+        if (rc < 0)
+            return admin_fail(CMD, "%s", err.msg);
+        return ADMIN_OK;
+    }
+    if (strncmp(base, "uplink", 6) == 0) { /* cross-leaf schemes (calib_plan_uplinks) */
+        char *buf = NULL;
+        size_t len = 0;
+        if (admin_read_file(CMD, path, CT_BENCH_MAX_BYTES, "an uplink benchmark output", &buf,
+                            &len) != ADMIN_OK)
+            return ADMIN_INVALID;
+        int rc = ct_conflict_parse(path, buf, len, &d->upl, &d->nupl, &err);
         free(buf);
         if (rc < 0)
             return admin_fail(CMD, "%s", err.msg);
@@ -616,6 +770,7 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
     if (rc != ADMIN_OK)
         return rc;
     calib_build_plan(P, (int)N, (int)C, r->jobid, a->quick);
+    calib_plan_uplinks(P, (int)N, r->jobid, r->dir, info);
     if ((rc = run_steps(P, r->dir, info)) != ADMIN_OK)
         return rc;
     calib_scancel(r->jobid, r->dir);

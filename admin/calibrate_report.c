@@ -236,6 +236,142 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
     return ADMIN_OK;
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Issue 14: the switch tree Slurm reports, with each measured leaf's uplink.
+ * For a leaf with k cross-leaf pairs measured together (scheme u<sw>k) the
+ * delivered aggregate is c_k = k m / (t_k - alpha), t_k the slowest pair;
+ * alone (u<sw>a) c_1 = m / (t_1 - alpha). The link model prices k
+ * communications on a link of capacity C as penalty scale * k / C (in NIC
+ * units; scale = the GigE share beta, 1 for the other models:
+ * penalty_links.c), so the capacity written is the one with which the
+ * fabric's own model reproduces the k pairs: C = scale * c_k (our
+ * extension: the sharing measured on the link, TCP's losses at an
+ * oversubscribed uplink included, enters through its capacity). Switches
+ * without a measurement (not above the allocation's leaves) get the median
+ * oversubscription of the measured ones. */
+int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, FILE *info)
+{
+    (void)f;
+    if (!r->d.nupl)
+        return ADMIN_OK;
+    char tp[PATH_MAX], hp[PATH_MAX];
+    snprintf(tp, sizeof tp, "%s/topology.txt", r->dir);
+    snprintf(hp, sizeof hp, "%s/hosts.txt", r->dir);
+    char *text = NULL;
+    size_t len = 0;
+    if (admin_read_file(CMD, tp, 1u << 20, "scontrol show topology's output", &text, &len) !=
+        ADMIN_OK)
+        return ADMIN_INVALID;
+    ct_topology *t = calloc(1, sizeof *t);
+    if (!t) {
+        free(text);
+        return admin_fail(CMD, "out of memory");
+    }
+    double nic = 1.0 / fab->beta;
+    int rc = admin_topology_from_scontrol("scontrol show topology", text, nic, t);
+    free(text);
+    if (rc != ADMIN_OK) {
+        free(t);
+        return rc;
+    }
+    const ct_penalty_model *pm = &fab->penalty;
+    double scale = pm->kind == CT_MODEL_GIGE ? pm->real[CT_GIGE_SHARE] : 1.0;
+    double ratios[64];
+    int nr = 0;
+    char src[CT_TOPO_TEXT_MAX];
+    size_t u = (size_t)snprintf(src, sizeof src,
+                                "contention-admin calibrate %s: scontrol show topology; uplinks "
+                                "from cross-leaf pairs of %.0f bytes:",
+                                r->today, r->d.upl[0].m);
+    for (int32_t s = 0; s < t->nswitches; s++) {
+        if (t->sw[s].parent < 0)
+            continue;
+        char na[CT_SCHEME_NAME_MAX], nk[CT_SCHEME_NAME_MAX];
+        snprintf(na, sizeof na, "u%da", (int)s);
+        snprintf(nk, sizeof nk, "u%dk", (int)s);
+        double t1 = 0, tk = 0, m = 0;
+        int k = 0;
+        for (size_t i = 0; i < r->d.nupl; i++) {
+            const ct_conflict_sample *c = &r->d.upl[i];
+            if (strcmp(c->scheme, na) == 0)
+                t1 = c->t, m = c->m;
+            else if (strcmp(c->scheme, nk) == 0)
+                tk = c->t > tk ? c->t : tk, k++;
+        }
+        if (!(t1 > 0) || !(m > 0))
+            continue;
+        double al, be;
+        ct_fabric_p2p_at(fab, m, &al, &be);
+        double c1 = t1 > al ? m / (t1 - al) : m / t1;
+        double ck = k >= 2 ? (tk > al ? k * m / (tk - al) : k * m / tk) : c1;
+        if (k < 2)
+            k = 1;
+        /* one pair alone already held by the uplink (c1 < 0.9 NIC): k pairs
+         * cannot get more than that link's rate; a larger c_k comes from pairs
+         * that did not overlap (starts staggered on a loaded host), so it is
+         * capped at c1 and the report says so */
+        int capped = 0;
+        if (k > 1 && c1 < 0.9 * nic && ck > c1)
+            ck = c1, capped = 1;
+        int saturated = ck < 0.9 * k * nic; /* else the NICs, not the uplink, limited */
+        double cap = scale * ck;
+        double below = t->sw[s].up_cap; /* oversubscription 1 = everything below */
+        t->sw[s].uplink_bw = cap;
+        t->sw[s].oversub = 0;
+        if (nr < 64 && below > 0)
+            ratios[nr++] = below / cap;
+        /* sharing efficiency: what k pairs get together against one pair
+         * alone, when one pair alone is already held by the uplink */
+        char eff[160] = "";
+        if (capped)
+            snprintf(eff, sizeof eff, " (measured %.4g MB/s, more than one pair alone: the pairs "
+                                      "did not overlap; capped at one pair's rate)",
+                     (k * m / (tk > al ? tk - al : tk)) / 1e6);
+        else if (k > 1 && c1 < 0.9 * nic)
+            snprintf(eff, sizeof eff, " (%.2f x one pair alone)", ck / c1);
+        fprintf(info,
+                "uplink of %s: 1 pair %.4g MB/s, %d pair%s together %.4g MB/s%s%s -> uplink_MBps "
+                "%.4g (%s%.2f x the aggregate)\n",
+                t->sw[s].name, c1 / 1e6, k, k > 1 ? "s" : "", ck / 1e6, eff,
+                saturated ? "" : "; NOT saturated: the NICs limited, the uplink is at least this",
+                cap / 1e6, pm->kind == CT_MODEL_GIGE ? "model gige: share beta " : "",
+                scale);
+        if (u < sizeof src)
+            u += (size_t)snprintf(src + u, sizeof src - u, " %s %.3g MB/s (%d pair%s)%s",
+                                  t->sw[s].name, ck / 1e6, k, k > 1 ? "s" : "",
+                                  saturated ? "" : " at least");
+    }
+    if (nr == 0) {
+        ct_topology_free(t);
+        free(t);
+        fprintf(info, "calibrate: no uplink measurement matches the switch tree: no tree "
+                      "written\n");
+        return ADMIN_OK;
+    }
+    qsort(ratios, (size_t)nr, sizeof *ratios, cmp_dbl);
+    double med = nr % 2 ? ratios[nr / 2] : (ratios[nr / 2 - 1] + ratios[nr / 2]) / 2;
+    for (int32_t s = 0; s < t->nswitches; s++)
+        if (t->sw[s].parent >= 0 && !(t->sw[s].uplink_bw > 0))
+            t->sw[s].oversub = med < 1 ? 1 : med;
+    snprintf(t->source, sizeof t->source, "%s", src);
+    ct_err err;
+    int32_t at;
+    if (ct_topology_resolve(t, nic, &at, &err) < 0) {
+        ct_topology_free(t);
+        free(t);
+        return admin_fail(CMD, "switch tree from scontrol show topology: %s", err.msg);
+    }
+    ct_topology_free(fab->topology);
+    free(fab->topology);
+    fab->topology = t;
+    return ADMIN_OK;
+}
+
 int calib_write(const calib_args *a, const calib_run *r, const calib_fit *f, ct_fabric *fab,
                 calib_files *w, FILE *info)
 {

@@ -334,6 +334,8 @@ int cmd_calibrate(int argc, char **argv)
     if (rc == ADMIN_OK)
         rc = calib_fill_fabric(&a, &r, &f, &fab);
     if (rc == ADMIN_OK)
+        rc = calib_fill_topology(&r, &f, &fab, info);
+    if (rc == ADMIN_OK)
         rc = calib_write(&a, &r, &f, &fab, &w, info);
     if (rc == CALIB_INTERRUPTED)
         fprintf(stderr,
@@ -347,6 +349,11 @@ int cmd_calibrate(int argc, char **argv)
     ct_calib_result_free(&f.res);
     ct_bench_free(&r.d.bench);
     free(r.d.conf);
+    free(r.d.upl);
+    if (fab.topology) {
+        ct_topology_free(fab.topology);
+        free(fab.topology);
+    }
     calib_signals_restore(old);
     return rc;
 }

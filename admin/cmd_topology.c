@@ -58,6 +58,8 @@ typedef struct pending_sw {
 
 typedef struct builder {
     const char *file;
+    int scontrol; /* `scontrol show topology`: Level= keys; a switch with
+                   * Switches= lists every node below it in Nodes= */
     pending_sw *sw;
     size_t n, cap;
 } builder;
@@ -340,6 +342,8 @@ static int parse_conf(builder *b, const char *text)
                     return ADMIN_INVALID;
                 continue;
             }
+            if (b->scontrol && kl == 5 && strncasecmp(tok, "Level", 5) == 0)
+                continue; /* scontrol's depth from the leaves: the tree gives it */
             if (kl == 9 && strncasecmp(tok, "BlockName", 9) == 0)
                 return admin_fail(CMD,
                                   "%s:%lu:%lu: BlockName is topology/block (accepted: "
@@ -380,6 +384,30 @@ static int parse_conf(builder *b, const char *text)
         p = eol ? eol + 1 : p + len;
     }
     return ADMIN_OK;
+}
+
+/* `scontrol show topology` (topology/tree): the lines of topology.conf
+ * plus Level=, and an upper switch's Nodes= repeats every node below it,
+ * so only leaves (switches without Switches=) keep their Nodes=. Every
+ * uplink starts as wide as what hangs below it (oversubscription 1): the
+ * caller (calibrate) replaces them with measured capacities. */
+int admin_topology_from_scontrol(const char *label, const char *text, double nic_bw,
+                                 ct_topology *t)
+{
+    builder b = {.file = label, .scontrol = 1};
+    capacity cap = {.oversub = 1};
+    int rc = parse_conf(&b, text);
+    for (size_t i = 0; rc == ADMIN_OK && i < b.n; i++)
+        if (b.sw[i].children && b.sw[i].nodes) {
+            free(b.sw[i].nodes);
+            b.sw[i].nodes = NULL;
+        }
+    if (rc == ADMIN_OK && (rc = build_tree(&b, &cap, nic_bw, t)) == ADMIN_OK)
+        snprintf(t->source, sizeof t->source, "%.200s", label);
+    else
+        ct_topology_free(t);
+    builder_free(&b);
+    return rc;
 }
 
 /* ---- topology.yaml ------------------------------------------------------ */

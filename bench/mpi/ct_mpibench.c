@@ -8,7 +8,8 @@
  *         --no-header --blocking (alltoall: MPI_Alltoall instead of a polled MPI_Ialltoall)
  *
  * Output (rank 0, stdout), one CSV line per measurement, each after a
- * '# ...' comment line saying how many repetitions it averages:
+ * '# ...' comment line saying how many repetitions it averages (and, but for
+ * conflict, a '# times: T1 T2 ...' line with each repetition's time):
  *   benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node[,detail]
  * (the detail column only for conflict and pattern, which `contention-admin
  * fit` does not read). pingpong: one-way time (round trip / 2); alltoall:
@@ -138,8 +139,15 @@ typedef struct timing {
     int done, n;
 } timing;
 
+/* each kept repetition's time (rank 0), printed as a '# times:' comment
+ * line before the measurement's row, for medians and spreads */
+#define MAX_KEPT 256
+static double kept[MAX_KEPT];
+static int nkept;
+
 static timing timing_start(void)
 {
+    nkept = 0;
     return (timing){0, INFINITY, 0, 0, 0};
 }
 
@@ -151,6 +159,8 @@ static void timing_add(timing *tm, double t, double cost)
         tm->sum += t;
         tm->mn = t < tm->mn ? t : tm->mn;
         tm->n++;
+        if (nkept < MAX_KEPT)
+            kept[nkept++] = t;
     }
     tm->done++;
 }
@@ -228,6 +238,12 @@ static void emit(const char *bench, int tasks, double m, double avg, double mn, 
         return;
     printf("# %s m=%.0f: %d repetitions%s%s\n", bench, m, nrep, detail ? ", " : "",
            detail ? detail : "");
+    if (nkept > 0 && strcmp(bench, "conflict") != 0) {
+        printf("# times:");
+        for (int i = 0; i < nkept; i++)
+            printf(" %.9g", kept[i]);
+        printf("\n");
+    }
     printf("%s,%d,%.0f,%.9g,%.9g,%d,%d", bench, tasks, m, avg, mn, nodes, tpn);
     if (strcmp(bench, "conflict") == 0 || strcmp(bench, "pattern") == 0)
         printf(",%s", detail ? detail : "");

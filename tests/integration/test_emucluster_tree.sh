@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 EMU=$CT_SOURCE_ROOT/scripts/emucluster
 BENCH=$CT_BUILD_ROOT/bench/mpi/ct-mpibench
-ADMIN=$CT_BUILD_ROOT/admin/contention-admin
+ADMIN=${CT_ADMIN:-$CT_BUILD_ROOT/admin/contention-admin}
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root (network namespaces, daemons)"
 for c in ip tc nsenter munged slurmctld slurmd srun sinfo scontrol timeout; do
@@ -23,7 +23,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 10
+tap_plan 15
 
 out=$(timeout 120 "$EMU" up 4 100mbit --tasks-per-node 2 --leaves 2 --trunk 50mbit 2>&1)
 rc=$?
@@ -63,6 +63,27 @@ out=$("$ADMIN" topology import --config "$CT_EMU_DIR/nominal.yaml" --fabric emu 
 tap_is "$?" 0 "contention-admin topology import reads the generated topology.conf"
 tap_like "$(grep -A3 '"leaf1":' "$sig" | tr -d '\n')" 'nodes: \["n1", "n2"\] *uplink_MBps: 6.25' \
     "imported: leaf1 holds n1, n2 with a 6.25 MB/s uplink"
+
+# calibrate on the two-leaf partition: the tree from scontrol show topology,
+# the uplinks measured with cross-leaf node pairs, both in the fabric
+cal=$CT_EMU_DIR/calib.yaml
+log=$(timeout 500 "$ADMIN" calibrate --fabric emu --partition emu --nodes 4 --tasks-per-node 2 \
+    --quick --conflict-size 1M --out "$cal" --raw "$CT_EMU_DIR/raw" 2>&1)
+rc=$?
+tap_is "$rc" 0 "calibrate on a partition under two leaves exits 0"
+[ $rc -eq 0 ] || tap_diag "$(tail -20 <<<"$log")"
+tap_diag "$(grep '^uplink of' <<<"$log")"
+tap_like "$(grep '^uplink of leaf1' <<<"$log")" '2 pairs together' \
+    "calibrate measured leaf1's uplink with 1 and 2 cross-leaf pairs"
+agg=$(sed -n 's/^uplink of leaf1: .*2 pairs together \([0-9.e+]*\) MB\/s.*/\1/p' <<<"$log")
+ok=$(awk -v a="${agg:-0}" 'BEGIN { print (a >= 4.5 && a <= 6.4) ? "ok" : "aggregate " a " MB/s" }')
+tap_is "$ok" ok "2 pairs across the 50 Mbit/s trunk deliver 4.5-6.4 MB/s together (6.25 MB/s of frames)"
+tree=$(awk '/topology:/,0' "$cal" | tr -d '\n')
+tap_like "$tree" '"leaf1":.*nodes: \["n1", "n2"\] *uplink_MBps: [0-9.]+.*"leaf2":.*nodes: \["n3", "n4"\]' \
+    "the calibrated fabric carries the tree (leaf1: n1 n2, leaf2: n3 n4) with measured uplinks"
+out=$("$ADMIN" score --config "$cal" --fabric emu --cpus-per-node '2(x4)' --ntasks 8 \
+    --pattern halves --size 1M --nodelist 'n[1-4]' 2>&1)
+tap_like "$out" 'leaf[12] uplink' "score over the calibrated tree names an uplink as block's busiest link"
 
 out=$("$EMU" down 2>&1)
 left=""

@@ -691,6 +691,51 @@ static void test_fit_threshold_and_extensions(void **state)
     done(&r);
 }
 
+/* calibrate on two leaf switches (issue 14), refitted from a recorded run
+ * (tests/fixtures/calibrate/emu-tree-4to1, 50 Mbit/s trunk): the tree comes
+ * from the kept `scontrol show topology`, each leaf's uplink from its
+ * cross-leaf pairs (uplink.csv: leaf1 one pair 1 MiB in 0.181479 s on
+ * average, two pairs 0.321582 s at the slowest; c = m / (t - alpha)). The
+ * written capacity is the GigE share beta x the aggregate, the aggregate
+ * capped at one pair's rate: the two pairs' 6.66 MB/s are more than the
+ * 50 Mbit/s trunk carries (their starts were staggered on the loaded host). */
+static void test_calibrate_tree(void **state)
+{
+    (void)state;
+    result r = run("calibrate", "--fabric", "emu", "--from", CT_FIXTURES "/calibrate/emu-tree-4to1",
+                   NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "uplink of leaf1: 1 pair 5.991 MB/s, 2 pairs together 5.991 MB/s (measured "
+                     "6.655 MB/s, more than one pair alone");
+    expect_in(r.err, "uplink of leaf2: 1 pair 5.643 MB/s");
+    ct_sigfile sf;
+    ct_err err;
+    int rc = ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err);
+    if (rc)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, 0);
+    const ct_fabric *f = &sf.fabrics[0];
+    assert_non_null(f->topology);
+    const ct_topology *t = f->topology;
+    assert_int_equal(t->nswitches, 3);
+    assert_int_equal(t->nnodes, 4);
+    int32_t l1 = ct_topology_switch(t, "leaf1"), l2 = ct_topology_switch(t, "leaf2"),
+            sp = ct_topology_switch(t, "spine");
+    assert_true(l1 >= 0 && l2 >= 0 && sp >= 0);
+    assert_int_equal(t->sw[sp].parent, -1);
+    assert_int_equal(t->node_switch[ct_topology_node(t, "n2")], l1);
+    assert_int_equal(t->node_switch[ct_topology_node(t, "n3")], l2);
+    /* written = beta x the (capped) aggregate, below the 6.25 MB/s of frames */
+    double share = f->penalty.real[CT_GIGE_SHARE];
+    assert_int_equal(f->penalty.kind, CT_MODEL_GIGE);
+    close_rel(t->sw[l1].up_cap, share * 5.991e6, 1e-3, "leaf1 uplink");
+    close_rel(t->sw[l2].up_cap, share * 5.643e6, 1e-3, "leaf2 uplink");
+    assert_true(t->sw[l1].up_cap < 6.25e6);
+    assert_non_null(strstr(t->source, "uplinks from cross-leaf pairs"));
+    ct_sigfile_free(&sf);
+    done(&r);
+}
+
 /* contention-admin report over a hand-written decision log (issue 10,
  * item 5): 7 steps (one from a syslog line), 3 applied, 2 changed from
  * block, predicted saving (0.025 - 0.001) + 0 + (0.02 - 0.005) = 0.039 s,
@@ -748,6 +793,7 @@ int main(void)
         cmocka_unit_test(test_score_hostfile),
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_threshold_and_extensions),
+        cmocka_unit_test(test_calibrate_tree),
         cmocka_unit_test(test_topology_import),
         cmocka_unit_test(test_report),
     };
