@@ -247,8 +247,9 @@ static int cmp_dbl(const void *a, const void *b)
  * delivered aggregate is c_k = k m / (t_k - alpha), t_k the slowest pair;
  * alone (u<sw>a) c_1 = m / (t_1 - alpha). The link model prices k
  * communications on a link of capacity C as penalty scale * k / C (in NIC
- * units; scale = the GigE share beta, 1 for the other models:
- * penalty_links.c), so the capacity written is the one with which the
+ * units; scale = the GigE share beta: gige_link in penalty_gige.c; 1 for
+ * Stop & Go, duplex and fair share, whose link rules are k / C), so the
+ * capacity written is the one with which the
  * fabric's own model reproduces the k pairs: C = scale * c_k (our
  * extension: the sharing measured on the link, TCP's losses at an
  * oversubscribed uplink included, enters through its capacity). Switches
