@@ -822,22 +822,20 @@ int MPI_Testany(int n, MPI_Request reqs[], int *idx, int *flag, MPI_Status *st)
     return rc;
 }
 
-static int some(int n, const uintptr_t *h, int out, const int *idx)
-{
-    int rm = 0;
-    for (int i = 0; h && out != MPI_UNDEFINED && i < out; i++)
-        if (idx[i] >= 0 && idx[i] < n)
-            rm |= req_del(h[idx[i]]);
-    return rm;
-}
-
 int MPI_Waitsome(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[])
 {
     int on = enter();
     uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
     int rc = PMPI_Waitsome(n, reqs, out, idx, sts);
-    if (on)
-        completed(some(n, h, *out, idx));
+    if (on) {
+        /* read h here, not through a const pointer argument: gcc 14+
+         * took the latter for a read of possibly unset 'small' */
+        int rm = 0;
+        for (int i = 0; h && *out != MPI_UNDEFINED && i < *out; i++)
+            if (idx[i] >= 0 && idx[i] < n)
+                rm |= req_del(h[idx[i]]);
+        completed(rm);
+    }
     if (h != small)
         free(h);
     leave();
@@ -849,8 +847,15 @@ int MPI_Testsome(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[
     int on = enter();
     uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
     int rc = PMPI_Testsome(n, reqs, out, idx, sts);
-    if (on)
-        completed(some(n, h, *out, idx));
+    if (on) {
+        /* read h here, not through a const pointer argument: gcc 14+
+         * took the latter for a read of possibly unset 'small' */
+        int rm = 0;
+        for (int i = 0; h && *out != MPI_UNDEFINED && i < *out; i++)
+            if (idx[i] >= 0 && idx[i] < n)
+                rm |= req_del(h[idx[i]]);
+        completed(rm);
+    }
     if (h != small)
         free(h);
     leave();

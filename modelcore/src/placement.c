@@ -1247,7 +1247,6 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     int have_ps = 0;
     ct_graph ng[NCAND];
     double itime[NCAND], screen[NCAND];
-    int nng = 0;
     ct_layout vl[3];
     int nvl = 0;
     memset(ng, 0, sizeof ng);
@@ -1347,7 +1346,6 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
         if ((rc = node_graph(&a, starts[i], nnodes, &ng[i], &itime[i], fabric->intra_bw, err)) <
             0)
             goto out;
-        nng++;
     }
     int method = -1;
     if ((rc = time_graphs(fabric, ng, itime, ns, screen, &method, err)) < 0)
@@ -1402,7 +1400,6 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
         if ((rc = node_graph(&a, ps.node_of, nnodes, &ng[ri], &itime[ri], fabric->intra_bw,
                              err)) < 0)
             goto out;
-        nng++;
         used += W_SCREEN * (uint64_t)a.n;
         int m1 = method;
         rc = time_graphs(fabric, &ng[ri], &itime[ri], 1, &screen[ri], &m1, err);
