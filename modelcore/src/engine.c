@@ -9,6 +9,8 @@
 
 #include "contention/simulate.h" /* CT_CONFLICT_* */
 
+#include "grow.h"
+
 static inline int grow_arr(void **p, size_t *cap, size_t need, size_t elem, ct_eng *e)
 {
     if (need <= *cap) /* the common case stays inline */
@@ -16,12 +18,25 @@ static inline int grow_arr(void **p, size_t *cap, size_t need, size_t elem, ct_e
     return gnet_grow(p, cap, need, elem, &e->acct);
 }
 
+/* The transfers, on cache-line boundaries (ct_xfer's hot line). */
+static int grow_xfers(ct_eng *e, size_t need, size_t *cap)
+{
+    size_t old = *cap;
+    if (grow_array_aligned((void **)&e->s, cap, need, sizeof(ct_xfer), 64, _Alignof(ct_xfer)))
+        return -1;
+    e->acct.now += (*cap - old) * sizeof(ct_xfer);
+    if (e->acct.now > e->acct.peak)
+        e->acct.peak = e->acct.now;
+    return 0;
+}
+
 void ct_eng_free(ct_eng *e)
 {
     gnet_free(&e->g);
     free(e->local);
     free(e->s);
-    free(e->heap);
+    free(e->hbuf);
+    free(e->hpos);
     free(e->gbuf);
     free(e->pbuf);
     free(e->gmap);
@@ -62,75 +77,85 @@ int ct_eng_graph(ct_eng *e, const ct_graph *g)
     return e->active && e->slot_of && e->gpen ? 0 : -1;
 }
 
-/* ---- completion heap, keyed by (finish, tag) */
+/* ---- completion heap, keyed by (finish, tag): 4-ary, keys in the entries */
 
-static inline int before(const ct_xfer *a, const ct_xfer *b)
+#define HEAP_ARITY 4
+/* Entries are 16 bytes: with the root at hbuf[3] of a 64-byte aligned
+ * buffer, the children 4i+1 .. 4i+4 of every entry fill one cache line. */
+#define HEAP_SKEW 3
+
+static inline int before(const ct_eng *e, const ct_eng_hent *a, const ct_eng_hent *b)
 {
     if (a->finish != b->finish)
         return a->finish < b->finish;
-    return a->tag < b->tag;
+    return e->s[a->k].tag < e->s[b->k].tag; /* tags are unique: a total order */
 }
 
-static inline void heap_set(ct_eng *e, size_t i, int32_t k)
+static inline void heap_set(ct_eng *e, size_t i, ct_eng_hent h)
 {
-    e->heap[i] = k;
-    e->s[k].heap = (int32_t)i;
+    e->heap[i] = h;
+    e->hpos[h.k] = (int32_t)i;
 }
 
-static void heap_up(ct_eng *e, size_t i)
+/* Sift entry i up; 1 when it moved. */
+static int heap_up(ct_eng *e, size_t i)
 {
-    int32_t k = e->heap[i];
-    const ct_xfer *S = e->s;
+    ct_eng_hent h = e->heap[i];
+    size_t i0 = i;
     while (i > 0) {
-        size_t par = (i - 1) / 2;
-        if (!before(&S[k], &S[e->heap[par]]))
+        size_t par = (i - 1) / HEAP_ARITY;
+        if (!before(e, &h, &e->heap[par]))
             break;
         heap_set(e, i, e->heap[par]);
         i = par;
     }
-    heap_set(e, i, k);
+    if (i != i0)
+        heap_set(e, i, h);
+    return i != i0;
 }
 
 static void heap_down(ct_eng *e, size_t i)
 {
-    int32_t k = e->heap[i];
-    const ct_xfer *S = e->s;
+    ct_eng_hent h = e->heap[i];
+    const size_t n = e->nheap;
+    size_t i0 = i;
     for (;;) {
-        size_t l = 2 * i + 1, best = i;
-        int32_t bk = k;
-        if (l < e->nheap && before(&S[e->heap[l]], &S[bk])) {
-            best = l;
-            bk = e->heap[l];
-        }
-        if (l + 1 < e->nheap && before(&S[e->heap[l + 1]], &S[bk])) {
-            best = l + 1;
-            bk = e->heap[l + 1];
-        }
-        if (best == i)
+        size_t c = HEAP_ARITY * i + 1;
+        if (c >= n)
             break;
-        heap_set(e, i, bk);
+        size_t end = c + HEAP_ARITY < n ? c + HEAP_ARITY : n, best = c;
+        for (size_t j = c + 1; j < end; j++)
+            if (before(e, &e->heap[j], &e->heap[best]))
+                best = j;
+        if (!before(e, &e->heap[best], &h))
+            break;
+        heap_set(e, i, e->heap[best]);
         i = best;
     }
-    heap_set(e, i, k);
+    if (i != i0)
+        heap_set(e, i, h);
 }
 
+/* Transfer k's end changed: its entry takes the new key and moves. */
 static inline void heap_fix(ct_eng *e, int32_t k)
 {
+    size_t i = (size_t)e->hpos[k];
+    e->heap[i].finish = e->s[k].finish;
     if (e->heap_unordered)
         return;
-    heap_up(e, (size_t)e->s[k].heap);
-    heap_down(e, (size_t)e->s[k].heap);
+    if (!heap_up(e, i))
+        heap_down(e, i);
 }
 
 static int32_t heap_pop(ct_eng *e)
 {
-    int32_t k = e->heap[0];
+    int32_t k = e->heap[0].k;
     e->nheap--;
     if (e->nheap) {
         heap_set(e, 0, e->heap[e->nheap]);
         heap_down(e, 0);
     }
-    e->s[k].heap = -1;
+    e->hpos[k] = -1;
     return k;
 }
 
@@ -181,8 +206,9 @@ int32_t ct_eng_start(ct_eng *e, int32_t src, int32_t dst, int64_t mult, double a
     } else {
         if (e->used >= (size_t)INT32_MAX - 1)
             return -1;
-        size_t cap = e->cap;
-        if (grow_arr((void **)&e->s, &cap, e->used + 1, sizeof(ct_xfer), e) ||
+        size_t cap = e->cap, pcap = e->cap;
+        if (grow_xfers(e, e->used + 1, &cap) ||
+            grow_arr((void **)&e->hpos, &pcap, cap, sizeof(int32_t), e) ||
             gnet_reserve(&e->g, cap))
             return -1;
         e->cap = cap;
@@ -197,9 +223,17 @@ int32_t ct_eng_start(ct_eng *e, int32_t src, int32_t dst, int64_t mult, double a
     x->start = x->tu = e->now;
     x->alone = x->r = alone;
     x->finish = e->now + alone;
-    if (grow_arr((void **)&e->heap, &e->heap_cap, e->nheap + 1, sizeof(int32_t), e))
-        return -1;
-    heap_set(e, e->nheap++, k);
+    if (e->nheap + HEAP_SKEW + 1 > e->heap_cap) {
+        size_t old = e->heap_cap;
+        if (grow_array_aligned((void **)&e->hbuf, &e->heap_cap, e->nheap + HEAP_SKEW + 1,
+                               sizeof(ct_eng_hent), 64, 64))
+            return -1;
+        e->heap = e->hbuf + HEAP_SKEW;
+        e->acct.now += (e->heap_cap - old) * sizeof(ct_eng_hent);
+        if (e->acct.now > e->acct.peak)
+            e->acct.peak = e->acct.now;
+    }
+    heap_set(e, e->nheap++, (ct_eng_hent){.finish = x->finish, .k = k});
     if (!e->heap_unordered)
         heap_up(e, e->nheap - 1);
     if (e->graph) {
@@ -368,15 +402,16 @@ int ct_eng_commit(ct_eng *e, ct_err *err)
     }
     if (rc == 0 && e->heap_unordered) { /* a bulk start: order the heap once */
         e->heap_unordered = 0;
-        for (size_t j = e->nheap / 2; j-- > 0;)
-            heap_down(e, j);
+        if (e->nheap > 1)
+            for (size_t j = (e->nheap - 2) / HEAP_ARITY + 1; j-- > 0;)
+                heap_down(e, j);
     }
     return rc;
 }
 
 int32_t ct_eng_pop_due(ct_eng *e)
 {
-    if (!e->nheap || !(e->s[e->heap[0]].finish <= e->due))
+    if (!e->nheap || !(e->heap[0].finish <= e->due))
         return -1;
     int32_t k = heap_pop(e);
     if (e->graph) {

@@ -5,7 +5,9 @@
  * progresses at rate 1/p of it (001 §IV-B: T = p * T_alone) and keeps r, its
  * remaining time alone, as of tu, so only a change of its own penalty touches
  * it: r -= (now - tu) / p_old, then its end is now + r * p_new. One indexed
- * heap, keyed by (end, tag), gives the next completion.
+ * heap, keyed by (end, tag), gives the next completion (4-ary, each entry
+ * carrying its end, so that sifting reads the heap array only: with 2,048
+ * transfers in flight the transfers themselves do not fit in L1).
  *
  * After the changes of one instant, ct_eng_commit re-applies the penalty
  * model (model.h): through its incremental hooks when it has them (only the
@@ -39,15 +41,17 @@
 #define CT_ENG_SAME 1e-12
 
 typedef struct ct_xfer {
-    double r;      /* remaining time alone (s) as of tu */
+    /* what re-applying a penalty and ordering ends read: one cache line
+     * (the array is 64-byte aligned, each transfer 128 bytes) */
+    _Alignas(64) double r; /* remaining time alone (s) as of tu */
     double tu;
     double p;      /* current penalty */
     double finish; /* predicted end */
-    double alone, start, p_start;
+    double start, p_start;
     int64_t tag;   /* the caller's id; orders completions at equal ends */
     int32_t src, dst; /* nodes */
+    double alone;
     int32_t next_free;
-    int32_t heap;  /* position in the completion heap, -1 when out */
     uint8_t remote;   /* on the network (src != dst) */
     uint8_t conflict; /* CT_CONFLICT_* bits (simulate.h), when tracked */
     /* the simulator's bookkeeping, carried with the transfer */
@@ -55,6 +59,11 @@ typedef struct ct_xfer {
     int32_t src_task, dst_task;
     double send_post, recv_post, bytes;
 } ct_xfer;
+
+typedef struct ct_eng_hent {
+    double finish; /* = s[k].finish */
+    int32_t k;
+} ct_eng_hent;
 
 typedef struct ct_eng {
     int32_t nnodes;
@@ -69,7 +78,9 @@ typedef struct ct_eng {
     ct_xfer *s;
     size_t cap, used;
     int32_t free_head;
-    int32_t *heap;
+    struct ct_eng_hent *heap; /* completion heap: (end, slot), = hbuf + HEAP_SKEW */
+    struct ct_eng_hent *hbuf; /* 64-byte aligned: each entry's 4 children share a line */
+    int32_t *hpos;            /* by slot: position in the heap, -1 when out */
     size_t nheap, heap_cap;
     int heap_unordered; /* bulk start: heapified at the next commit */
     const ct_graph *graph;  /* ct_eng_graph: transfers are its arcs, tag = arc */
@@ -113,15 +124,15 @@ int ct_eng_commit(ct_eng *e, ct_err *err);
 /* The next end, INFINITY when nothing is in flight. */
 static inline double ct_eng_next(const ct_eng *e)
 {
-    return e->nheap ? e->s[e->heap[0]].finish : INFINITY;
+    return e->nheap ? e->heap[0].finish : INFINITY;
 }
 /* Move time to t (>= now). */
 static inline void ct_eng_advance(ct_eng *e, double t)
 {
-    double dt = t - e->now;
+    double dt = t - e->now, a = dt * CT_ENG_TIE, b = t * CT_ENG_SAME;
     e->prev = e->now;
     e->now = t;
-    e->due = t + fmax(dt * CT_ENG_TIE, t * CT_ENG_SAME);
+    e->due = t + (a > b ? a : b); /* fmax(a, b): neither is NaN here (t, now finite) */
 }
 /* A transfer due now (see the rule at the top), off the network and out of
  * the heap but its slot still readable, or -1 when none. */

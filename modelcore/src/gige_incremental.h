@@ -36,9 +36,11 @@ typedef struct ct_mem_acct {
     size_t now, peak; /* bytes of growable work arrays */
 } ct_mem_acct;
 
-/* Per node, hot fields first (one cache line), the commit's bookkeeping after. */
+/* Per node, hot fields first (one cache line: the array is 64-byte aligned,
+ * each node 128 bytes), the commit's bookkeeping after. */
 typedef struct ct_gnode {
-    int64_t out, in;        /* live Δo, Δi */
+    _Alignas(64) int64_t out;
+    int64_t in;             /* live Δo, Δi */
     int64_t mo, co, mi, ci; /* GigE: max Δi over outgoing (count), max Δo over incoming (count) */
     int32_t head_out, head_in;
     uint32_t st_out, st_in;     /* node seen in this commit (out / in side) */

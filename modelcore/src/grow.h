@@ -10,5 +10,10 @@
  * memory, or a size that would overflow size_t) returns -1 and leaves *p and
  * *cap untouched; the caller words the error. */
 int grow_array(void **p, size_t *cap, size_t need, size_t elem, size_t first);
+/* The same for an array of over-aligned elements: *p starts on an `align`
+ * boundary (a power of two; *p from aligned_alloc, freed with free). Grows by
+ * copying. */
+int grow_array_aligned(void **p, size_t *cap, size_t need, size_t elem, size_t first,
+                       size_t align);
 
 #endif

@@ -236,9 +236,10 @@ int gnet_init(ct_gige_net *g, int32_t nnodes, ct_mem_acct *acct)
         return -1;
     g->nnodes = nnodes;
     g->acct = acct;
-    g->nd = calloc((size_t)nnodes, sizeof *g->nd);
+    g->nd = aligned_alloc(_Alignof(ct_gnode), (size_t)nnodes * sizeof *g->nd);
     if (!g->nd)
         return -1;
+    memset(g->nd, 0, (size_t)nnodes * sizeof *g->nd);
     for (int32_t v = 0; v < nnodes; v++)
         g->nd[v].head_out = g->nd[v].head_in = -1;
     return 0;
