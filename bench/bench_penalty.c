@@ -53,7 +53,7 @@ int main(int argc, char **argv)
         if (!p)
             return fprintf(stderr, "out of memory\n"), 1;
         double best[3] = {1e30, 1e30, 1e30};
-        ct_stopgo_stats st = {0};
+        sg_stats st = {0};
         double pg = 0, ps = 0, pf = 0;
         for (int r = 0; r < runs; r++) {
             double t0 = bench_now();
@@ -61,8 +61,8 @@ int main(int argc, char **argv)
                 return fprintf(stderr, "gige: %s\n", err.msg), 1;
             double t1 = bench_now();
             pg = p[0];
-            ct_stopgo_opts o = {.method = CT_STOPGO_SCALABLE};
-            if (ct_stopgo_penalties_ex(&o, &g, NULL, p, &st, &err) < 0)
+            sg_opts o = {.method = CT_STOPGO_SCALABLE};
+            if (stopgo_penalties_ex(&o, &g, NULL, p, &st, &err) < 0)
                 return fprintf(stderr, "stopgo: %s\n", err.msg), 1;
             double t2 = bench_now();
             ps = p[0];

@@ -145,7 +145,7 @@ static void run(const ct_trace *tr, int32_t nnodes, const ct_penalty_model *m, i
     long rss0 = maxrss_kib();
     ct_sim_result r;
     double t0 = bench_now(), c0 = cpu_s();
-    if ((reference ? ct_simulate_reference : ct_simulate)(tr, &l, &p, &r, &err))
+    if ((reference ? simulate_reference : ct_simulate)(tr, &l, &p, &r, &err))
         die("simulate", &err);
     double wall = bench_now() - t0, dt = cpu_s() - c0;
     long rss1 = maxrss_kib();

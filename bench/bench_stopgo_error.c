@@ -100,8 +100,8 @@ int main(int argc, char **argv)
             return 1;
         }
         double t1 = now();
-        ct_stopgo_opts o = {.force = CT_SG_MCMC, .seed = (unsigned long)t + 1};
-        if (ct_stopgo_penalties_ex(&o, &g, NULL, got, NULL, &err) < 0) {
+        sg_opts o = {.force = SG_MCMC, .seed = (unsigned long)t + 1};
+        if (stopgo_penalties_ex(&o, &g, NULL, got, NULL, &err) < 0) {
             fprintf(stderr, "mcmc: %s\n", err.msg);
             return 1;
         }
@@ -137,15 +137,15 @@ int main(int argc, char **argv)
                 ct_graph_add(&g, u, i * k + (j + k - 1) % k, 1, 1.0, NULL);
             }
         double *ref = malloc(g.ncomm * sizeof *ref), *got = malloc(g.ncomm * sizeof *got);
-        ct_stopgo_opts od = {.force = CT_SG_DP}, om = {.force = CT_SG_MCMC, .seed = 3};
-        ct_stopgo_stats st;
+        sg_opts od = {.force = SG_DP}, om = {.force = SG_MCMC, .seed = 3};
+        sg_stats st;
         ct_err err = {{0}};
         double t0 = now();
-        if (ct_stopgo_penalties_ex(&od, &g, NULL, ref, &st, &err) < 0) {
+        if (stopgo_penalties_ex(&od, &g, NULL, ref, &st, &err) < 0) {
             printf("  halo2d %dx%d: DP out of reach (%s)\n", k, k, err.msg);
         } else {
             double t1 = now();
-            ct_stopgo_penalties_ex(&om, &g, NULL, got, NULL, NULL);
+            stopgo_penalties_ex(&om, &g, NULL, got, NULL, NULL);
             double t2 = now();
             errstat e = {0};
             account(&e, got, ref, g.ncomm);
@@ -169,12 +169,12 @@ int main(int argc, char **argv)
                 if (lcg(&s2) % 2)
                     ct_graph_add(&g, u, (u + d * (1 + (int)(lcg(&s2) % 3))) % 40, 1, 1.0, NULL);
         double *ref = malloc(g.ncomm * sizeof *ref), *got = malloc(g.ncomm * sizeof *got);
-        ct_stopgo_opts od = {.force = CT_SG_DP}, om = {.force = CT_SG_MCMC, .seed = 5};
-        if (ct_stopgo_penalties_ex(&od, &g, NULL, ref, NULL, NULL) < 0) {
+        sg_opts od = {.force = SG_DP}, om = {.force = SG_MCMC, .seed = 5};
+        if (stopgo_penalties_ex(&od, &g, NULL, ref, NULL, NULL) < 0) {
             skipped++;
         } else {
             double t0 = now();
-            ct_stopgo_penalties_ex(&om, &g, NULL, got, NULL, NULL);
+            stopgo_penalties_ex(&om, &g, NULL, got, NULL, NULL);
             tb += now() - t0;
             account(&eb, got, ref, g.ncomm);
         }

@@ -11,26 +11,26 @@
 
 #include "grow.h"
 
-static inline int grow_arr(void **p, size_t *cap, size_t need, size_t elem, ct_eng *e)
+static inline int grow_arr(void **p, size_t *cap, size_t need, size_t elem, eng *e)
 {
     if (need <= *cap) /* the common case stays inline */
         return 0;
     return gnet_grow(p, cap, need, elem, &e->acct);
 }
 
-/* The transfers, on cache-line boundaries (ct_xfer's hot line). */
-static int grow_xfers(ct_eng *e, size_t need, size_t *cap)
+/* The transfers, on cache-line boundaries (xfer's hot line). */
+static int grow_xfers(eng *e, size_t need, size_t *cap)
 {
     size_t old = *cap;
-    if (grow_array_aligned((void **)&e->s, cap, need, sizeof(ct_xfer), 64, _Alignof(ct_xfer)))
+    if (grow_array_aligned((void **)&e->s, cap, need, sizeof(xfer), 64, _Alignof(xfer)))
         return -1;
-    e->acct.now += (*cap - old) * sizeof(ct_xfer);
+    e->acct.now += (*cap - old) * sizeof(xfer);
     if (e->acct.now > e->acct.peak)
         e->acct.peak = e->acct.now;
     return 0;
 }
 
-void ct_eng_free(ct_eng *e)
+void eng_free(eng *e)
 {
     gnet_free(&e->g);
     free(e->local);
@@ -46,12 +46,12 @@ void ct_eng_free(ct_eng *e)
     memset(e, 0, sizeof *e);
 }
 
-int ct_eng_init(ct_eng *e, int32_t nnodes, const ct_penalty_model *m, int reference)
+int eng_init(eng *e, int32_t nnodes, const ct_penalty_model *m, int reference)
 {
     memset(e, 0, sizeof *e);
     e->nnodes = nnodes;
     e->model = *m;
-    e->ops = ct_model_ops_of(m->kind);
+    e->ops = model_ops_of(m->kind);
     e->whole = m->tree != NULL;
     e->incremental = e->ops && e->ops->inc_commit && !reference && !e->whole;
     e->free_head = -1;
@@ -59,13 +59,13 @@ int ct_eng_init(ct_eng *e, int32_t nnodes, const ct_penalty_model *m, int refere
     e->local = calloc((size_t)(nnodes > 0 ? nnodes : 1), sizeof(int32_t));
     if (!e->ops || nnodes < 1 || !e->local || gnet_init(&e->g, nnodes, &e->acct) ||
         (e->incremental && e->ops->inc_init && e->ops->inc_init(&e->g, m))) {
-        ct_eng_free(e);
+        eng_free(e);
         return -1;
     }
     return 0;
 }
 
-int ct_eng_graph(ct_eng *e, const ct_graph *g)
+int eng_graph(eng *e, const ct_graph *g)
 {
     size_t n = g->ncomm ? g->ncomm : 1;
     e->graph = g;
@@ -84,23 +84,23 @@ int ct_eng_graph(ct_eng *e, const ct_graph *g)
  * buffer, the children 4i+1 .. 4i+4 of every entry fill one cache line. */
 #define HEAP_SKEW 3
 
-static inline int before(const ct_eng *e, const ct_eng_hent *a, const ct_eng_hent *b)
+static inline int before(const eng *e, const eng_hent *a, const eng_hent *b)
 {
     if (a->finish != b->finish)
         return a->finish < b->finish;
     return e->s[a->k].tag < e->s[b->k].tag; /* tags are unique: a total order */
 }
 
-static inline void heap_set(ct_eng *e, size_t i, ct_eng_hent h)
+static inline void heap_set(eng *e, size_t i, eng_hent h)
 {
     e->heap[i] = h;
     e->hpos[h.k] = (int32_t)i;
 }
 
 /* Sift entry i up; 1 when it moved. */
-static int heap_up(ct_eng *e, size_t i)
+static int heap_up(eng *e, size_t i)
 {
-    ct_eng_hent h = e->heap[i];
+    eng_hent h = e->heap[i];
     size_t i0 = i;
     while (i > 0) {
         size_t par = (i - 1) / HEAP_ARITY;
@@ -114,9 +114,9 @@ static int heap_up(ct_eng *e, size_t i)
     return i != i0;
 }
 
-static void heap_down(ct_eng *e, size_t i)
+static void heap_down(eng *e, size_t i)
 {
-    ct_eng_hent h = e->heap[i];
+    eng_hent h = e->heap[i];
     const size_t n = e->nheap;
     size_t i0 = i;
     for (;;) {
@@ -137,7 +137,7 @@ static void heap_down(ct_eng *e, size_t i)
 }
 
 /* Transfer k's end changed: its entry takes the new key and moves. */
-static inline void heap_fix(ct_eng *e, int32_t k)
+static inline void heap_fix(eng *e, int32_t k)
 {
     size_t i = (size_t)e->hpos[k];
     e->heap[i].finish = e->s[k].finish;
@@ -147,7 +147,7 @@ static inline void heap_fix(ct_eng *e, int32_t k)
         heap_down(e, i);
 }
 
-static int32_t heap_pop(ct_eng *e)
+static int32_t heap_pop(eng *e)
 {
     int32_t k = e->heap[0].k;
     e->nheap--;
@@ -165,11 +165,11 @@ static int32_t heap_pop(ct_eng *e)
  * every transfer out of v carries OUT; when Δi(v) >= 2 every transfer into v
  * carries IN; when v both sends and receives, all of them carry INOUT. So a
  * list is scanned only when a node crosses one of those thresholds. */
-static void flag_on_link(ct_eng *e, int32_t k)
+static void flag_on_link(eng *e, int32_t k)
 {
-    ct_xfer *S = e->s;
-    const ct_gige_net *G = &e->g;
-    const ct_glink *L = G->l;
+    xfer *S = e->s;
+    const gnet *G = &e->g;
+    const glink *L = G->l;
     int32_t a = S[k].src, b = S[k].dst;
     if (G->nd[a].out >= 2) {
         if (G->nd[a].out == 2)
@@ -197,7 +197,7 @@ static void flag_on_link(ct_eng *e, int32_t k)
     }
 }
 
-int32_t ct_eng_start(ct_eng *e, int32_t src, int32_t dst, int64_t mult, double alone, int64_t tag)
+int32_t eng_start(eng *e, int32_t src, int32_t dst, int64_t mult, double alone, int64_t tag)
 {
     int32_t k;
     if (e->free_head >= 0) {
@@ -214,7 +214,7 @@ int32_t ct_eng_start(ct_eng *e, int32_t src, int32_t dst, int64_t mult, double a
         e->cap = cap;
         k = (int32_t)e->used++;
     }
-    ct_xfer *x = &e->s[k];
+    xfer *x = &e->s[k];
     memset(x, 0, sizeof *x);
     x->p = x->p_start = 1.0;
     x->tag = tag;
@@ -226,14 +226,14 @@ int32_t ct_eng_start(ct_eng *e, int32_t src, int32_t dst, int64_t mult, double a
     if (e->nheap + HEAP_SKEW + 1 > e->heap_cap) {
         size_t old = e->heap_cap;
         if (grow_array_aligned((void **)&e->hbuf, &e->heap_cap, e->nheap + HEAP_SKEW + 1,
-                               sizeof(ct_eng_hent), 64, 64))
+                               sizeof(eng_hent), 64, 64))
             return -1;
         e->heap = e->hbuf + HEAP_SKEW;
-        e->acct.now += (e->heap_cap - old) * sizeof(ct_eng_hent);
+        e->acct.now += (e->heap_cap - old) * sizeof(eng_hent);
         if (e->acct.now > e->acct.peak)
             e->acct.peak = e->acct.now;
     }
-    heap_set(e, e->nheap++, (ct_eng_hent){.finish = x->finish, .k = k});
+    heap_set(e, e->nheap++, (eng_hent){.finish = x->finish, .k = k});
     if (!e->heap_unordered)
         heap_up(e, e->nheap - 1);
     if (e->graph) {
@@ -252,9 +252,9 @@ int32_t ct_eng_start(ct_eng *e, int32_t src, int32_t dst, int64_t mult, double a
 }
 
 /* Set a transfer's penalty now (see engine.h). */
-static inline void apply_penalty(ct_eng *e, int32_t k, double p)
+static inline void apply_penalty(eng *e, int32_t k, double p)
 {
-    ct_xfer *x = &e->s[k];
+    xfer *x = &e->s[k];
     e->evals++;
     if (!(p > 0 && p < INFINITY)) { /* reported by the commit */
         if (e->bad < 0)
@@ -276,9 +276,9 @@ static inline void apply_penalty(ct_eng *e, int32_t k, double p)
 /* Re-apply the model to the transfers listed in G->touched[] as one graph
  * over the nodes listed in G->work[] (renumbered 0.. so that the model's cost
  * follows the component, not the cluster). */
-static int apply_to_touched(ct_eng *e, ct_err *err)
+static int apply_to_touched(eng *e, ct_err *err)
 {
-    ct_gige_net *G = &e->g;
+    gnet *G = &e->g;
     size_t gc = e->gcap;
     if (grow_arr((void **)&e->gbuf, &gc, G->ntouched, sizeof(ct_comm), e))
         return ct_err_set(err, "out of memory");
@@ -306,9 +306,9 @@ static int apply_to_touched(ct_eng *e, ct_err *err)
     return 0;
 }
 
-static int push_work(ct_eng *e, int32_t v, ct_err *err)
+static int push_work(eng *e, int32_t v, ct_err *err)
 {
-    ct_gige_net *G = &e->g;
+    gnet *G = &e->g;
     if (grow_arr((void **)&G->work, &G->work_cap, G->nwork + 1, sizeof(int32_t), e))
         return ct_err_set(err, "out of memory");
     G->work[G->nwork++] = v;
@@ -318,9 +318,9 @@ static int push_work(ct_eng *e, int32_t v, ct_err *err)
 /* Each connected component (transfers linked through shared nodes) that
  * holds a changed node: a component's penalties do not depend on traffic
  * outside it. */
-static int component_commit(ct_eng *e, ct_err *err)
+static int component_commit(eng *e, ct_err *err)
 {
-    ct_gige_net *G = &e->g;
+    gnet *G = &e->g;
     for (size_t i = 0; i < G->no; i++) {
         int32_t root = G->nodes_o[i];
         if (G->nd[root].st_bfs == G->epoch)
@@ -352,10 +352,10 @@ static int component_commit(ct_eng *e, ct_err *err)
 }
 
 /* Everything in flight as one graph over every node (switch trees), or the
- * caller's graph with its active arcs (ct_eng_graph). */
-static int whole_commit(ct_eng *e, ct_err *err)
+ * caller's graph with its active arcs (eng_graph). */
+static int whole_commit(eng *e, ct_err *err)
 {
-    ct_gige_net *G = &e->g;
+    gnet *G = &e->g;
     if (e->graph) {
         if (!e->nactive)
             return 0;
@@ -377,7 +377,7 @@ static int whole_commit(ct_eng *e, ct_err *err)
     return G->ntouched ? apply_to_touched(e, err) : 0;
 }
 
-int ct_eng_commit(ct_eng *e, ct_err *err)
+int eng_commit(eng *e, ct_err *err)
 {
     int rc = 0;
     if (gnet_dirty(&e->g)) {
@@ -393,7 +393,7 @@ int ct_eng_commit(ct_eng *e, ct_err *err)
         }
     }
     if (rc == 0 && e->bad >= 0) {
-        const ct_xfer *x = &e->s[e->bad];
+        const xfer *x = &e->s[e->bad];
         return ct_err_set(err,
                           "%s model gave communication %lld (node %d -> %d) penalty %g "
                           "(accepted: finite, > 0)",
@@ -409,7 +409,7 @@ int ct_eng_commit(ct_eng *e, ct_err *err)
     return rc;
 }
 
-int32_t ct_eng_pop_due(ct_eng *e)
+int32_t eng_pop_due(eng *e)
 {
     if (!e->nheap || !(e->heap[0].finish <= e->due))
         return -1;

@@ -23,22 +23,22 @@
 
 #include "contention/penalty.h"
 
-typedef struct ct_glink {
+typedef struct glink {
     int32_t src, dst; /* nodes */
     int32_t next_out, prev_out, next_in, prev_in;
     int64_t mult;
     uint32_t stamp;    /* == epoch: already listed in touched[] */
     uint8_t linked;    /* in the lists */
     uint8_t committed; /* its weight is in mo/co/mi/ci */
-} ct_glink;
+} glink;
 
-typedef struct ct_mem_acct {
+typedef struct mem_acct {
     size_t now, peak; /* bytes of growable work arrays */
-} ct_mem_acct;
+} mem_acct;
 
 /* Per node, hot fields first (one cache line: the array is 64-byte aligned,
  * each node 128 bytes), the commit's bookkeeping after. */
-typedef struct ct_gnode {
+typedef struct gnode {
     _Alignas(64) int64_t out;
     int64_t in;             /* live Δo, Δi */
     int64_t mo, co, mi, ci; /* GigE: max Δi over outgoing (count), max Δo over incoming (count) */
@@ -48,16 +48,16 @@ typedef struct ct_gnode {
     int64_t mo0, co0, mi0, ci0; /* values before the commit in progress */
     uint32_t st_bfs;            /* free for callers (component searches) */
     uint8_t rescan_o, rescan_i; /* max group emptied: rescan at the end */
-} ct_gnode;
+} gnode;
 
-typedef struct ct_gige_net {
+typedef struct gnet {
     int32_t nnodes;
     int gige; /* keep mo/co/mi/ci (GigE); otherwise lists and degrees only */
     double share, skew_in, skew_out; /* GigE parameters (penalty.h CT_GIGE_*) */
     unsigned flags;
-    ct_gnode *nd;
+    gnode *nd;
     uint32_t epoch;
-    ct_glink *l;
+    glink *l;
     size_t lcap;
     /* changes since the last commit */
     int32_t *added; /* handles linked */
@@ -72,25 +72,25 @@ typedef struct ct_gige_net {
     size_t ntouched, touched_cap, tpen_cap;
     int32_t *work;
     size_t nwork, work_cap;
-    ct_mem_acct *acct; /* NULL: not accounted */
-} ct_gige_net;
+    mem_acct *acct; /* NULL: not accounted */
+} gnet;
 
 /* Grow *p (elements of elem bytes, *cap of them) to hold need; counted in acct. */
-int gnet_grow(void **p, size_t *cap, size_t need, size_t elem, ct_mem_acct *acct);
+int gnet_grow(void **p, size_t *cap, size_t need, size_t elem, mem_acct *acct);
 
 /* Lists and degrees only; a model's inc_init hook (model.h) adds its state. */
-int gnet_init(ct_gige_net *g, int32_t nnodes, ct_mem_acct *acct);
-void gnet_free(ct_gige_net *g);
+int gnet_init(gnet *g, int32_t nnodes, mem_acct *acct);
+void gnet_free(gnet *g);
 /* Room for handles 0..n-1. */
-int gnet_reserve(ct_gige_net *g, size_t n);
+int gnet_reserve(gnet *g, size_t n);
 /* Link k = src -> dst of mult communications / unlink it (inline: the
  * simulator calls them per transfer). */
-static inline int gnet_link(ct_gige_net *g, int32_t k, int32_t src, int32_t dst, int64_t mult)
+static inline int gnet_link(gnet *g, int32_t k, int32_t src, int32_t dst, int64_t mult)
 {
     if (g->nadded == g->added_cap &&
         gnet_grow((void **)&g->added, &g->added_cap, g->nadded + 1, sizeof(int32_t), g->acct))
         return -1;
-    ct_glink *x = &g->l[k];
+    glink *x = &g->l[k];
     x->src = src;
     x->dst = dst;
     x->mult = mult;
@@ -112,9 +112,9 @@ static inline int gnet_link(ct_gige_net *g, int32_t k, int32_t src, int32_t dst,
     return 0;
 }
 
-static inline int gnet_unlink(ct_gige_net *g, int32_t k)
+static inline int gnet_unlink(gnet *g, int32_t k)
 {
-    ct_glink *x = &g->l[k];
+    glink *x = &g->l[k];
     if (x->committed) {
         if (g->nremoved + 3 > g->removed_cap &&
             gnet_grow((void **)&g->removed, &g->removed_cap, g->nremoved + 3, sizeof(int64_t),
@@ -143,15 +143,15 @@ static inline int gnet_unlink(ct_gige_net *g, int32_t k)
 }
 
 /* Anything linked or unlinked since the last commit? */
-static inline int gnet_dirty(const ct_gige_net *g)
+static inline int gnet_dirty(const gnet *g)
 {
     return g->nadded || g->nremoved;
 }
 /* Start a new stamp epoch (stamps of links and st_* arrays). */
-void gnet_next_epoch(ct_gige_net *g);
-int gnet_mark_grow(ct_gige_net *g);
+void gnet_next_epoch(gnet *g);
+int gnet_mark_grow(gnet *g);
 /* Append link k to touched[] unless already there in this epoch. */
-static inline int gnet_mark(ct_gige_net *g, int32_t k)
+static inline int gnet_mark(gnet *g, int32_t k)
 {
     if (g->l[k].stamp == g->epoch)
         return 0;
@@ -163,9 +163,9 @@ static inline int gnet_mark(ct_gige_net *g, int32_t k)
 }
 /* Nodes whose degrees changed since the last commit, each once (out side then
  * in side may repeat a node); forgets the changes. Used by non-GigE callers. */
-int gnet_commit_nodes(ct_gige_net *g);
+int gnet_commit_nodes(gnet *g);
 /* Bring the GigE state up to date and list the links whose penalty inputs
  * moved in touched[0..ntouched-1], their new penalties in tpen[]. */
-int gnet_commit_gige(ct_gige_net *g);
+int gnet_commit_gige(gnet *g);
 
 #endif

@@ -1,6 +1,6 @@
 /* The penalty-model interface (internal to libcontention).
  *
- * Each model defines one `const ct_model_ops ct_model_<name>` in its own
+ * Each model defines one `const model_ops model_<name>` in its own
  * file and is listed once in contention/models.def; models.c builds the
  * registry from that list. Engines and front ends reach a model only
  * through these operations. doc/adding-a-model.md walks through a new one.
@@ -13,7 +13,7 @@
 
 #include "gige_incremental.h"
 
-typedef struct ct_model_ops {
+typedef struct model_ops {
     ct_model_info info; /* name, paper, YAML keys (contention/models.h) */
     /* Rules beyond each key's range (parameters not in YAML, relations
      * between keys); NULL: none. Called after the keys were checked. */
@@ -29,8 +29,8 @@ typedef struct ct_model_ops {
      * links and unlinks since the last commit and lists in net->touched[]
      * every link whose penalty may have changed, its penalty in tpen[]
      * (every newly linked link must be listed). -1: out of memory. */
-    int (*inc_init)(ct_gige_net *net, const ct_penalty_model *m);
-    int (*inc_commit)(ct_gige_net *net);
+    int (*inc_init)(gnet *net, const ct_penalty_model *m);
+    int (*inc_commit)(gnet *net);
     /* How the model behaves on a switch tree (topology.h; penalty_links.c,
      * our extension of 001's one-switch models). Set exactly one:
      *  - link_penalty: the penalty a switch link of capacity cap (in NIC
@@ -47,13 +47,13 @@ typedef struct ct_model_ops {
     double (*link_penalty)(const ct_penalty_model *m, double load, double cap);
     int (*tree_penalties)(const ct_penalty_model *m, const ct_tree_map *t, const ct_graph *g,
                           const unsigned char *active, double *penalty, ct_err *err);
-} ct_model_ops;
+} model_ops;
 
 /* The ops of kind k, or NULL when k is not registered. */
-const ct_model_ops *ct_model_ops_of(ct_model_kind k);
+const model_ops *model_ops_of(ct_model_kind k);
 
 /* Declarations of every model's ops, from the registry. */
-#define CT_MODEL(ID, ops) extern const ct_model_ops ops;
+#define CT_MODEL(ID, ops) extern const model_ops ops;
 #include "contention/models.def"
 #undef CT_MODEL
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-static const ct_model_ops *const registry[] = {
+static const model_ops *const registry[] = {
 #define CT_MODEL(ID, ops) [CT_MODEL_##ID] = &ops,
 #include "contention/models.def"
 #undef CT_MODEL
@@ -19,7 +19,7 @@ size_t ct_model_count(void)
     return (size_t)CT_MODEL_COUNT;
 }
 
-const ct_model_ops *ct_model_ops_of(ct_model_kind k)
+const model_ops *model_ops_of(ct_model_kind k)
 {
     if ((unsigned)k < (unsigned)CT_MODEL_COUNT)
         return registry[k];
@@ -28,7 +28,7 @@ const ct_model_ops *ct_model_ops_of(ct_model_kind k)
 
 const ct_model_info *ct_model_info_of(ct_model_kind k)
 {
-    const ct_model_ops *o = ct_model_ops_of(k);
+    const model_ops *o = model_ops_of(k);
     return o ? &o->info : NULL;
 }
 
@@ -137,7 +137,7 @@ int ct_model_check(const ct_penalty_model *m, ct_err *err)
 {
     if (!m)
         return ct_err_set(err, "no penalty model");
-    const ct_model_ops *o = ct_model_ops_of(m->kind);
+    const model_ops *o = model_ops_of(m->kind);
     if (!o)
         return ct_err_set(err, "unknown penalty model kind %d (accepted: %s)", (int)m->kind,
                           ct_model_names());
@@ -175,7 +175,7 @@ int ct_penalties_active(const ct_penalty_model *m, const ct_graph *g, const unsi
         return -1;
     if (m->tree) /* a switch tree: the link-level wrapper of the model (penalty_links.c) */
         return ct_links_penalties_active(m, m->tree, g, active, penalty, err);
-    return ct_model_ops_of(m->kind)->penalties(m, g, active, penalty, err);
+    return model_ops_of(m->kind)->penalties(m, g, active, penalty, err);
 }
 
 int ct_penalties(const ct_penalty_model *m, const ct_graph *g, double *penalty, ct_err *err)

@@ -157,7 +157,7 @@ static double duplex_link(const ct_penalty_model *m, double load, double cap)
     return load / cap;
 }
 
-const ct_model_ops ct_model_duplex = {
+const model_ops model_duplex = {
     .info = {.name = "duplex",
              .label = "duplex fair share",
              .cite = "our extension (issue 12)",

@@ -191,7 +191,7 @@ static int fairshare_penalties(const ct_penalty_model *m, const ct_graph *g,
     return ct_fairshare_penalties_ex(g, active, penalty, err);
 }
 
-const ct_model_ops ct_model_fairshare = {
+const model_ops model_fairshare = {
     .info = {.name = "fairshare",
              .label = "fair share",
              .cite = "baseline",

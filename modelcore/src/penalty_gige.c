@@ -155,7 +155,7 @@ static int gige_penalties(const ct_penalty_model *m, const ct_graph *g,
                                 active, penalty, err);
 }
 
-static int gige_inc_init(ct_gige_net *net, const ct_penalty_model *m)
+static int gige_inc_init(gnet *net, const ct_penalty_model *m)
 {
     net->gige = 1;
     net->share = m->real[CT_GIGE_SHARE];
@@ -189,7 +189,7 @@ static const ct_model_key gige_keys[] = {
      .hi_open = 1},
 };
 
-const ct_model_ops ct_model_gige = {
+const model_ops model_gige = {
     .info = {.name = "gige",
              .label = "GigE",
              .cite = "001 §V-A",
@@ -207,7 +207,7 @@ const ct_model_ops ct_model_gige = {
 
 /* ================================================ incremental state */
 
-int gnet_grow(void **p, size_t *cap, size_t need, size_t elem, ct_mem_acct *acct)
+int gnet_grow(void **p, size_t *cap, size_t need, size_t elem, mem_acct *acct)
 {
     size_t old = *cap;
     if (grow_array(p, cap, need, elem, 64) < 0)
@@ -220,7 +220,7 @@ int gnet_grow(void **p, size_t *cap, size_t need, size_t elem, ct_mem_acct *acct
     return 0;
 }
 
-void gnet_free(ct_gige_net *g)
+void gnet_free(gnet *g)
 {
     void *arrs[] = {g->nd,      g->l,       g->added, g->removed, g->nodes_o,
                     g->nodes_i, g->touched, g->tpen,  g->work};
@@ -229,14 +229,14 @@ void gnet_free(ct_gige_net *g)
     memset(g, 0, sizeof *g);
 }
 
-int gnet_init(ct_gige_net *g, int32_t nnodes, ct_mem_acct *acct)
+int gnet_init(gnet *g, int32_t nnodes, mem_acct *acct)
 {
     memset(g, 0, sizeof *g);
     if (nnodes < 1)
         return -1;
     g->nnodes = nnodes;
     g->acct = acct;
-    g->nd = aligned_alloc(_Alignof(ct_gnode), (size_t)nnodes * sizeof *g->nd);
+    g->nd = aligned_alloc(_Alignof(gnode), (size_t)nnodes * sizeof *g->nd);
     if (!g->nd)
         return -1;
     memset(g->nd, 0, (size_t)nnodes * sizeof *g->nd);
@@ -245,17 +245,17 @@ int gnet_init(ct_gige_net *g, int32_t nnodes, ct_mem_acct *acct)
     return 0;
 }
 
-int gnet_reserve(ct_gige_net *g, size_t n)
+int gnet_reserve(gnet *g, size_t n)
 {
     size_t old = g->lcap;
-    if (gnet_grow((void **)&g->l, &g->lcap, n, sizeof(ct_glink), g->acct))
+    if (gnet_grow((void **)&g->l, &g->lcap, n, sizeof(glink), g->acct))
         return -1;
     if (g->lcap > old)
-        memset(g->l + old, 0, (g->lcap - old) * sizeof(ct_glink));
+        memset(g->l + old, 0, (g->lcap - old) * sizeof(glink));
     return 0;
 }
 
-void gnet_next_epoch(ct_gige_net *g)
+void gnet_next_epoch(gnet *g)
 {
     if (++g->epoch == 0) { /* wrapped: old stamps could collide */
         for (int32_t v = 0; v < g->nnodes; v++)
@@ -266,13 +266,13 @@ void gnet_next_epoch(ct_gige_net *g)
     }
 }
 
-int gnet_mark_grow(ct_gige_net *g)
+int gnet_mark_grow(gnet *g)
 {
     return gnet_grow((void **)&g->touched, &g->touched_cap, g->ntouched + 1, sizeof(int32_t),
                         g->acct);
 }
 
-static inline int push_i32(int32_t **arr, size_t *len, size_t *cap, int32_t v, ct_mem_acct *acct)
+static inline int push_i32(int32_t **arr, size_t *len, size_t *cap, int32_t v, mem_acct *acct)
 {
     if (*len == *cap && gnet_grow((void **)arr, cap, *len + 1, sizeof(int32_t), acct))
         return -1;
@@ -282,7 +282,7 @@ static inline int push_i32(int32_t **arr, size_t *len, size_t *cap, int32_t v, c
 
 /* First sight of node v's outgoing side in this commit: remember its max and
  * count so that a change can be told from a no-op. */
-static inline int note_o(ct_gige_net *g, int32_t v)
+static inline int note_o(gnet *g, int32_t v)
 {
     if (g->nd[v].st_out == g->epoch)
         return 0;
@@ -293,7 +293,7 @@ static inline int note_o(ct_gige_net *g, int32_t v)
     return push_i32(&g->nodes_o, &g->no, &g->no_cap, v, g->acct);
 }
 
-static inline int note_i(ct_gige_net *g, int32_t v)
+static inline int note_i(gnet *g, int32_t v)
 {
     if (g->nd[v].st_in == g->epoch)
         return 0;
@@ -325,7 +325,7 @@ static inline void mx_del(int64_t *mx, int64_t *cnt, uint8_t *rescan, int64_t v,
         *rescan = 1;
 }
 
-int gnet_commit_nodes(ct_gige_net *g)
+int gnet_commit_nodes(gnet *g)
 {
     gnet_next_epoch(g);
     g->no = g->ni = 0;
@@ -334,7 +334,7 @@ int gnet_commit_nodes(ct_gige_net *g)
             if (note_o(g, (int32_t)g->removed[i + s]))
                 return -1;
     for (size_t i = 0; i < g->nadded; i++) {
-        ct_glink *x = &g->l[g->added[i]];
+        glink *x = &g->l[g->added[i]];
         if (!x->linked || x->committed)
             continue;
         x->committed = 1;
@@ -350,19 +350,19 @@ int gnet_commit_nodes(ct_gige_net *g)
     return 0;
 }
 
-static inline double gnet_penalty(const ct_gige_net *g, int32_t k);
+static inline double gnet_penalty(const gnet *g, int32_t k);
 
-int gnet_commit_gige(ct_gige_net *g)
+int gnet_commit_gige(gnet *g)
 {
     gnet_next_epoch(g);
     g->no = g->ni = g->ntouched = 0;
-    ct_glink *L = g->l;
+    glink *L = g->l;
     /* nodes whose own degrees may have moved */
     for (size_t i = 0; i < g->nremoved; i += 3)
         if (note_o(g, (int32_t)g->removed[i]) || note_i(g, (int32_t)g->removed[i + 1]))
             return -1;
     for (size_t i = 0; i < g->nadded; i++) {
-        const ct_glink *x = &L[g->added[i]];
+        const glink *x = &L[g->added[i]];
         if (x->linked && !x->committed && (note_o(g, x->src) || note_i(g, x->dst)))
             return -1;
     }
@@ -404,13 +404,13 @@ int gnet_commit_gige(ct_gige_net *g)
         mx_del(&g->nd[b].mi, &g->nd[b].ci, &g->nd[b].rescan_i, g->nd[a].outc, w);
     }
     for (size_t i = 0; i < g->nadded; i++) {
-        ct_glink *x = &L[g->added[i]];
+        glink *x = &L[g->added[i]];
         if (!x->linked || x->committed)
             continue;
         x->committed = 1;
         if (gnet_mark(g, g->added[i])) /* a new link has no penalty yet */
             return -1;
-        ct_gnode *A = &g->nd[x->src], *B = &g->nd[x->dst];
+        gnode *A = &g->nd[x->src], *B = &g->nd[x->dst];
         mx_add(&A->mo, &A->co, &A->rescan_o, B->in, x->mult);
         mx_add(&B->mi, &B->ci, &B->rescan_i, A->out, x->mult);
     }
@@ -420,7 +420,7 @@ int gnet_commit_gige(ct_gige_net *g)
      * destination: re-evaluate the lists of the nodes where one moved */
     for (size_t i = 0; i < g->no; i++) {
         int32_t a = g->nodes_o[i];
-        ct_gnode *A = &g->nd[a];
+        gnode *A = &g->nd[a];
         if (A->rescan_o) {
             int64_t mx = 0, cnt = 0;
             for (int32_t x = A->head_out; x >= 0; x = L[x].next_out) {
@@ -439,7 +439,7 @@ int gnet_commit_gige(ct_gige_net *g)
     }
     for (size_t i = 0; i < g->ni; i++) {
         int32_t b = g->nodes_i[i];
-        ct_gnode *B = &g->nd[b];
+        gnode *B = &g->nd[b];
         if (B->rescan_i) {
             int64_t mx = 0, cnt = 0;
             for (int32_t x = B->head_in; x >= 0; x = L[x].next_in) {
@@ -468,9 +468,9 @@ int gnet_commit_gige(ct_gige_net *g)
     return 0;
 }
 
-static inline double gnet_penalty(const ct_gige_net *g, int32_t k)
+static inline double gnet_penalty(const gnet *g, int32_t k)
 {
-    const ct_glink *x = &g->l[k];
+    const glink *x = &g->l[k];
     int32_t a = x->src, b = x->dst;
     return gige_formula(g->share, g->skew_in, g->skew_out, (g->flags & CT_GIGE_LITERAL_PI) != 0,
                         g->nd[a].out, g->nd[b].in, g->nd[b].in == g->nd[a].mo, g->nd[a].co,

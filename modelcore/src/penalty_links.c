@@ -123,7 +123,7 @@ int ct_links_penalties_active(const ct_penalty_model *m, const ct_tree_map *t, c
         return ct_err_set(err, "ct_links_penalties: NULL model, graph or penalty array");
     if (check_map(t, g, err) < 0)
         return -1;
-    const ct_model_ops *o = ct_model_ops_of(m->kind);
+    const model_ops *o = model_ops_of(m->kind);
     if (!o)
         return ct_err_set(err, "unknown penalty model kind %d (accepted: %s)", (int)m->kind,
                           ct_model_names());

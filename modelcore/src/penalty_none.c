@@ -13,12 +13,12 @@ static int none_penalties(const ct_penalty_model *m, const ct_graph *g, const un
 }
 
 /* Incremental: a new link gets 1, nothing else ever changes. */
-static int none_commit(ct_gige_net *net)
+static int none_commit(gnet *net)
 {
     gnet_next_epoch(net);
     net->ntouched = 0;
     for (size_t i = 0; i < net->nadded; i++) {
-        ct_glink *x = &net->l[net->added[i]];
+        glink *x = &net->l[net->added[i]];
         if (!x->linked || x->committed)
             continue;
         x->committed = 1;
@@ -42,7 +42,7 @@ static double none_link(const ct_penalty_model *m, double load, double cap)
     return 1.0;
 }
 
-const ct_model_ops ct_model_none = {
+const model_ops model_none = {
     .info = {.name = "none",
              .label = "no contention",
              .cite = "baseline",

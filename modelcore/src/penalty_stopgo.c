@@ -51,13 +51,13 @@
 #define SG_DEFAULT_SEED 0x5eed5eedUL
 #define SG_AUTO_ENUM_STEPS ((size_t)1000000)
 
-static const char *path_name(ct_stopgo_path p)
+static const char *path_name(sg_path p)
 {
     switch (p) {
-    case CT_SG_CLOSED: return "closed form";
-    case CT_SG_DP: return "frontier DP";
-    case CT_SG_ENUM: return "enumeration";
-    case CT_SG_MCMC: return "MCMC";
+    case SG_CLOSED: return "closed form";
+    case SG_DP: return "frontier DP";
+    case SG_ENUM: return "enumeration";
+    case SG_MCMC: return "MCMC";
     default: return "any";
     }
 }
@@ -76,23 +76,23 @@ static size_t mcmc_default_updates(const sg_comp *c)
     return u;
 }
 
-int ct_stopgo_penalties_ex(const ct_stopgo_opts *o, const ct_graph *g, const unsigned char *active,
-                           double *penalty, ct_stopgo_stats *st, ct_err *err)
+int stopgo_penalties_ex(const sg_opts *o, const ct_graph *g, const unsigned char *active,
+                           double *penalty, sg_stats *st, ct_err *err)
 {
-    ct_stopgo_opts def = {0};
+    sg_opts def = {0};
     if (!o)
         o = &def;
     if (o->method != CT_STOPGO_AUTO && o->method != CT_STOPGO_EXACT &&
         o->method != CT_STOPGO_SCALABLE)
         return ct_err_set(err, "Stop & Go method %d (accepted: auto, exact, scalable)",
                           (int)o->method);
-    if ((int)o->force < CT_SG_ANY || o->force > CT_SG_MCMC)
+    if ((int)o->force < SG_ANY || o->force > SG_MCMC)
         return ct_err_set(err, "Stop & Go path %d (accepted: any, closed, dp, enum, mcmc)",
                           (int)o->force);
     if (g->nnodes < 1)
         return ct_err_set(err, "graph with %d nodes (accepted: >= 1)", (int)g->nnodes);
-    ct_stopgo_stats stats = {0};
-    if (o->method != CT_STOPGO_EXACT && (o->force == CT_SG_ANY || o->force == CT_SG_CLOSED) &&
+    sg_stats stats = {0};
+    if (o->method != CT_STOPGO_EXACT && (o->force == SG_ANY || o->force == SG_CLOSED) &&
         sg_fast_alltoall(g, active, penalty)) {
         stats.components = stats.closed = 1;
         if (st)
@@ -100,7 +100,7 @@ int ct_stopgo_penalties_ex(const ct_stopgo_opts *o, const ct_graph *g, const uns
         return 0;
     }
     size_t enum_max = o->enum_max_steps ? o->enum_max_steps : CT_STOPGO_ENUM_MAX_STEPS;
-    size_t dp_max = o->dp_max_states ? o->dp_max_states : CT_STOPGO_DP_MAX_STATES;
+    size_t dp_max = o->dp_max_states ? o->dp_max_states : SG_DP_MAX_STATES;
     uint64_t seed = o->seed ? o->seed : SG_DEFAULT_SEED;
 
     sg_graph sg;
@@ -120,20 +120,20 @@ int ct_stopgo_penalties_ex(const ct_stopgo_opts *o, const ct_graph *g, const uns
     for (uint32_t ci = 0; ci < sg.ncomp; ci++) {
         const uint32_t *A = sg.carcs + sg.cstart[ci];
         const uint32_t m = sg.cstart[ci + 1] - sg.cstart[ci];
-        ct_stopgo_path want = o->force;
-        if (want == CT_SG_ANY && o->method == CT_STOPGO_EXACT)
-            want = CT_SG_ENUM;
+        sg_path want = o->force;
+        if (want == SG_ANY && o->method == CT_STOPGO_EXACT)
+            want = SG_ENUM;
         if (m == 1) { /* a lone pair: always sending */
             sg.pi[A[0]] = 1.0;
             stats.closed++;
             continue;
         }
-        if (want == CT_SG_ANY || want == CT_SG_CLOSED) {
+        if (want == SG_ANY || want == SG_CLOSED) {
             if (sg_closed(&sg, ci, lmap_s)) {
                 stats.closed++;
                 continue;
             }
-            if (want == CT_SG_CLOSED) {
+            if (want == SG_CLOSED) {
                 ct_err_set(err, "Stop & Go: component of %u node pairs (sender node %d) is not an "
                                 "all-to-all with factorable multiplicities (closed form accepted "
                                 "only for those)",
@@ -148,48 +148,48 @@ int ct_stopgo_penalties_ex(const ct_stopgo_opts *o, const ct_graph *g, const uns
             goto out;
         }
         int r = 1;
-        ct_stopgo_path used = CT_SG_ANY;
-        if (want == CT_SG_ANY || want == CT_SG_DP) {
+        sg_path used = SG_ANY;
+        if (want == SG_ANY || want == SG_DP) {
             r = sg_dp(&c, dp_max, &stats.max_dp_states);
-            used = CT_SG_DP;
+            used = SG_DP;
         }
-        if (r == 1 && (want == CT_SG_ENUM || (want == CT_SG_ANY && o->method == CT_STOPGO_AUTO))) {
-            size_t budget = want == CT_SG_ENUM ? enum_max
+        if (r == 1 && (want == SG_ENUM || (want == SG_ANY && o->method == CT_STOPGO_AUTO))) {
+            size_t budget = want == SG_ENUM ? enum_max
                             : (enum_max < SG_AUTO_ENUM_STEPS ? enum_max : SG_AUTO_ENUM_STEPS);
             memset(c.pi, 0, c.m * sizeof *c.pi);
             r = sg_enum(&c, budget, &stats.enum_steps, NULL);
-            used = CT_SG_ENUM;
+            used = SG_ENUM;
         }
-        if (r == 1 && (want == CT_SG_ANY || want == CT_SG_MCMC)) {
+        if (r == 1 && (want == SG_ANY || want == SG_MCMC)) {
             size_t u = o->mcmc_updates ? o->mcmc_updates : mcmc_default_updates(&c);
             memset(c.pi, 0, c.m * sizeof *c.pi);
             r = sg_mcmc(&c, seed ^ ((uint64_t)ci * 0x9e3779b97f4a7c15ULL), u, &stats.mcmc_updates);
-            used = CT_SG_MCMC;
+            used = SG_MCMC;
         }
         if (r != 0) {
             if (r < 0)
                 ct_err_set(err, "Stop & Go: out of memory in the %s of a component of %u node "
                                 "pairs",
                            path_name(used), m);
-            else if (used == CT_SG_ENUM)
+            else if (used == SG_ENUM)
                 ct_err_set(err, "Stop & Go exact enumeration: the component of sender node %d "
                                 "(%u senders, %u receivers, %u node pairs) needs more than %zu "
                                 "search steps or %d node pairs (accepted: components within "
                                 "CT_STOPGO_ENUM_MAX_STEPS, e.g. an all-to-all of up to 10 nodes; "
                                 "use the scalable method beyond)",
-                           (int)sg.asrc[A[0]], c.ns, c.nr, m, want == CT_SG_ENUM ? enum_max : 0,
+                           (int)sg.asrc[A[0]], c.ns, c.nr, m, want == SG_ENUM ? enum_max : 0,
                            CT_STOPGO_ENUM_MAX_ARCS);
             else
                 ct_err_set(err, "Stop & Go frontier DP: the component of sender node %d (%u "
                                 "node pairs) needs more than %d open receivers or %zu states "
                                 "(accepted: narrow components; use the scalable method)",
-                           (int)sg.asrc[A[0]], m, CT_STOPGO_DP_MAX_FRONTIER, dp_max);
+                           (int)sg.asrc[A[0]], m, SG_DP_MAX_FRONTIER, dp_max);
             sg_comp_free(&c);
             goto out;
         }
-        if (used == CT_SG_DP)
+        if (used == SG_DP)
             stats.dp++;
-        else if (used == CT_SG_ENUM)
+        else if (used == SG_ENUM)
             stats.enumerated++;
         else
             stats.mcmc++;
@@ -221,8 +221,8 @@ out:
 int ct_stopgo_penalties(ct_stopgo_method method, unsigned long seed, const ct_graph *g,
                         double *penalty, ct_err *err)
 {
-    ct_stopgo_opts o = {.method = method, .seed = seed};
-    return ct_stopgo_penalties_ex(&o, g, NULL, penalty, NULL, err);
+    sg_opts o = {.method = method, .seed = seed};
+    return stopgo_penalties_ex(&o, g, NULL, penalty, NULL, err);
 }
 
 /* ---- the model's entry in the registry (model.h) */
@@ -230,9 +230,9 @@ int ct_stopgo_penalties(ct_stopgo_method method, unsigned long seed, const ct_gr
 static int stopgo_penalties(const ct_penalty_model *m, const ct_graph *g,
                             const unsigned char *active, double *penalty, ct_err *err)
 {
-    ct_stopgo_opts o = {.method = (ct_stopgo_method)m->integer[CT_STOPGO_METHOD],
+    sg_opts o = {.method = (ct_stopgo_method)m->integer[CT_STOPGO_METHOD],
                         .seed = (unsigned long)m->integer[CT_STOPGO_SEED]};
-    return ct_stopgo_penalties_ex(&o, g, active, penalty, NULL, err);
+    return stopgo_penalties_ex(&o, g, active, penalty, NULL, err);
 }
 
 static const char *const stopgo_methods[] = {"auto", "exact", "scalable", NULL};
@@ -257,7 +257,7 @@ static double stopgo_link(const ct_penalty_model *m, double load, double cap)
     return load / cap;
 }
 
-const ct_model_ops ct_model_stopgo = {
+const model_ops model_stopgo = {
     .info = {.name = "stopgo",
              .label = "Stop & Go",
              .cite = "001 §V-B",

@@ -28,27 +28,27 @@ int ct_progressive_times_ex(const ct_penalty_model *m, const ct_graph *g, const 
                               (int)g->comm[i].src, (int)g->comm[i].dst, alone[i]);
     if (ct_model_check(m, err)) /* once, before any event */
         return -1;
-    ct_eng e;
+    eng e;
     int rc = 0;
-    if (ct_eng_init(&e, g->nnodes > 0 ? g->nnodes : 1, m, 0))
+    if (eng_init(&e, g->nnodes > 0 ? g->nnodes : 1, m, 0))
         return ct_err_set(err, "out of memory for a progressive evaluation of %zu arcs", n);
     /* models without incremental hooks: re-applied to every arc in flight */
-    if (!e.incremental && ct_eng_graph(&e, g)) {
+    if (!e.incremental && eng_graph(&e, g)) {
         rc = ct_err_set(err, "out of memory for a progressive evaluation of %zu arcs", n);
         goto out;
     }
-    ct_eng_bulk(&e);
+    eng_bulk(&e);
     for (size_t i = 0; i < n; i++) {
         finish[i] = 0.0;
         if (alone[i] > 0 &&
-            ct_eng_start(&e, g->comm[i].src, g->comm[i].dst, g->comm[i].mult, alone[i],
+            eng_start(&e, g->comm[i].src, g->comm[i].dst, g->comm[i].mult, alone[i],
                          (int64_t)i) < 0) {
             rc = ct_err_set(err, "out of memory for a progressive evaluation of %zu arcs", n);
             goto out;
         }
     }
     for (;;) {
-        if ((rc = ct_eng_commit(&e, err)) != 0)
+        if ((rc = eng_commit(&e, err)) != 0)
             break;
         if (!e.nheap)
             break;
@@ -56,11 +56,11 @@ int ct_progressive_times_ex(const ct_penalty_model *m, const ct_graph *g, const 
             rc = 1;
             break;
         }
-        ct_eng_advance(&e, ct_eng_next(&e));
+        eng_advance(&e, eng_next(&e));
         int32_t k;
-        while ((k = ct_eng_pop_due(&e)) >= 0) {
+        while ((k = eng_pop_due(&e)) >= 0) {
             finish[e.s[k].tag] = e.now;
-            ct_eng_release(&e, k);
+            eng_release(&e, k);
         }
         if (k < -1) {
             rc = ct_err_set(err, "out of memory for a progressive evaluation");
@@ -72,7 +72,7 @@ int ct_progressive_times_ex(const ct_penalty_model *m, const ct_graph *g, const 
 out:
     if (st)
         st->evals = e.evals;
-    ct_eng_free(&e);
+    eng_free(&e);
     return rc;
 }
 

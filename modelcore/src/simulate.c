@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline int grow_arr(void **p, size_t *cap, size_t need, size_t elem, ct_eng *n)
+static inline int grow_arr(void **p, size_t *cap, size_t need, size_t elem, eng *n)
 {
     if (need <= *cap) /* the common case stays inline */
         return 0;
@@ -76,7 +76,7 @@ typedef struct engine {
     const ct_layout *l;
     const ct_sim_params *p;
     ct_sim_result *res;
-    ct_eng n; /* transfers, their completion heap, the model (engine.h) */
+    eng n; /* transfers, their completion heap, the model (engine.h) */
     task *t;
     /* compute heap */
     cpt *ch;
@@ -197,10 +197,10 @@ static int start_transfer(engine *e, int32_t src, int32_t dst, int32_t comm, dou
         /* shared memory, off the network: no contention modelled */
         alone = e->p->intra_bw > 0 ? bytes / e->p->intra_bw : 0.0;
     }
-    int32_t k = ct_eng_start(&e->n, a, b, 1, alone, comm);
+    int32_t k = eng_start(&e->n, a, b, 1, alone, comm);
     if (k < 0)
         return ct_err_set(err, "out of memory (transfers in flight)");
-    ct_xfer *x = &e->n.s[k];
+    xfer *x = &e->n.s[k];
     x->src_task = src;
     x->dst_task = dst;
     x->bytes = bytes;
@@ -254,10 +254,10 @@ static void side_done(engine *e, int32_t t, int blocking)
         unblock(e, t);
 }
 
-/* Transfer k, popped by the engine (ct_eng_pop_due), ends now. */
+/* Transfer k, popped by the engine (eng_pop_due), ends now. */
 static int complete_transfer(engine *e, int32_t k)
 {
-    const ct_xfer *x = &e->n.s[k];
+    const xfer *x = &e->n.s[k];
     ct_sim_result *R = e->res;
     double p_eff = x->alone > 0 ? (e->n.now - x->start) / x->alone : 1.0;
     if (x->remote) {
@@ -296,7 +296,7 @@ static int complete_transfer(engine *e, int32_t k)
     D->bytes_in += x->bytes;
     int32_t st = x->src_task, dt = x->dst_task;
     int sb = x->send_blocking, rb = x->recv_blocking;
-    ct_eng_release(&e->n, k);
+    eng_release(&e->n, k);
     e->inflight--;
     side_done(e, st, sb);
     side_done(e, dt, rb);
@@ -490,7 +490,7 @@ void ct_sim_result_free(ct_sim_result *r)
 
 static void engine_free(engine *e)
 {
-    ct_eng_free(&e->n);
+    eng_free(&e->n);
     free(e->t);
     free(e->ch);
     free(e->pd);
@@ -543,7 +543,7 @@ static int simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params 
         memset(e.t, 0, (nt ? nt : 1) * sizeof *e.t);
     e.ready = malloc((nt ? nt : 1) * sizeof *e.ready);
     if (!out->task || (p->keep_comms && !out->comm) || !e.t || !e.ready ||
-        ct_eng_init(&e.n, l->nnodes, &p->model, reference)) {
+        eng_init(&e.n, l->nnodes, &p->model, reference)) {
         engine_free(&e);
         ct_sim_result_free(out);
         return ct_err_set(err, "out of memory (%d tasks, %d nodes)", (int)tr->ntasks,
@@ -566,15 +566,15 @@ static int simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params 
             rc = run_task(&e, t, err);
         }
         e.nready = 0;
-        if (rc || (rc = ct_eng_commit(&e.n, err)))
+        if (rc || (rc = eng_commit(&e.n, err)))
             break;
-        double t1 = ct_eng_next(&e.n);
+        double t1 = eng_next(&e.n);
         double t2 = e.nch ? e.ch[0].t : INFINITY;
         if (t1 == INFINITY && t2 == INFINITY)
             break;
-        ct_eng_advance(&e.n, t1 < t2 ? t1 : t2);
+        eng_advance(&e.n, t1 < t2 ? t1 : t2);
         int32_t k;
-        while (rc == 0 && (k = ct_eng_pop_due(&e.n)) >= 0)
+        while (rc == 0 && (k = eng_pop_due(&e.n)) >= 0)
             rc = complete_transfer(&e, k);
         if (rc == 0 && k < -1)
             rc = ct_err_set(err, "out of memory");
@@ -626,7 +626,7 @@ int ct_simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, 
     return simulate(tr, l, p, 0, out, err);
 }
 
-int ct_simulate_reference(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p,
+int simulate_reference(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p,
                           ct_sim_result *out, ct_err *err)
 {
     return simulate(tr, l, p, 1, out, err);

@@ -6,7 +6,7 @@
 
 #include "contention/simulate.h"
 
-int ct_simulate_reference(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p,
+int simulate_reference(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p,
                           ct_sim_result *out, ct_err *err);
 
 #endif

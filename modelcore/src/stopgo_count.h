@@ -69,7 +69,7 @@ int sg_closed(const sg_graph *sg, uint32_t ci, uint32_t *lmap);
 int sg_fast_alltoall(const ct_graph *g, const unsigned char *active, double *penalty);
 /* The three counting paths fill c->pi and return 0, 1 when they give up
  * (ENUM beyond max_steps or CT_STOPGO_ENUM_MAX_ARCS, DP beyond
- * CT_STOPGO_DP_MAX_FRONTIER or max_states), -1 when memory ran out.
+ * SG_DP_MAX_FRONTIER or max_states), -1 when memory ran out.
  * ENUM: exact enumeration; *nsets (may be NULL): the weighted number of
  * maximal sets. */
 int sg_enum(sg_comp *c, size_t max_steps, size_t *steps, double *nsets);

@@ -188,7 +188,7 @@ int sg_dp(sg_comp *c, size_t max_states, size_t *peak)
                 pl.last[r] = p;
         }
     }
-    slot_used = calloc(CT_STOPGO_DP_MAX_FRONTIER, sizeof *slot_used);
+    slot_used = calloc(SG_DP_MAX_FRONTIER, sizeof *slot_used);
     if (!slot_used)
         goto out;
     for (uint32_t k = 0; k < ns; k++) {
@@ -198,9 +198,9 @@ int sg_dp(sg_comp *c, size_t max_states, size_t *peak)
             if (firstp[r] != k)
                 continue;
             uint32_t sl = 0;
-            while (sl < CT_STOPGO_DP_MAX_FRONTIER && slot_used[sl])
+            while (sl < SG_DP_MAX_FRONTIER && slot_used[sl])
                 sl++;
-            if (sl == CT_STOPGO_DP_MAX_FRONTIER) {
+            if (sl == SG_DP_MAX_FRONTIER) {
                 rc = 1;
                 goto out;
             }

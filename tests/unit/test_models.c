@@ -70,7 +70,7 @@ static void test_registry(void **state)
     char names[256] = "";
     for (size_t k = 0; k < ct_model_count(); k++) {
         const ct_model_info *mi = ct_model_info_of((ct_model_kind)k);
-        const ct_model_ops *o = ct_model_ops_of((ct_model_kind)k);
+        const model_ops *o = model_ops_of((ct_model_kind)k);
         assert_non_null(mi);
         assert_ptr_equal(mi, &o->info);
         assert_non_null(o->penalties);
@@ -486,7 +486,7 @@ static void test_update_equals_full_recomputation(void **state)
 {
     (void)state;
     for (size_t k = 0; k < ct_model_count(); k++) {
-        const ct_model_ops *o = ct_model_ops_of((ct_model_kind)k);
+        const model_ops *o = model_ops_of((ct_model_kind)k);
         for (int trial = 0; trial < 40; trial++) {
             ct_penalty_model m = {.kind = (ct_model_kind)k};
             random_params(&m);
@@ -495,7 +495,7 @@ static void test_update_equals_full_recomputation(void **state)
             int32_t nn = 2 + (int32_t)(urand() * 7);
             live L[MAXL];
             memset(L, 0, sizeof L);
-            ct_gige_net net;
+            gnet net;
             if (o->inc_commit) {
                 assert_int_equal(gnet_init(&net, nn, NULL), 0);
                 if (o->inc_init)

@@ -153,17 +153,17 @@ static void test_fig6_every_path(void **state)
     ct_graph g;
     double pen[6], emis[6], minimum[6], got[6];
     load_fig6(&g, pen, emis, minimum);
-    ct_stopgo_path paths[] = {CT_SG_DP, CT_SG_ENUM};
+    sg_path paths[] = {SG_DP, SG_ENUM};
     for (int k = 0; k < 2; k++) {
-        ct_stopgo_opts o = {.method = CT_STOPGO_AUTO, .force = paths[k]};
-        ct_stopgo_stats st;
-        assert_int_equal(ct_stopgo_penalties_ex(&o, &g, NULL, got, &st, NULL), 0);
+        sg_opts o = {.method = CT_STOPGO_AUTO, .force = paths[k]};
+        sg_stats st;
+        assert_int_equal(stopgo_penalties_ex(&o, &g, NULL, got, &st, NULL), 0);
         assert_true(max_rel(got, pen, 6) < 1e-12);
         assert_int_equal(st.components, 1); /* a..f are linked through node 0, 1 and 4 */
     }
     /* MCMC: the estimate, within the stated bound */
-    ct_stopgo_opts o = {.force = CT_SG_MCMC, .seed = 1};
-    assert_int_equal(ct_stopgo_penalties_ex(&o, &g, NULL, got, NULL, NULL), 0);
+    sg_opts o = {.force = SG_MCMC, .seed = 1};
+    assert_int_equal(stopgo_penalties_ex(&o, &g, NULL, got, NULL, NULL), 0);
     assert_true(max_rel(got, pen, 6) <= MCMC_REL_BOUND);
     ct_graph_free(&g);
 }
@@ -178,11 +178,11 @@ static void test_random_exact_paths(void **state)
         random_graph(&g, &s, 16);
         double *ref = malloc(g.ncomm * sizeof *ref), *got = malloc(g.ncomm * sizeof *got);
         brute(&g, ref);
-        ct_stopgo_path paths[] = {CT_SG_ENUM, CT_SG_DP};
+        sg_path paths[] = {SG_ENUM, SG_DP};
         for (int k = 0; k < 2; k++) {
-            ct_stopgo_opts o = {.force = paths[k]};
+            sg_opts o = {.force = paths[k]};
             ct_err err = {{0}};
-            int rc = ct_stopgo_penalties_ex(&o, &g, NULL, got, NULL, &err);
+            int rc = stopgo_penalties_ex(&o, &g, NULL, got, NULL, &err);
             if (rc)
                 print_error("graph %d path %d: %s\n", t, k, err.msg);
             assert_int_equal(rc, 0);
@@ -207,8 +207,8 @@ static void test_random_mcmc_bound(void **state)
         random_graph(&g, &s, 40);
         double *ref = malloc(g.ncomm * sizeof *ref), *got = malloc(g.ncomm * sizeof *got);
         assert_int_equal(ct_stopgo_penalties(CT_STOPGO_EXACT, 0, &g, ref, NULL), 0);
-        ct_stopgo_opts o = {.force = CT_SG_MCMC, .seed = (unsigned long)t + 1};
-        assert_int_equal(ct_stopgo_penalties_ex(&o, &g, NULL, got, NULL, NULL), 0);
+        sg_opts o = {.force = SG_MCMC, .seed = (unsigned long)t + 1};
+        assert_int_equal(stopgo_penalties_ex(&o, &g, NULL, got, NULL, NULL), 0);
         double e = max_rel(got, ref, g.ncomm);
         if (e > worst)
             worst = e;
@@ -242,9 +242,9 @@ static void test_closed_form_alltoall(void **state)
             size_t E = g.ncomm;
             double *ref = malloc(E * sizeof *ref), *got = malloc(E * sizeof *got);
             assert_int_equal(ct_stopgo_penalties(CT_STOPGO_EXACT, 0, &g, ref, NULL), 0);
-            ct_stopgo_opts o = {.force = CT_SG_CLOSED};
+            sg_opts o = {.force = SG_CLOSED};
             ct_err err = {{0}};
-            int rc = ct_stopgo_penalties_ex(&o, &g, NULL, got, NULL, &err);
+            int rc = stopgo_penalties_ex(&o, &g, NULL, got, NULL, &err);
             if (rc)
                 print_error("n=%d variant %d: %s\n", n, variant, err.msg);
             assert_int_equal(rc, 0);
@@ -270,9 +270,9 @@ static void test_closed_form_alltoall(void **state)
     ct_graph_add(&g, 0, 1, 1, 1.0, NULL);
     ct_graph_add(&g, 0, 2, 1, 1.0, NULL);
     ct_graph_add(&g, 3, 2, 1, 1.0, NULL);
-    ct_stopgo_opts o = {.force = CT_SG_CLOSED};
+    sg_opts o = {.force = SG_CLOSED};
     ct_err err = {{0}};
-    assert_int_equal(ct_stopgo_penalties_ex(&o, &g, NULL, p, NULL, &err), -1);
+    assert_int_equal(stopgo_penalties_ex(&o, &g, NULL, p, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "closed form"));
     ct_graph_free(&g);
 }
@@ -288,9 +288,9 @@ static void test_fanout_and_components(void **state)
     ct_graph_add(&g, 5, 6, 3, 1.0, NULL); /* 3 copies of one pair: 3 sets */
     ct_graph_add(&g, 7, 8, 1, 1.0, NULL); /* alone: penalty 1 */
     double p[6];
-    ct_stopgo_stats st;
-    ct_stopgo_opts o = {.method = CT_STOPGO_SCALABLE};
-    assert_int_equal(ct_stopgo_penalties_ex(&o, &g, NULL, p, &st, NULL), 0);
+    sg_stats st;
+    sg_opts o = {.method = CT_STOPGO_SCALABLE};
+    assert_int_equal(stopgo_penalties_ex(&o, &g, NULL, p, &st, NULL), 0);
     for (int i = 0; i < 4; i++)
         assert_true(fabs(p[i] - 4.0) < 1e-12);
     assert_true(fabs(p[4] - 3.0) < 1e-12);
@@ -298,7 +298,7 @@ static void test_fanout_and_components(void **state)
     assert_int_equal(st.components, 3);
     /* active mask: the fan-out reduced to 2 arcs behaves as a fan-out of 2 */
     unsigned char act[6] = {1, 0, 1, 0, 1, 1};
-    assert_int_equal(ct_stopgo_penalties_ex(&o, &g, act, p, NULL, NULL), 0);
+    assert_int_equal(stopgo_penalties_ex(&o, &g, act, p, NULL, NULL), 0);
     assert_true(fabs(p[0] - 2.0) < 1e-12 && fabs(p[2] - 2.0) < 1e-12);
     assert_true(p[1] == 0.0 && p[3] == 0.0);
     ct_graph_free(&g);
@@ -320,9 +320,9 @@ static void test_ring_dp(void **state)
             ct_graph_add(&g, u, (u + n - 1) % n, 1, 1.0, NULL);
         }
         double *p = malloc(g.ncomm * sizeof *p), *q = malloc(g.ncomm * sizeof *q);
-        ct_stopgo_stats st;
-        ct_stopgo_opts o = {.method = CT_STOPGO_SCALABLE};
-        assert_int_equal(ct_stopgo_penalties_ex(&o, &g, NULL, p, &st, NULL), 0);
+        sg_stats st;
+        sg_opts o = {.method = CT_STOPGO_SCALABLE};
+        assert_int_equal(stopgo_penalties_ex(&o, &g, NULL, p, &st, NULL), 0);
         assert_int_equal(st.mcmc, 0);
         for (size_t i = 1; i < g.ncomm; i++)
             assert_true(fabs(p[i] - p[0]) < 1e-9 * p[0]);
@@ -347,14 +347,14 @@ static void test_exact_refuses_large(void **state)
                 ct_graph_add(&g, u, v, 1, 1.0, NULL);
     double *p = malloc(g.ncomm * sizeof *p);
     ct_err err = {{0}};
-    ct_stopgo_opts o = {.method = CT_STOPGO_EXACT, .enum_max_steps = 200000};
-    assert_int_equal(ct_stopgo_penalties_ex(&o, &g, NULL, p, NULL, &err), -1);
+    sg_opts o = {.method = CT_STOPGO_EXACT, .enum_max_steps = 200000};
+    assert_int_equal(stopgo_penalties_ex(&o, &g, NULL, p, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "exact enumeration"));
     assert_non_null(strstr(err.msg, "scalable"));
     /* the scalable method answers: 16-node all-to-all, closed form */
-    ct_stopgo_stats st;
-    o = (ct_stopgo_opts){.method = CT_STOPGO_SCALABLE};
-    assert_int_equal(ct_stopgo_penalties_ex(&o, &g, NULL, p, &st, NULL), 0);
+    sg_stats st;
+    o = (sg_opts){.method = CT_STOPGO_SCALABLE};
+    assert_int_equal(stopgo_penalties_ex(&o, &g, NULL, p, &st, NULL), 0);
     assert_int_equal(st.closed, 1);
     for (size_t i = 0; i < g.ncomm; i++)
         assert_true(p[i] > 14.0 && p[i] < 16.0);
@@ -370,11 +370,11 @@ static void test_bad_input(void **state)
     ct_graph_add(&g, 0, 1, 1, 1.0, NULL);
     double p[1];
     ct_err err = {{0}};
-    ct_stopgo_opts o = {.method = (ct_stopgo_method)9};
-    assert_int_equal(ct_stopgo_penalties_ex(&o, &g, NULL, p, NULL, &err), -1);
+    sg_opts o = {.method = (ct_stopgo_method)9};
+    assert_int_equal(stopgo_penalties_ex(&o, &g, NULL, p, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "accepted"));
-    o = (ct_stopgo_opts){.force = (ct_stopgo_path)17};
-    assert_int_equal(ct_stopgo_penalties_ex(&o, &g, NULL, p, NULL, &err), -1);
+    o = (sg_opts){.force = (sg_path)17};
+    assert_int_equal(stopgo_penalties_ex(&o, &g, NULL, p, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "accepted"));
     ct_graph_free(&g);
 }

@@ -64,7 +64,7 @@ static void simulate_ok_as(const ct_trace *tr, const ct_layout *l, const ct_sim_
                            int reference, ct_sim_result *r)
 {
     ct_err err = {{0}};
-    if ((reference ? ct_simulate_reference : ct_simulate)(tr, l, p, r, &err))
+    if ((reference ? simulate_reference : ct_simulate)(tr, l, p, r, &err))
         fail_msg("%s", err.msg);
 }
 
@@ -624,11 +624,11 @@ static void test_incremental_gige_snapshots(void **state)
     for (unsigned flags = 0; flags <= CT_GIGE_LITERAL_PI; flags += CT_GIGE_LITERAL_PI) {
         ct_penalty_model m = CT_GIGE_MODEL(BETA, GAMMA_I, GAMMA_O);
         m.integer[CT_GIGE_FLAGS] = flags;
-        const ct_model_ops *ops = ct_model_ops_of(CT_MODEL_GIGE);
+        const model_ops *ops = model_ops_of(CT_MODEL_GIGE);
         for (int trial = 0; trial < 20; trial++) {
             int32_t nn = 2 + (int32_t)(rnd() % 9);
-            ct_eng e;
-            assert_int_equal(ct_eng_init(&e, nn, &m, 0), 0);
+            eng e;
+            assert_int_equal(eng_init(&e, nn, &m, 0), 0);
             assert_true(e.incremental && ops->inc_commit);
             int32_t live[64], src[64], dst[64];
             double p[64]; /* by handle: the penalty the engine applied */
@@ -673,11 +673,11 @@ static void test_incremental_gige_snapshots(void **state)
                                  flags, trial, step, src[i], dst[i], got, pen[i]);
                 }
             }
-            ct_eng_free(&e);
+            eng_free(&e);
         }
     }
-    ct_eng e0;
-    assert_true(ct_eng_init(&e0, 0, &(ct_penalty_model){.kind = CT_MODEL_GIGE}, 0) == -1);
+    eng e0;
+    assert_true(eng_init(&e0, 0, &(ct_penalty_model){.kind = CT_MODEL_GIGE}, 0) == -1);
 }
 
 /* Inputs the engine refuses, with a message naming the value. */
