@@ -62,6 +62,10 @@ static void help(void)
            "                          spread is within PCT by more than PCT (default 15; 0: off)\n"
            "  --strict                refuse such a signature (exit 1) instead of flagging it\n"
            "  --help\n\n"
+           "Under topology/tree (scontrol show topology lists switches) and an allocation\n"
+           "over two or more leaf switches, one more step measures each leaf's uplink with\n"
+           "cross-leaf node pairs (one alone, then k at once) and the fabric is written with\n"
+           "the switch tree and the measured uplink_MBps (doc/multiswitch.md).\n"
            "The environment (SLURM_CONF, OMPI_MCA_*) is passed to salloc and srun.\n"
            "Exit status: 0 ok, 1 failed measurement or fit, 2 usage error, 130 interrupted.\n");
 }
