@@ -489,10 +489,11 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
         rc = -1;
         goto out;
     }
-    /* the third candidate: a searched placement (placement.c); not for a
-     * trace too large to replay (its search replays it: bounded work) */
+    /* the third candidate: a searched placement (placement.c), its work
+     * capped by budget_ms; not for a trace too large to replay */
     if (placed && !res->aggregated &&
-        ctp_place(fab, &req.pattern, &g->alloc, req.tree, g->ntasks, g->cpt, placed, &err) < 0) {
+        ctp_place(fab, &req.pattern, &g->alloc, req.tree, g->ntasks, g->cpt, cfg->budget_ms,
+                  placed, &err) < 0) {
         strf(what, whatn, "placement search on fabric '%s': %s", fab->name, err.msg);
         rc = -1;
         goto out;
@@ -641,11 +642,22 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
      * are; with --ntasks-per-node Slurm checks them against it, so the
      * optimized placement is not offered there */
     int want_place = !(mode == CTP_MODE_AUTO && isinf(cfg->min_gain));
-    char no_arbitrary[128] = "";
+    char no_arbitrary[160] = "";
     if (g.ntpn > 0)
         strf(no_arbitrary, sizeof no_arbitrary,
              "--ntasks-per-node %d is in force, which arbitrary distribution does not honour",
              (int)g.ntpn);
+    /* srun 23.11 and later exit with "--nodes is incompatible with
+     * --distribution=arbitrary" when -N is on the command line (slurm_opt.c
+     * _validate_arbitrary; -N from the environment, e.g. salloc's
+     * SLURM_NNODES, is accepted): the step would not start at all. Topology
+     * plugins refuse arbitrary distribution only for job allocations
+     * (topology/block, ring, torus3d: "does not support arbitrary tasks
+     * distribution"), never taken here: the plugin decides inside one. */
+    else if (args->has_nodes && args->version >= CTP_SLURM_23_11)
+        strf(no_arbitrary, sizeof no_arbitrary,
+             "srun -N %d: Slurm %s refuses -N with arbitrary distribution",
+             (int)args->nodes_min, ctp_slurm_version_name(args->version));
     ctp_placed placed;
     int rc = score(cfg, args, fn, ctx, &g, &res, want_place ? &placed : NULL, ctxline,
                    sizeof ctxline, what, sizeof what, &d->log);
@@ -668,6 +680,8 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
                  100 * placed.gain);
         else
             strf(opt, sizeof opt, ", optimized = %s (nothing predicted faster)", placed.from);
+        if (strstr(placed.note, "work cap")) /* steps left out to stay within budget_ms */
+            strf(opt + strlen(opt), sizeof opt - strlen(opt), " [search capped by budget_ms]");
     }
     if (want_place && placed.have && placed.explicit_layout && d->log.ncand < CTP_LOG_MAX_CAND) {
         strf(d->log.cand[d->log.ncand], sizeof d->log.cand[0], "optimized");

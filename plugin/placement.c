@@ -45,9 +45,14 @@ void ctp_placed_free(ctp_placed *p)
     p->node_of = NULL;
 }
 
+uint64_t ctp_place_work(int budget_ms)
+{
+    return budget_ms > 0 ? (uint64_t)budget_ms * CT_PLACE_WORK_PER_MS / 2 : 0;
+}
+
 int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc,
-              const struct ct_tree_map *tree, int32_t ntasks,
-              int32_t cpt, ctp_placed *out, ct_err *err)
+              const struct ct_tree_map *tree, int32_t ntasks, int32_t cpt, int budget_ms,
+              ctp_placed *out, ct_err *err)
 {
     memset(out, 0, sizeof *out);
     ct_place_request req;
@@ -58,12 +63,14 @@ int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc
     req.pattern = *pat;
     req.seed = 1; /* fixed: the same job gets the same placement */
     req.tree = tree; /* NULL: one switch */
+    req.max_work = ctp_place_work(budget_ms);
     ct_place_result r;
     if (ct_place_search(fab, &req, &r, err) < 0)
         return -1;
     out->have = 1;
     out->explicit_layout = r.layout.dist == CT_DIST_EXPLICIT;
     snprintf(out->from, sizeof out->from, "%s", r.chosen);
+    snprintf(out->note, sizeof out->note, "%s", r.note);
     out->predicted_s = r.predicted_s;
     out->block_s = r.block_s;
     out->cyclic_s = r.cyclic_s;

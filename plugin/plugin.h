@@ -231,16 +231,22 @@ typedef struct ctp_placed {
     int have;               /* the search ran */
     int explicit_layout;    /* 1: a placement other than block/cyclic is predicted best */
     char from[16];          /* its start ("tiles", "scotch", "refined", "block", ...) */
+    char note[256];         /* the search's note (steps skipped by the work cap, ...) */
     double predicted_s, block_s, cyclic_s;
     double gain;            /* over the better of block and cyclic */
     int32_t ntasks, nnodes;
     int32_t *node_of;       /* explicit_layout only; ctp_placed_free */
 } ctp_placed;
 
-/* Run the placement search (ct_place_search, fixed seed) for a step. */
+/* Run the placement search (ct_place_search, fixed seed) for a step, its
+ * work capped at what budget_ms allows (ctp_place_work). */
 int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc,
-              const struct ct_tree_map *tree, int32_t ntasks,
-              int32_t cpt, ctp_placed *out, ct_err *err);
+              const struct ct_tree_map *tree, int32_t ntasks, int32_t cpt, int budget_ms,
+              ctp_placed *out, ct_err *err);
+/* The search's work cap for a decision budget of budget_ms: half of it at
+ * CT_PLACE_WORK_PER_MS (the other half for the signature file, the scorer
+ * and the fork; deterministic, unlike a clock). */
+uint64_t ctp_place_work(int budget_ms);
 void ctp_placed_free(ctp_placed *p);
 /* Write hosts[node_of[t]] on line t of a new file dir/contention-hostfile.XXXXXX
  * (mode 0644); path receives its name. */

@@ -608,6 +608,33 @@ static void test_optimized_forced(void **state)
     assert_non_null(strstr(d.message, "contention: optimized placement not launched "
                                       "(--ntasks-per-node 4 is in force"));
     ctp_decision_free(&d);
+    /* -N on the command line: srun 23.11+ exits with "--nodes is
+     * incompatible with --distribution=arbitrary", so block is launched
+     * with one line; 22.05 and 23.02 take it */
+    decide_v(CTP_SLURM_24_11, V("--contention=optimized", "--contention-pattern=halo2d", "-N", "4"),
+             V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_string_equal(d.distribution, "block");
+    assert_int_equal(d.level, CTP_LEVEL_INFO);
+    assert_non_null(strstr(d.message, "contention: optimized placement not launched (srun -N 4: "
+                                      "Slurm 24.11 refuses -N with arbitrary distribution)"));
+    assert_null(strchr(d.message, '\n'));
+    ctp_decision_free(&d);
+    decide_v(CTP_SLURM_23_11, V("--contention=auto", "--contention-pattern=halo2d", "-N4"),
+             V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_non_null(strstr(d.message, "Slurm 23.11 refuses -N with arbitrary distribution"));
+    ctp_decision_free(&d);
+    decide_v(CTP_SLURM_23_02, V("--contention=optimized", "--contention-pattern=halo2d", "-N", "4"),
+             V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.use_hostfile, 1);
+    assert_tiles(&d);
+    ctp_decision_free(&d);
+    /* salloc's SLURM_NNODES (-N from the environment) is accepted by srun */
+    decide_v(CTP_SLURM_24_11, V("--contention=optimized", "--contention-pattern=halo2d"),
+             V(ALLOC_4x4, "SLURM_NNODES=4"), "signatures=" SIGS, &d);
+    assert_int_equal(d.use_hostfile, 1);
+    ctp_decision_free(&d);
 }
 
 /* the hostfile: one host per task, in task order, 0644, in the directory */
