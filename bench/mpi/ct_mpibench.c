@@ -3,7 +3,7 @@
  *   ct-mpibench pingpong --sizes LIST                 one-way time, ranks on two nodes
  *   ct-mpibench alltoall --sizes LIST                 MPI_Alltoall, all ranks
  *   ct-mpibench conflict --scheme [NAME=]SPEC --size M  paper 001 §IV-B conflict schemes
- *   ct-mpibench pattern  --pattern ring|halves|halo2d --size M
+ *   ct-mpibench pattern  --pattern ring|halves|halo2d|halo3d --size M [--phased]
  * common: --reps R (5) --warmup W (1) --max-time S (per size, 20) --poll-us U (500)
  *         --no-header --blocking (alltoall: MPI_Alltoall instead of a polled MPI_Ialltoall)
  *
@@ -15,7 +15,7 @@
  * fit` does not read). pingpong: one-way time (round trip / 2); alltoall:
  * size per destination, time = slowest rank; conflict: one line per communication, time of that
  * communication at its sender, detail NAME:LABEL:SRC>DST; pattern: detail
- * PATTERN:LAYOUT where LAYOUT (block, cyclic, other) is read from where the
+ * PATTERN[/phased]:LAYOUT where LAYOUT (block, cyclic, other) is read from where the
  * ranks actually run. Nodes are told apart by CT_NODE, else SLURMD_NODENAME,
  * else the MPI processor name (emulated nodes share one host name), and are
  * numbered in the order of their first rank.
@@ -521,13 +521,36 @@ static void near_square(int n, int *px, int *py)
     *py = n / *px;
 }
 
-/* peers of `me`: sends to dst[], receives from src[] (same count) */
-static int pattern_peers(const char *pat, int me, int n, int *dst, int *src)
+/* modelcore's ct_grid_dims (pattern.c) for 3 dimensions: a >= b >= c with
+ * the smallest spread a - c, ties keeping the first found (the larger c) */
+static void grid3(int n, int dims[3])
+{
+    long best[3] = {n, 1, 1}, spread = -1;
+    for (long c = (long)cbrt((double)n) + 1; c >= 1; c--) {
+        if (n % c)
+            continue;
+        long rest = n / c;
+        for (long b = (long)sqrt((double)rest) + 1; b >= c; b--) {
+            if (rest % b || rest / b < b)
+                continue;
+            if (spread < 0 || rest / b - c < spread)
+                spread = rest / b - c, best[0] = rest / b, best[1] = b, best[2] = c;
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        dims[i] = (int)best[i];
+}
+
+/* peers of `me`: sends to dst[], receives from src[] (same count); dim[i]:
+ * the grid dimension of peer i (the phased variants exchange one dimension
+ * at a time, in this order) */
+static int pattern_peers(const char *pat, int me, int n, int *dst, int *src, int *dim)
 {
     int k = 0;
     if (strcmp(pat, "ring") == 0) {
         if (n > 1) {
             dst[k] = (me + 1) % n;
+            dim[k] = 0;
             src[k++] = (me - 1 + n) % n;
         }
     } else if (strcmp(pat, "halves") == 0) {
@@ -535,51 +558,73 @@ static int pattern_peers(const char *pat, int me, int n, int *dst, int *src)
         if (h > 0 && me < 2 * h) {
             int p = me < h ? me + h : me - h;
             dst[k] = p;
+            dim[k] = 0;
             src[k++] = p;
         }
-    } else if (strcmp(pat, "halo2d") == 0) {
-        /* as modelcore's pattern.c: a near-square px x py grid (px <= py),
-         * rank = y*px + x, 4 neighbours, not periodic */
-        int px, py;
-        near_square(n, &px, &py);
-        int x = me % px, y = me / px;
-        int nb[4][2] = {{x + 1, y}, {x - 1, y}, {x, y + 1}, {x, y - 1}};
-        for (int i = 0; i < 4; i++) {
-            if (nb[i][0] < 0 || nb[i][0] >= px || nb[i][1] < 0 || nb[i][1] >= py)
-                continue;
-            int p = nb[i][0] + nb[i][1] * px;
-            dst[k] = p;
-            src[k++] = p;
+    } else if (strcmp(pat, "halo2d") == 0 || strcmp(pat, "halo3d") == 0) {
+        /* as modelcore's pattern.c: dims a >= b (>= c), row-major with the
+         * last dimension fastest, nearest neighbours along each dimension,
+         * not periodic (halo2d: the near-square px x py grid, px <= py,
+         * rank = y*px + x, is the same grid) */
+        int nd = pat[4] == '2' ? 2 : 3, dims[3] = {1, 1, 1};
+        if (nd == 2) {
+            near_square(n, &dims[1], &dims[0]);
+        } else {
+            grid3(n, dims);
+        }
+        int stride[3];
+        stride[nd - 1] = 1;
+        for (int d = nd - 2; d >= 0; d--)
+            stride[d] = stride[d + 1] * dims[d + 1];
+        for (int d = 0; d < nd; d++) {
+            int c = (me / stride[d]) % dims[d];
+            for (int dir = -1; dir <= 1; dir += 2) {
+                if (c + dir < 0 || c + dir >= dims[d])
+                    continue;
+                dst[k] = src[k] = me + dir * stride[d];
+                dim[k++] = d;
+            }
         }
     } else {
-        die("unknown pattern '%s' (accepted: ring, halves, halo2d)", pat);
+        die("unknown pattern '%s' (accepted: ring, halves, halo2d, halo3d)", pat);
     }
     return k;
 }
 
-static void run_pattern(const char *pat, double size)
+/* concurrent: every exchange posted at once (Irecv/Isend, one Waitall);
+ * phased: one grid dimension at a time (a Waitall per dimension), as codes
+ * that exchange faces direction by direction do */
+static void run_pattern(const char *pat, double size, int phased)
 {
     print_header(1);
-    int dst[4], src[4];
-    int k = pattern_peers(pat, rank, nranks, dst, src);
+    int dst[6], src[6], dim[6];
+    int k = pattern_peers(pat, rank, nranks, dst, src, dim);
     int m = (int)size;
     char *sb = xalloc(size * (k ? k : 1)), *rb = xalloc(size * (k ? k : 1));
     timing tm = timing_start();
     while (more(tm.done, tm.spent)) {
         barrier();
-        MPI_Request r[8];
+        MPI_Request r[12];
         double t0 = MPI_Wtime();
-        for (int i = 0; i < k; i++)
-            MPI_Irecv(rb + (size_t)i * (size_t)m, m, MPI_CHAR, src[i], 4, MPI_COMM_WORLD, &r[i]);
-        for (int i = 0; i < k; i++)
-            MPI_Isend(sb + (size_t)i * (size_t)m, m, MPI_CHAR, dst[i], 4, MPI_COMM_WORLD,
-                      &r[k + i]);
-        wait_all(2 * k, r);
+        for (int lo = 0; lo < k;) {
+            int hi = lo + 1;
+            while (hi < k && (!phased || dim[hi] == dim[lo]))
+                hi++;
+            int q = 0;
+            for (int i = lo; i < hi; i++)
+                MPI_Irecv(rb + (size_t)i * (size_t)m, m, MPI_CHAR, src[i], 4, MPI_COMM_WORLD,
+                          &r[q++]);
+            for (int i = lo; i < hi; i++)
+                MPI_Isend(sb + (size_t)i * (size_t)m, m, MPI_CHAR, dst[i], 4, MPI_COMM_WORLD,
+                          &r[q++]);
+            wait_all(q, r);
+            lo = hi;
+        }
         double t = reduce_max(MPI_Wtime() - t0);
         timing_add(&tm, t, t);
     }
     char detail[64];
-    snprintf(detail, sizeof detail, "%s:%s", pat, layout_name());
+    snprintf(detail, sizeof detail, "%s%s:%s", pat, phased ? "/phased" : "", layout_name());
     emit("pattern", nranks, size, tm.sum / tm.n, tm.mn, nnodes, max_tasks_per_node(), tm.n, detail);
     free(sb);
     free(rb);
@@ -588,7 +633,7 @@ static void run_pattern(const char *pat, double size)
 static void usage(void)
 {
     die("usage: ct-mpibench pingpong|alltoall --sizes LIST | conflict --scheme [NAME=]SPEC... "
-        "--size M | pattern --pattern ring|halves|halo2d --size M  [--reps R] [--warmup W] "
+        "--size M | pattern --pattern ring|halves|halo2d|halo3d --size M [--phased]  [--reps R] [--warmup W] "
         "[--max-time S] [--poll-us U] [--no-header] [--blocking]");
 }
 
@@ -608,6 +653,7 @@ int main(int argc, char **argv)
     static scheme schemes[MAX_SCHEMES];
     int nsizes = 0, nschemes = 0;
     const char *pat = NULL;
+    int phased = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -637,6 +683,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--blocking") == 0) {
             blocking = 1;
             takes = 0;
+        } else if (strcmp(a, "--phased") == 0) {
+            phased = 1;
+            takes = 0;
         } else {
             die("unknown or incomplete option '%s'", a);
         }
@@ -654,7 +703,7 @@ int main(int argc, char **argv)
     else if (strcmp(mode, "conflict") == 0 && nschemes && nsizes)
         run_conflict(schemes, nschemes, sizes[0]);
     else if (strcmp(mode, "pattern") == 0 && pat && nsizes)
-        run_pattern(pat, sizes[0]);
+        run_pattern(pat, sizes[0], phased);
     else
         usage();
     MPI_Finalize();
