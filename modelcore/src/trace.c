@@ -143,13 +143,62 @@ static int valid_label(const char *s)
 
 /* ---------------------------------------------------------------- builder */
 
+/* What only building needs (ct_trace.build; freed by ct_trace_finish). */
+struct ct_trace_build {
+    int32_t *stage_task;     /* task of each event, file order */
+    label_tab *stage_labels; /* label -> communication */
+    label_tab *stage_comms;  /* name -> communicator */
+    size_t ev_cap, comm_cap, labels_cap, comms_cap, members_cap;
+    size_t max_events;      /* > 0: adding more events than this is refused */
+    int32_t max_tasks;      /* > 0: task ids and `tasks N` at most this many tasks */
+    int32_t declared_tasks; /* `tasks N` header, -1 when absent */
+    int32_t declared_line;
+};
+
+static const struct ct_trace_build no_build = {.declared_tasks = -1};
+
+/* The builder state for reading (a finished or empty trace has none). */
+static const struct ct_trace_build *cbuild(const ct_trace *tr)
+{
+    return tr->build ? tr->build : &no_build;
+}
+
+/* Every entry point that adds to a trace starts here. */
+static int need_build(ct_trace *tr, ct_err *err)
+{
+    if (tr->finished)
+        return ct_err_set(err, "%s: trace already finished", tr->name);
+    if (tr->build)
+        return 0;
+    tr->build = calloc(1, sizeof *tr->build);
+    if (!tr->build)
+        return ct_err_set(err, "%s: out of memory starting a trace", tr->name);
+    tr->build->declared_tasks = -1;
+    return 0;
+}
+
+static void free_build(ct_trace *tr)
+{
+    struct ct_trace_build *b = tr->build;
+    if (!b)
+        return;
+    free(b->stage_task);
+    if (b->stage_labels)
+        free(b->stage_labels->slot);
+    free(b->stage_labels);
+    if (b->stage_comms)
+        free(b->stage_comms->slot);
+    free(b->stage_comms);
+    free(b);
+    tr->build = NULL;
+}
+
 int ct_trace_init(ct_trace *tr, const char *name, ct_err *err)
 {
     (void)err;
     memset(tr, 0, sizeof *tr);
     copy_name(tr->name, sizeof tr->name, name);
-    tr->declared_tasks = -1;
-    return 0;
+    return 0; /* the builder state comes with the first addition (need_build) */
 }
 
 void ct_trace_free(ct_trace *tr)
@@ -162,23 +211,14 @@ void ct_trace_free(ct_trace *tr)
     free(tr->comm_event);
     free(tr->label_off);
     free(tr->labels);
-    free(tr->stage_task);
-    if (tr->stage_labels) {
-        free(((label_tab *)tr->stage_labels)->slot);
-        free(tr->stage_labels);
-    }
     free(tr->comms);
     free(tr->members);
     free(tr->member_order);
-    if (tr->stage_comms) {
-        free(((label_tab *)tr->stage_comms)->slot);
-        free(tr->stage_comms);
-    }
+    free_build(tr);
     char name[sizeof tr->name];
     memcpy(name, tr->name, sizeof name);
     memset(tr, 0, sizeof *tr);
     memcpy(tr->name, name, sizeof name);
-    tr->declared_tasks = -1;
 }
 
 /* Prefix "NAME:LINE: " (or "NAME: " for in-memory events) to err. */
@@ -191,35 +231,35 @@ static int at_line(const ct_trace *tr, int32_t line, ct_err *err)
 
 int ct_trace_set_ntasks(ct_trace *tr, int32_t ntasks, int32_t line, ct_err *err)
 {
-    if (tr->finished)
-        return ct_err_set(err, "%s: trace already finished", tr->name);
-    if (tr->declared_tasks >= 0) {
+    if (need_build(tr, err))
+        return -1;
+    if (tr->build->declared_tasks >= 0) {
         ct_err_set(err, "second 'tasks' header (the first is on line %d; give it once)",
-                   (int)tr->declared_line);
+                   (int)tr->build->declared_line);
         return at_line(tr, line, err);
     }
     if (tr->nevents > 0) {
         ct_err_set(err, "'tasks' header after the first event (put it before any event)");
         return at_line(tr, line, err);
     }
-    int32_t top = tr->max_tasks > 0 ? tr->max_tasks : CT_TRACE_MAX_TASKS;
+    int32_t top = tr->build->max_tasks > 0 ? tr->build->max_tasks : CT_TRACE_MAX_TASKS;
     if (ntasks < 1 || ntasks > top) {
         ct_err_set(err, "task count %d out of range (accepted: 1 to %d)", (int)ntasks, (int)top);
         return at_line(tr, line, err);
     }
-    tr->declared_tasks = ntasks;
-    tr->declared_line = line;
+    tr->build->declared_tasks = ntasks;
+    tr->build->declared_line = line;
     return 0;
 }
 
 static int check_task(ct_trace *tr, int32_t task, const char *what, int32_t line, ct_err *err)
 {
-    int32_t lim = tr->declared_tasks >= 0 ? tr->declared_tasks : CT_TRACE_MAX_TASKS;
-    if (tr->max_tasks > 0 && tr->max_tasks < lim)
-        lim = tr->max_tasks;
+    int32_t lim = tr->build->declared_tasks >= 0 ? tr->build->declared_tasks : CT_TRACE_MAX_TASKS;
+    if (tr->build->max_tasks > 0 && tr->build->max_tasks < lim)
+        lim = tr->build->max_tasks;
     if (task < 0 || task >= lim) {
         ct_err_set(err, "%s %d out of range (accepted: 0 to %d%s)", what, (int)task, (int)lim - 1,
-                   tr->declared_tasks >= 0 ? ", as declared by 'tasks'" : "");
+                   tr->build->declared_tasks >= 0 ? ", as declared by 'tasks'" : "");
         return at_line(tr, line, err);
     }
     return 0;
@@ -228,27 +268,27 @@ static int check_task(ct_trace *tr, int32_t task, const char *what, int32_t line
 static int push_event(ct_trace *tr, int32_t task, ct_ev_kind kind, int32_t peer, double value,
                       int32_t line, ct_err *err)
 {
-    if (tr->finished)
-        return ct_err_set(err, "%s: trace already finished", tr->name);
+    if (need_build(tr, err))
+        return -1;
     if (check_task(tr, task, "task", line, err))
         return -1;
-    if (tr->max_events && tr->nevents >= tr->max_events)
+    if (tr->build->max_events && tr->nevents >= tr->build->max_events)
         return ct_err_set(err, "%s:%d: more than %zu events (accepted: at most %zu events)",
-                          tr->name, (int)line, tr->max_events, tr->max_events);
-    size_t cap = tr->ev_cap;
+                          tr->name, (int)line, tr->build->max_events, tr->build->max_events);
+    size_t cap = tr->build->ev_cap;
     if (grow((void **)&tr->ev, &cap, tr->nevents + 1, sizeof *tr->ev, err))
         return -1;
-    cap = tr->ev_cap;
-    if (grow((void **)&tr->stage_task, &cap, tr->nevents + 1, sizeof *tr->stage_task, err))
+    cap = tr->build->ev_cap;
+    if (grow((void **)&tr->build->stage_task, &cap, tr->nevents + 1, sizeof *tr->build->stage_task, err))
         return -1;
-    tr->ev_cap = cap;
+    tr->build->ev_cap = cap;
     ct_event *e = &tr->ev[tr->nevents];
     e->value = value;
     e->peer = peer;
     e->comm = -1;
     e->line = line;
     e->kind = (uint8_t)kind;
-    tr->stage_task[tr->nevents] = task;
+    tr->build->stage_task[tr->nevents] = task;
     tr->nevents++;
     if (task >= tr->ntasks)
         tr->ntasks = task + 1;
@@ -257,6 +297,8 @@ static int push_event(ct_trace *tr, int32_t task, ct_ev_kind kind, int32_t peer,
 
 int ct_trace_add_compute(ct_trace *tr, int32_t task, double seconds, int32_t line, ct_err *err)
 {
+    if (need_build(tr, err))
+        return -1;
     if (!isfinite(seconds) || seconds < 0) {
         ct_err_set(err, "compute time %g out of range (accepted: a finite number >= 0)", seconds);
         return at_line(tr, line, err);
@@ -267,6 +309,8 @@ int ct_trace_add_compute(ct_trace *tr, int32_t task, double seconds, int32_t lin
 int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int blocking,
                       const char *label, int32_t line, ct_err *err)
 {
+    if (need_build(tr, err))
+        return -1;
     if (check_task(tr, dst, "destination task", line, err))
         return -1;
     if (!isfinite(bytes) || bytes < 0) {
@@ -293,9 +337,9 @@ int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int
                        label, CT_LABEL_MAX - 1);
             return at_line(tr, line, err);
         }
-        if (!tr->stage_labels && !(tr->stage_labels = calloc(1, sizeof(label_tab))))
+        if (!tr->build->stage_labels && !(tr->build->stage_labels = calloc(1, sizeof(label_tab))))
             return ct_err_set(err, "out of memory (label table)");
-        int64_t prev = tab_find(tr->stage_labels, tr, label);
+        int64_t prev = tab_find(tr->build->stage_labels, tr, label);
         if (prev >= 0) {
             ct_err_set(err,
                        "label '%s' already names the communication on line %d (labels "
@@ -313,22 +357,22 @@ int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int
             return at_line(tr, line, err);
         }
     }
-    size_t cc = tr->comm_cap;
+    size_t cc = tr->build->comm_cap;
     if (grow((void **)&tr->comm_src, &cc, tr->ncomm + 1, sizeof *tr->comm_src, err))
         return -1;
-    cc = tr->comm_cap;
+    cc = tr->build->comm_cap;
     if (grow((void **)&tr->comm_event, &cc, tr->ncomm + 1, sizeof *tr->comm_event, err))
         return -1;
-    cc = tr->comm_cap;
+    cc = tr->build->comm_cap;
     if (grow((void **)&tr->label_off, &cc, tr->ncomm + 1, sizeof *tr->label_off, err))
         return -1;
-    tr->comm_cap = cc;
+    tr->build->comm_cap = cc;
     size_t len = label ? strlen(label) + 1 : 0;
     if (label && tr->labels_len + len >= NO_LABEL) {
         ct_err_set(err, "labels too long in total (more than %u bytes)", NO_LABEL - 1);
         return at_line(tr, line, err);
     }
-    if (label && grow((void **)&tr->labels, &tr->labels_cap, tr->labels_len + len, 1, err))
+    if (label && grow((void **)&tr->labels, &tr->build->labels_cap, tr->labels_len + len, 1, err))
         return -1;
     if (push_event(tr, task, blocking ? CT_EV_SEND : CT_EV_ISEND, dst, bytes, line, err))
         return -1;
@@ -341,7 +385,7 @@ int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int
         memcpy(tr->labels + tr->labels_len, label, len);
         tr->label_off[c] = (uint32_t)tr->labels_len;
         tr->labels_len += len;
-        if (tab_insert(tr->stage_labels, tr, c, err)) {
+        if (tab_insert(tr->build->stage_labels, tr, c, err)) {
             tr->label_off[c] = NO_LABEL;
             return at_line(tr, line, err);
         }
@@ -354,6 +398,8 @@ int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int
 int ct_trace_add_recv(ct_trace *tr, int32_t task, int32_t src, double max_bytes, int blocking,
                       int32_t line, ct_err *err)
 {
+    if (need_build(tr, err))
+        return -1;
     if (src != CT_ANY_SOURCE && check_task(tr, src, "source task", line, err))
         return -1;
     if (isnan(max_bytes) || (max_bytes >= 0 && !isfinite(max_bytes))) {
@@ -374,6 +420,8 @@ int ct_trace_add_recv(ct_trace *tr, int32_t task, int32_t src, double max_bytes,
 
 int ct_trace_add_waitall(ct_trace *tr, int32_t task, int32_t line, ct_err *err)
 {
+    if (need_build(tr, err))
+        return -1;
     return push_event(tr, task, CT_EV_WAITALL, -1, 0.0, line, err);
 }
 
@@ -383,7 +431,7 @@ static int ensure_world(ct_trace *tr, ct_err *err)
 {
     if (tr->ncomms > 0)
         return 0;
-    if (grow((void **)&tr->comms, &tr->comms_cap, 1, sizeof *tr->comms, err))
+    if (grow((void **)&tr->comms, &tr->build->comms_cap, 1, sizeof *tr->comms, err))
         return -1;
     memset(&tr->comms[0], 0, sizeof tr->comms[0]);
     snprintf(tr->comms[0].name, sizeof tr->comms[0].name, "world");
@@ -397,7 +445,7 @@ static int64_t comm_find(const ct_trace *tr, const char *name)
 {
     if (strcmp(name, "world") == 0)
         return 0;
-    const label_tab *t = tr->stage_comms;
+    const label_tab *t = cbuild(tr)->stage_comms;
     if (!t || !t->cap)
         return -1;
     size_t h = hash_str(name) & (t->cap - 1);
@@ -411,7 +459,7 @@ static int64_t comm_find(const ct_trace *tr, const char *name)
 
 static int comm_tab_insert(ct_trace *tr, size_t c, ct_err *err)
 {
-    label_tab *t = tr->stage_comms;
+    label_tab *t = tr->build->stage_comms;
     if (2 * (t->n + 1) > t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 64;
         int64_t *sl = malloc(cap * sizeof *sl);
@@ -475,8 +523,8 @@ int32_t ct_trace_comm_rank(const ct_trace *tr, size_t c, int32_t task)
 int ct_trace_add_comm(ct_trace *tr, const char *name, const int32_t *members, int32_t n,
                       int32_t line, ct_err *err)
 {
-    if (tr->finished)
-        return ct_err_set(err, "%s: trace already finished", tr->name);
+    if (need_build(tr, err))
+        return -1;
     if (ensure_world(tr, err))
         return -1;
     if (!valid_label(name)) {
@@ -524,19 +572,19 @@ int ct_trace_add_comm(ct_trace *tr, const char *name, const int32_t *members, in
             return at_line(tr, line, err);
         }
     free(sorted);
-    size_t mcap = tr->members_cap;
+    size_t mcap = tr->build->members_cap;
     if (tr->nmembers + (size_t)n < tr->nmembers ||
         grow((void **)&tr->members, &mcap, tr->nmembers + (size_t)n, sizeof *tr->members, err))
         return -1;
-    mcap = tr->members_cap;
+    mcap = tr->build->members_cap;
     if (grow((void **)&tr->member_order, &mcap, tr->nmembers + (size_t)n,
              sizeof *tr->member_order, err))
         return -1;
-    tr->members_cap = mcap;
+    tr->build->members_cap = mcap;
     if (
-        grow((void **)&tr->comms, &tr->comms_cap, tr->ncomms + 1, sizeof *tr->comms, err))
+        grow((void **)&tr->comms, &tr->build->comms_cap, tr->ncomms + 1, sizeof *tr->comms, err))
         return -1;
-    if (!tr->stage_comms && !(tr->stage_comms = calloc(1, sizeof(label_tab))))
+    if (!tr->build->stage_comms && !(tr->build->stage_comms = calloc(1, sizeof(label_tab))))
         return ct_err_set(err, "out of memory (communicator table)");
     ct_trace_comm *c = &tr->comms[tr->ncomms];
     memset(c, 0, sizeof *c);
@@ -565,6 +613,8 @@ static int coll_has_root(int kind)
 int ct_trace_add_coll(ct_trace *tr, int32_t task, ct_ev_kind kind, const char *comm, int32_t root,
                       double bytes, int32_t line, ct_err *err)
 {
+    if (need_build(tr, err))
+        return -1;
     if (!CT_EV_IS_COLL(kind))
         return ct_err_set(err, "%s: event kind %d is not a collective", tr->name, (int)kind);
     if (ensure_world(tr, err))
@@ -612,10 +662,10 @@ static int finish_comms(ct_trace *tr, ct_err *err)
     if (ensure_world(tr, err))
         return -1;
     tr->comms[0].size = tr->ntasks;
-    if (tr->stage_comms) {
-        free(((label_tab *)tr->stage_comms)->slot);
-        free(tr->stage_comms);
-        tr->stage_comms = NULL;
+    if (tr->build->stage_comms) {
+        free(((label_tab *)tr->build->stage_comms)->slot);
+        free(tr->build->stage_comms);
+        tr->build->stage_comms = NULL;
     }
     return 0;
 }
@@ -624,8 +674,10 @@ int ct_trace_finish(ct_trace *tr, ct_err *err)
 {
     if (tr->finished)
         return 0;
-    if (tr->declared_tasks >= 0)
-        tr->ntasks = tr->declared_tasks;
+    if (need_build(tr, err))
+        return -1;
+    if (tr->build->declared_tasks >= 0)
+        tr->ntasks = tr->build->declared_tasks;
     /* peers were checked against the declared count when there is one; without
      * a header a peer may name a task that has no events of its own */
     for (size_t i = 0; i < tr->nevents; i++)
@@ -636,10 +688,10 @@ int ct_trace_finish(ct_trace *tr, ct_err *err)
             tr->ntasks = tr->members[i] + 1;
     if (finish_comms(tr, err))
         return -1;
-    if (tr->stage_labels) {
-        free(((label_tab *)tr->stage_labels)->slot);
-        free(tr->stage_labels);
-        tr->stage_labels = NULL;
+    if (tr->build->stage_labels) {
+        free(((label_tab *)tr->build->stage_labels)->slot);
+        free(tr->build->stage_labels);
+        tr->build->stage_labels = NULL;
     }
     size_t nt = (size_t)tr->ntasks;
     size_t *first = calloc(nt + 1, sizeof *first);
@@ -650,7 +702,7 @@ int ct_trace_finish(ct_trace *tr, ct_err *err)
         return ct_err_set(err, "out of memory grouping %zu events", tr->nevents);
     }
     for (size_t i = 0; i < tr->nevents; i++)
-        first[tr->stage_task[i] + 1]++;
+        first[tr->build->stage_task[i] + 1]++;
     for (size_t t2 = 0; t2 < nt; t2++)
         first[t2 + 1] += first[t2];
     /* counting sort by task keeps file order within a task */
@@ -662,18 +714,16 @@ int ct_trace_finish(ct_trace *tr, ct_err *err)
     }
     memcpy(pos, first, nt * sizeof *pos);
     for (size_t i = 0; i < tr->nevents; i++) {
-        size_t k = pos[tr->stage_task[i]]++;
+        size_t k = pos[tr->build->stage_task[i]]++;
         ev[k] = tr->ev[i];
         if ((ev[k].kind == CT_EV_SEND || ev[k].kind == CT_EV_ISEND) && ev[k].comm >= 0)
             tr->comm_event[ev[k].comm] = k;
     }
     free(pos);
     free(tr->ev);
-    free(tr->stage_task);
-    tr->stage_task = NULL;
     tr->ev = ev;
-    tr->ev_cap = tr->nevents;
     tr->task_first = first;
+    free_build(tr);
     tr->finished = 1;
     return 0;
 }
@@ -813,11 +863,11 @@ static int get_bytes(const char *name, int line, const tok *t, double *out, ct_e
 static int range_ok(const ct_trace *tr, const char *name, int line, const tok *t, int32_t id,
                     const char *what, ct_err *err)
 {
-    if (tr->declared_tasks >= 0 && id >= tr->declared_tasks) {
+    if (cbuild(tr)->declared_tasks >= 0 && id >= cbuild(tr)->declared_tasks) {
         ct_err_set(err,
                    "%s %d out of range (accepted: 0 to %d, as declared by 'tasks' on "
                    "line %d)",
-                   what, (int)id, (int)tr->declared_tasks - 1, (int)tr->declared_line);
+                   what, (int)id, (int)cbuild(tr)->declared_tasks - 1, (int)cbuild(tr)->declared_line);
         return tok_err(name, line, t, err);
     }
     return 0;
@@ -872,21 +922,21 @@ static int parse_members(const ct_trace *tr, const char *name, int line, const t
         }
         if (errno || (*p && *p != ',') || a < 0 || b < a || st < 1 || b >= CT_TRACE_MAX_TASKS)
             goto bad;
-        if (tr->declared_tasks >= 0 && b >= tr->declared_tasks) {
+        if (cbuild(tr)->declared_tasks >= 0 && b >= cbuild(tr)->declared_tasks) {
             free(mem);
             ct_err_set(err,
                        "member task %lld out of range (accepted: 0 to %d, as declared by "
                        "'tasks' on line %d)",
-                       b, (int)tr->declared_tasks - 1, (int)tr->declared_line);
+                       b, (int)cbuild(tr)->declared_tasks - 1, (int)cbuild(tr)->declared_line);
             return tok_err(name, line, t, err);
         }
         /* the task cap (ct_trace_limits.max_tasks) before any expansion:
          * "comm c 0-217647059" is 30 bytes but 217 M members (found by
          * fuzzing: seconds and a gigabyte per line) */
-        if (tr->max_tasks > 0 && b >= tr->max_tasks) {
+        if (cbuild(tr)->max_tasks > 0 && b >= cbuild(tr)->max_tasks) {
             free(mem);
             ct_err_set(err, "member task %lld out of range (accepted: 0 to %d)", b,
-                       (int)tr->max_tasks - 1);
+                       (int)cbuild(tr)->max_tasks - 1);
             return tok_err(name, line, t, err);
         }
         for (long long x = a; x <= b; x += st) {
@@ -1132,7 +1182,8 @@ static int trace_end(ct_trace *tr, int rc, ct_err *err)
 
 int ct_trace_load(const char *path, ct_trace *tr, ct_err *err)
 {
-    ct_trace_init(tr, path, err);
+    if (ct_trace_init(tr, path, err))
+        return -1;
     return trace_end(tr, each_line_file(path, trace_line_cb, tr, err), err);
 }
 
@@ -1144,10 +1195,13 @@ int ct_trace_parse_buffer(const char *name, const char *buf, size_t len, ct_trac
 int ct_trace_parse_buffer_bounded(const char *name, const char *buf, size_t len,
                                   const ct_trace_limits *lim, ct_trace *tr, ct_err *err)
 {
-    ct_trace_init(tr, name, err);
+    if (ct_trace_init(tr, name, err))
+        return -1;
     if (lim) {
-        tr->max_events = lim->max_events;
-        tr->max_tasks = lim->max_tasks;
+        if (need_build(tr, err))
+            return -1;
+        tr->build->max_events = lim->max_events;
+        tr->build->max_tasks = lim->max_tasks;
     }
     return trace_end(tr, each_line_buffer(tr->name, buf, len, trace_line_cb, tr, err), err);
 }

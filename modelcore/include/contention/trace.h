@@ -84,24 +84,16 @@ typedef struct ct_trace {
     /* explicit labels (`send ... LABEL`); communications without one are "c<index>" */
     uint32_t *label_off; /* per communication: offset in labels, UINT32_MAX = none */
     char *labels;
-    size_t labels_len, labels_cap;
+    size_t labels_len;
     /* communicators of collective events (ncomms >= 1 once finished: world) */
-    size_t ncomms, comms_cap;
+    size_t ncomms;
     ct_trace_comm *comms;
     int32_t *members; /* member tasks of declared communicators, see ct_trace_comm */
     int32_t *member_order; /* per communicator, its ranks sorted by task (ct_trace_finish) */
-    size_t nmembers, members_cap;
-    void *stage_comms; /* name -> communicator table while building */
+    size_t nmembers;
     size_t ncoll; /* collective events */
-    /* builder state (freed by ct_trace_finish) */
-    int32_t *stage_task;
-    void *stage_labels; /* label -> communication table while building */
-    size_t ev_cap, comm_cap;
-    size_t max_events;      /* > 0: adding more events than this is refused */
-    int32_t max_tasks;      /* > 0: task ids and `tasks N` at most this many tasks */
-    int32_t declared_tasks; /* `tasks N` header, -1 when absent */
-    int32_t declared_line;
-    int finished;
+    struct ct_trace_build *build; /* internal to trace.c while events are added; NULL once finished */
+    int finished; /* ct_trace_finish has grouped the events: the trace is read-only */
 } ct_trace;
 
 /* Start an empty trace; `name` appears in messages. Events are then added in
