@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <slurm/slurm_version.h>
+
 #include "admin.h"
 #include "contention/layout.h"
 #include "contention/pattern.h"
@@ -23,7 +25,7 @@ static void help(void)
         "Usage: contention-admin score --cpus-per-node SPEC --ntasks N --pattern P --size BYTES\n"
         "           [--fabric NAME] [--cpus-per-task C] [--plane K] [--random SEED]\n"
         "           [--seed N] [--hostfile-out FILE [--nodelist HOSTLIST]]\n"
-        "           [--switch-order] [--config PATH] [--json]\n\n"
+        "           [--switch-order] [--slurm-version V] [--config PATH] [--json]\n\n"
         "Score the task mappings the plugin considers (block, cyclic, and plane=K or a\n"
         "seeded random layout when asked) for a job, as the plugin would at launch, and\n"
         "print the predicted communication time of each, best first. Then search an\n"
@@ -48,10 +50,16 @@ static void help(void)
         "                        section, flows are routed through its switches\n"
         "  --switch-order        with --nodelist: order the allocation's nodes by switch\n"
         "                        first (block and cyclic over the switch-sorted list)\n"
+        "  --slurm-version V     the Slurm release whose step rules apply (default\n"
+        "                        %d.%02d.%d, the one this tool was built against).\n"
+        "                        From 24.05.5 a step with fewer tasks than the\n"
+        "                        allocation's nodes starts where the job's previous\n"
+        "                        step left off: not modelled (an error says so)\n"
         "  --config PATH         signature file (default %s)\n"
         "  --json                one JSON object\n\n"
         "Exit status: 0 ok, 1 invalid file or job geometry, 2 usage error.\n",
-        CT_DEFAULT_SIGNATURES);
+        SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER), SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+        SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER), CT_DEFAULT_SIGNATURES);
 }
 
 /* The allocation's hosts under the fabric's switch tree; with
@@ -96,19 +104,22 @@ int cmd_score(int argc, char **argv)
         {"config", required_argument, NULL, 'g'}, {"json", no_argument, NULL, 'j'},
         {"seed", required_argument, NULL, 'S'},   {"hostfile-out", required_argument, NULL, 'H'},
         {"nodelist", required_argument, NULL, 'N'}, {"switch-order", no_argument, NULL, 'O'},
-        {"help", no_argument, NULL, 'h'},
+        {"slurm-version", required_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
-                      .shortopts = "f:C:n:p:s:c:P:r:g:jS:H:N:Oh",
+                      .shortopts = "f:C:n:p:s:c:P:r:g:jS:H:N:OV:h",
                       .longopts = opts,
                       .accepted = "--cpus-per-node, --ntasks, --pattern, --size, --fabric, "
                                   "--cpus-per-task, --plane, --random, --seed, --hostfile-out, "
-                                  "--nodelist, --switch-order, --config, --json, --help",
+                                  "--nodelist, --switch-order, --slurm-version, --config, --json, "
+                                  "--help",
                       .help = help,
                       .config = CT_DEFAULT_SIGNATURES};
     const char *spec = NULL, *pat = NULL, *hostfile = NULL, *nodelist = NULL;
     long ntasks = -1, cpt = 1, plane = 0, seed = -1, pseed = 1;
     int switch_order = 0;
+    uint32_t slurm_version = SLURM_VERSION_NUMBER;
+    ct_err verr;
     double size = -1;
     int c;
     while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
@@ -151,6 +162,10 @@ int cmd_score(int argc, char **argv)
             break;
         case 'O':
             switch_order = 1;
+            break;
+        case 'V':
+            if (ct_slurm_version_parse(optarg, &slurm_version, &verr) < 0)
+                return admin_usage(CMD, "--slurm-version: %s", verr.msg);
             break;
         }
     }
@@ -247,6 +262,7 @@ int cmd_score(int argc, char **argv)
     req.include_random = seed >= 0;
     req.seed = seed >= 0 ? (uint64_t)seed : 0;
     req.tree = tree.nnodes ? &tree : NULL;
+    req.slurm_version = slurm_version;
     ct_score_result res;
     if (ct_score(fab, &req, &res, &err) < 0) {
         admin_fail(CMD, "%s", err.msg);

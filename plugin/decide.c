@@ -460,6 +460,9 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     req.alloc = &g->alloc;
     req.ntasks = g->ntasks;
     req.cpus_per_task = g->cpt;
+    /* the running release's step rules; the plugin only scores steps on
+     * every node of the allocation, where they agree */
+    req.slurm_version = args->release;
     /* a fabric with a switch tree: the allocation's nodes under their leaves
      * (issue 14); when they cannot be placed, score as one switch and say so */
     char treenote[200] = "";

@@ -85,6 +85,7 @@ typedef struct ctp_srun_args {
     int interactive;        /* --interactive (the use_interactive_step shell) */
     int overlap;            /* --overlap */
     ctp_slurm_version version; /* the option table used */
+    uint32_t release;       /* the running release, CT_SLURM_VERSION (layout.h); 0: unknown */
     int verbose;            /* count of -v */
     int quiet;              /* -Q */
     int has_mode, has_pattern, has_size;

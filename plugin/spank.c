@@ -418,6 +418,9 @@ static int srun_init(spank_t sp)
     } else {
         ctp_srun_args_parse_for(ver, argc, argv, &args);
         ctp_argv_free(argc, argv);
+        /* modelcore's step rules by release (micro included: 24.05.5) */
+        if (ct_slurm_version_parse(release, &args.release, NULL) < 0)
+            args.release = 0;
     }
     decide_bounded(&args, &decision);
     if (decision.level == CTP_LEVEL_FATAL) {

@@ -644,7 +644,9 @@ static int build_candidates(score_ctx *x, ct_err *err)
     for (size_t i = 0; i < x->nc; i++) {
         cand *c = &x->c[i];
         ct_layout l;
-        int rc = ct_layout_build(req->alloc, x->ntasks, x->cpt, c->d, c->plane, req->seed, &l, err);
+        const ct_step_rules rules = {.slurm_version = req->slurm_version, .first_node = -1};
+        int rc = ct_layout_build_step(req->alloc, x->ntasks, x->cpt, c->d, c->plane, req->seed,
+                                      &rules, &l, NULL, err);
         if (rc < 0)
             return -1;
         if (p->kind == CT_PAT_ALLTOALL)

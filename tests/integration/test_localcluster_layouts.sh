@@ -20,7 +20,10 @@ SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
 # not fill the nodes (e.g. -N8 -n16 gives 4(x2),3,1(x5))
 ALLOCS=("-N4 -n16" "-N4 -n10" "-N8 -n16" "-N3 -n7" "-N5 -n9" "-N4 -n6 -c2")
 # per allocation: srun variant "NTASKS CPUS_PER_TASK DIST" ("-": the allocation's)
-VARIANTS=("- - block" "- - cyclic" "- - plane=3" "5 - cyclic" "5 - block")
+# (in this order: from 24.05.5 a step on fewer nodes than the allocation
+# starts where the previous one left off, and 24.11 and 26.05 move that
+# start differently: "3 - cyclic" after "5 - block" tells them apart)
+VARIANTS=("- - block" "- - cyclic" "- - plane=3" "5 - cyclic" "5 - block" "3 - cyclic")
 NCHECK_PER_ALLOC=$((${#VARIANTS[@]} + 2)) # + --contention=block and =cyclic
 tap_plan $((${#ALLOCS[@]} * NCHECK_PER_ALLOC + 1 + 4))
 
@@ -31,19 +34,27 @@ tap_like "$(timeout 30 srun --help 2>&1)" "--contention=MODE" "srun --help lists
 #   REAL|<label>|<indices>  and  MODEL|<label>|<indices>
 # A step without -c: up to 23.02 srun ignores the allocation's -c (one CPU
 # per task); from 23.11 it reads SLURM_CPUS_PER_TASK, which salloc -c set.
+# The model gets the running release and the node the step starts at, which
+# it computed itself from the job's previous steps (0 for the first step).
 inner='
 echo "CPUS|$SLURM_JOB_CPUS_PER_NODE"
-rel=$(srun --version 2>/dev/null | sed -n "s/^slurm[^0-9]*\([0-9]*\)\.\([0-9]*\).*/\1\2/p")
+ver=$(srun --version 2>/dev/null | sed -n "s/^slurm[^0-9]*\([0-9][0-9.]*\).*/\1/p")
+rel=$(sed -n "s/^\([0-9]*\)\.\([0-9]*\).*/\1\2/p" <<<"$ver")
 step_cpt=1
 [ "${rel:-0}" -ge 2311 ] && [ -n "${SLURM_CPUS_PER_TASK:-}" ] && step_cpt=$SLURM_CPUS_PER_TASK
-echo "REL|${rel:-0}"
+echo "REL|${ver:-unknown}"
+first=0
 for v in "$@"; do
     set -- $v
     nt=$1 cpt=$2 dist=$3 args=()
     [ "$nt" = - ] && nt=$SLURM_NTASKS || args+=(-n "$nt")
     [ "$cpt" = - ] && cpt=$step_cpt || args+=(-c "$cpt")
     echo "REAL|$v|$(srun_layout "${args[@]}" -m "$dist")"
-    echo "MODEL|$v|$(model_layout "$nt" "$cpt" "$dist")"
+    m=$("$CT_LAYOUT_TOOL" --slurm-version "${ver:-0.0}" --first-node "$first" \
+        "$SLURM_JOB_CPUS_PER_NODE" "$nt" "$cpt" "$dist" 2>&1)
+    echo "MODEL|$v|$(head -n1 <<<"$m") (first node $first)"
+    first=$(sed -n "s/^next //p" <<<"$m")
+    first=${first:--1}
 done
 echo "REAL|contention=block|$(srun_layout --contention=block)"
 echo "REAL|contention=cyclic|$(srun_layout --contention=cyclic)"
@@ -53,26 +64,16 @@ for a in "${ALLOCS[@]}"; do
     out=$(timeout "$CT_TIMEOUT" salloc $a bash -c "source '$CT_LIB_SH'; $inner" _ "${VARIANTS[@]}" 2>/dev/null)
     cpus=$(sed -n 's/^CPUS|//p' <<<"$out")
     rel=$(sed -n 's/^REL|//p' <<<"$out")
-    nnodes=$(sed -n 's/.*-N\([0-9]*\).*/\1/p' <<<"$a")
     for v in "${VARIANTS[@]}"; do
         real=$(grep -F "REAL|$v|" <<<"$out" | cut -d'|' -f3)
-        model=$(grep -F "MODEL|$v|" <<<"$out" | cut -d'|' -f3)
-        set -- $v
-        if [ "${rel:-0}" -ge 2411 ] && [ "$3" = block ] && [ "$1" != - ] && [ "$1" -lt "$nnodes" ]; then
-            # Not modelled: from 24.11 (also 26.05; 22.05 takes the first
-            # nodes) a block step with fewer tasks than the allocation's
-            # nodes is placed on other nodes (seen: 0 1 5 6 7 on
-            # 4(x2),3,1(x5)). The plugin never sets a distribution when
-            # tasks <= nodes, so no decision rests on it.
-            tap_skip "salloc $a, srun '$v' on Slurm $rel: block with fewer tasks than nodes not modelled from 24.11 (srun -l [$real], modelcore [$model])"
-            continue
-        fi
+        mline=$(grep -F "MODEL|$v|" <<<"$out" | cut -d'|' -f3)
+        model=${mline% (first node *}
         if [ -n "$real" ] && [ "$real" = "$model" ]; then
-            tap_ok "salloc $a (cpus $cpus), srun '$v': modelcore = srun -l [$real]"
+            tap_ok "salloc $a (cpus $cpus), srun '$v' on Slurm $rel: modelcore = srun -l [$real]"
         else
-            tap_not_ok "salloc $a (cpus $cpus), srun '$v': modelcore = srun -l"
+            tap_not_ok "salloc $a (cpus $cpus), srun '$v' on Slurm $rel: modelcore = srun -l"
             tap_diag "srun -l:   $real"
-            tap_diag "modelcore: $model"
+            tap_diag "modelcore: $mline"
         fi
     done
     for d in block cyclic; do

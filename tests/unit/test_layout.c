@@ -238,6 +238,101 @@ static void test_explicit(void **state)
     assert_non_null(strstr(err.msg, "task 1 placed on node 3"));
 }
 
+static void expect_layout(const ct_layout *l, const char *want)
+{
+    char got[512] = "";
+    size_t len = 0;
+    for (int32_t t = 0; t < l->ntasks && len < sizeof got - 16; t++)
+        len += (size_t)snprintf(got + len, sizeof got - len, "%s%d", t ? " " : "",
+                                (int)l->node_of[t]);
+    assert_string_equal(got, want);
+}
+
+/* A job's steps in order on 4(x2),3,1(x5) (salloc -N8 -n16), with the node
+ * each step starts at carried from step to step. Real srun -l (Slurm
+ * 24.11.5 trixie and 26.05.5 sid, slurm-matrix, test_localcluster_layouts)
+ * ran "-n5 -m block" after "-n5 -m cyclic" on nodes 0 1 5 6 7; 22.05.8
+ * on 0 1 2 3 4. The third partial step is where 24.11 (next start one past
+ * the highest node taken: 0) and 26.05 (one past the last node examined:
+ * 2) part. */
+static void test_step_nodes_per_release(void **state)
+{
+    (void)state;
+    struct {
+        const char *ver;
+        const char *want[4];
+    } rel[] = {
+        {"22.05.8", {"0 0 0 0 1 1 1 1 2 2 2 3 4 5 6 7", "0 1 2 3 4", "0 1 2 3 4", "0 1 2"}},
+        {"24.11.5", {"0 0 0 0 1 1 1 1 2 2 2 3 4 5 6 7", "0 1 2 3 4", "0 1 5 6 7", "0 1 2"}},
+        {"26.05.5", {"0 0 0 0 1 1 1 1 2 2 2 3 4 5 6 7", "0 1 2 3 4", "0 1 5 6 7", "2 3 4"}},
+    };
+    const int32_t nt[4] = {16, 5, 5, 3};
+    const ct_dist d[4] = {CT_DIST_BLOCK, CT_DIST_CYCLIC, CT_DIST_BLOCK, CT_DIST_CYCLIC};
+    ct_alloc a;
+    ct_err err = {{0}};
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x2),3,1(x5)", &a, &err), 0);
+    for (size_t r = 0; r < sizeof rel / sizeof rel[0]; r++) {
+        ct_step_rules rules = {.first_node = 0};
+        assert_int_equal(ct_slurm_version_parse(rel[r].ver, &rules.slurm_version, &err), 0);
+        for (int s = 0; s < 4; s++) {
+            ct_layout l;
+            int32_t next = -2;
+            assert_int_equal(
+                ct_layout_build_step(&a, nt[s], 1, d[s], 0, 1, &rules, &l, &next, &err), 0);
+            expect_layout(&l, rel[r].want[s]);
+            assert_int_equal(l.nnodes, 8);
+            assert_true(next >= 0 && next < 8);
+            rules.first_node = next;
+            ct_layout_free(&l);
+        }
+    }
+
+    /* the start not known: a partial step is "not modelled" from 24.05.5,
+     * a step on every node is built as before; 22.05 never needs it */
+    ct_step_rules unknown = {.slurm_version = CT_SLURM_VERSION(24, 11, 5), .first_node = -1};
+    ct_layout l;
+    int32_t next = 0;
+    assert_int_equal(ct_layout_build_step(&a, 5, 1, CT_DIST_BLOCK, 0, 1, &unknown, &l, &next, &err),
+                     -1);
+    assert_non_null(strstr(err.msg, "not modelled"));
+    assert_int_equal(next, -1);
+    assert_int_equal(ct_layout_build_step(&a, 16, 1, CT_DIST_CYCLIC, 0, 1, &unknown, &l, &next, &err),
+                     0);
+    expect_layout(&l, "0 1 2 3 4 5 6 7 0 1 2 0 1 2 0 1");
+    assert_int_equal(next, 0); /* 24.11: one past node 7 */
+    ct_layout_free(&l);
+    unknown.slurm_version = CT_SLURM_VERSION(24, 5, 4);
+    assert_int_equal(ct_layout_build_step(&a, 5, 1, CT_DIST_BLOCK, 0, 1, &unknown, &l, &next, &err),
+                     0);
+    expect_layout(&l, "0 1 2 3 4");
+    ct_layout_free(&l);
+
+    /* cpus per task 2 on fewer nodes: only nodes with 2 CPUs qualify; from
+     * start 1: nodes 1 and 2 (c = 4 > k = 2, target 2) */
+    ct_step_rules r24 = {.slurm_version = CT_SLURM_VERSION(24, 11, 0), .first_node = 1};
+    assert_int_equal(ct_layout_build_step(&a, 2, 2, CT_DIST_BLOCK, 0, 1, &r24, &l, &next, &err), 0);
+    expect_layout(&l, "1 2");
+    assert_int_equal(next, 3);
+    ct_layout_free(&l);
+    /* 3 tasks of 4 CPUs on 3 nodes: 4 + 4 + 3 CPUs at most, Slurm finds no
+     * node set (_pick_step_nodes_cpus returns none) */
+    assert_int_equal(ct_layout_build_step(&a, 3, 4, CT_DIST_BLOCK, 0, 1, &r24, &l, &next, &err),
+                     -1);
+    assert_non_null(strstr(err.msg, "not modelled"));
+    ct_alloc_free(&a);
+
+    uint32_t v;
+    assert_int_equal(ct_slurm_version_parse("26.05", &v, &err), 0);
+    assert_int_equal(v, CT_SLURM_VERSION(26, 5, 0));
+    assert_int_equal(ct_slurm_version_parse("22.05.8-1", &v, &err), 0);
+    assert_int_equal(v, CT_SLURM_VERSION(22, 5, 8));
+    assert_int_equal(ct_slurm_version_parse("24", &v, &err), -1);
+    assert_int_equal(ct_slurm_version_parse("24.", &v, &err), -1);
+    assert_int_equal(ct_slurm_version_parse("24.300", &v, &err), -1);
+    assert_int_equal(ct_slurm_version_parse("x", &v, &err), -1);
+    assert_non_null(strstr(err.msg, "'x'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_random_layout),
         cmocka_unit_test(test_dist_names),
         cmocka_unit_test(test_explicit),
+        cmocka_unit_test(test_step_nodes_per_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

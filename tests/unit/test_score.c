@@ -412,6 +412,43 @@ static void test_missing_parts_noted(void **state)
     ct_alloc_free(&a);
 }
 
+/* The release's step rules (layout.h): a step on every node is scored the
+ * same under 22.05, 24.11 and 26.05; one on fewer nodes than the allocation
+ * is scored under 22.05 and "not modelled" from 24.05.5, where its nodes
+ * depend on the job's previous steps. */
+static void test_step_rules_by_release(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_test_gige_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ctslurm_parse_cpus_per_node("4(x2),3,1(x5)", &a, NULL), 0);
+    double full = -1;
+    const uint32_t rel[] = {0, CT_SLURM_VERSION(22, 5, 8), CT_SLURM_VERSION(24, 11, 5),
+                            CT_SLURM_VERSION(26, 5, 5)};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        ct_score_request req;
+        ct_score_result r;
+        ct_err err = {{0}};
+        request(&req, &a, 16, "halves", 1 << 20);
+        req.slurm_version = rel[i];
+        assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+        if (full < 0)
+            full = cand(&r, "cyclic")->predicted_s;
+        assert_true(cand(&r, "cyclic")->predicted_s == full);
+        request(&req, &a, 5, "ring", 1 << 20);
+        req.slurm_version = rel[i];
+        int rc = ct_score(&f, &req, &r, &err);
+        if (rel[i] < CT_SLURM_VERSION(24, 5, 5)) {
+            assert_int_equal(rc, 0);
+        } else {
+            assert_int_equal(rc, -1);
+            assert_non_null(strstr(err.msg, "not modelled"));
+        }
+    }
+    ct_alloc_free(&a);
+}
+
 static void test_defaults_and_errors(void **state)
 {
     (void)state;
@@ -704,6 +741,7 @@ int main(void)
         cmocka_unit_test(test_phased_halo_sum_of_phases),
         cmocka_unit_test(test_tree_one_leaf_unchanged),
         cmocka_unit_test(test_tree_two_leaves),
+        cmocka_unit_test(test_step_rules_by_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,8 +14,10 @@
  *  - cyclic: the same rounds, task ids dealt in round order (RRN);
  *  - plane=k: rounds of up to k tasks per node (the first round starts with
  *    one task on every node), task ids dealt in blocks of k;
- *  - with fewer tasks than nodes, the step runs on the first ntasks nodes,
- *    one task each, whatever the distribution.
+ *  - with fewer tasks than nodes, the step runs on ntasks nodes, one task
+ *    each, whatever the distribution: the first ntasks nodes up to Slurm
+ *    24.05.4; from 24.05.5 the ones after the job's previous step (see "Step
+ *    nodes" below: ct_layout_build_step).
  * SelectTypeParameters=CR_PACK_NODES and block:...:pack are not modelled.
  */
 #ifndef CONTENTION_LAYOUT_H
@@ -69,6 +71,42 @@ void ct_alloc_free(ct_alloc *a);
  * CT_DIST_EXPLICIT (use ct_layout_explicit). */
 int ct_layout_build(const ct_alloc *a, int32_t ntasks, int32_t cpus_per_task, ct_dist dist,
                     int32_t plane, uint64_t seed, ct_layout *out, ct_err *err);
+/* ---- Step nodes: which of the allocation's nodes a step runs on, per Slurm
+ * release (our reading of slurmctld's _pick_step_nodes_cpus; the rules are
+ * in modelcore/src/step_nodes.c). Up to 24.05.4 a step that needs fewer
+ * nodes than the allocation takes the first ones; from 24.05.5 (ticket
+ * 19960) slurmctld starts where the job's previous step left off (its
+ * next_step_node_inx), and 26.05 moves that start differently from 24.11.
+ * ct_layout_build is the 22.05 rule with the first node 0. */
+
+/* A release as Slurm's SLURM_VERSION_NUM: 24.11.5 -> (24 << 16) | (11 << 8) | 5 */
+#define CT_SLURM_VERSION(maj, min, micro) \
+    ((uint32_t)(((uint32_t)(maj) << 16) | ((uint32_t)(min) << 8) | (uint32_t)(micro)))
+/* "24.11.5", "26.05", "22.05.8-1" -> CT_SLURM_VERSION(...) */
+int ct_slurm_version_parse(const char *s, uint32_t *v, ct_err *err);
+
+typedef struct ct_step_rules {
+    uint32_t slurm_version; /* CT_SLURM_VERSION; 0: the 22.05 rules */
+    /* from 24.05.5: the node the job's next step starts at (0 for the job's
+     * first step; what ct_step_nodes returned as next_first_node for the
+     * previous one), -1 when not known: a step on fewer nodes than the
+     * allocation is then "not modelled" (an error naming why) */
+    int32_t first_node;
+} ct_step_rules;
+
+/* picked[i] = 1 for the allocation nodes the step runs on (array of
+ * a->nnodes); *next_first_node (may be NULL): the first node of the job's
+ * next step, -1 when not known. A step on all nodes never depends on
+ * first_node. Fails (with "not modelled" in the message) when first_node
+ * matters and is -1, or when Slurm would find no such node set. */
+int ct_step_nodes(const ct_alloc *a, int32_t ntasks, int32_t cpus_per_task,
+                  const ct_step_rules *r, unsigned char *picked, int32_t *next_first_node,
+                  ct_err *err);
+/* ct_layout_build on the step's nodes (ct_step_nodes) for release r. */
+int ct_layout_build_step(const ct_alloc *a, int32_t ntasks, int32_t cpus_per_task, ct_dist dist,
+                         int32_t plane, uint64_t seed, const ct_step_rules *r, ct_layout *out,
+                         int32_t *next_first_node, ct_err *err);
+
 /* A layout from a given task -> node list (copied); every entry must be in
  * 0..nnodes-1. */
 int ct_layout_explicit(int32_t nnodes, int32_t ntasks, const int32_t *node_of, ct_layout *out,

@@ -85,6 +85,11 @@ typedef struct ct_score_request {
     /* trace patterns: replay at most this many (expanded) events, aggregate
      * past it; 0 = CT_SCORE_REPLAY_MAX_EVENTS, < 0 = always replay */
     int64_t replay_max_events;
+    /* the Slurm release whose step rules apply (CT_SLURM_VERSION, layout.h;
+     * 0: 22.05's). From 24.05.5 a step on fewer nodes than the allocation
+     * starts where the job's previous step left off, which a request does
+     * not know: scoring one fails with "not modelled". */
+    uint32_t slurm_version;
 } ct_score_request;
 
 typedef struct ct_score_result {
