@@ -5,9 +5,11 @@
  * host list with libslurm, writes the hostfile here (ctp_write_hostfile),
  * sets the two variables for this srun only and removes the file when the
  * step is over (slurm_spank_exit). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +96,10 @@ int ctp_write_hostfile(const char *dir, const int32_t *node_of, int32_t ntasks, 
 {
     if (!dir || dir[0] != '/')
         return ct_err_set(err, "hostfile directory '%s' is not an absolute path", dir ? dir : "");
-    if ((size_t)snprintf(path, pathsz, "%s/contention-hostfile.XXXXXX", dir) >= pathsz)
+    /* srun's pid in the name: a later srun removes the file if this one
+     * dies before slurm_spank_exit (ctp_sweep_hostfiles) */
+    if ((size_t)snprintf(path, pathsz, "%s/%s%ld.XXXXXX", dir, CTP_HOSTFILE_PREFIX,
+                         (long)getpid()) >= pathsz)
         return ct_err_set(err, "hostfile directory '%s' is too long", dir);
     for (int32_t t = 0; t < ntasks; t++)
         if (node_of[t] < 0 || node_of[t] >= nhosts)
@@ -120,4 +125,33 @@ int ctp_write_hostfile(const char *dir, const int32_t *node_of, int32_t ntasks, 
         return ct_err_set(err, "cannot write %s: %s", path, strerror(e));
     }
     return 0;
+}
+
+int ctp_sweep_hostfiles(const char *dir, uid_t uid, time_t now)
+{
+    DIR *d = dir && dir[0] == '/' ? opendir(dir) : NULL;
+    if (!d)
+        return 0;
+    int dfd = dirfd(d), removed = 0, seen = 0;
+    size_t plen = strlen(CTP_HOSTFILE_PREFIX);
+    struct dirent *e;
+    while (seen++ < CTP_HOSTFILE_SWEEP_MAX && (e = readdir(d))) {
+        if (strncmp(e->d_name, CTP_HOSTFILE_PREFIX, plen) != 0)
+            continue;
+        char *end;
+        errno = 0;
+        long pid = strtol(e->d_name + plen, &end, 10);
+        if (errno || end == e->d_name + plen || *end != '.' || pid <= 1 || pid != (pid_t)pid)
+            continue; /* not ours (or an old name without a pid) */
+        struct stat st;
+        if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+            st.st_uid != uid || now - st.st_mtime < CTP_HOSTFILE_STALE_S)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* that srun (or a process with its pid) still runs */
+        if (unlinkat(dfd, e->d_name, 0) == 0)
+            removed++;
+    }
+    closedir(d);
+    return removed;
 }

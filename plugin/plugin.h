@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "contention/error.h"
 #include "contention/layout.h"
@@ -249,10 +251,21 @@ int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc
  * and the fork; deterministic, unlike a clock). */
 uint64_t ctp_place_work(int budget_ms);
 void ctp_placed_free(ctp_placed *p);
-/* Write hosts[node_of[t]] on line t of a new file dir/contention-hostfile.XXXXXX
- * (mode 0644); path receives its name. */
+/* Write hosts[node_of[t]] on line t of a new file
+ * dir/contention-hostfile.<srun pid>.XXXXXX (mode 0644); path receives its name. */
+#define CTP_HOSTFILE_PREFIX "contention-hostfile."
 int ctp_write_hostfile(const char *dir, const int32_t *node_of, int32_t ntasks, char *const *hosts,
                        int64_t nhosts, char *path, size_t pathsz, ct_err *err);
+/* Remove the hostfiles in dir left by sruns of user uid that died before
+ * removing theirs (SIGKILL, a crash): regular files named by
+ * ctp_write_hostfile whose pid no longer exists and that are at least
+ * CTP_HOSTFILE_STALE_S old (srun reads its hostfile within a second; the
+ * age keeps a live srun in another PID namespace sharing the directory safe).
+ * Looks at most CTP_HOSTFILE_SWEEP_MAX directory entries (launch path).
+ * A recycled pid keeps a file until that process ends. Returns files removed. */
+#define CTP_HOSTFILE_STALE_S 60
+#define CTP_HOSTFILE_SWEEP_MAX 4096
+int ctp_sweep_hostfiles(const char *dir, uid_t uid, time_t now);
 
 /* ---- declog.c: the decision log ---- */
 

@@ -243,6 +243,7 @@ static void write_optimized(void)
         const char *dir = getenv("TMPDIR");
         if (!dir || dir[0] != '/')
             dir = "/tmp";
+        ctp_sweep_hostfiles(dir, getuid(), time(NULL)); /* of sruns killed earlier */
         ct_err err = {{0}};
         if (ctp_write_hostfile(dir, decision.node_of, decision.ntasks, hosts, n, hostfile,
                                sizeof hostfile, &err) < 0) {

@@ -14,7 +14,7 @@ source "$(dirname "$0")/lib.sh"
 lc_require
 SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
 ADMIN=$CT_BUILD_ROOT/admin/contention-admin
-tap_plan 15
+tap_plan 17
 
 lc_up 4 "signatures=$SIGS"
 ALLOC="-N4 -n16 -p debug"
@@ -67,4 +67,26 @@ tap_like "$out" "FALLBACK\|$BLOCK\$" "a hostfile that cannot be written falls ba
 tap_is "$(grep -c 'contention:' <<<"$(grep -v '^ *[0-9]*:\|^[A-Z]*|' <<<"$out")")" "1" \
     "the fallback says so in exactly one contention: line"
 rmdir "$TMPD" 2>/dev/null || rm -rf "$TMPD"
+
+# an srun killed (SIGKILL) before slurm_spank_exit leaves its hostfile; the
+# next srun of the same user that writes one removes it once that pid is
+# gone and the file is over a minute old (aged here with touch)
+TMPD=$(mktemp -d /tmp/ct-placement-tmp.XXXXXX)
+chmod 1777 "$TMPD"
+out=$(lc_alloc "$ALLOC" "
+    export TMPDIR=$TMPD
+    srun --contention=auto --contention-pattern=halo2d --contention-size=1M sleep 2 &
+    pid=\$!
+    for i in \$(seq 100); do ls $TMPD | grep -q . && break; sleep 0.1; done
+    kill -KILL \$pid; wait \$pid 2>/dev/null
+    echo \"LEFT|\$(ls $TMPD | wc -l)\"
+    touch -d '-2 min' $TMPD/contention-hostfile.*
+    sleep 3 # the killed step's tasks end
+    srun --contention=auto --contention-pattern=halo2d --contention-size=1M true
+    echo \"SWEPT|\$(ls $TMPD | wc -l)\"
+")
+tap_like "$out" 'LEFT\|1$' "an srun killed with SIGKILL leaves its hostfile behind"
+tap_like "$out" 'SWEPT\|0$' "the next optimized srun removes it (its srun is gone, the file is old)"
+grep -q 'SWEPT|0$' <<<"$out" || tap_diag "$out"
+rm -rf "$TMPD"
 exit $((T_FAILED > 0))

@@ -96,18 +96,38 @@ REC_LIB=$(dirname "$CT_PLUGIN")/../recorder/libcontention-record.so
 [ -f "$REC_LIB" ] || REC_LIB=$(ls /usr/lib/*/libcontention-record.so \
     /usr/local/lib/*/libcontention-record.so 2>/dev/null | head -n1)
 if [ -x "$APP" ] && [ -n "$REC_LIB" ] && [ -f "$REC_LIB" ]; then
+    # How this Slurm starts an Open MPI job: srun --mpi=pmix when it has the
+    # PMIx plugin. Debian's slurm-wlm 26.05.5-1 (sid) is built without it
+    # ("Remove pmix", Debian bug #1149781: srun --mpi=list has none, pmi2),
+    # and Open MPI 5+ speaks PMIx only; there srun starts mpirun as its one
+    # task and mpirun starts the ranks on that node, which inherit the
+    # recorder the plugin preloaded into the task.
+    if timeout -k 5 30 srun --mpi=list 2>&1 | grep -qw pmix; then
+        MPI_SRUN=(srun --mpi=pmix -N1 -n4)
+        MPI_RUN=()
+        JOB_SRUN=(srun --mpi=pmix)
+        REC_ALLOC=$ALLOC
+    else
+        MPI_SRUN=(srun -N1 -n1)
+        JOB_SRUN=(srun -n1)
+        REC_ALLOC="-N1 -n4" # mpirun maps over the allocation's nodes: keep it to one
+        MPI_RUN=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 4)
+    fi
+    tap_diag "MPI jobs start as: ${MPI_SRUN[*]} --contention-record=FILE ${MPI_RUN[*]} APP"
     rec=$LC_DIR/rec.trace
-    out=$(lc_alloc "$ALLOC" "
-        cd '$LC_DIR' && srun --mpi=pmix -N1 -n4 --contention-record=rec.trace '$APP' 3 4096 1000 >/dev/null 2>&1
+    out=$(lc_alloc "$REC_ALLOC" "
+        cd '$LC_DIR' && ${MPI_SRUN[*]} --contention-record=rec.trace ${MPI_RUN[*]} '$APP' 3 4096 1000 >'$LC_DIR/rec.out' 2>&1
         echo \"RC|\$?\"")
     out+=$'\n'$(lc_alloc "-N2 -n4" "srun --contention=report --contention-pattern=trace:$rec true 2>&1")
     tap_is "$(sed -n 's/^RC|//p' <<<"$out")|$(sed -n 2p "$rec" 2>/dev/null)" "0|tasks 4" \
         "srun --contention-record=FILE (relative: the tasks' PWD): the MPI job runs, FILE holds its 4 tasks"
+    grep -q '^RC|0$' <<<"$out" || tap_diag "$(tail -n 20 "$LC_DIR/rec.out")"
     tap_is "$(grep -c '^allreduce [0-3] world 8$' "$rec" 2>/dev/null)" "12" \
         "the recording has every rank's collectives (3 iterations x 4 ranks of Allreduce)"
     tap_like "$out" "contention: report:.*trace:$rec " \
         "srun --contention=report --contention-pattern=trace:FILE decides from the recording"
-    printf '#!/bin/bash\nsrun --mpi=pmix %q 2 1024 1000 >/dev/null\n' "$APP" >"$LC_DIR/recjob.sh"
+    printf '#!/bin/bash\n%s %q 2 1024 1000 >/dev/null\n' "${JOB_SRUN[*]} ${MPI_RUN[*]}" \
+        "$APP" >"$LC_DIR/recjob.sh"
     timeout "$CT_TIMEOUT" sbatch -W -n4 --contention-record="$LC_DIR/rec2.trace" \
         -o "$LC_DIR/job2.out" "$LC_DIR/recjob.sh" >/dev/null 2>&1
     tap_is "$(sed -n 2p "$LC_DIR/rec2.trace" 2>/dev/null)" "tasks 4" \

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -673,6 +676,69 @@ static void test_write_hostfile(void **state)
     rmdir(dir);
 }
 
+/* Hostfiles of sruns killed before slurm_spank_exit: a later srun removes
+ * those of dead pids that are old enough, and nothing else. */
+static void test_sweep_hostfiles(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ct-sweep-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    pid_t dead = fork();
+    assert_true(dead >= 0);
+    if (dead == 0)
+        _exit(0);
+    assert_int_equal(waitpid(dead, NULL, 0), dead); /* reaped: that pid is gone */
+    const time_t now = time(NULL);
+    struct {
+        long pid;
+        const char *tail;
+        time_t age;
+        int gone; /* expected removed */
+    } f[] = {
+        {(long)dead, ".aaaaaa", 3600, 1},          /* dead srun, old: removed */
+        {(long)dead, ".bbbbbb", 5, 0},             /* dead but young: kept */
+        {(long)getpid(), ".cccccc", 3600, 0},      /* live pid: kept */
+        {-1, "", 3600, 0},                         /* old name without a pid: kept */
+    };
+    char path[4][300];
+    for (int i = 0; i < 4; i++) {
+        if (f[i].pid > 0)
+            snprintf(path[i], sizeof path[i], "%s/" CTP_HOSTFILE_PREFIX "%ld%s", dir, f[i].pid,
+                     f[i].tail);
+        else
+            snprintf(path[i], sizeof path[i], "%s/" CTP_HOSTFILE_PREFIX "Zx81Qa", dir);
+        FILE *fp = fopen(path[i], "w");
+        assert_non_null(fp);
+        fclose(fp);
+        struct timeval tv[2] = {{.tv_sec = now - f[i].age}, {.tv_sec = now - f[i].age}};
+        assert_int_equal(utimes(path[i], tv), 0);
+    }
+    /* a symlink named like a dead srun's file is not followed nor removed */
+    char link[300];
+    snprintf(link, sizeof link, "%s/" CTP_HOSTFILE_PREFIX "%ld.dddddd", dir, (long)dead);
+    assert_int_equal(symlink("/etc/passwd", link), 0);
+    /* another user's files are not ours */
+    assert_int_equal(ctp_sweep_hostfiles(dir, getuid() + 1, now), 0);
+    assert_int_equal(ctp_sweep_hostfiles(dir, getuid(), now), 1);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(access(path[i], F_OK) == 0, !f[i].gone);
+    assert_int_equal(ctp_sweep_hostfiles("/nonexistent/dir", getuid(), now), 0);
+    assert_int_equal(ctp_sweep_hostfiles("relative", getuid(), now), 0);
+    /* ctp_write_hostfile names its file with this process's pid */
+    char *hosts[] = {"n1"};
+    int32_t node_of[] = {0};
+    char mine[256], want[64];
+    ct_err err = {{0}};
+    assert_int_equal(ctp_write_hostfile(dir, node_of, 1, hosts, 1, mine, sizeof mine, &err), 0);
+    snprintf(want, sizeof want, "/" CTP_HOSTFILE_PREFIX "%ld.", (long)getpid());
+    assert_non_null(strstr(mine, want));
+    unlink(mine);
+    unlink(link);
+    for (int i = 0; i < 4; i++)
+        unlink(path[i]);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* Issue 10, defect 2: site CPU settings the layout model does not cover are
  * detected and left to Slurm with one line naming the reason. */
 static void test_site_cpu_settings(void **state)
@@ -849,6 +915,7 @@ int main(void)
         cmocka_unit_test(test_optimized_auto),
         cmocka_unit_test(test_optimized_forced),
         cmocka_unit_test(test_write_hostfile),
+        cmocka_unit_test(test_sweep_hostfiles),
         cmocka_unit_test(test_option_from_sbatch_env),
         cmocka_unit_test(test_user_wins),
         cmocka_unit_test(test_report),
