@@ -23,7 +23,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 15
+tap_plan 16
 
 out=$(timeout 120 "$EMU" up 4 100mbit --tasks-per-node 2 --leaves 2 --trunk 50mbit 2>&1)
 rc=$?
@@ -84,6 +84,29 @@ tap_like "$tree" '"leaf1":.*nodes: \["n1", "n2"\] *uplink_MBps: [0-9.]+.*"leaf2"
 out=$("$ADMIN" score --config "$cal" --fabric emu --cpus-per-node '2(x4)' --ntasks 8 \
     --pattern halves --size 1M --nodelist 'n[1-4]' 2>&1)
 tap_like "$out" 'leaf[12] uplink' "score over the calibrated tree names an uplink as block's busiest link"
+
+# the plugin keeps communicating ranks under one leaf when Slurm's node order
+# interleaves the leaves (a fabric whose tree puts n1, n3 under leaf1 and n2,
+# n4 under leaf2): the search's switch-ordered block, launched by hostfile
+cat >"$CT_EMU_DIR/inter.yaml" <<'YAML'
+version: 1
+fabrics:
+  emu:
+    p2p: {alpha_us: 100, bandwidth_MBps: 12.5}
+    penalty: {model: fairshare}
+    topology:
+      switches:
+        spine: {switches: [leaf1, leaf2]}
+        leaf1: {nodes: [n1, n3], uplink_oversubscription: 4}
+        leaf2: {nodes: [n2, n4], uplink_oversubscription: 4}
+default: emu
+YAML
+"$ADMIN" install "$CT_EMU_DIR/inter.yaml" --dest "$CT_EMU_DIR/contention/signatures.yaml" >/dev/null 2>&1
+lay=$(timeout -k 5 60 salloc -N4 -n8 -p emu timeout -k 5 40 srun -l --contention=auto \
+    --contention-pattern=ring --contention-size=1M printenv SLURMD_NODENAME 2>/dev/null |
+    sort -n | awk '{ printf "%s ", $2 }')
+tap_is "$lay" "n1 n1 n3 n3 n2 n2 n4 n4 " \
+    "auto launches the switch-ordered block when Slurm's order interleaves the leaves (ring, 4:1)"
 
 out=$("$EMU" down 2>&1)
 left=""
