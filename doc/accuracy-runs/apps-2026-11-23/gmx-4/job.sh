@@ -35,7 +35,7 @@ if [ ! -s "/tmp/apps-run3/gmx-4/rec.trace" ]; then
     # budget (report: one line; auto: the layout it launches, srun -l hostname)
     timeout -k 5 120 srun --contention=report --contention-pattern=trace:/tmp/apps-run3/gmx-4/rec.trace true 2>&1 |
         grep 'contention:' >"/tmp/apps-run3/gmx-4/plugin.txt" || true
-    timeout -k 5 120 srun -v --contention=auto --contention-pattern=trace:/tmp/apps-run3/gmx-4/rec.trace -l hostname 2>&1 |
+    timeout -k 5 120 srun -v --contention=auto --contention-pattern=trace:/tmp/apps-run3/gmx-4/rec.trace -l printenv SLURMD_NODENAME 2>&1 |
         grep -E 'contention:|^ *[0-9]+: ' >>"/tmp/apps-run3/gmx-4/plugin.txt" || true
 fi
 done_rounds=$(awk '$1 == "cyclic" && NF >= 4' "/tmp/apps-run3/gmx-4/times.txt" 2>/dev/null | wc -l)
@@ -43,7 +43,8 @@ for r in $(seq $((done_rounds + 1)) 5); do
     [ $(($(date +%s) - t_start)) -lt 420 ] || { echo "# hold time used up after round $((r - 1))"; break; }
     for m in block cyclic optimized; do
         if [ $m = optimized ]; then
-            [ -n "1" ] && [ -s "/tmp/apps-run3/gmx-4/optimized.hosts" ] || continue
+            # only an explicit placement (score kept block or cyclic: already measured)
+            [ -n "1" ] && grep -q '^optimized: [0-9]' "/tmp/apps-run3/gmx-4/score.txt" 2>/dev/null || continue
             SLURM_HOSTFILE=/tmp/apps-run3/gmx-4/optimized.hosts run "$m $r" -m arbitrary gmx_mpi -quiet mdrun -s /tmp/apps-run3/gmx/topol.tpr -ntomp 1 -pin off -npme 0 -noconfout -nsteps 50 -g md.log
         else
             run "$m $r" -m $m gmx_mpi -quiet mdrun -s /tmp/apps-run3/gmx/topol.tpr -ntomp 1 -pin off -npme 0 -noconfout -nsteps 50 -g md.log
