@@ -254,8 +254,8 @@ static void expect_layout(const ct_layout *l, const char *want)
  * ran "-n5 -m block" after "-n5 -m cyclic" on nodes 0 1 5 6 7; 22.05.8
  * on 0 1 2 3 4. The third partial step is where 24.11 (next start one past
  * the highest node taken: 0) and 26.05 (one past the last node examined:
- * 2) part; real srun -l on 26.05.5 ran it on 2 3 4 (slurm-matrix,
- * 2026-11-23). */
+ * 2) part; real srun -l ran it on 0 1 2 on 24.11.5 and on 2 3 4 on
+ * 26.05.5 (slurm-matrix, 2026-11-23). */
 static void test_step_nodes_per_release(void **state)
 {
     (void)state;
