@@ -205,6 +205,17 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
             sid);
         return 0;
     }
+    /* other steps running beside this one (e.g. `srun ... &` in a batch
+     * script), as slurmctld listed them: same reason as above */
+    if (args->busy_steps > 0 && !args->overlap && !env(fn, ctx, "SLURM_OVERLAP")) {
+        say(d, quiet_or_info,
+            "contention: step%s %s of this job %s running and hold%s CPUs of the allocation "
+            "(without --overlap this step gets only the free ones, not modelled): layout left "
+            "to Slurm",
+            args->busy_steps > 1 ? "s" : "", args->busy_ids, args->busy_steps > 1 ? "are" : "is",
+            args->busy_steps > 1 ? "" : "s");
+        return 0;
+    }
     /* SelectTypeParameters=CR_PACK_NODES packs tasks onto the first nodes */
     char sel[256];
     if (ctp_select_params(env(fn, ctx, "SLURM_CONF"), sel, sizeof sel) == 0 &&

@@ -94,6 +94,12 @@ typedef struct ctp_srun_args {
     char mode[64];          /* --contention */
     char pattern[CTP_PATTERN_MAX]; /* --contention-pattern */
     char size[64];          /* --contention-size */
+    /* Not from the command line: other steps of the job running when srun
+     * decides, as slurmctld lists them (spank.c, busy_steps()); 0 when none
+     * or not asked. Without --overlap the new step gets only the CPUs they
+     * leave free, which the allocation variables do not tell. */
+    int32_t busy_steps;
+    char busy_ids[48];      /* their ids, comma-separated (truncated) */
 } ctp_srun_args;
 
 /* Scan srun's argv (argv[0] = srun) up to the command, the way srun's

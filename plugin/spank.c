@@ -311,6 +311,40 @@ static int read_within(int fd, void *buf, size_t len, double t0, int *timed_out)
     return 0;
 }
 
+/* Other steps of this job that are running now and hold CPUs (not the
+ * batch, extern or interactive step), from slurmctld: their count and ids
+ * into a. Called in the decision child only, so that a slow slurmctld
+ * costs the time budget, never srun's launch. Our own step does not exist
+ * yet. Nothing is asked with --overlap (this step may use their CPUs) or
+ * outside an allocation; a failed request leaves a unchanged (the decision
+ * then goes by the environment alone). */
+static void busy_steps(ctp_srun_args *a)
+{
+    const char *jid = getenv("SLURM_JOB_ID");
+    char *end;
+    unsigned long job = jid ? strtoul(jid, &end, 10) : 0;
+    if (!jid || !*jid || *end || job == 0 || job > UINT32_MAX || a->overlap ||
+        getenv("SLURM_OVERLAP"))
+        return;
+    job_step_info_response_msg_t *resp = NULL;
+    if (slurm_get_job_steps((time_t)0, (uint32_t)job, NO_VAL, &resp, SHOW_ALL) != 0 || !resp)
+        return;
+    size_t len = 0;
+    for (uint32_t i = 0; i < resp->job_step_count; i++) {
+        const job_step_info_t *st = &resp->job_steps[i];
+        if (st->step_id.job_id != (uint32_t)job || st->state != JOB_RUNNING ||
+            st->step_id.step_id >= SLURM_MAX_NORMAL_STEP_ID)
+            continue;
+        a->busy_steps++;
+        if (len < sizeof a->busy_ids) {
+            int w = snprintf(a->busy_ids + len, sizeof a->busy_ids - len, "%s%u",
+                             len ? "," : "", st->step_id.step_id);
+            len += w > 0 ? (size_t)w : 0;
+        }
+    }
+    slurm_free_job_step_info_response_msg(resp);
+}
+
 /* The decision within the time budget (issue 10, defect 4): taken in a
  * child process, which hands the (pointer-free) ctp_decision back through a
  * pipe; past budget_ms the child is killed and the job launches untouched.
@@ -338,7 +372,9 @@ static void decide_bounded(const ctp_srun_args *args, ctp_decision *d)
     if (pid == 0) {
         close(fd[0]);
         ctp_decision mine;
-        ctp_decide(&config, args, process_getenv, NULL, &mine);
+        ctp_srun_args a = *args;
+        busy_steps(&a);
+        ctp_decide(&config, &a, process_getenv, NULL, &mine);
         /* the record, then the optimized placement's node_of (its only
          * pointer) as ntasks int32 */
         if (write_all(fd[1], &mine, sizeof mine) < 0 ||

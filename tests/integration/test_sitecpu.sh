@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 lc_require
 SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
-tap_plan 8
+tap_plan 10
 lc_up 4 "signatures=$SIGS"
 ALLOC="-N4 -n16"
 AUTO="--contention=auto --contention-pattern=halves"
@@ -65,6 +65,32 @@ fi
 # unset here, so that the step, not the distribution, is what is tested)
 out=$(lc_alloc "$ALLOC" "srun -n1 -N1 --overlap bash -c 'unset SLURM_DISTRIBUTION; srun $AUTO -n12 true 2>&1; echo rc=\$?'")
 tap_like "$out" "srun inside step [0-9]+, which holds CPUs" "srun inside a running step: one line, left to Slurm"
+
+# a step running beside this one (`srun ... &` in a batch script): it holds
+# CPUs that slurmctld gives to no other step, so a new step runs on what is
+# left (here: a 2-node step lands on two of the three free nodes) or waits.
+# The plugin asks slurmctld for the job's running steps and leaves the step
+# to Slurm: without that it would launch halves cyclic on nodes Slurm picks.
+out=$(lc_alloc "$ALLOC" "
+    first=\$(scontrol show hostnames \"\$SLURM_JOB_NODELIST\" | head -1)
+    srun -N1 -n1 -w \"\$first\" --contention=off sleep 60 & sleep 3
+    echo \"OFF|\$(srun_layout --contention=off -N2 -n8)\"
+    echo \"ON|\$(srun_layout $AUTO -N2 -n8)\"
+    srun $AUTO -N2 -n8 true 2>&1; echo rc=\$?
+    scancel \"\$SLURM_JOB_ID.0\"; wait
+    echo \"AFTER|\$(srun_layout $AUTO)\"")
+tap_diag "background step: $(grep -E 'contention:|OFF|ON' <<<"$out" | tr '\n' ' ')"
+if [ "$(grep -c 'contention:' <<<"$out")" = 1 ] && grep -q '^rc=0$' <<<"$out" &&
+    grep -Eq "step 0 of this job is running and holds CPUs" <<<"$out" &&
+    [ -n "$(sed -n 's/^OFF|//p' <<<"$out")" ] &&
+    [ "$(sed -n 's/^ON|//p' <<<"$out" | shape)" = "$(sed -n 's/^OFF|//p' <<<"$out" | shape)" ]; then
+    tap_ok "a step running beside this one (srun &): left to Slurm with one line naming it"
+else
+    tap_not_ok "a step running beside this one (srun &): left to Slurm with one line naming it"
+    tap_diag "$out"
+fi
+tap_is "$(sed -n 's/^AFTER|//p' <<<"$out")" "0 1 2 3 0 1 2 3 0 1 2 3 0 1 2 3" \
+    "once that step has ended, the next srun decides again (halves: cyclic)"
 
 # SelectTypeParameters=CR_PACK_NODES, read from the slurm.conf srun reads
 lc_down

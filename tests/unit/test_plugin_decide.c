@@ -48,6 +48,10 @@ static void decide(const char *const *argv_extra, const char *const *vars, const
     decide_v(CTP_SLURM_22_05, argv_extra, vars, plugstack, d);
 }
 
+/* what spank.c's busy_steps() would have found in slurmctld's step list */
+static int32_t busy_count;
+static const char *busy_list = "";
+
 static void decide_v(ctp_slurm_version v, const char *const *argv_extra,
                      const char *const *vars, const char *plugstack, ctp_decision *d)
 {
@@ -69,6 +73,8 @@ static void decide_v(ctp_slurm_version v, const char *const *argv_extra,
     argv[argc++] = "hostname";
     ctp_srun_args args;
     ctp_srun_args_parse_for(v, argc, argv, &args);
+    args.busy_steps = busy_count;
+    snprintf(args.busy_ids, sizeof args.busy_ids, "%s", busy_list);
     fake_env e = {vars};
     ctp_decide(&c, &args, fake_getenv, &e, d);
 }
@@ -784,6 +790,21 @@ static void test_site_cpu_settings(void **state)
         assert_int_equal(d.set_distribution, 1);
         assert_string_equal(d.distribution, "cyclic");
     }
+    /* other steps running beside this srun (a background `srun &` in a
+     * batch script), as slurmctld lists them */
+    const char *const alloc4[] = {ALLOC_4x4, NULL};
+    busy_count = 1, busy_list = "0";
+    decide(V("--contention=auto", "--contention-pattern=halves"), alloc4, "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "step 0 of this job is running and holds CPUs"));
+    assert_int_equal(d.level, CTP_LEVEL_INFO);
+    busy_count = 2, busy_list = "0,3";
+    decide(V("--contention=auto", "--contention-pattern=halves"), alloc4, "signatures=" SIGS, &d);
+    assert_non_null(strstr(d.message, "steps 0,3 of this job are running and hold CPUs"));
+    decide(V("--overlap", "--contention=auto", "--contention-pattern=halves"), alloc4,
+           "signatures=" SIGS, &d); /* --overlap: this step may use their CPUs */
+    assert_string_equal(d.distribution, "cyclic");
+    busy_count = 0, busy_list = "";
     const char *const in_step[] = {ALLOC_4x4, "SLURM_STEP_ID=3", NULL};
     decide(V("--overlap", "--contention=auto", "--contention-pattern=halves"), in_step,
            "signatures=" SIGS, &d);
