@@ -327,7 +327,7 @@ static void busy_steps(ctp_srun_args *a)
         getenv("SLURM_OVERLAP"))
         return;
     job_step_info_response_msg_t *resp = NULL;
-    if (slurm_get_job_steps((time_t)0, (uint32_t)job, NO_VAL, &resp, SHOW_ALL) != 0 || !resp)
+    if (ct_get_job_steps((uint32_t)job, &resp, SHOW_ALL) != 0 || !resp)
         return;
     size_t len = 0;
     for (uint32_t i = 0; i < resp->job_step_count; i++) {

@@ -14,4 +14,18 @@ typedef hostlist_t *ct_hostlist;
 typedef hostlist_t ct_hostlist;
 #endif
 
+/* All steps of one job from slurmctld. 25.11 made slurm_get_job_steps take
+ * the step to ask about as a slurm_step_id_t (NO_VAL step: all of the job's);
+ * before, it took an update time, a job id and a step id. */
+static inline int ct_get_job_steps(uint32_t job_id, job_step_info_response_msg_t **resp,
+                                   uint16_t show_flags)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
+    slurm_step_id_t id = {.job_id = job_id, .step_het_comp = NO_VAL, .step_id = NO_VAL};
+    return slurm_get_job_steps(&id, resp, show_flags);
+#else
+    return slurm_get_job_steps((time_t)0, job_id, NO_VAL, resp, show_flags);
+#endif
+}
+
 #endif
