@@ -82,7 +82,13 @@ out=$(lc_alloc "$ALLOC" "
     left=\$(ls $TMPD)
     echo \"LEFT|\$(ls $TMPD | wc -l)\"
     touch -d '-2 min' $TMPD/contention-hostfile.*
-    sleep 3 # the killed step's tasks end
+    # wait until slurmctld no longer lists the killed step: while it does,
+    # the plugin leaves the next step to Slurm (a step running beside it,
+    # sitecpu) and writes no hostfile, so nothing would be swept
+    for i in \$(seq 120); do
+        squeue -h -s -j \$SLURM_JOB_ID -o %i | grep -q '\\.[0-9][0-9]*\$' || break
+        sleep 0.5
+    done
     # the sweep runs before the step is created; -I: Slurm 22.05 in the
     # matrix chroot may keep the killed step's CPUs for minutes
     srun -I10 --contention=auto --contention-pattern=halo2d --contention-size=1M true
