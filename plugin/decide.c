@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contention/collective.h"
 #include "contention/layout.h"
 #include "contention/pattern.h"
 #include "contention/trace.h"
@@ -458,6 +459,8 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     const char *partition = env(fn, ctx, "SLURM_JOB_PARTITION");
     const ct_fabric *fab = pick_fabric(cfg, &sf, partition, what, whatn);
     ct_tree_map tree = {0};
+    ct_trace trace;
+    int have_trace = 0; /* read once here, for the scorer and the placement search */
     int rc = 0;
     if (!fab) {
         rc = -1;
@@ -498,6 +501,20 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     }
     lr->bytes = req.pattern.bytes;
     strf(lr->fabric, sizeof lr->fabric, "%s", fab->name);
+    if (req.pattern.kind == CT_PAT_TRACE) {
+        /* collectives expanded by the algorithms the fabric's models select,
+         * as the scorer would (collective.h) */
+        ct_coll_params cp;
+        ct_coll_params_from_fabric(fab, &cp);
+        if (ct_trace_load_expanded_bounded(req.pattern.trace, &req.pattern.trace_limits, &cp,
+                                           &trace, NULL, &err) < 0) {
+            strf(what, whatn, "scoring on fabric '%s': %s", fab->name, err.msg);
+            rc = -1;
+            goto out;
+        }
+        have_trace = 1;
+        req.trace = &trace;
+    }
     if (ct_score(fab, &req, res, &err) < 0) {
         strf(what, whatn, "scoring on fabric '%s': %s", fab->name, err.msg);
         rc = -1;
@@ -506,8 +523,8 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     /* the third candidate: a searched placement (placement.c), its work
      * capped by budget_ms; not for a trace too large to replay */
     if (placed && !res->aggregated &&
-        ctp_place(fab, &req.pattern, &g->alloc, req.tree, g->ntasks, g->cpt, cfg->budget_ms,
-                  placed, &err) < 0) {
+        ctp_place(fab, &req.pattern, req.trace, &g->alloc, req.tree, g->ntasks, g->cpt,
+                  cfg->budget_ms, placed, &err) < 0) {
         strf(what, whatn, "placement search on fabric '%s': %s", fab->name, err.msg);
         rc = -1;
         goto out;
@@ -521,6 +538,8 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
          req.tree && res->n ? res->c[0].busiest_link : "", res->note[0] ? "; note: " : "",
          res->note);
 out:
+    if (have_trace)
+        ct_trace_free(&trace);
     ct_tree_map_free(&tree);
     ct_sigfile_free(&sf);
     return rc;

@@ -52,8 +52,8 @@ uint64_t ctp_place_work(int budget_ms)
     return budget_ms > 0 ? (uint64_t)budget_ms * CT_PLACE_WORK_PER_MS / 2 : 0;
 }
 
-int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc,
-              const struct ct_tree_map *tree, int32_t ntasks, int32_t cpt, int budget_ms,
+int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_trace *trace,
+              const ct_alloc *alloc, const struct ct_tree_map *tree, int32_t ntasks, int32_t cpt, int budget_ms,
               ctp_placed *out, ct_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -63,6 +63,7 @@ int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc
     req.ntasks = ntasks;
     req.cpus_per_task = cpt;
     req.pattern = *pat;
+    req.trace = trace; /* NULL: read pattern.trace (trace patterns) */
     req.seed = 1; /* fixed: the same job gets the same placement */
     req.tree = tree; /* NULL: one switch */
     req.max_work = ctp_place_work(budget_ms);

@@ -248,9 +248,10 @@ typedef struct ctp_placed {
 } ctp_placed;
 
 /* Run the placement search (ct_place_search, fixed seed) for a step, its
- * work capped at what budget_ms allows (ctp_place_work). */
-int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const ct_alloc *alloc,
-              const struct ct_tree_map *tree, int32_t ntasks, int32_t cpt, int budget_ms,
+ * work capped at what budget_ms allows (ctp_place_work). trace: a trace
+ * pattern's trace already read (the scorer's), or NULL to read it. */
+int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const struct ct_trace *trace,
+              const ct_alloc *alloc, const struct ct_tree_map *tree, int32_t ntasks, int32_t cpt, int budget_ms,
               ctp_placed *out, ct_err *err);
 /* The search's work cap for a decision budget of budget_ms: half of it at
  * CT_PLACE_WORK_PER_MS (the other half for the signature file, the scorer

@@ -507,7 +507,8 @@ typedef struct cand {
 typedef struct score_ctx {
     const ct_fabric *fabric;
     const ct_score_request *req;
-    ct_trace tr; /* trace patterns: loaded once, replayed per candidate */
+    const ct_trace *trp; /* trace patterns: req->trace or tr, replayed per candidate */
+    ct_trace tr;         /* the trace read here (have_trace) */
     int have_trace;
     phased_trace pt; /* a trace past req->replay_max_events: aggregated (score.h) */
     int aggregated;
@@ -553,23 +554,29 @@ static int resolve_tasks(score_ctx *x, ct_err *err)
     if (p->kind == CT_PAT_TRACE) {
         /* collectives expanded by the algorithms the fabric's models select
          * (collective.h) */
-        ct_coll_params cp;
-        ct_coll_params_from_fabric(x->fabric, &cp);
-        if (ct_trace_load_expanded_bounded(p->trace, &p->trace_limits, &cp, &x->tr, NULL, err) < 0)
-            return -1;
-        x->have_trace = 1;
+        if (x->req->trace) {
+            x->trp = x->req->trace;
+        } else {
+            ct_coll_params cp;
+            ct_coll_params_from_fabric(x->fabric, &cp);
+            if (ct_trace_load_expanded_bounded(p->trace, &p->trace_limits, &cp, &x->tr, NULL, err) <
+                0)
+                return -1;
+            x->have_trace = 1;
+            x->trp = &x->tr;
+        }
         int64_t bound = x->req->replay_max_events ? x->req->replay_max_events
                                                   : CT_SCORE_REPLAY_MAX_EVENTS;
-        if (bound > 0 && x->tr.nevents > (uint64_t)bound) {
-            if (trace_phases(&x->tr, &x->pt, err) < 0)
+        if (bound > 0 && x->trp->nevents > (uint64_t)bound) {
+            if (trace_phases(x->trp, &x->pt, err) < 0)
                 return -1;
             x->aggregated = 1;
         }
         if (x->ntasks <= 0)
-            x->ntasks = x->tr.ntasks;
-        else if (x->ntasks != x->tr.ntasks)
+            x->ntasks = x->trp->ntasks;
+        else if (x->ntasks != x->trp->ntasks)
             return ct_err_set(err, "%s: trace has %d tasks but the job runs %d (they must match)",
-                              p->trace, (int)x->tr.ntasks, (int)x->ntasks);
+                              p->trace, (int)x->trp->ntasks, (int)x->ntasks);
     }
     if (x->ntasks <= 0) {
         int64_t slots = ct_alloc_slots(x->req->alloc, x->cpt);
@@ -653,11 +660,11 @@ static int build_candidates(score_ctx *x, ct_err *err)
             rc = time_alltoall(x->fabric, &x->sig, p->bytes, &l, req->tree, x->view, &c->tm, err);
         else if (p->kind == CT_PAT_TRACE && x->aggregated) {
             size_t sp = 0;
-            rc = time_trace_phased(x->fabric, &x->tr, &x->pt, &l, req->tree, x->view, &c->tm,
+            rc = time_trace_phased(x->fabric, x->trp, &x->pt, &l, req->tree, x->view, &c->tm,
                                    &sp, err);
             x->static_phases += sp;
         } else if (p->kind == CT_PAT_TRACE)
-            rc = time_trace(x->fabric, &x->tr, &l, req->tree, &c->tm, err);
+            rc = time_trace(x->fabric, x->trp, &l, req->tree, &c->tm, err);
         else if ((rc = build_p2p(x->fabric, p, &l, &c->work, err)) == 0)
             for (int k = 0; k < c->work.nphase; k++)
                 if (c->work.g[k].ncomm > x->max_arcs)

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "contention/alltoall.h"
+#include "contention/collective.h"
 #include "contention/commgraph.h"
 #include "contention/hockney.h"
 #include "contention/layout.h"
@@ -599,10 +600,30 @@ static void test_trace_pattern(void **state)
     assert_int_equal(cand(&r, "block")->remote_comms, 2);
     assert_int_equal(cand(&r, "cyclic")->remote_comms, 0);
     assert_true(cand(&r, "block")->predicted_s >= cand(&r, "block")->uncontended_s);
-    req.ntasks = 3; /* must match the trace */
+    /* a trace the caller already read (the plugin reads it once for the
+     * scorer and the placement search): the same candidates and times */
+    ct_trace tr;
+    ct_coll_params cp;
+    ct_coll_params_from_fabric(&f, &cp);
+    assert_int_equal(ct_trace_load_expanded(req.pattern.trace, &cp, &tr, NULL, &err), 0);
+    req.trace = &tr;
+    ct_score_result r2;
+    if (ct_score(&f, &req, &r2, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(r2.n, r.n);
+    for (size_t i = 0; i < r.n; i++) {
+        assert_string_equal(r2.c[i].name, r.c[i].name);
+        assert_true(r2.c[i].predicted_s == r.c[i].predicted_s);
+    }
+    req.ntasks = 3; /* must match the trace, read here or by the caller */
     assert_int_equal(ct_score(&f, &req, &r, &err), -1);
     if (!strstr(err.msg, "trace has 4 tasks"))
         fail_msg("%s", err.msg);
+    req.trace = NULL;
+    assert_int_equal(ct_score(&f, &req, &r, &err), -1);
+    if (!strstr(err.msg, "trace has 4 tasks"))
+        fail_msg("%s", err.msg);
+    ct_trace_free(&tr);
     ct_alloc_free(&a);
     unlink(path);
 }

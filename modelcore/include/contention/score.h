@@ -90,6 +90,11 @@ typedef struct ct_score_request {
      * starts where the job's previous step left off, which a request does
      * not know: scoring one fails with "not modelled". */
     uint32_t slurm_version;
+    /* CT_PAT_TRACE: the trace already read with collectives expanded
+     * (ct_trace_load_expanded_bounded), or NULL to read pattern.trace here
+     * (with pattern.trace_limits); as ct_place_request.trace, so that a
+     * caller running both reads it once. Not modified; owned by the caller. */
+    const struct ct_trace *trace;
 } ct_score_request;
 
 typedef struct ct_score_result {
