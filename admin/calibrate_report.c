@@ -149,9 +149,20 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
         fprintf(o, "GigE penalty model (001 §V-A) at %s: T_ref = %s, beta = %.4g", 
                 admin_fmt_bytes(g->m, t1, sizeof t1), admin_fmt_time(g->t_ref, t2, sizeof t2),
                 g->share);
-        for (size_t i = 0; i < g->nout; i++)
+        for (size_t i = 0; i < g->nout; i++) {
             fprintf(o, "%s penalty(%d out) = %.3g", i ? "," : " from", g->k[i], g->penalty[i]);
+            if (g->penalty[i] != g->penalty_measured[i])
+                fprintf(o, " (measured %.4g)", g->penalty_measured[i]);
+        }
         fputc('\n', o);
+        if (g->nfloored)
+            fprintf(o, "  overlap floor: one NIC passes at most %.4g MB/s (one message alone "
+                       "%.4g MB/s, overlapped in the Alltoall on >= 3 nodes x 1 task at best "
+                       "%.4g MB/s), so k messages started together pay at least %.3g x k x T_ref; the out-k "
+                       "schemes' staggered starts measured less (raised to it)\n",
+                    g->nic_rate / 1e6, g->m / g->t_ref / 1e6,
+                    g->overlap_rate / 1e6,
+                    g->floor_unit);
         if (g->has_gammas)
             fprintf(o, "  gamma_o = %.4g, gamma_i = %.4g (from %s)\n", g->skew_out, g->skew_in,
                     strcmp(g->gamma_scheme, "mix4") ? "Fig. 4's a and f" : "mix4's a and c");

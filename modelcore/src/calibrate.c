@@ -512,7 +512,25 @@ static int check_scheme(const ct_conflict_sample *c, size_t n, const char *schem
     return 0;
 }
 
+double ct_nic_overlap_rate(const ct_a2a_sample *s, size_t n)
+{
+    double best = 0;
+    for (size_t i = 0; s && i < n; i++)
+        if (s[i].nodes >= 3 && s[i].tasks_per_node == 1 && s[i].m > 0 && s[i].t > 0 &&
+            isfinite(s[i].t)) {
+            double r = (s[i].nodes - 1) * s[i].m / s[i].t;
+            best = r > best ? r : best;
+        }
+    return best;
+}
+
 int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, ct_err *err)
+{
+    return ct_calibrate_gige_ex(c, n, NULL, g, err);
+}
+
+int ct_calibrate_gige_ex(const ct_conflict_sample *c, size_t n, const ct_calib_gige_opts *o,
+                         ct_calib_gige *g, ct_err *err)
 {
     if (!g)
         return ct_err_set(err, "conflict calibration: missing result pointer");
@@ -551,12 +569,25 @@ int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, c
                 cnt++;
             }
         g->k[g->nout] = k;
-        g->penalty[g->nout] = sum / cnt;
+        g->penalty[g->nout] = g->penalty_measured[g->nout] = sum / cnt;
         g->nout++;
     }
     if (g->nout == 0)
         return ct_err_set(err, "conflict calibration: no pure outgoing conflict with k >= 2 "
                                "(accepted: schemes out2, out3, ...)");
+    /* overlap floor (our extension, calibrate.h): k messages out of one NIC
+     * of capacity R take >= k m / R from a common start */
+    if (o && o->nic_rate > 0 && isfinite(o->nic_rate)) {
+        double one = g->m / g->t_ref;
+        g->overlap_rate = o->nic_rate;
+        g->nic_rate = o->nic_rate > one ? o->nic_rate : one;
+        g->floor_unit = one / g->nic_rate;
+        for (size_t j = 0; j < g->nout; j++)
+            if (g->penalty[j] < g->k[j] * g->floor_unit) {
+                g->penalty[j] = g->k[j] * g->floor_unit;
+                g->nfloored++;
+            }
+    }
     if (ct_fit_gige_beta(g->k, g->penalty, g->nout, &g->share, err) < 0)
         return ct_err_prefix(err, "conflict calibration: ");
 

@@ -708,6 +708,11 @@ static void test_calibrate_tree(void **state)
     expect_in(r.err, "uplink of leaf1: 1 pair 5.991 MB/s, 2 pairs together 5.991 MB/s (measured "
                      "6.655 MB/s, more than one pair alone");
     expect_in(r.err, "uplink of leaf2: 1 pair 5.643 MB/s");
+    /* the overlap floor: out2 measured 1.965 x T_ref, the 3 x 1 Alltoall
+     * overlapped at best 5.687 MB/s (through the trunk), below one 1 MiB
+     * message alone (10.98 MB/s): penalty(2) = 2, beta = 1 */
+    expect_in(r.err, "beta = 1 from penalty(2 out) = 2 (measured 1.965)");
+    expect_in(r.err, "overlap floor: one NIC passes at most 10.98 MB/s");
     ct_sigfile sf;
     ct_err err;
     int rc = ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err);
@@ -728,6 +733,7 @@ static void test_calibrate_tree(void **state)
     /* written = beta x the (capped) aggregate, below the 6.25 MB/s of frames */
     double share = f->penalty.real[CT_GIGE_SHARE];
     assert_int_equal(f->penalty.kind, CT_MODEL_GIGE);
+    close_rel(share, 1.0, 1e-12, "beta floored");
     close_rel(t->sw[l1].up_cap, share * 5.991e6, 1e-3, "leaf1 uplink");
     close_rel(t->sw[l2].up_cap, share * 5.643e6, 1e-3, "leaf2 uplink");
     assert_true(t->sw[l1].up_cap < 6.25e6);

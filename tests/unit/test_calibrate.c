@@ -281,6 +281,115 @@ static void test_gige_mix4(void **state)
     assert_true(g.skew_in == 0 && g.skew_out == 0);
 }
 
+static void load_recorded(const char *set, ct_bench_data *d);
+
+/* The overlap floor (ct_calibrate_gige_ex, our extension): out2's two
+ * communications measured 1.73 x T_ref each (the 2:1 two-leaf run of
+ * doc/multiswitch.md: starts staggered on a loaded host) while one NIC never
+ * passed more than one message alone gets (m / T_ref): two messages started
+ * together take >= 2 T_ref, so penalty(2) is raised to 2, beta = 1, and
+ * mix4's a (1.892) and c (1.673), beyond 2 beta = 1.73 before, now fit the
+ * gammas. When the NIC demonstrably passes more (a card on which one
+ * message does not fill the link: 001's beta 0.75 with overlapped messages
+ * at 1.4 x one alone), the floor is k / 1.4 < 0.75 k and changes nothing; without a
+ * NIC rate the result is ct_calibrate_gige's, field for field. */
+static void test_gige_overlap_floor(void **state)
+{
+    (void)state;
+    const double tref = 0.094124285, m = 1048576;
+    ct_conflict_sample c[16];
+    size_t n = 0;
+    add(c, &n, "ref", "a", 0, 1, tref);
+    add(c, &n, "out2", "a", 0, 1, 0.160132522);
+    add(c, &n, "out2", "b", 0, 2, 0.16551021);
+    add(c, &n, "mix4", "a", 0, 1, 0.178119127);
+    add(c, &n, "mix4", "b", 0, 2, 0.1693436);
+    add(c, &n, "mix4", "c", 3, 2, 0.157439892);
+    for (size_t i = 0; i < n; i++)
+        c[i].m = m;
+    ct_calib_gige g0, g;
+    ct_err err;
+    assert_int_equal(ct_calibrate_gige(c, n, &g0, &err), 0);
+    close_rel(g0.share, (0.160132522 + 0.16551021) / 2 / tref / 2, 1e-12, "beta unfloored");
+    assert_true(g0.gamma_out_of_range);
+    assert_int_equal(g0.nfloored, 0);
+    /* the 2:1 run's Alltoall on 3 x 1 overlapped at best 10.49 MB/s */
+    ct_calib_gige_opts o = {.nic_rate = 10.49e6};
+    assert_int_equal(ct_calibrate_gige_ex(c, n, &o, &g, &err), 0);
+    assert_int_equal(g.nfloored, 1);
+    close_rel(g.nic_rate, m / tref, 1e-12, "capacity = one message alone");
+    close_rel(g.floor_unit, 1.0, 1e-12, "floor unit");
+    close_rel(g.penalty[0], 2.0, 1e-12, "penalty(2) floored");
+    close_rel(g.penalty_measured[0], g0.penalty[0], 1e-12, "measured penalty kept");
+    close_rel(g.share, 1.0, 1e-12, "beta");
+    assert_true(g.has_gammas);
+    close_rel(g.skew_out, 1.0 - 0.178119127 / (2 * tref), 1e-12, "gamma_o from mix4 a");
+    close_rel(g.skew_in, 1.0 - 0.157439892 / (2 * tref), 1e-12, "gamma_i from mix4 c");
+    /* a NIC passing 4/3 of one message alone: floor 0.75 k, 001's numbers unchanged */
+    ct_conflict_sample p[8];
+    size_t np = 0;
+    add(p, &np, "ref", "a", 0, 1, 0.1);
+    add(p, &np, "out2", "a", 0, 1, 0.15);
+    add(p, &np, "out2", "b", 0, 2, 0.15);
+    add(p, &np, "out3", "a", 0, 1, 0.225);
+    add(p, &np, "out3", "b", 0, 2, 0.225);
+    add(p, &np, "out3", "c", 0, 3, 0.225);
+    o.nic_rate = 1.4 * p[0].m / 0.1;
+    assert_int_equal(ct_calibrate_gige_ex(p, np, &o, &g, &err), 0);
+    close_rel(g.floor_unit, 1 / 1.4, 1e-12, "floor unit");
+    assert_int_equal(g.nfloored, 0);
+    close_rel(g.share, 0.75, 1e-12, "beta kept");
+    /* no rate: exactly ct_calibrate_gige */
+    o.nic_rate = 0;
+    assert_int_equal(ct_calibrate_gige_ex(c, n, &o, &g, &err), 0);
+    assert_memory_equal(&g, &g0, sizeof g);
+}
+
+/* The NIC rate with overlapped messages: the largest (N - 1) m / t over the
+ * Alltoall samples on >= 3 nodes with one task per node; 2 x 1 (one message
+ * each way) and several tasks per node do not count. */
+static void test_nic_overlap_rate(void **state)
+{
+    (void)state;
+    const ct_a2a_sample s[] = {
+        {.nodes = 2, .tasks_per_node = 1, .m = 262144, .t = 0.01},
+        {.nodes = 3, .tasks_per_node = 1, .m = 262144, .t = 0.0506},
+        {.nodes = 3, .tasks_per_node = 1, .m = 131072, .t = 0.025},
+        {.nodes = 4, .tasks_per_node = 2, .m = 262144, .t = 0.02},
+        {.nodes = 4, .tasks_per_node = 1, .m = 262144, .t = 0.1074},
+    };
+    close_rel(ct_nic_overlap_rate(s, 5), 2 * 131072 / 0.025, 1e-12, "3 x 1 at 128 KiB");
+    assert_true(ct_nic_overlap_rate(s, 1) == 0);
+    assert_true(ct_nic_overlap_rate(NULL, 0) == 0);
+    /* the recorded single-switch run (emu100): 3 x 1 overlapped at best
+     * 10.54 MB/s, below one 1 MiB message alone (11.10 MB/s): out2 (1.75)
+     * and out3 (2.68) are raised to 2 and 3, beta 0.89 -> 1 */
+    ct_bench_data d;
+    load_recorded("emu100", &d);
+    double rate = ct_nic_overlap_rate(d.a2a, d.na2a);
+    assert_true(rate > 10.5e6 && rate < 10.6e6);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/calibrate/emu100/conflict.csv", CT_FIXTURES);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[65536];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    ct_conflict_sample *c = NULL;
+    size_t n = 0;
+    ct_err err;
+    assert_int_equal(ct_conflict_parse(path, buf, len, &c, &n, &err), 0);
+    ct_calib_gige g;
+    ct_calib_gige_opts o = {.nic_rate = rate};
+    assert_int_equal(ct_calibrate_gige_ex(c, n, &o, &g, &err), 0);
+    assert_int_equal(g.nout, 2);
+    assert_int_equal(g.nfloored, 2);
+    assert_true(g.penalty_measured[0] < 2 && g.penalty_measured[1] < 3);
+    close_rel(g.share, 1.0, 1e-12, "beta");
+    free(c);
+    ct_bench_free(&d);
+}
+
 /* The intra-node bandwidth from one-node halves rows: tasks*m/t at the
  * largest size; multi-node rows and other patterns are ignored. */
 static void test_intra_from_pattern(void **state)
@@ -495,6 +604,8 @@ int main(void)
         cmocka_unit_test(test_summarise),
         cmocka_unit_test(test_gige_paper_numbers),
         cmocka_unit_test(test_gige_without_fig4),
+        cmocka_unit_test(test_gige_overlap_floor),
+        cmocka_unit_test(test_nic_overlap_rate),
         cmocka_unit_test(test_conflict_parse),
         cmocka_unit_test(test_recorded_emulated_cluster),
         cmocka_unit_test(test_recorded_incast_mode),

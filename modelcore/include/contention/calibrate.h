@@ -159,7 +159,14 @@ typedef struct ct_calib_gige {
     double t_ref;                /* s, 0>1 alone */
     size_t nout;                 /* pure outgoing conflicts measured */
     int k[CT_MAX_SCHEME_COMMS];
-    double penalty[CT_MAX_SCHEME_COMMS]; /* mean penalty of the k communications */
+    double penalty[CT_MAX_SCHEME_COMMS]; /* mean penalty of the k communications (after the
+                                          * overlap floor of ct_calibrate_gige_ex, if any) */
+    double penalty_measured[CT_MAX_SCHEME_COMMS]; /* the same before the floor */
+    /* overlap floor (ct_calibrate_gige_ex; 0 = not applied): the NIC capacity
+     * used, bytes/s, and the floor per communication, penalty(k) >= k * unit */
+    double nic_rate, floor_unit;
+    double overlap_rate;         /* opts.nic_rate as given (bytes/s) */
+    int nfloored;                /* out-k schemes raised to the floor */
     /* 001 §V-A's β, γ_i, γ_o (dimensionless), named as in ct_penalty_model
      * (CT_GIGE_SHARE, _SKEW_IN, _SKEW_OUT): in C "beta" is Hockney's s/byte */
     double share, skew_in, skew_out;
@@ -191,6 +198,34 @@ int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double 
  * not used: in-k and fig4's b, c, d, e. Needs "ref" and at least one out-k
  * with k >= 2; all schemes must share one message size. */
 int ct_calibrate_gige(const ct_conflict_sample *c, size_t n, ct_calib_gige *g, ct_err *err);
+
+/* The overlap floor (our extension of 001 §V-A's estimation): the out-k
+ * schemes' k communications leave one NIC from k different processes, whose
+ * starts are staggered on a loaded host; each is timed from its own start,
+ * so a late one meets fewer competitors and the measured penalties come out
+ * below what k communications started together pay (two flows out of a
+ * token-bucket-shaped NIC measured 1.73 x T_ref, 13 % faster than the bucket
+ * can pass them). A NIC cannot pass k messages of m bytes faster than its
+ * capacity R: started together, the last ends >= k m / R after the start.
+ * R = max(m / T_ref, nic_rate): what one communication alone and
+ * overlapped communications demonstrably got through one NIC. With
+ * nic_rate > 0, each penalty(k) is raised to at least
+ * k * (m / T_ref) / R (floor_unit = (m / T_ref) / R <= 1; Hockney's alpha,
+ * under 0.5 % of T_ref at the conflict size, is neglected), before beta and
+ * the gammas are fitted. nic_rate = 0: no floor (= ct_calibrate_gige). */
+typedef struct ct_calib_gige_opts {
+    double nic_rate;   /* bytes/s, e.g. ct_nic_overlap_rate(); 0 = unknown */
+} ct_calib_gige_opts;
+int ct_calibrate_gige_ex(const ct_conflict_sample *c, size_t n, const ct_calib_gige_opts *o,
+                         ct_calib_gige *g, ct_err *err);
+
+/* What one NIC demonstrably carried with overlapped communications: the
+ * largest (N - 1) m / t over the Alltoall samples on N >= 3 nodes with one
+ * task per node, where one process posts its N - 1 sends at once (they start
+ * together by construction). t is the sample's mean time; the receives of
+ * the same NIC and any uplink crossed only lower it (then m / T_ref decides
+ * in ct_calibrate_gige_ex). 0 when no such sample. */
+double ct_nic_overlap_rate(const ct_a2a_sample *s, size_t n);
 
 /* --- duplex coupling δ of the duplex fair-share model (our extension,
  * penalty_duplex.c) --- from the 2-node, 1-task-per-node Alltoall calibrate
