@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include <stdio.h>
 
+#include "contention/p2p.h"
 #include "contention/signatures.h"
 
 #define ADMIN_OK 0
@@ -105,6 +106,9 @@ void admin_json_number(FILE *f, double v);
 const char *admin_fmt_time(double s, char *buf, size_t sz);
 /* Bytes with a binary suffix: "2 KiB", "1.5 MiB", "300 B". */
 const char *admin_fmt_bytes(double b, char *buf, size_t sz);
+/* ", spread up to S %, worst miss E x its spread" for a piecewise ping-pong
+ * segment whose samples know their repetitions' spread (p2p.h), else "". */
+const char *admin_seg_spread(const ct_p2p_seg_diag *d, char *buf, size_t sz);
 
 /* Expand a Slurm host list ("n[1-4,7],login2") into at most max names with
  * libslurm (admin/hostfile.c); err receives what is wrong. Free with

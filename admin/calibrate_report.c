@@ -95,19 +95,28 @@ out:
 void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *g, int have_gige,
                         const char *gige_err)
 {
-    char t1[32], t2[32], t3[32];
+    char t1[32], t2[32], t3[32], sp[96];
     fprintf(o, "point-to-point (Hockney): alpha = %s, bandwidth = %.4g MB/s (%zu ping-pong "
                "sizes, R^2 %.4f)\n",
             admin_fmt_time(r->alpha, t1, sizeof t1), 1.0 / r->beta / 1e6, r->p2p_diag.npoints,
             r->p2p_diag.r2);
     if (r->p2p_diag.warning[0])
         fprintf(o, "  warning: %s\n", r->p2p_diag.warning);
-    for (size_t q = 0; r->p2p.nseg > 1 && q < r->p2p.nseg; q++)
+    const ct_p2p_curve *pp = r->p2p_pingpong.nseg ? &r->p2p_pingpong : &r->p2p;
+    for (size_t q = 0; pp->nseg > 1 && q < pp->nseg; q++)
         fprintf(o, "  segment %zu from %s: alpha = %s, bandwidth = %.4g MB/s (%zu samples, R^2 "
-                   "%.4f, max error %.1f%%)\n",
-                q + 1, admin_fmt_bytes(r->p2p.seg[q].from, t2, sizeof t2),
-                admin_fmt_time(r->p2p.seg[q].alpha, t1, sizeof t1), 1.0 / r->p2p.seg[q].beta / 1e6,
-                r->p2p_seg[q].npoints, r->p2p_seg[q].r2, 100 * r->p2p_seg[q].max_rel_err);
+                   "%.4f, max error %.1f%%%s)\n",
+                q + 1, admin_fmt_bytes(pp->seg[q].from, t2, sizeof t2),
+                admin_fmt_time(pp->seg[q].alpha, t1, sizeof t1), 1.0 / pp->seg[q].beta / 1e6,
+                r->p2p_seg[q].npoints, r->p2p_seg[q].r2, 100 * r->p2p_seg[q].max_rel_err,
+                admin_seg_spread(&r->p2p_seg[q], sp, sizeof sp));
+    if (r->burst > 0)
+        fprintf(o, "  token bucket: the ping-pong passes about %s at memory speed after an idle "
+                   "link (top segment alpha = %s); back-to-back traffic runs at the line rate: "
+                   "predictions use alpha = %s, %.4g MB/s for every size\n",
+                admin_fmt_bytes(r->burst, t2, sizeof t2),
+                admin_fmt_time(pp->seg[pp->nseg - 1].alpha, t1, sizeof t1),
+                admin_fmt_time(r->p2p.seg[0].alpha, t3, sizeof t3), 1.0 / r->p2p.seg[0].beta / 1e6);
     if (r->incast) {
         fprintf(o, "Alltoall signature, gamma(k,f) (our extension of 000 eq. 5) fitted robustly on");
         for (size_t k = 0; k < r->nfit_cfg; k++)

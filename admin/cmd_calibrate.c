@@ -239,6 +239,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         f->co.intra_bw = d->intra_bw;
     f->co.incast = a->incast;
     f->co.p2p_max_seg = (size_t)a->nseg;
+    f->co.sustained = a->nseg > 1; /* a token bucket's burst is no sustained rate */
     f->co.max_fit_err = a->max_err_pct / 100;
     f->co.force = !a->strict; /* calibrate flags loudly; --strict refuses */
     if (ct_calibrate_alltoall(d->bench.p2p, d->bench.np2p, d->bench.a2a, d->bench.na2a, &f->co,

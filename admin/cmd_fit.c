@@ -342,6 +342,8 @@ int cmd_fit(int argc, char **argv)
         ct_p2p_fit_opts po;
         ct_p2p_fit_opts_default(&po);
         po.max_seg = (size_t)nseg;
+        if (po.max_seg == 1)
+            po.spread_floor = 0; /* the papers' single line, exactly ct_fit_hockney */
         if (ct_fit_hockney_piecewise(data.p2p, data.np2p, &po, &curve, &pf.diag, segdiag, &err) <
             0) {
             admin_fail(CMD, "point-to-point fit: %s", err.msg);
@@ -467,7 +469,7 @@ int cmd_fit(int argc, char **argv)
         }
         o = wout.f;
     }
-    char t1[32], t2[32];
+    char t1[32], t2[32], sp[96];
     fprintf(o, "# Fitted by contention-admin fit on %s from: %s\n", today, files);
     fprintf(o, "# point-to-point: %s\n#   alpha = %s, bandwidth = %.6g MB/s", pf.how,
             admin_fmt_time(pf.alpha, t1, sizeof t1), 1.0 / pf.beta / 1e6);
@@ -480,10 +482,11 @@ int cmd_fit(int argc, char **argv)
     for (size_t q = 0; fab.p2p_segments.nseg > 1 && q < fab.p2p_segments.nseg; q++)
         fprintf(o,
                 "#   segment %zu from %.0f B: alpha = %s, bandwidth = %.6g MB/s; %zu samples "
-                "%.0f..%.0f B, R^2 = %.6f, max rel err %.2f%%\n",
+                "%.0f..%.0f B, R^2 = %.6f, max rel err %.2f%%%s\n",
                 q + 1, curve.seg[q].from, admin_fmt_time(curve.seg[q].alpha, t1, sizeof t1),
                 1.0 / curve.seg[q].beta / 1e6, segdiag[q].npoints, segdiag[q].m_lo,
-                segdiag[q].m_hi, segdiag[q].r2, 100 * segdiag[q].max_rel_err);
+                segdiag[q].m_hi, segdiag[q].r2, 100 * segdiag[q].max_rel_err,
+                admin_seg_spread(&segdiag[q], sp, sizeof sp));
     if (fab.has_alltoall) {
         fprintf(o, "# alltoall (000 eq. 5): %zu samples, n = %d..%d", na2a, (int)nmin, (int)nmax);
         if (dropped)

@@ -168,6 +168,16 @@ const char *admin_fmt_bytes(double b, char *buf, size_t sz)
     return ct_format_bytes(b, 4, buf, sz);
 }
 
+const char *admin_seg_spread(const ct_p2p_seg_diag *d, char *buf, size_t sz)
+{
+    if (!d || !(d->max_spread > 0))
+        snprintf(buf, sz, "%s", "");
+    else
+        snprintf(buf, sz, ", spread up to %.1f%%, worst miss %.2fx its spread",
+                 100 * d->max_spread, d->max_err_spread);
+    return buf;
+}
+
 void admin_fabric_line(FILE *f, const ct_fabric *fab)
 {
     char a[32], d[32], m[32];

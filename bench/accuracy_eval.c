@@ -2,7 +2,7 @@
  * and print every prediction against its measurement (CSV on stdout), for the
  * accuracy matrix of doc/accuracy.md.
  *
- *   ct-accuracy-eval DIR paper|incast
+ *   ct-accuracy-eval DIR paper|incast|wire
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
  * `contention-admin calibrate --raw`) and, written by accuracy-report,
@@ -15,6 +15,11 @@
  * incast: this project's (piecewise p2p curve from the wide ping-pong, the
  *         robust gamma(k,f) fit on 2 x 1, N x 1 and N x 2, intra-node
  *         bandwidth from the one-node halves, gammas from mix4).
+ * wire:   no fit: the network floor of every pattern point, the time the
+ *         network alone needs (each NIC at the line rate of DIR/setup, fair
+ *         share, no latency, no send/receive coupling; intra-node transfers at
+ *         the incast mode's intra-node bandwidth): measured / floor says how
+ *         much of a time the network explains and how much the host adds.
  * Patterns are never fitted on: every pattern row is a held-back prediction
  * of ct_score for that allocation, pattern, size and layout.
  *
@@ -101,12 +106,14 @@ static int predict_pattern(const ct_fabric *f, int nodes, int tpn, const char *p
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 || (strcmp(argv[2], "paper") && strcmp(argv[2], "incast"))) {
-        fprintf(stderr, "usage: ct-accuracy-eval DIR paper|incast\n");
+    if (argc != 3 ||
+        (strcmp(argv[2], "paper") && strcmp(argv[2], "incast") && strcmp(argv[2], "wire"))) {
+        fprintf(stderr, "usage: ct-accuracy-eval DIR paper|incast|wire\n");
         return 2;
     }
     const char *dir = argv[1];
-    int incast = strcmp(argv[2], "incast") == 0;
+    int wire = strcmp(argv[2], "wire") == 0;
+    int incast = wire || strcmp(argv[2], "incast") == 0;
     char path[4096];
     ct_err err;
     ct_bench_data pp = {0}, a2 = {0};
@@ -212,6 +219,7 @@ int main(int argc, char **argv)
     if (incast) {
         o.incast = 1;
         o.p2p_max_seg = 4;
+        o.sustained = 1; /* patterns and collectives run back to back */
         o.force = 1; /* the matrix shows the numbers; the flag is printed */
     }
     ct_calib_result r;
@@ -227,12 +235,39 @@ int main(int argc, char **argv)
         if (ct_fit_hockney_piecewise(pp.p2p, pp.np2p, &po, &r.p2p, &r.p2p_diag, r.p2p_seg, &err) <
             0)
             return die("ping-pong", &err);
+        r.p2p_pingpong = r.p2p;
+        if (o.sustained)
+            ct_p2p_sustained(&r.p2p_pingpong, &r.p2p, &r.burst);
         r.alpha = r.p2p.seg[0].alpha;
         r.beta = r.p2p.seg[0].beta;
     }
 
     ct_fabric f;
     ct_fabric_init(&f);
+    double line_rate = 0; /* bytes/s, wire mode */
+    if (wire) {
+        snprintf(path, sizeof path, "%s/setup", dir);
+        FILE *sf = fopen(path, "r");
+        char rate[64] = "";
+        double v = 0;
+        char unit[16] = "";
+        if (!sf || fscanf(sf, "%*d %63s", rate) != 1 || sscanf(rate, "%lf%15s", &v, unit) != 2) {
+            if (sf)
+                fclose(sf);
+            fprintf(stderr, "ct-accuracy-eval: %s: no rate such as 100mbit (accepted: 'NODES "
+                            "RATE ...' as accuracy-report writes it)\n", path);
+            return 1;
+        }
+        fclose(sf);
+        double mult = !strcmp(unit, "gbit") ? 1e9 : !strcmp(unit, "mbit") ? 1e6
+                    : !strcmp(unit, "kbit") ? 1e3 : 0;
+        if (!(v > 0) || mult == 0) {
+            fprintf(stderr, "ct-accuracy-eval: %s: rate '%s' (accepted: N kbit, mbit or gbit)\n",
+                    path, rate);
+            return 1;
+        }
+        line_rate = v * mult / 8;
+    }
     snprintf(f.name, sizeof f.name, "eval");
     f.alpha = r.alpha;
     f.beta = r.beta;
@@ -248,7 +283,15 @@ int main(int argc, char **argv)
     ct_duplex_fit dx;
     int have_duplex = 0;
     char dxmsg[CT_ERR_MAX] = "";
-    if (incast) {
+    if (wire) {
+        /* the network floor: line rate, no latency, fair share, no coupling */
+        f.alpha = 0;
+        f.beta = 1.0 / line_rate;
+        memset(&f.p2p_segments, 0, sizeof f.p2p_segments);
+        f.has_alltoall = 0;
+        f.penalty = (ct_penalty_model){.kind = CT_MODEL_FAIRSHARE};
+        r.npoints = 0; /* pattern rows only */
+    } else if (incast) {
         ct_p2p_curve cur = r.p2p;
         if (cur.nseg == 0)
             ct_p2p_single(&cur, r.alpha, r.beta);
@@ -299,13 +342,33 @@ int main(int argc, char **argv)
     free(pat);
 
     printf("# mode %s\n", argv[2]);
-    printf("# p2p: %zu segment(s):", r.p2p.nseg);
-    for (size_t q = 0; q < r.p2p.nseg; q++)
-        printf(" [from %.0f B: alpha %.2f us, %.2f MB/s, R^2 %.4f, max err %.1f %%]",
-               r.p2p.seg[q].from, r.p2p.seg[q].alpha * 1e6, 1e-6 / r.p2p.seg[q].beta,
+    if (wire) {
+        printf("# network floor: %.4g MB/s per NIC direction, no latency, fair share; intra-node "
+               "%.1f MB/s\n", line_rate / 1e6, intra_bw / 1e6);
+        ct_calib_result_free(&r);
+        ct_bench_free(&pp);
+        ct_bench_free(&a2);
+        free(cs);
+        return 0;
+    }
+    const ct_p2p_curve *ppc = r.p2p_pingpong.nseg ? &r.p2p_pingpong : &r.p2p;
+    printf("# p2p: %zu segment(s):", ppc->nseg);
+    for (size_t q = 0; q < ppc->nseg; q++) {
+        printf(" [from %.0f B: alpha %.2f us, %.2f MB/s, R^2 %.4f, max err %.1f %%",
+               ppc->seg[q].from, ppc->seg[q].alpha * 1e6, 1e-6 / ppc->seg[q].beta,
                r.p2p_seg[q].r2, 100 * r.p2p_seg[q].max_rel_err);
-    printf(" (%zu samples, overall R^2 %.4f, max err %.1f %%)\n", r.p2p_diag.npoints,
-           r.p2p_diag.r2, 100 * r.p2p_diag.max_rel_err);
+        if (r.p2p_seg[q].max_spread > 0)
+            printf(", spread up to %.0f %%, worst miss %.2fx its spread",
+                   100 * r.p2p_seg[q].max_spread, r.p2p_seg[q].max_err_spread);
+        printf("]");
+    }
+    printf(" (%zu samples, overall R^2 %.4f, max err %.1f %%%s)\n", r.p2p_diag.npoints,
+           r.p2p_diag.r2, 100 * r.p2p_diag.max_rel_err,
+           incast ? ", sizes weighted by their repetitions' spread" : "");
+    if (r.burst > 0)
+        printf("# token bucket: the ping-pong passes %.0f KiB free after an idle link; patterns and "
+               "Alltoall use the sustained curve alpha %.2f us, %.2f MB/s\n",
+               r.burst / 1024, r.p2p.seg[0].alpha * 1e6, 1e-6 / r.p2p.seg[0].beta);
     if (failed[0]) {
         printf("# FIT FAILED: %s\n", failed);
     } else if (r.incast) {

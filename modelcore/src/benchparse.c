@@ -161,14 +161,14 @@ static int sample_ok(parser *p, double m, double v, const char *what)
     return 0;
 }
 
-static int add_p2p(parser *p, double m, double t)
+static int add_p2p(parser *p, double m, double t, double t_min)
 {
     ct_bench_data *d = p->out;
     if (sample_ok(p, m, t, "time") < 0)
         return -1;
     if (room_for_one(p, (void **)&d->p2p, &d->cap_p2p, d->np2p, sizeof *d->p2p) < 0)
         return -1;
-    d->p2p[d->np2p++] = (ct_p2p_sample){m, t};
+    d->p2p[d->np2p++] = (ct_p2p_sample){.m = m, .t = t, .t_min = t_min};
     return 0;
 }
 
@@ -381,7 +381,7 @@ static int parse_csv(parser *p, const char *buf, size_t len)
                             "pingpong row with %d tasks%s (accepted: 2 tasks on 2 nodes; a "
                             "ping-pong inside one node measures memory, not the network)",
                             (int)tasks, tpn > 1 || nodes == 1 ? " on one node" : "");
-            if (add_p2p(p, m, tavg) < 0)
+            if (add_p2p(p, m, tavg, tmin) < 0)
                 return -1;
         } else if (add_a2a(p, tasks, tpn, nodes, m, tavg, tmin) < 0) {
             return -1;
@@ -442,7 +442,7 @@ static int parse_osu(parser *p, const char *buf, size_t len, ct_bench_format fmt
         if (!(v > 0))
             return perr(p, "value %s for size %d (accepted: > 0)", tok[1], (int)size);
         int rc = fmt == CT_BENCH_OSU_BW        ? add_bw(p, size, v * 1e6)
-                 : fmt == CT_BENCH_OSU_LATENCY ? add_p2p(p, size, v / 1e6)
+                 : fmt == CT_BENCH_OSU_LATENCY ? add_p2p(p, size, v / 1e6, 0)
                                                : add_a2a(p, tasks, 0, 0, size, v / 1e6, 0);
         if (rc < 0)
             return -1;
@@ -543,7 +543,7 @@ static int parse_imb(parser *p, const char *buf, size_t len)
         if (bench == B_PINGPONG) {
             if (nprocs != 2)
                 return perr(p, "PingPong with %d processes (accepted: 2)", (int)nprocs);
-            if (add_p2p(p, size, us / 1e6) < 0) /* IMB's t[usec] is half the round trip */
+            if (add_p2p(p, size, us / 1e6, 0) < 0) /* IMB's t[usec] is half the round trip */
                 return -1;
         } else if (nprocs >= 2 && add_a2a(p, nprocs, 0, 0, size, us / 1e6, 0) < 0) {
             return -1;

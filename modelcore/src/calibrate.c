@@ -151,11 +151,18 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
     ct_p2p_fit_opts po;
     ct_p2p_fit_opts_default(&po);
     po.max_seg = o.p2p_max_seg > 1 ? o.p2p_max_seg : 1;
+    /* one segment = the papers' procedure (ct_fit_hockney, weights 1/t^2); the
+     * piecewise fit also weighs each size by its repetitions' spread */
+    if (po.max_seg == 1)
+        po.spread_floor = 0;
     if (po.max_seg > CT_P2P_MAX_SEG)
         return ct_err_set(err, "calibrate: p2p_max_seg = %zu (accepted: 1 to %d)", po.max_seg,
                           CT_P2P_MAX_SEG);
     if (ct_fit_hockney_piecewise(p2p, np2p, &po, &r->p2p, &r->p2p_diag, r->p2p_seg, err) < 0)
         return ct_err_prefix(err, "calibrate: ping-pong: ");
+    r->p2p_pingpong = r->p2p;
+    if (o.sustained)
+        ct_p2p_sustained(&r->p2p_pingpong, &r->p2p, &r->burst);
     /* one segment: exactly ct_fit_hockney's alpha, beta; several: the first */
     r->alpha = r->p2p.seg[0].alpha;
     r->beta = r->p2p.seg[0].beta;

@@ -395,9 +395,40 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         }
     }
     if (!isfinite(best_cv) || !(best_p[V_G] > 0)) {
-        ct_err_set(err, "signature fit: least squares needs gamma <= 0 (accepted: gamma > 0); "
-                        "the measured times do not grow with m*beta beyond the alpha term: check "
-                        "that alpha, beta and the times are in seconds");
+        /* say why with numbers: how many samples ran faster than the
+         * contention-free time the point-to-point curve gives them */
+        ct_a2a_sig one = {.gamma = 1.0, .delta = 0.0, .M = 0.0};
+        size_t below = 0;
+        double rlo = INFINITY, rhi = 0, mlo = INFINITY, mhi = 0;
+        for (size_t i = 0; i < n; i++) {
+            double bound = ct_a2a_predict_sample(&s[i], p2p, intra_bw, &one);
+            double q = s[i].t / bound;
+            below += q < 1.0;
+            rlo = fmin(rlo, q);
+            rhi = fmax(rhi, q);
+            mlo = fmin(mlo, s[i].m);
+            mhi = fmax(mhi, s[i].m);
+        }
+        /* the ratio at the smallest and at the largest size (means) */
+        double qs = 0, ql = 0;
+        size_t ns = 0, nl = 0;
+        for (size_t i = 0; i < n; i++) {
+            double q = s[i].t / ct_a2a_predict_sample(&s[i], p2p, intra_bw, &one);
+            if (s[i].m == mlo)
+                qs += q, ns++;
+            if (s[i].m == mhi)
+                ql += q, nl++;
+        }
+        ct_err_set(err,
+                   "signature fit refused: the best fit needs gamma <= 0 (accepted: gamma > 0): "
+                   "the Alltoall times do not grow with the bytes as the point-to-point curve "
+                   "says: measured / contention-free time (n-1)(alpha + m*beta) from %.2f to "
+                   "%.2f (%zu of %zu samples below 1), %.2f at %.0f B and %.2f at %.0f B on "
+                   "average: something other than the bytes sets these times (on a loaded "
+                   "host, scheduling delays in the ping-pong or the Alltoall), or alpha, beta "
+                   "and the times are not all in seconds",
+                   rlo, rhi, below, n, qs / (double)(ns ? ns : 1), mlo, ql / (double)(nl ? nl : 1),
+                   mhi);
         goto out;
     }
     memset(out, 0, sizeof *out);

@@ -5,6 +5,7 @@
 #include "contention/p2p.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,11 +72,35 @@ int ct_p2p_check(const ct_p2p_curve *c, const char *what, ct_err *err)
     return 0;
 }
 
+void ct_p2p_sustained(const ct_p2p_curve *c, ct_p2p_curve *out, double *burst)
+{
+    double b = 0;
+    ct_p2p_curve r = *c;
+    if (c->nseg >= 2 && c->nseg <= CT_P2P_MAX_SEG) {
+        const ct_p2p_seg *top = &c->seg[c->nseg - 1];
+        if (top->alpha < 0 && top->beta > 0) {
+            b = -top->alpha / top->beta; /* bytes the bucket passes free */
+            ct_p2p_single(&r, c->seg[0].alpha, top->beta);
+        }
+    }
+    *out = r;
+    if (burst)
+        *burst = b;
+}
+
 void ct_p2p_fit_opts_default(ct_p2p_fit_opts *o)
 {
     o->max_seg = 4;
     o->seg_penalty = 1.0;
     o->noise_floor = 0.005;
+    o->spread_floor = 0.02;
+}
+
+double ct_p2p_sample_spread(const ct_p2p_sample *s)
+{
+    if (!s || !(s->t_min > 0) || !(s->t_min < s->t) || !(s->t > 0))
+        return 0;
+    return (s->t - s->t_min) / s->t;
 }
 
 /* ---- fitting ------------------------------------------------------------ */
@@ -95,14 +120,14 @@ static sums sums_sub(const sums *hi, const sums *lo)
 
 typedef struct line {
     double a, b, sse;
-    int ok;
+    int ok, clamped;
 } line;
 
 /* Least squares of t = a + b m on relative errors (same normal equations as
  * ct_fit_hockney); clamp: a < 0 -> a = 0, line through the origin. */
 static line line_fit(const sums *s, int clamp)
 {
-    line L = {0, 0, INFINITY, 0};
+    line L = {0, 0, INFINITY, 0, 0};
     double det = s->w * s->mm - s->m * s->m;
     if (!(det > 0))
         return L;
@@ -111,6 +136,7 @@ static line line_fit(const sums *s, int clamp)
     if (clamp && a < 0) {
         a = 0;
         b = s->mt / s->mm;
+        L.clamped = 1;
     }
     if (!(b > 0) || !isfinite(a) || !isfinite(b))
         return L;
@@ -132,10 +158,10 @@ static int cmp_sample(const void *x, const void *y)
 /* The most distinct sizes the segment search considers (O(D^2) ranges). */
 #define PW_MAX_DISTINCT 512
 
-static void seg_diag(const ct_p2p_sample *s, size_t lo, size_t hi, const ct_p2p_curve *c,
-                     ct_p2p_seg_diag *d)
+static void seg_diag(const ct_p2p_sample *s, const double *sig, size_t lo, size_t hi,
+                     const ct_p2p_curve *c, int weighted, ct_p2p_seg_diag *d)
 {
-    double mean = 0, ssr = 0, sst = 0, maxrel = 0;
+    double mean = 0, ssr = 0, sst = 0, maxrel = 0, maxsp = 0, maxu = 0;
     for (size_t i = lo; i < hi; i++)
         mean += s[i].t;
     mean /= (double)(hi - lo);
@@ -144,7 +170,12 @@ static void seg_diag(const ct_p2p_sample *s, size_t lo, size_t hi, const ct_p2p_
         ssr += e * e;
         sst += (s[i].t - mean) * (s[i].t - mean);
         maxrel = fmax(maxrel, fabs(e) / s[i].t);
+        maxsp = fmax(maxsp, ct_p2p_sample_spread(&s[i]));
+        if (weighted)
+            maxu = fmax(maxu, fabs(e) / s[i].t / sig[i]);
     }
+    d->max_spread = maxsp;
+    d->max_err_spread = maxu;
     d->npoints = hi - lo;
     d->m_lo = s[lo].m;
     d->m_hi = s[hi - 1].m;
@@ -167,29 +198,49 @@ int ct_fit_hockney_piecewise(const ct_p2p_sample *s_in, size_t n, const ct_p2p_f
         return ct_err_set(err, "piecewise Hockney fit: max_seg = %zu (accepted: 1 to %d)",
                           o.max_seg, CT_P2P_MAX_SEG);
     if (!isfinite(o.seg_penalty) || o.seg_penalty < 0 || !isfinite(o.noise_floor) ||
-        o.noise_floor <= 0)
+        o.noise_floor <= 0 || !isfinite(o.spread_floor) || o.spread_floor < 0)
         return ct_err_set(err,
-                          "piecewise Hockney fit: seg_penalty = %g, noise_floor = %g "
-                          "(accepted: >= 0 and > 0, finite)",
-                          o.seg_penalty, o.noise_floor);
+                          "piecewise Hockney fit: seg_penalty = %g, noise_floor = %g, "
+                          "spread_floor = %g (accepted: >= 0, > 0 and >= 0, finite)",
+                          o.seg_penalty, o.noise_floor, o.spread_floor);
     /* one segment: exactly today's fit (it also validates the samples) */
     double a1, b1;
     if (ct_fit_hockney(s_in, n, &a1, &b1, diag, err) < 0)
         return -1;
     ct_p2p_single(out, a1, b1);
+    /* the repetitions' spread, when known, weights each sample (fit_alltoall.h) */
+    int weighted = 0;
+    for (size_t i = 0; i < n; i++) {
+        double tm = s_in[i].t_min;
+        if (!isfinite(tm) || tm < 0 || tm > s_in[i].t)
+            return ct_err_set(err,
+                              "piecewise Hockney fit: sample %zu (m = %g bytes): t_min = %g s "
+                              "(accepted: 0 = unknown, or the best repetition, > 0 and <= "
+                              "t = %g s)",
+                              i, s_in[i].m, tm, s_in[i].t);
+        if (tm > 0 && o.spread_floor > 0)
+            weighted = 1;
+    }
 
     int rc = -1;
     ct_p2p_sample *s = malloc(n * sizeof *s);
     size_t *st = malloc((n + 1) * sizeof *st); /* start index of each distinct size */
     sums *pre = malloc((n + 1) * sizeof *pre);
+    double *sig = malloc(n * sizeof *sig);
     double *dp = NULL;
     size_t *from = NULL;
-    if (!s || !st || !pre) {
+    if (!s || !st || !pre || !sig) {
         ct_err_set(err, "piecewise Hockney fit: out of memory for %zu samples", n);
         goto out;
     }
     memcpy(s, s_in, n * sizeof *s);
     qsort(s, n, sizeof *s, cmp_sample);
+    /* sigma_i: the sample's relative noise (1 = the papers' weights) */
+    double floor_sse = 0;
+    for (size_t i = 0; i < n; i++) {
+        sig[i] = weighted ? fmax(ct_p2p_sample_spread(&s[i]), o.spread_floor) : 1.0;
+        floor_sse += (o.noise_floor / sig[i]) * (o.noise_floor / sig[i]);
+    }
     size_t D = 0;
     for (size_t i = 0; i < n; i++)
         if (i == 0 || s[i].m != s[i - 1].m)
@@ -197,7 +248,8 @@ int ct_fit_hockney_piecewise(const ct_p2p_sample *s_in, size_t n, const ct_p2p_f
     st[D] = n;
     memset(&pre[0], 0, sizeof pre[0]);
     for (size_t i = 0; i < n; i++) {
-        double w = 1.0 / (s[i].t * s[i].t), m = s[i].m, t = s[i].t;
+        /* relative errors (1/t^2) in units of the sample's noise (1/sigma^2) */
+        double w = 1.0 / (s[i].t * s[i].t * sig[i] * sig[i]), m = s[i].m, t = s[i].t;
         pre[i + 1] = pre[i];
         pre[i + 1].w += w;
         pre[i + 1].m += w * m;
@@ -212,9 +264,23 @@ int ct_fit_hockney_piecewise(const ct_p2p_sample *s_in, size_t n, const ct_p2p_f
     if (D > PW_MAX_DISTINCT)
         kmax = 1;
 
-    double N = (double)n, floor_sse = N * o.noise_floor * o.noise_floor;
+    double N = (double)n;
     sums all = sums_sub(&pre[n], &pre[0]);
     line one = line_fit(&all, 1);
+    int one_clamped = 0;
+    if (weighted && one.ok) {
+        /* one segment, spread-weighted */
+        ct_p2p_single(out, one.a, one.b);
+        one_clamped = one.clamped;
+    } else if (weighted) {
+        /* the weighted line has no positive slope: keep the papers' line, its
+         * weighted residual for the criterion */
+        one.sse = 0;
+        for (size_t i = 0; i < n; i++) {
+            double e = (a1 + b1 * s[i].m - s[i].t) / (s[i].t * sig[i]);
+            one.sse += e * e;
+        }
+    }
     double best_bic = N * log(fmax(one.sse, floor_sse) / N) + o.seg_penalty * 2.0 * log(N);
     if (kmax >= 2) {
         /* dp[k][j]: least SSE of k segments covering distinct sizes [0, j) */
@@ -284,7 +350,7 @@ int ct_fit_hockney_piecewise(const ct_p2p_sample *s_in, size_t n, const ct_p2p_f
             *out = c;
         }
     }
-    if (diag && out->nseg > 1) {
+    if (diag && (out->nseg > 1 || weighted)) {
         double mean = 0, ssr = 0, sst = 0, maxrel = 0, sumrel = 0;
         for (size_t i = 0; i < n; i++)
             mean += s[i].t;
@@ -301,8 +367,17 @@ int ct_fit_hockney_piecewise(const ct_p2p_sample *s_in, size_t n, const ct_p2p_f
         diag->rmse = sqrt(ssr / N);
         diag->max_rel_err = maxrel;
         diag->mean_abs_rel_err = sumrel / N;
-        /* the single line's warnings (clamped alpha) do not apply to the curve */
+        /* the papers' line's warnings (clamped alpha) do not apply to this curve */
         diag->warning[0] = '\0';
+        if (out->nseg == 1 && one_clamped)
+            snprintf(diag->warning, sizeof diag->warning,
+                     "least squares gave a negative start-up time: alpha clamped to 0 and "
+                     "beta refitted through the origin");
+        if (n < 4)
+            snprintf(diag->warning + strlen(diag->warning),
+                     sizeof diag->warning - strlen(diag->warning), "%s%s",
+                     diag->warning[0] ? "; " : "",
+                     "fewer than 4 samples: alpha and beta are poorly constrained");
     }
     if (segdiag) {
         memset(segdiag, 0, CT_P2P_MAX_SEG * sizeof *segdiag);
@@ -315,7 +390,7 @@ int ct_fit_hockney_piecewise(const ct_p2p_sample *s_in, size_t n, const ct_p2p_f
             for (i1 = i0; i1 < n && s[i1].m < hi; i1++)
                 ;
             if (i1 > i0)
-                seg_diag(s, i0, i1, out, &segdiag[q]);
+                seg_diag(s, sig, i0, i1, out, weighted, &segdiag[q]);
         }
     }
     rc = 0;
@@ -323,6 +398,7 @@ out:
     free(s);
     free(st);
     free(pre);
+    free(sig);
     free(dp);
     free(from);
     return rc;

@@ -677,12 +677,20 @@ static void test_fit_threshold_and_extensions(void **state)
         print_error("%s\n", err.msg);
     assert_int_equal(rc, 0);
     assert_true(sf.fabrics[0].alltoall.gamma_incast > 0);
-    assert_int_equal(sf.fabrics[0].p2p_segments.nseg, 2);
-    /* and the duplex coupling from the recorded 2 x 1 Alltoall (128-512 KiB:
-     * t / T_alone - 1 = 0.079, 0.261, 0.297; median 0.261) */
+    /* the ping-pong's two segments show the default token bucket (top segment
+     * alpha -1.255 ms at 11.91 MB/s: ~14.6 KiB passed free after an idle link);
+     * the fabric gets the sustained line: 15.15 us, 11.905 MB/s for every size */
+    expect_in(r.err, "segment 2 from 256 KiB: alpha = -1.255 ms, bandwidth = 11.91 MB/s");
+    expect_in(r.err, "token bucket: the ping-pong passes about 14.59 KiB");
+    assert_int_equal(sf.fabrics[0].p2p_segments.nseg, 0);
+    assert_true(fabs(sf.fabrics[0].alpha - 15.15e-6) < 0.01e-6);
+    assert_true(fabs(1 / sf.fabrics[0].beta / 1e6 - 11.905) < 1e-3);
+    /* and the duplex coupling from the recorded 2 x 1 Alltoall against that
+     * line (128-512 KiB: t / T_alone - 1 = 12.689/11.025 - 1 = 0.151,
+     * 26.068/22.034 - 1 = 0.183, 46.175/44.053 - 1 = 0.048; median 0.151) */
     assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_DUPLEX);
-    assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_COUPLING] - 0.2613) < 5e-4);
-    expect_in(r.err, "duplex coupling (our extension): delta = 0.261");
+    assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_COUPLING] - 0.1509) < 5e-4);
+    expect_in(r.err, "duplex coupling (our extension): delta = 0.151");
     ct_sigfile_free(&sf);
     done(&r);
     r = run("fit", "--fabric", "emu", "--max-fit-error", "-1", EMU "pingpong.csv", NULL);

@@ -37,6 +37,7 @@ static void synthetic(ct_p2p_sample *p2p, ct_a2a_sample *a2a)
     for (size_t i = 0; i < 4; i++) {
         p2p[i].m = i * 262144.0;
         p2p[i].t = A + p2p[i].m * B;
+        p2p[i].t_min = 0;
     }
     for (size_t c = 0; c < NC; c++)
         for (size_t i = 0; i < NS; i++) {
@@ -45,6 +46,7 @@ static void synthetic(ct_p2p_sample *p2p, ct_a2a_sample *a2a)
             s->tasks_per_node = CFG[c][1];
             s->m = SIZES[i];
             s->t = truth(s->nodes, s->tasks_per_node, s->m, A, B, G, DELTA, MTH);
+            s->t_min = 0;
         }
 }
 
@@ -81,6 +83,49 @@ static void test_exact_recovery(void **state)
     assert_true(r.held_all.max_abs < 1e-6);
     /* m >= 128 KiB: 3 of the 5 sizes in each held-back configuration */
     assert_int_equal(r.held_saturated.n, (NC - 1) * 3);
+    ct_calib_result_free(&r);
+}
+
+/* A token bucket (our extension, p2p.h ct_p2p_sustained): the ping-pong
+ * passes the first 256 KiB of a message after an idle link free, the Alltoall
+ * (back to back) runs at the line rate. With opts.sustained the fit and every
+ * prediction use the sustained curve and recover the signature exactly; on
+ * the ping-pong curve as measured the fitted gamma absorbs the burst. */
+static void test_sustained_bucket(void **state)
+{
+    (void)state;
+    const double burst = 262144;
+    ct_p2p_sample p2p[11];
+    size_t np = 0;
+    for (double m = 1024; m <= 4194304; m *= 2.5) {
+        /* veth speed (1 GB/s) inside the burst, the line rate beyond it */
+        double t = m <= burst ? A + m * 1e-9 : A + burst * 1e-9 + (m - burst) * B;
+        p2p[np++] = (ct_p2p_sample){.m = m, .t = t, .t_min = 0.99 * t};
+    }
+    ct_a2a_sample a2a[NC * NS];
+    ct_p2p_sample unused[4];
+    synthetic(unused, a2a);
+    ct_calib_opts o;
+    ct_calib_opts_default(&o);
+    o.p2p_max_seg = 4;
+    o.sustained = 1;
+    ct_calib_result r;
+    ct_err err;
+    assert_int_equal(ct_calibrate_alltoall(p2p, np, a2a, NC * NS, &o, &r, &err), 0);
+    print_message("burst %.0f B, sustained alpha %g beta %g, ping-pong %zu segments\n", r.burst,
+                  r.p2p.seg[0].alpha, r.p2p.seg[0].beta, r.p2p_pingpong.nseg);
+    assert_true(r.p2p_pingpong.nseg >= 2);
+    assert_int_equal(r.p2p.nseg, 1);
+    close_rel(r.beta, B, 1e-3, "sustained beta = line rate");
+    close_rel(r.burst, burst, 0.02, "burst");
+    close_rel(r.sig.gamma, G, 0.01, "gamma on the sustained curve");
+    assert_true(r.held_saturated.max_abs < 0.02);
+    ct_calib_result_free(&r);
+    /* the measured ping-pong curve instead: predictions too fast by the burst */
+    o.sustained = 0;
+    assert_int_equal(ct_calibrate_alltoall(p2p, np, a2a, NC * NS, &o, &r, &err), 0);
+    assert_true(r.burst == 0 && r.p2p.nseg >= 2);
+    assert_true(r.held_saturated.max_abs > 0.05);
     ct_calib_result_free(&r);
 }
 
@@ -599,6 +644,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_recovery),
+        cmocka_unit_test(test_sustained_bucket),
         cmocka_unit_test(test_split_and_isolation),
         cmocka_unit_test(test_too_few_fit_samples),
         cmocka_unit_test(test_summarise),

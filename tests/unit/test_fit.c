@@ -334,7 +334,7 @@ static void test_fit_hockney(void **state)
     ct_p2p_sample s[12];
     size_t n = 0;
     for (double m = 0; n < 12; m = m ? m * 4 : 1)
-        s[n++] = (ct_p2p_sample){m, alpha + m * beta};
+        s[n++] = (ct_p2p_sample){m, alpha + m * beta, 0};
     double a, b;
     ct_fit_diag d;
     ct_err err = {{0}};
@@ -353,34 +353,34 @@ static void test_fit_hockney(void **state)
     assert_true(d.max_rel_err < 0.04);
 
     /* two points: allowed, with a warning */
-    ct_p2p_sample two[2] = {{0, 1e-4}, {1e6, 1.1e-3}};
+    ct_p2p_sample two[2] = {{0, 1e-4, 0}, {1e6, 1.1e-3, 0}};
     assert_int_equal(ct_fit_hockney(two, 2, &a, &b, &d, &err), 0);
     close_rel(a, 1e-4, 1e-9, "alpha 2 points");
     close_rel(b, 1e-9, 1e-9, "beta 2 points");
     assert_non_null(strstr(d.warning, "fewer than 4"));
 
     /* negative intercept: clamped to 0 with a warning */
-    ct_p2p_sample neg[4] = {{1000, 0.5e-6}, {2000, 2e-6}, {4000, 5e-6}, {8000, 11e-6}};
+    ct_p2p_sample neg[4] = {{1000, 0.5e-6, 0}, {2000, 2e-6, 0}, {4000, 5e-6, 0}, {8000, 11e-6, 0}};
     assert_int_equal(ct_fit_hockney(neg, 4, &a, &b, &d, &err), 0);
     assert_true(a == 0.0);
     assert_true(b > 0);
     assert_non_null(strstr(d.warning, "alpha clamped"));
 
-    ct_p2p_sample bad[4] = {{0, 1e-4}, {1024, 2e-4}, {2048, -1}, {4096, 4e-4}};
+    ct_p2p_sample bad[4] = {{0, 1e-4, 0}, {1024, 2e-4, 0}, {2048, -1, 0}, {4096, 4e-4, 0}};
     assert_int_equal(ct_fit_hockney(bad, 4, &a, &b, &d, &err), -1);
     assert_non_null(strstr(err.msg, "sample 2: t = -1"));
-    bad[2] = (ct_p2p_sample){-5, 1e-4};
+    bad[2] = (ct_p2p_sample){-5, 1e-4, 0};
     assert_int_equal(ct_fit_hockney(bad, 4, &a, &b, &d, &err), -1);
     assert_non_null(strstr(err.msg, "sample 2: m = -5"));
-    bad[2] = (ct_p2p_sample){NAN, 1e-4};
+    bad[2] = (ct_p2p_sample){NAN, 1e-4, 0};
     assert_int_equal(ct_fit_hockney(bad, 4, &a, &b, &d, &err), -1);
     assert_non_null(strstr(err.msg, "sample 2: m = nan"));
     assert_int_equal(ct_fit_hockney(s, 1, &a, &b, &d, &err), -1);
     assert_non_null(strstr(err.msg, "at least 2"));
-    ct_p2p_sample same[3] = {{64, 1e-4}, {64, 2e-4}, {64, 3e-4}};
+    ct_p2p_sample same[3] = {{64, 1e-4, 0}, {64, 2e-4, 0}, {64, 3e-4, 0}};
     assert_int_equal(ct_fit_hockney(same, 3, &a, &b, &d, &err), -1);
     assert_non_null(strstr(err.msg, "two distinct sizes"));
-    ct_p2p_sample down[3] = {{64, 3e-4}, {128, 2e-4}, {256, 1e-4}};
+    ct_p2p_sample down[3] = {{64, 3e-4, 0}, {128, 2e-4, 0}, {256, 1e-4, 0}};
     assert_int_equal(ct_fit_hockney(down, 3, &a, &b, &d, &err), -1);
     assert_non_null(strstr(err.msg, "beta"));
 }
@@ -393,7 +393,7 @@ static void test_fit_hockney_alpha(void **state)
     ct_fit_diag d;
     ct_err err = {{0}};
     /* exact Hockney data: the intercept comes back, r2 = 1 */
-    ct_p2p_sample line[] = {{0, 50e-6}, {1024, 50e-6 + 1024 * 8e-9}, {1048576, 50e-6 + 1048576 * 8e-9}};
+    ct_p2p_sample line[] = {{0, 50e-6, 0}, {1024, 50e-6 + 1024 * 8e-9, 0}, {1048576, 50e-6 + 1048576 * 8e-9, 0}};
     assert_int_equal(ct_fit_hockney_alpha(line, 3, 8e-9, &alpha, &d, &err), 0);
     assert_float_equal(alpha, 50e-6, 50e-6 * 1e-12);
     assert_int_equal(d.npoints, 3);
@@ -401,14 +401,14 @@ static void test_fit_hockney_alpha(void **state)
     assert_true(d.max_rel_err < 1e-12);
     /* by hand: t = 1 and 2 at m = 0, w = 1 and 1/4:
      * alpha = (1*1 + 2/4) / (1 + 1/4) = 1.2 (not the plain mean 1.5) */
-    ct_p2p_sample two[] = {{0, 1.0}, {0, 2.0}};
+    ct_p2p_sample two[] = {{0, 1.0, 0}, {0, 2.0, 0}};
     assert_int_equal(ct_fit_hockney_alpha(two, 2, 1e-9, &alpha, &d, &err), 0);
     assert_float_equal(alpha, 1.2, 1e-15);
     /* |1.2-1|/1 = 0.2, |1.2-2|/2 = 0.4 */
     assert_float_equal(d.max_rel_err, 0.4, 1e-15);
     assert_float_equal(d.mean_abs_rel_err, 0.3, 1e-15);
     /* a negative intercept is clamped at 0 */
-    ct_p2p_sample fast[] = {{1000, 1e-6}};
+    ct_p2p_sample fast[] = {{1000, 1e-6, 0}};
     assert_int_equal(ct_fit_hockney_alpha(fast, 1, 1e-8, &alpha, NULL, &err), 0);
     assert_true(alpha == 0.0);
     /* refusals */
@@ -416,7 +416,7 @@ static void test_fit_hockney_alpha(void **state)
     assert_int_equal(ct_fit_hockney_alpha(line, 3, 0, &alpha, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "beta = 0"));
     assert_int_equal(ct_fit_hockney_alpha(line, 3, NAN, &alpha, NULL, &err), -1);
-    ct_p2p_sample zero_t[] = {{0, 1e-6}, {64, 0}};
+    ct_p2p_sample zero_t[] = {{0, 1e-6, 0}, {64, 0, 0}};
     assert_int_equal(ct_fit_hockney_alpha(zero_t, 2, 1e-9, &alpha, NULL, &err), -1);
     assert_true(strlen(err.msg) > 0);
 }

@@ -243,6 +243,22 @@ static void test_piecewise_curve_and_input(void **state)
     ct_p2p_curve bad = {0, {{0, 0, 0}}};
     assert_int_equal(ct_fit_signature_robust(s, 5, &bad, 0, &o, &r, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "point-to-point curve"));
+    /* times that do not grow with the bytes (a host-bound network: 50 ms
+     * whatever m) need gamma <= 0: refused with the measured / contention-free
+     * ratios. 4 x 1 on the curve, 3 alpha + 3 m beta: 32 KiB 8.01 ms (x6.24),
+     * 256 KiB 63.06 ms (x0.79), 512 KiB 125.98 ms (x0.40): 2 of 5 below 1. */
+    ct_p2p_curve line;
+    ct_p2p_single(&line, A, B);
+    for (size_t k = 0; k < 5; k++) {
+        const double sz[] = {32768, 65536, 131072, 262144, 524288};
+        s[k] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = sz[k], .t = 0.05};
+    }
+    assert_int_equal(ct_fit_signature_robust(s, 5, &line, 0, &o, &r, NULL, &err), -1);
+    print_message("%s\n", err.msg);
+    assert_non_null(strstr(err.msg, "gamma <= 0"));
+    assert_non_null(strstr(err.msg, "do not grow with the bytes"));
+    assert_non_null(strstr(err.msg, "from 0.40 to 6.24 (2 of 5 samples below 1)"));
+    assert_non_null(strstr(err.msg, "6.24 at 32768 B and 0.40 at 524288 B"));
     /* spread */
     ct_a2a_sample x = {.nodes = 2, .tasks_per_node = 1, .m = 1, .t = 4e-3, .t_min = 1e-3};
     close_rel(ct_a2a_sample_spread(&x), 0.75, 1e-12, "spread");

@@ -47,6 +47,11 @@ typedef struct ct_calib_opts {
     /* Point-to-point: at most this many Hockney segments (p2p.h); 0 or 1 = one
      * line (ct_fit_hockney, the paper's model). */
     size_t p2p_max_seg;
+    /* 1: the Alltoall fit, every prediction and the fabric use the sustained
+     * curve of the ping-pong fit (ct_p2p_sustained: a token bucket's burst is
+     * not granted to back-to-back traffic); the fitted ping-pong curve stays in
+     * p2p_pingpong. */
+    int sustained;
     /* incast mode: threshold and force of ct_a2a_fit_opts (fit_alltoall.h). */
     double max_fit_err;
     int force;
@@ -89,6 +94,11 @@ typedef struct ct_calib_result {
     /* the point-to-point curve every prediction used (one segment = alpha, beta) */
     ct_p2p_curve p2p;
     ct_p2p_seg_diag p2p_seg[CT_P2P_MAX_SEG];
+    /* the fitted ping-pong curve (p2p_seg describes it) and the token-bucket
+     * burst it shows (bytes; 0 = none, or sustained not asked): with
+     * opts.sustained and a burst, p2p is its sustained curve */
+    ct_p2p_curve p2p_pingpong;
+    double burst;
     /* incast mode: the robust fit's report and the configurations fitted on */
     int incast;
     ct_a2a_fit_report a2a_rep;

@@ -9,10 +9,14 @@
 #include "contention/alltoall.h"
 #include "contention/error.h"
 
-/* One ping-pong measurement: one-way time t (s) for a message of m bytes. */
+/* One ping-pong measurement: one-way time t (s) for a message of m bytes
+ * (the mean of its repetitions) and the best repetition t_min (s; 0 =
+ * unknown), whose distance to t weights the piecewise fit (p2p.h) as it
+ * weights the Alltoall fit (fit_alltoall.h). ct_fit_hockney ignores t_min. */
 typedef struct ct_p2p_sample {
     double m;
     double t;
+    double t_min;
 } ct_p2p_sample;
 
 /* One Alltoall measurement: `nodes` nodes with `tasks_per_node` tasks each

@@ -48,12 +48,29 @@ void ct_p2p_single(ct_p2p_curve *c, double alpha, double beta);
  * the message. */
 int ct_p2p_check(const ct_p2p_curve *c, const char *what, ct_err *err);
 
+/* The sustained-rate curve of a fitted ping-pong curve (our extension).
+ * A token bucket lets a message that follows an idle link pass its first B
+ * bytes at memory speed; a ping-pong (one message per idle period) measures
+ * that, and its fitted top segment then has a negative intercept: for large m
+ * t = -B*beta_top + m*beta_top (+ latency), B = the burst. Traffic that keeps
+ * the link busy (an Alltoall's or a pattern's repeated messages) finds the
+ * bucket empty and runs at the line rate. When the top segment's alpha is
+ * negative, *out is one segment (seg[0].alpha, top beta) - the latency of the
+ * smallest sizes and the line rate for every size - and *burst (may be NULL)
+ * = -alpha_top / beta_top bytes; otherwise *out = *c and *burst = 0. */
+void ct_p2p_sustained(const ct_p2p_curve *c, ct_p2p_curve *out, double *burst);
+
 /* Per-segment diagnostics of a piecewise fit. */
 typedef struct ct_p2p_seg_diag {
     size_t npoints;     /* samples in the segment */
     double m_lo, m_hi;  /* smallest and largest measured size in it, bytes */
     double r2;          /* coefficient of determination within the segment */
     double max_rel_err; /* max |pred - meas| / meas within the segment */
+    double max_spread;  /* largest relative spread (t - t_min) / t of a sample in it
+                           (0: no sample knows its spread) */
+    double max_err_spread; /* max |pred - meas| / meas in units of each sample's own
+                              spread (max(spread, spread_floor)); 0 unweighted. About 1
+                              or less: the segment fits within its measurement noise */
 } ct_p2p_seg_diag;
 
 typedef struct ct_p2p_fit_opts {
@@ -61,20 +78,36 @@ typedef struct ct_p2p_fit_opts {
     double seg_penalty;  /* BIC penalty multiplier per parameter; default 1 (plain BIC) */
     double noise_floor;  /* relative noise floor of the residuals (default 0.005): a curve
                             fitted better than this gains nothing from more segments */
+    double spread_floor; /* > 0 (default 0.02): weight each sample by its repetitions'
+                            spread, as fit_alltoall.h does (relative standard deviation
+                            taken as max(spread, spread_floor)); 0: the papers' relative
+                            weights 1/t^2 only */
 } ct_p2p_fit_opts;
 
 void ct_p2p_fit_opts_default(ct_p2p_fit_opts *o);
+
+/* Relative spread of one ping-pong sample: (t - t_min) / t, 0 when t_min is
+ * unknown (0) or not below t. */
+double ct_p2p_sample_spread(const ct_p2p_sample *s);
 
 /* Fit the piecewise model to ping-pong samples. Sizes are grouped by
  * distinct m; one segment needs >= 2 distinct sizes, and each of several
  * segments a contiguous run of >= 3 (so its line is tested by a size it was
  * not forced through). Each segment is a least-squares line on relative errors
- * (weights 1/t^2, like ct_fit_hockney); the first segment's alpha is clamped
- * at 0 as ct_fit_hockney does, later ones may be negative. The number of
- * segments K minimises the Bayesian information criterion
+ * (weights 1/t^2, like ct_fit_hockney), each divided by the sample's own
+ * relative noise sigma_i = max(spread_i, spread_floor) when spreads are known
+ * (weights 1/(t sigma_i)^2, inverse variance: a size whose repetitions
+ * disagree by 90 % - host noise at small sizes on a loaded host - weighs
+ * (0.02/0.9)^2 = 1/2000 of a clean one and no longer chooses the segments);
+ * the first segment's alpha is clamped at 0 as ct_fit_hockney does, later
+ * ones may be negative. The number of segments K minimises the Bayesian
+ * information criterion
  *   N ln(SSE_K / N) + seg_penalty * (3K - 1) ln N
  * (3 parameters per segment: alpha, beta and its boundary) with SSE floored
- * at N * noise_floor^2, so noise-free straight data stays one segment.
+ * at sum_i (noise_floor / sigma_i)^2 (N * noise_floor^2 unweighted), so
+ * noise-free straight data stays one segment. Without any known spread (every
+ * t_min = 0) or with spread_floor = 0 the weights are the papers' and K = 1
+ * is exactly ct_fit_hockney. t_min must be 0 or in (0, t].
  * Segment boundaries: where the neighbouring lines cross (continuous there),
  * clamped to lie above the lower segment's largest measured size and at most
  * the upper segment's smallest, so every measured size keeps the line fitted
