@@ -1143,32 +1143,56 @@ static int64_t remote_of(const tgraph *g, const int32_t *node_of)
     return r;
 }
 
-/* Block over the switch-ordered nodes: nodes visited in the tree's
- * depth-first order (ct_tree_map_switch_order), node k given want[k]
- * consecutive ranks. 1 = written to node_of, 0 = the order is the
- * allocation's own (the start would be block), -1 = error. */
+/* Block (cyclic = 0) or cyclic (cyclic = 1) over the switch-ordered nodes:
+ * nodes visited in the tree's depth-first order (ct_tree_map_switch_order);
+ * block gives node k want[k] consecutive ranks, cyclic deals ranks to the
+ * nodes in that order round-robin, skipping a node once it holds want[k]
+ * (each node keeps block's count, as every start of the search does).
+ * 1 = written to node_of, 0 = the order is the allocation's own (the start
+ * would be Slurm's block or cyclic over the same counts), -1 = error. */
 static int switch_start(const ct_tree_map *tree, int32_t nnodes, int32_t n, const int32_t *want,
-                        int32_t *node_of, ct_err *err)
+                        int cyclic, int32_t *node_of, ct_err *err)
 {
     int32_t *perm = malloc((size_t)nnodes * sizeof *perm);
-    if (!perm)
+    int32_t *have = calloc((size_t)nnodes, sizeof *have);
+    if (!perm || !have) {
+        free(perm);
+        free(have);
         return ct_err_set(err, "out of memory for %d nodes", (int)nnodes);
+    }
     if (ct_tree_map_switch_order(tree, perm, err) < 0) {
         free(perm);
+        free(have);
         return -1;
     }
     int same = 1;
     for (int32_t k = 0; k < nnodes; k++)
         same &= perm[k] == k;
     int32_t t = 0;
-    for (int32_t k = 0; k < nnodes && !same; k++)
-        for (int32_t c = 0; c < want[perm[k]] && t < n; c++)
-            node_of[t++] = perm[k];
+    if (!same && !cyclic)
+        for (int32_t k = 0; k < nnodes; k++)
+            for (int32_t c = 0; c < want[perm[k]] && t < n; c++)
+                node_of[t++] = perm[k];
+    while (!same && cyclic && t < n) {
+        int32_t placed = 0;
+        for (int32_t k = 0; k < nnodes && t < n; k++)
+            if (have[perm[k]] < want[perm[k]]) {
+                node_of[t++] = perm[k];
+                have[perm[k]]++;
+                placed++;
+            }
+        if (!placed) /* the counts hold fewer than n tasks: not a start */
+            break;
+    }
     free(perm);
+    free(have);
+    if (!same && t < n)
+        return ct_err_set(err, "switch-ordered start: %d tasks but the nodes hold %d",
+                          (int)n, (int)t);
     return same ? 0 : 1;
 }
 
-#define NCAND 6 /* block, cyclic, switch, tiles, scotch, refined */
+#define NCAND 7 /* block, cyclic, switch, switch-cyclic, tiles, scotch, refined */
 
 int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_place_result *out,
                     ct_err *err)
@@ -1240,7 +1264,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     int rc = 0;
     ct_layout lb = {0}, lc = {0};
     int32_t nnodes = req->alloc->nnodes;
-    int32_t *want = NULL, *start[3] = {NULL, NULL, NULL};
+    int32_t *want = NULL, *start[4] = {NULL, NULL, NULL, NULL};
     arcs a = {0};
     tgraph g = {0};
     pstate ps = {0};
@@ -1271,7 +1295,8 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     start[0] = malloc((size_t)n * sizeof *start[0]);
     start[1] = malloc((size_t)n * sizeof *start[1]);
     start[2] = malloc((size_t)n * sizeof *start[2]);
-    if (!want || !start[0] || !start[1] || !start[2]) {
+    start[3] = malloc((size_t)n * sizeof *start[3]);
+    if (!want || !start[0] || !start[1] || !start[2] || !start[3]) {
         rc = ct_err_set(err, "out of memory for %d tasks", (int)n);
         goto out;
     }
@@ -1285,26 +1310,29 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
         levels++;
 
     /* 1. starts */
-    const int32_t *starts[NCAND] = {lb.node_of, lc.node_of, NULL, NULL, NULL, NULL};
+    const int32_t *starts[NCAND] = {lb.node_of, lc.node_of, NULL, NULL, NULL, NULL, NULL};
     int ns = 2;
-    /* on a switch tree: block over the switch-ordered nodes (each node keeps
-     * its count), so that consecutive ranks stay under one leaf (issue 14;
-     * our own start). Only when the order differs from the allocation's. */
-    if (req->tree) {
+    /* on a switch tree: block and cyclic over the switch-ordered nodes (each
+     * node keeps its count), so that ranks that communicate stay under one
+     * leaf when Slurm's node order interleaves the leaves (issue 14; our own
+     * starts). Only when the order differs from the allocation's. */
+    for (int cyc = 0; req->tree && cyc < 2; cyc++) {
         uint64_t est = W_SCREEN * (uint64_t)a.n + (uint64_t)n + (uint64_t)nnodes;
-        if (used + est <= cap) {
-            int sw = switch_start(req->tree, nnodes, n, want, start[2], err);
-            if (sw < 0) {
-                rc = -1;
-                goto out;
-            }
-            used += est;
-            if (sw == 1) {
-                starts[ns] = start[2];
-                snprintf(out->cand[ns++].name, sizeof out->cand[0].name, "switch");
-            }
-        } else {
-            note_add(out, "switch-order start skipped (work cap)");
+        if (used + est > cap) {
+            note_add(out, cyc ? "switch-cyclic start skipped (work cap)"
+                              : "switch-order start skipped (work cap)");
+            continue;
+        }
+        int sw = switch_start(req->tree, nnodes, n, want, cyc, start[2 + cyc], err);
+        if (sw < 0) {
+            rc = -1;
+            goto out;
+        }
+        used += est;
+        if (sw == 1) {
+            starts[ns] = start[2 + cyc];
+            snprintf(out->cand[ns++].name, sizeof out->cand[0].name, "%s",
+                     cyc ? "switch-cyclic" : "switch");
         }
     }
     if (ct_pattern_halo_dims(p->kind)) {
@@ -1485,6 +1513,7 @@ out:
     free(start[0]);
     free(start[1]);
     free(start[2]);
+    free(start[3]);
     ct_layout_free(&lb);
     ct_layout_free(&lc);
     if (have_trace)

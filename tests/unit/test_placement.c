@@ -451,6 +451,76 @@ static void test_tree_ring_under_leaves(void **state)
     ct_alloc_free(&a);
 }
 
+/* On a tree whose leaves interleave Slurm's node order (n0, n2 under one
+ * leaf, n1, n3 under the other), the search offers block AND cyclic over the
+ * switch-ordered nodes (n0 n2 n1 n3): "switch" and "switch-cyclic", each
+ * screened at the model's time for its layout (cyclic over that order:
+ * tasks on 0 2 1 3 0 2 1 3); with the leaves in Slurm's order, or without a
+ * tree, neither is offered. */
+static void test_tree_switch_starts(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_test_gige_fabric(&f);
+    f.penalty.kind = CT_MODEL_FAIRSHARE;
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(4, 2, &a, NULL), 0);
+    const int32_t leaf[] = {1, 2, 1, 2};
+    ct_tree_map tm;
+    ct_test_two_leaf_map(&tm, 4, leaf, 0.5);
+    ct_place_request req;
+    static const char *const pats[] = {"ring", "halves", "halo2d"};
+    for (size_t q = 0; q < sizeof pats / sizeof pats[0]; q++) {
+        request(&req, &a, 8, pats[q], MIB, 1);
+        req.tree = &tm;
+        ct_place_result r;
+        ct_err err;
+        if (ct_place_search(&f, &req, &r, &err) < 0)
+            fail_msg("%s", err.msg);
+        int sw = -1, sc = -1;
+        for (int i = 0; i < r.ncand; i++) {
+            if (strcmp(r.cand[i].name, "switch") == 0)
+                sw = i;
+            if (strcmp(r.cand[i].name, "switch-cyclic") == 0)
+                sc = i;
+        }
+        assert_true(sw == 2 && sc == 3);
+        static const int32_t sblock[] = {0, 0, 2, 2, 1, 1, 3, 3};
+        static const int32_t scyc[] = {0, 2, 1, 3, 0, 2, 1, 3};
+        const int32_t *lay[2] = {sblock, scyc};
+        ct_fabric tf = f;
+        tf.penalty.tree = &tm;
+        for (int k = 0; k < 2; k++) {
+            ct_layout l;
+            assert_int_equal(ct_layout_explicit(4, 8, lay[k], &l, &err), 0);
+            double t;
+            assert_int_equal(ct_place_predict(&tf, &req.pattern, &l, &t, &err), 0);
+            close_rel(r.cand[2 + k].predicted_s, t, 1e-9, "switch start screened at its layout");
+            ct_layout_free(&l);
+        }
+        ct_place_result_free(&r);
+        /* leaves in Slurm's order: the switch order is the allocation's own */
+        const int32_t contiguous[] = {1, 1, 2, 2};
+        ct_tree_map tc;
+        ct_test_two_leaf_map(&tc, 4, contiguous, 0.5);
+        req.tree = &tc;
+        if (ct_place_search(&f, &req, &r, &err) < 0)
+            fail_msg("%s", err.msg);
+        for (int i = 0; i < r.ncand; i++)
+            assert_null(strstr(r.cand[i].name, "switch"));
+        ct_place_result_free(&r);
+        ct_tree_map_free(&tc);
+        req.tree = NULL;
+        if (ct_place_search(&f, &req, &r, &err) < 0)
+            fail_msg("%s", err.msg);
+        for (int i = 0; i < r.ncand; i++)
+            assert_null(strstr(r.cand[i].name, "switch"));
+        ct_place_result_free(&r);
+    }
+    ct_tree_map_free(&tm);
+    ct_alloc_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -460,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_halo3d_cubes),         cmocka_unit_test(test_work_cap),
         cmocka_unit_test(test_trace_preloaded_and_capped),
         cmocka_unit_test(test_tree_ring_under_leaves),
+        cmocka_unit_test(test_tree_switch_starts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

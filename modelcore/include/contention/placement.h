@@ -92,7 +92,8 @@ typedef struct ct_place_request {
 } ct_place_request;
 
 typedef struct ct_place_cand {
-    char name[16];        /* "block", "cyclic", "switch", "tiles", "scotch", "refined" */
+    char name[16];        /* "block", "cyclic", "switch", "switch-cyclic", "tiles", "scotch",
+                           * "refined" */
     double proxy_bytes;   /* busiest NIC, bytes (in or out) */
     int64_t remote_comms; /* task-level communications crossing the network */
     double predicted_s;   /* full model, or < 0 when not verified */
@@ -112,7 +113,7 @@ typedef struct ct_place_result {
     double search_s;       /* wall-clock time of steps 1-2 (reading a trace included) */
     double verify_s;       /* wall-clock time of step 3 */
     int ncand;
-    ct_place_cand cand[6];
+    ct_place_cand cand[7];
     char note[256];
 } ct_place_result;
 
