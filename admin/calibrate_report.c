@@ -232,9 +232,11 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
              r->today, r->d.bench.np2p);
     if (f->have_duplex) {
         fab->penalty = CT_DUPLEX_MODEL(f->dx.delta); /* our extension: penalty_duplex.c */
+        fab->penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&f->res.sig);
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: duplex fair share (our extension), delta = "
-                 "median of %zu Alltoall 2x1 points t/T_alone - 1",
+                 "median of %zu Alltoall 2x1 points t/T_alone - 1, duplex_incast = "
+                 "gamma_incast / gamma of the Alltoall signature",
                  r->today, f->dx.nused);
     } else if (f->have_gige) {
         fab->penalty = CT_GIGE_MODEL(f->g.share, f->g.skew_in, f->g.skew_out);

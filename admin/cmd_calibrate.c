@@ -283,10 +283,12 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     if (f->have_duplex)
         fprintf(info,
                 "duplex coupling (our extension): delta = %.3f, the median of %zu Alltoall 2x1 "
-                "points (m >= %.0f KiB: t / T_alone - 1 from %.3f to %.3f%s); penalty model "
-                "written: duplex fair share\n",
+                "points (m >= %.0f KiB: t / T_alone - 1 from %.3f to %.3f%s); incast term "
+                "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
+                "1 + %.4f (k-1) times a fair share); penalty model written: duplex fair share\n",
                 f->dx.delta, f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
-                f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "");
+                f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "",
+                ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig));
     else if (a->incast)
         fprintf(info, "duplex coupling not fitted: %s\n", f->duplex_err);
     if (r->d.intra_bw > 0)

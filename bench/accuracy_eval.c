@@ -232,6 +232,8 @@ int main(int argc, char **argv)
         ct_p2p_fit_opts po;
         ct_p2p_fit_opts_default(&po);
         po.max_seg = o.p2p_max_seg > 1 ? o.p2p_max_seg : 1;
+        if (po.max_seg == 1)
+            po.spread_floor = 0; /* the papers' single line, as calibrate fits it */
         if (ct_fit_hockney_piecewise(pp.p2p, pp.np2p, &po, &r.p2p, &r.p2p_diag, r.p2p_seg, &err) <
             0)
             return die("ping-pong", &err);
@@ -298,6 +300,8 @@ int main(int argc, char **argv)
         if (ct_fit_duplex(&cur, a2.a2a, a2.na2a, o.saturated_m, &dx, &err) == 0) {
             have_duplex = 1;
             f.penalty = CT_DUPLEX_MODEL(dx.delta);
+            if (!failed[0]) /* the incast term from the Alltoall's gamma(k) */
+                f.penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&r.sig);
         } else {
             snprintf(dxmsg, sizeof dxmsg, "%s", err.msg);
         }
@@ -370,7 +374,7 @@ int main(int argc, char **argv)
                "Alltoall use the sustained curve alpha %.2f us, %.2f MB/s\n",
                r.burst / 1024, r.p2p.seg[0].alpha * 1e6, 1e-6 / r.p2p.seg[0].beta);
     if (failed[0]) {
-        printf("# FIT FAILED: %s\n", failed);
+        printf("# FIT REFUSED: %s\n", failed);
     } else if (r.incast) {
         printf("# fitted on:");
         for (size_t k = 0; k < r.nfit_cfg; k++)
@@ -392,8 +396,10 @@ int main(int argc, char **argv)
                g.note[0] ? ": " : "", g.note);
     if (have_duplex)
         printf("# duplex: delta %.3f (median of %zu Alltoall 2x1 points with m >= %.0f KiB: "
-               "t / T_alone - 1 from %.3f to %.3f); pattern penalty model: duplex fair share\n",
-               dx.delta, dx.nused, o.saturated_m / 1024, dx.lo, dx.hi);
+               "t / T_alone - 1 from %.3f to %.3f), incast term %.4f (gamma_incast / gamma); "
+               "pattern penalty model: duplex fair share\n",
+               dx.delta, dx.nused, o.saturated_m / 1024, dx.lo, dx.hi,
+               f.penalty.real[CT_DUPLEX_INCAST]);
     else if (incast)
         printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,
                have_gige ? "gige" : "none");

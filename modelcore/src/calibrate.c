@@ -671,6 +671,13 @@ int ct_calibrate_gige_ex(const ct_conflict_sample *c, size_t n, const ct_calib_g
 
 /* ---- duplex coupling (our extension; penalty_duplex.c) */
 
+double ct_duplex_incast(const ct_a2a_sig *sig)
+{
+    if (!sig || !(sig->gamma > 0) || !(sig->gamma_incast > 0) || !isfinite(sig->gamma_incast))
+        return 0.0;
+    return sig->gamma_incast / sig->gamma; /* gamma(k)/gamma(1) - 1 per extra peer node */
+}
+
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
                   ct_duplex_fit *out, ct_err *err)
 {

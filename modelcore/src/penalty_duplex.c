@@ -9,11 +9,13 @@
  *     x_v + δ·y_v <= 1   and   y_v + δ·x_v <= 1,      0 <= δ <= 1.
  *
  * δ = 0 is the fair-share baseline (full duplex, bit for bit the same
- * penalties), δ = 1 a half-duplex NIC. The mechanism measured on TCP over
- * shaped links (doc/accuracy.md): the ACKs of the incoming streams queue
- * behind the node's own outgoing data in the same egress queue, and on a
- * small host the same CPU moves both directions; the deeper the queue, the
- * longer the ACK delay and the larger δ. Reverse ACK traffic taking a share
+ * penalties), δ = 1 a half-duplex NIC. The mechanism on TCP over shaped
+ * links: the ACKs of the incoming streams queue behind the node's own
+ * outgoing data in the same egress queue, and on a small host the same CPU
+ * moves both directions. (Measured against the sustained point-to-point
+ * rate, doc/accuracy.md session 4, δ is 0-0.15 on the emulated networks; the
+ * larger values of session 3 came from a ping-pong fit above the line rate.)
+ * Reverse ACK traffic taking a share
  * of a link is what SimGrid's flow-level TCP model calls cross-traffic
  * (Velho, Mello Schnorr, Casanova, Legrand: "On the validity of flow-level
  * TCP network models for grid and cloud simulations", ACM TOMACS 23(4),
@@ -24,6 +26,18 @@
  * Rates by progressive filling (max-min over the 2·nodes constraints, each
  * flow weighted 1 in its own direction and δ in the other direction of both
  * its end nodes); penalty = 1 / rate (T = p·T_alone, 001 §IV-B).
+ *
+ * Incast term ε (optional, our extension): several TCP flows to or from
+ * different nodes through one shaped NIC cost more than a fair share each
+ * (held-back halo exchanges with two peers each way ran 6-22 % slower than
+ * the fair share on every default-bucket network, doc/accuracy.md). The
+ * Alltoall signature already measures this as gamma(k) = gamma +
+ * gamma_incast (k - 1) (alltoall.h, k = the busiest port's peer nodes), so
+ * the penalty of an arc is multiplied by 1 + ε (k - 1), k = the larger of its
+ * source's and its destination's number of distinct peer nodes among the
+ * active arcs, with ε = gamma_incast / gamma from calibrate
+ * (ct_duplex_incast): the same relative cost per extra peer as in the
+ * Alltoall.
  */
 #include "contention/penalty.h"
 
@@ -52,6 +66,65 @@ static inline size_t cons_of(const ct_comm *c, int j)
     default:
         return 2 * (size_t)c->dst;
     }
+}
+
+typedef struct pair {
+    int32_t a, b;
+} pair;
+
+static int cmp_pair(const void *x, const void *y)
+{
+    const pair *p = x, *q = y;
+    if (p->a != q->a)
+        return (p->a > q->a) - (p->a < q->a);
+    return (p->b > q->b) - (p->b < q->b);
+}
+
+/* deg[v] = number of distinct b among the pairs (v, b) */
+static void distinct_degree(pair *pr, size_t np, int64_t *deg)
+{
+    qsort(pr, np, sizeof *pr, cmp_pair);
+    for (size_t i = 0; i < np; i++)
+        if (i == 0 || pr[i].a != pr[i - 1].a || pr[i].b != pr[i - 1].b)
+            deg[pr[i].a]++;
+}
+
+int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
+                          const unsigned char *active, double *penalty, ct_err *err)
+{
+    if (!(incast >= 0) || !isfinite(incast))
+        return ct_err_set(err, "duplex_incast = %g (accepted: a finite number >= 0)", incast);
+    if (ct_duplex_penalties_ex(duplex, g, active, penalty, err) < 0)
+        return -1;
+    if (incast == 0 || g->ncomm == 0)
+        return 0;
+    /* the incast degree of each NIC: distinct peer nodes, each direction */
+    const size_t n = g->ncomm, nn = (size_t)g->nnodes;
+    pair *pr = malloc(n * sizeof *pr);
+    int64_t *kout = calloc(nn, sizeof *kout), *kin = calloc(nn, sizeof *kin);
+    if (!pr || !kout || !kin) {
+        free(pr), free(kout), free(kin);
+        return ct_err_set(err, "out of memory for the incast degrees of %zu arcs", n);
+    }
+    size_t np = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!active || active[i])
+            pr[np++] = (pair){g->comm[i].src, g->comm[i].dst};
+    distinct_degree(pr, np, kout);
+    np = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!active || active[i])
+            pr[np++] = (pair){g->comm[i].dst, g->comm[i].src};
+    distinct_degree(pr, np, kin);
+    for (size_t i = 0; i < n; i++) {
+        if (active && !active[i])
+            continue;
+        int64_t k = kout[g->comm[i].src] > kin[g->comm[i].dst] ? kout[g->comm[i].src]
+                                                                : kin[g->comm[i].dst];
+        penalty[i] *= 1.0 + incast * (double)(k - 1); /* alltoall.h: gamma_incast (k-1) */
+    }
+    free(pr), free(kout), free(kin);
+    return 0;
 }
 
 int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char *active,
@@ -137,13 +210,17 @@ int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char
 static int duplex_penalties(const ct_penalty_model *m, const ct_graph *g,
                             const unsigned char *active, double *penalty, ct_err *err)
 {
-    return ct_duplex_penalties_ex(m->real[CT_DUPLEX_COUPLING], g, active, penalty, err);
+    return ct_duplex_penalties_k(m->real[CT_DUPLEX_COUPLING], m->real[CT_DUPLEX_INCAST], g,
+                                 active, penalty, err);
 }
 
 static const ct_model_key duplex_keys[] = {
     {.key = "duplex", .unit = "1",
      .meaning = "δ (our extension): sending and receiving at once, x + δ·y <= 1 per NIC",
      .type = CT_PARAM_REAL, .slot = CT_DUPLEX_COUPLING, .required = 1, .lo = 0, .hi = 1},
+    {.key = "duplex_incast", .unit = "1",
+     .meaning = "ε (our extension): penalty x (1 + ε (k-1)) for a NIC with k peer nodes",
+     .type = CT_PARAM_REAL, .slot = CT_DUPLEX_INCAST, .required = 0, .lo = 0, .hi = 10},
 };
 
 /* On a switch link (our extension, issue 14): a link of capacity C (in

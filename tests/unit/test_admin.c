@@ -691,6 +691,12 @@ static void test_fit_threshold_and_extensions(void **state)
     assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_DUPLEX);
     assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_COUPLING] - 0.1509) < 5e-4);
     expect_in(r.err, "duplex coupling (our extension): delta = 0.151");
+    /* and its incast term: gamma_incast / gamma of the signature fitted on
+     * 2x1 4x1 4x2 (0.08842 / 1.002 = 0.0882) */
+    assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST] -
+                     sf.fabrics[0].alltoall.gamma_incast / sf.fabrics[0].alltoall.gamma) < 1e-9);
+    assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST] - 0.0882) < 5e-4);
+    expect_in(r.err, "incast term duplex_incast = 0.0882");
     ct_sigfile_free(&sf);
     done(&r);
     r = run("fit", "--fabric", "emu", "--max-fit-error", "-1", EMU "pingpong.csv", NULL);

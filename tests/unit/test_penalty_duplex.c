@@ -63,6 +63,69 @@ static void test_ring_and_half_duplex(void **state)
     ct_graph_free(&g);
 }
 
+/* The incast term (our extension): each arc's penalty x (1 + ε (k - 1)), k =
+ * the larger of its source's distinct destination nodes and its destination's
+ * distinct source nodes; ε from the Alltoall's gamma(k) (ct_duplex_incast). */
+static void test_incast_term(void **state)
+{
+    (void)state;
+    ct_graph g;
+    ct_graph_init(&g, 5, NULL);
+    ct_graph_add(&g, 0, 1, 3, 1.0, NULL); /* three messages, one peer node */
+    ct_graph_add(&g, 0, 2, 1, 1.0, NULL);
+    ct_graph_add(&g, 3, 1, 1, 1.0, NULL);
+    ct_graph_add(&g, 2, 4, 1, 1.0, NULL); /* 2 -> 4 alone: k = 1 */
+    double p0[4], p[4];
+    assert_int_equal(ct_duplex_penalties_ex(0.2, &g, NULL, p0, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_k(0.2, 0.0, &g, NULL, p, NULL), 0);
+    for (int i = 0; i < 4; i++)
+        assert_true(p[i] == p0[i]); /* ε = 0: bit for bit */
+    const double eps = 0.15;
+    assert_int_equal(ct_duplex_penalties_k(0.2, eps, &g, NULL, p, NULL), 0);
+    /* k: 0->1 max(kout 0 = 2, kin 1 = 2) = 2; 0->2 max(2, 1) = 2; 3->1 max(1, 2) = 2;
+     * 2->4 max(1, 1) = 1 */
+    for (int i = 0; i < 3; i++)
+        assert_true(fabs(p[i] - p0[i] * (1 + eps)) < TOL * p0[i]);
+    assert_true(p[3] == p0[3]);
+    /* inactive arcs do not count: without 0->2, node 0 has one peer, 0->1 k = 2
+     * still (node 1 hears from 0 and 3) but 3->1 too, and nothing else moves */
+    unsigned char act[4] = {1, 0, 1, 1};
+    assert_int_equal(ct_duplex_penalties_ex(0.2, &g, act, p0, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_k(0.2, eps, &g, act, p, NULL), 0);
+    assert_true(fabs(p[0] - p0[0] * (1 + eps)) < TOL * p0[0] && p[1] == 0.0);
+    assert_true(fabs(p[2] - p0[2] * (1 + eps)) < TOL * p0[2] && p[3] == p0[3]);
+    /* refusals */
+    ct_err err;
+    assert_int_equal(ct_duplex_penalties_k(0.2, -0.1, &g, NULL, p, &err), -1);
+    assert_non_null(strstr(err.msg, "duplex_incast = -0.1"));
+    assert_int_equal(ct_duplex_penalties_k(0.2, NAN, &g, NULL, p, &err), -1);
+    ct_graph_free(&g);
+
+    /* an Alltoall on 4 nodes (k = 3) against the 2-node exchange (k = 1) at
+     * δ = 0: 3 (1 + 2 ε) / 1 = 3 gamma(3) / gamma(1) of alltoall.h */
+    ct_a2a_sig sig = {.gamma = 1.25, .gamma_incast = 0.1, .delta = 0, .M = 0};
+    double e = ct_duplex_incast(&sig);
+    assert_true(fabs(e - 0.08) < TOL);
+    ct_graph_init(&g, 4, NULL);
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+            if (a != b)
+                ct_graph_add(&g, a, b, 1, 1.0, NULL);
+    double q[12];
+    assert_int_equal(ct_duplex_penalties_k(0.0, e, &g, NULL, q, NULL), 0);
+    double g3 = sig.gamma + 2 * sig.gamma_incast, g1 = sig.gamma;
+    for (int i = 0; i < 12; i++)
+        assert_true(fabs(q[i] - 3 * g3 / g1) < 1e-12);
+    ct_graph_free(&g);
+    /* no incast fitted, or no gamma: 0 */
+    sig.gamma_incast = 0;
+    assert_true(ct_duplex_incast(&sig) == 0);
+    sig.gamma = 0;
+    sig.gamma_incast = 0.1;
+    assert_true(ct_duplex_incast(&sig) == 0);
+    assert_true(ct_duplex_incast(NULL) == 0);
+}
+
 static uint64_t lcg(uint64_t *s)
 {
     *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -204,6 +267,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exchange_and_pure_sender),
         cmocka_unit_test(test_ring_and_half_duplex),
+        cmocka_unit_test(test_incast_term),
         cmocka_unit_test(test_random_graphs),
         cmocka_unit_test(test_model_registry),
         cmocka_unit_test(test_fit_duplex),

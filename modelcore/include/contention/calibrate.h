@@ -253,4 +253,10 @@ typedef struct ct_duplex_fit {
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
                   ct_duplex_fit *out, ct_err *err);
 
+/* The duplex model's incast term ε (CT_DUPLEX_INCAST, penalty_duplex.c) from
+ * a robust Alltoall signature: gamma(k) / gamma(1) - 1 per additional peer
+ * node, i.e. gamma_incast / gamma (alltoall.h); 0 when gamma <= 0 or the
+ * incast term was not fitted (gamma_incast = 0). */
+double ct_duplex_incast(const ct_a2a_sig *sig);
+
 #endif

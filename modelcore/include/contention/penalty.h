@@ -77,6 +77,8 @@ enum {
 /* Slot of CT_MODEL_DUPLEX (our extension, penalty_duplex.c; YAML key duplex). */
 enum {
     CT_DUPLEX_COUPLING = 0, /* real: δ, 0 = full duplex (fair share) .. 1 = half duplex */
+    CT_DUPLEX_INCAST = 1,   /* real: ε >= 0, the extra cost per additional peer node of a
+                               NIC (incast degree k: penalty x (1 + ε (k - 1))); 0 = none */
 };
 #define CT_DUPLEX_MODEL(delta)                                                                     \
     ((ct_penalty_model){.kind = CT_MODEL_DUPLEX, .real = {[CT_DUPLEX_COUPLING] = (delta)}})
@@ -139,6 +141,14 @@ int ct_fairshare_penalties_ex(const ct_graph *g, const unsigned char *active, do
  * ct_fairshare_penalties_ex's penalties. */
 int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char *active,
                            double *penalty, ct_err *err);
+/* Same with the incast term (our extension): each arc's penalty is then
+ * multiplied by 1 + incast·(k - 1), k = the larger of the number of distinct
+ * nodes its source sends to and the number its destination receives from
+ * (active arcs only): the degree γ(k) = γ + γ_incast (k - 1) of alltoall.h
+ * prices for the Alltoall, as a factor relative to one peer. incast = 0 gives
+ * ct_duplex_penalties_ex's penalties. */
+int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
+                          const unsigned char *active, double *penalty, ct_err *err);
 
 /* --- link-level model on a switch tree (penalty_links.c, issue 14) ---
  * m's model generalised from NICs to every link of t (NIC out/in, switch
