@@ -34,10 +34,15 @@ int main(int argc, char **argv)
     int32_t leaves = argc > 3 ? atoi(argv[3]) : 32;
     int reps = argc > 4 ? atoi(argv[4]) : 3;
     int inter = argc > 5 && strcmp(argv[5], "interleaved") == 0;
+    /* one placement search only, for an instruction count under
+     * valgrind --tool=callgrind --toggle-collect=ct_place_search */
+    const char *only = argc > 7 ? argv[6] : NULL;
+    int only_tree = argc > 7 && strcmp(argv[7], "tree") == 0;
     if (nodes < 1 || tpn < 1 || leaves < 1 || leaves > nodes || reps < 1 ||
-        (argc > 5 && !inter)) {
+        (argc > 5 && !inter && strcmp(argv[5], "contiguous") != 0) || argc == 7 ||
+        (argc > 7 && !only_tree && strcmp(argv[7], "flat") != 0)) {
         fprintf(stderr, "usage: bench_score_tree [NODES [TASKS_PER_NODE [LEAVES [REPEATS "
-                        "[interleaved]]]]]\n");
+                        "[interleaved|contiguous [PATTERN tree|flat]]]]]]\n");
         return 2;
     }
     ct_fabric f;
@@ -79,6 +84,32 @@ int main(int argc, char **argv)
     if (ct_alloc_uniform(nodes, tpn, &a, &err) < 0) {
         fprintf(stderr, "bench_score_tree: %s\n", err.msg);
         return 1;
+    }
+    if (only) {
+        ct_place_request preq;
+        memset(&preq, 0, sizeof preq);
+        preq.alloc = &a;
+        preq.ntasks = nodes * tpn;
+        preq.cpus_per_task = 1;
+        if (ct_pattern_parse(only, &preq.pattern, &err) < 0) {
+            fprintf(stderr, "bench_score_tree: %s\n", err.msg);
+            return 2;
+        }
+        preq.pattern.bytes = 65536;
+        preq.seed = 1;
+        preq.tree = only_tree ? &t : NULL;
+        ct_place_result pr;
+        if (ct_place_search(&f, &preq, &pr, &err) < 0) {
+            fprintf(stderr, "bench_score_tree: %s\n", err.msg);
+            return 1;
+        }
+        printf("%s %s: work %llu units, %.2f ms, optimized = %s\n", only,
+               only_tree ? "tree" : "flat", (unsigned long long)pr.work,
+               (pr.search_s + pr.verify_s) * 1e3, pr.chosen);
+        ct_place_result_free(&pr);
+        ct_alloc_free(&a);
+        ct_tree_map_free(&t);
+        return 0;
     }
     static const char *const pats[] = {"alltoall", "ring", "halves", "halo2d", "halo3d"};
     printf("bench_score_tree: %d nodes x %d tasks under %d leaves (4:1 uplinks, %s), fabric %s, "
@@ -144,6 +175,26 @@ int main(int argc, char **argv)
             lworst = lbest;
         printf("%-9s launch (score + placement) %.2f ms: optimized = %s, %.4g s, gain %.0f%%\n",
                pats[k], lbest, pr.chosen, pr.predicted_s, 100 * pr.gain);
+        /* what the work cap (max_work) counts against what the search takes,
+         * over the tree and on one switch: ms per million work units (best
+         * of REPEATS), the calibration of the link model's screening weight */
+        for (int tr = 1; tr >= 0 && pats[k][0] != 'a'; tr--) {
+            preq.tree = tr ? &t : NULL;
+            double sbest = 1e30;
+            for (int i = 0; i < reps; i++) {
+                ct_place_result_free(&pr);
+                if (ct_place_search(&f, &preq, &pr, &err) < 0) {
+                    fprintf(stderr, "bench_score_tree: %s: %s\n", pats[k], err.msg);
+                    return 1;
+                }
+                double ms = (pr.search_s + pr.verify_s) * 1e3;
+                if (ms < sbest)
+                    sbest = ms;
+            }
+            printf("%-9s search %-11s %8.2f ms, %8.3f Mwork, %7.2f ms/Mwork\n", pats[k],
+                   tr ? "tree:" : "one switch:", sbest, pr.work / 1e6,
+                   pr.work ? sbest / (pr.work / 1e6) : 0.0);
+        }
         ct_place_result_free(&pr);
     }
     printf("bench_score_tree: slowest decision %.2f ms (scorer), %.2f ms (scorer + placement "

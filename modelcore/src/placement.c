@@ -44,6 +44,13 @@
 #define W_SCOTCH 80
 #define W_TILES 4
 #define W_REPLAY 50
+/* Screening on a switch tree: the link model (penalty_links.c: routes, and
+ * every switch link's load) costs about twice the node-level model per arc:
+ * callgrind on bench_score_tree 1,024 x 16 under 32 leaves, the search's
+ * instructions per work unit with W_SCREEN for both were 1.23 (halo3d,
+ * contiguous leaves), 1.26 (halo2d), 1.36 (halo3d, interleaved) times
+ * those on one switch, screening being ~40 % of the units (issue 14). */
+#define W_SCREEN_TREE 6
 /* Below this many tasks every start is verified with the full model. */
 #define VERIFY_ALL_MAX_TASKS 4096
 
@@ -1231,6 +1238,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     int have_trace = 0; /* tr loaded here (freed here) */
     int32_t n = req->ntasks;
     uint64_t cap = req->max_work ? req->max_work : UINT64_MAX, used = 0;
+    const uint64_t w_screen = req->tree ? W_SCREEN_TREE : W_SCREEN;
     if (p->kind == CT_PAT_TRACE) {
         if (req->trace) {
             trp = req->trace;
@@ -1304,7 +1312,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     if ((rc = pattern_arcs(p, n, trp, &a, err)) < 0 || (rc = tgraph_build(&a, n, &g, err)) < 0)
         goto out;
     /* what is always done: the task graph, block and cyclic screened */
-    used += W_ARC * (uint64_t)a.n + 2 * W_SCREEN * (uint64_t)a.n;
+    used += W_ARC * (uint64_t)a.n + 2 * w_screen * (uint64_t)a.n;
     int levels = 0;
     while ((1 << levels) < nnodes && levels < 31)
         levels++;
@@ -1317,7 +1325,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
      * leaf when Slurm's node order interleaves the leaves (issue 14; our own
      * starts). Only when the order differs from the allocation's. */
     for (int cyc = 0; req->tree && cyc < 2; cyc++) {
-        uint64_t est = W_SCREEN * (uint64_t)a.n + (uint64_t)n + (uint64_t)nnodes;
+        uint64_t est = w_screen * (uint64_t)a.n + (uint64_t)n + (uint64_t)nnodes;
         if (used + est > cap) {
             note_add(out, cyc ? "switch-cyclic start skipped (work cap)"
                               : "switch-order start skipped (work cap)");
@@ -1336,7 +1344,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
         }
     }
     if (ct_pattern_halo_dims(p->kind)) {
-        uint64_t est = W_TILES * (uint64_t)n * (uint64_t)(levels + 1) + W_SCREEN * (uint64_t)a.n;
+        uint64_t est = W_TILES * (uint64_t)n * (uint64_t)(levels + 1) + w_screen * (uint64_t)a.n;
         if (used + est <= cap) {
             uint64_t w = 0; /* the tiling's own count, not used for the cap */
             if ((rc = start_tiles(p, n, nnodes, want, start[0], &w, err)) < 0)
@@ -1355,7 +1363,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     if (a.n > 0 && !(tiled && n > VERIFY_ALL_MAX_TASKS)) {
         uint64_t nv = (uint64_t)(n < CT_PLACE_SCOTCH_MAX_VERTICES ? n : CT_PLACE_SCOTCH_MAX_VERTICES);
         uint64_t est = W_SCOTCH * (nv + 2 * (uint64_t)a.n * nv / (uint64_t)n) +
-                       W_SCREEN * (uint64_t)a.n + 4 * (uint64_t)g.nent;
+                       w_screen * (uint64_t)a.n + 4 * (uint64_t)g.nent;
         if (used + est <= cap) {
             if ((rc = start_scotch(&g, &a, nnodes, want, req->seed, start[1], err)) < 0)
                 goto out;
@@ -1396,9 +1404,9 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     if ((rc = pstate_init(&ps, &g, nnodes, starts[best], err)) < 0)
         goto out;
     have_ps = 1;
-    /* the refined layout is screened like a start (W_SCREEN per arc) and a
+    /* the refined layout is screened like a start (w_screen per arc) and a
      * trace replays up to 3 layouts: both are set aside first */
-    uint64_t tail = W_SCREEN * (uint64_t)a.n;
+    uint64_t tail = w_screen * (uint64_t)a.n;
     uint64_t replay3 = trp ? 3 * W_REPLAY * (uint64_t)trp->nevents : 0;
     if (cap == UINT64_MAX || used + tail + replay3 <= cap)
         tail += replay3; /* else the replays will not fit anyway */
@@ -1428,7 +1436,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
         if ((rc = node_graph(&a, ps.node_of, nnodes, &ng[ri], &itime[ri], fabric->intra_bw,
                              err)) < 0)
             goto out;
-        used += W_SCREEN * (uint64_t)a.n;
+        used += w_screen * (uint64_t)a.n;
         int m1 = method;
         rc = time_graphs(fabric, &ng[ri], &itime[ri], 1, &screen[ri], &m1, err);
         if (rc == 1) { /* the refined graph is past the progressive bound: all static */

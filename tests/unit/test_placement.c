@@ -521,6 +521,43 @@ static void test_tree_switch_starts(void **state)
     ct_alloc_free(&a);
 }
 
+/* The work cap counts the link model's screening on a tree (W_SCREEN_TREE,
+ * twice the node-level weight): with the leaves in Slurm's order the tree
+ * search has the same starts as one switch but counts more work, so a cap
+ * that the one-switch search fits in leaves a step out over the tree. */
+static void test_tree_work_counts_links(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_test_gige_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(4, 4, &a, NULL), 0);
+    const int32_t leaf[] = {1, 1, 2, 2};
+    ct_tree_map tm;
+    ct_test_two_leaf_map(&tm, 4, leaf, 1.0);
+    ct_place_request req;
+    request(&req, &a, 16, "halo2d", MIB, 1);
+    ct_place_result flat, tree, capped;
+    ct_err err;
+    assert_int_equal(ct_place_search(&f, &req, &flat, &err), 0);
+    req.tree = &tm;
+    assert_int_equal(ct_place_search(&f, &req, &tree, &err), 0);
+    assert_int_equal(tree.ncand, flat.ncand);
+    for (int i = 0; i < flat.ncand; i++)
+        assert_string_equal(tree.cand[i].name, flat.cand[i].name);
+    assert_true(tree.work > flat.work);
+    assert_null(strstr(flat.note, "work cap"));
+    req.max_work = flat.work;
+    assert_int_equal(ct_place_search(&f, &req, &capped, &err), 0);
+    assert_non_null(strstr(capped.note, "(work cap)"));
+    assert_true(capped.work <= flat.work);
+    ct_place_result_free(&flat);
+    ct_place_result_free(&tree);
+    ct_place_result_free(&capped);
+    ct_tree_map_free(&tm);
+    ct_alloc_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -531,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_trace_preloaded_and_capped),
         cmocka_unit_test(test_tree_ring_under_leaves),
         cmocka_unit_test(test_tree_switch_starts),
+        cmocka_unit_test(test_tree_work_counts_links),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
