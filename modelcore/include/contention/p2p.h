@@ -57,7 +57,12 @@ int ct_p2p_check(const ct_p2p_curve *c, const char *what, ct_err *err);
  * bucket empty and runs at the line rate. When the top segment's alpha is
  * negative, *out is one segment (seg[0].alpha, top beta) - the latency of the
  * smallest sizes and the line rate for every size - and *burst (may be NULL)
- * = -alpha_top / beta_top bytes; otherwise *out = *c and *burst = 0. */
+ * = -alpha_top / beta_top bytes; otherwise *out = *c and *burst = 0.
+ * Limit: any negative top intercept is read as a burst. A curve whose large
+ * messages are slower per byte than the smaller ones for another reason (a
+ * TCP window limit reached only by large messages) has one too, and would be
+ * priced at the top rate for every size; calibrate prints the burst it read
+ * ("token bucket: ...") so that a site can see it. */
 void ct_p2p_sustained(const ct_p2p_curve *c, ct_p2p_curve *out, double *burst);
 
 /* Per-segment diagnostics of a piecewise fit. */
