@@ -48,7 +48,10 @@ static void help(void)
            "  --config PATH                without ping-pong data, take alpha and bandwidth\n"
            "                               from fabric NAME of PATH\n"
            "  --p2p-segments K             up to K Hockney segments by size range, chosen by\n"
-           "                               the fit (BIC); written as p2p.segments (default 1)\n"
+           "                               the fit (BIC); written as p2p.segments (default 1);\n"
+           "                               a token bucket's burst (negative top intercept)\n"
+           "                               is left out: the sustained line is written, as\n"
+           "                               calibrate does\n"
            "  --robust                     Alltoall fit weighted by the repeated runs' spread\n"
            "                               (t_min_s), M by leave-one-out error\n"
            "  --incast                     --robust with gamma(k,f) = gamma + gamma_incast (k-1)\n"
@@ -325,8 +328,10 @@ int cmd_fit(int argc, char **argv)
     /* point-to-point */
     p2p_fit pf;
     memset(&pf, 0, sizeof pf);
-    ct_p2p_curve curve;
+    ct_p2p_curve curve, pingpong; /* what predictions use; the ping-pong's own fit */
     memset(&curve, 0, sizeof curve);
+    memset(&pingpong, 0, sizeof pingpong);
+    double burst = 0;
     ct_p2p_seg_diag segdiag[CT_P2P_MAX_SEG];
     memset(segdiag, 0, sizeof segdiag);
     if (data.nbw && data.np2p) {
@@ -349,10 +354,18 @@ int cmd_fit(int argc, char **argv)
             admin_fail(CMD, "point-to-point fit: %s", err.msg);
             goto out;
         }
+        /* several segments: like calibrate (ct_calib_opts.sustained), the
+         * signature and the Alltoall fit use the sustained curve, since a
+         * token bucket's burst is no sustained rate (p2p.h) */
+        if (curve.nseg > 1) {
+            pingpong = curve;
+            ct_p2p_sustained(&pingpong, &curve, &burst);
+        }
         pf.alpha = curve.seg[0].alpha; /* one segment: exactly ct_fit_hockney */
         pf.beta = curve.seg[0].beta;
-        snprintf(pf.how, sizeof pf.how, "Hockney least squares on %zu ping-pong samples%s",
-                 data.np2p, curve.nseg > 1 ? ", piecewise by size (BIC)" : "");
+        snprintf(pf.how, sizeof pf.how, "Hockney least squares on %zu ping-pong samples%s%s",
+                 data.np2p, pingpong.nseg > 1 ? ", piecewise by size (BIC)" : "",
+                 burst > 0 ? ", sustained rate (token bucket burst left out)" : "");
     } else if (config) {
         const ct_fabric *cf = admin_load_fabric(CMD, config, name, &cfg);
         if (!cf)
@@ -479,14 +492,22 @@ int cmd_fit(int argc, char **argv)
     fputc('\n', o);
     if (pf.diag.warning[0])
         fprintf(o, "#   WARNING: %s\n", pf.diag.warning);
-    for (size_t q = 0; fab.p2p_segments.nseg > 1 && q < fab.p2p_segments.nseg; q++)
+    for (size_t q = 0; pingpong.nseg > 1 && q < pingpong.nseg; q++)
         fprintf(o,
                 "#   segment %zu from %.0f B: alpha = %s, bandwidth = %.6g MB/s; %zu samples "
                 "%.0f..%.0f B, R^2 = %.6f, max rel err %.2f%%%s\n",
-                q + 1, curve.seg[q].from, admin_fmt_time(curve.seg[q].alpha, t1, sizeof t1),
-                1.0 / curve.seg[q].beta / 1e6, segdiag[q].npoints, segdiag[q].m_lo,
+                q + 1, pingpong.seg[q].from,
+                admin_fmt_time(pingpong.seg[q].alpha, t1, sizeof t1),
+                1.0 / pingpong.seg[q].beta / 1e6, segdiag[q].npoints, segdiag[q].m_lo,
                 segdiag[q].m_hi, segdiag[q].r2, 100 * segdiag[q].max_rel_err,
                 admin_seg_spread(&segdiag[q], sp, sizeof sp));
+    if (burst > 0)
+        fprintf(o,
+                "#   token bucket: the ping-pong passes about %.0f B at memory speed after an "
+                "idle link (top segment alpha = %s); back-to-back traffic runs at the line "
+                "rate: the signature uses alpha = %s, %.6g MB/s for every size\n",
+                burst, admin_fmt_time(pingpong.seg[pingpong.nseg - 1].alpha, t1, sizeof t1),
+                admin_fmt_time(curve.seg[0].alpha, t2, sizeof t2), 1.0 / curve.seg[0].beta / 1e6);
     if (fab.has_alltoall) {
         fprintf(o, "# alltoall (000 eq. 5): %zu samples, n = %d..%d", na2a, (int)nmin, (int)nmax);
         if (dropped)

@@ -623,7 +623,8 @@ static void test_fit(void **state)
 /* The recorded 100 Mbit/s run (tests/fixtures/calibrate/emu100): the
  * paper's fit on 4 x 1 misses its own clean points by more than 15 % and is
  * refused; --force writes it flagged; --incast on every configuration fits
- * gamma(k, f); --p2p-segments writes the piecewise curve, which loads back. */
+ * gamma(k, f); --p2p-segments fits the piecewise curve and, as calibrate
+ * does, writes its sustained line where the curve shows a token bucket. */
 #define EMU CT_FIXTURES "/calibrate/emu100/"
 static void test_fit_threshold_and_extensions(void **state)
 {
@@ -648,14 +649,20 @@ static void test_fit_threshold_and_extensions(void **state)
     expect_status(&r, 0);
     expect_in(r.out, "gamma(k,f) = ");
     expect_in(r.out, "robust fit: leave-one-out error");
-    expect_in(r.out, "#   segment 2 from ");
+    /* the same two segments and sustained line as calibrate --incast below
+     * (one fit, two front ends) */
+    expect_in(r.out, "#   segment 2 from 262144 B: alpha = -1.255 ms, bandwidth = 11.9");
+    expect_in(r.out, "#   token bucket: the ping-pong passes about 14943 B");
+    expect_in(r.out, "sustained rate (token bucket burst left out)");
     ct_sigfile sf;
     ct_err err;
     int rc = ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err);
     if (rc)
         print_error("%s\n", err.msg);
     assert_int_equal(rc, 0);
-    assert_int_equal(sf.fabrics[0].p2p_segments.nseg, 2);
+    assert_int_equal(sf.fabrics[0].p2p_segments.nseg, 0);
+    assert_true(fabs(sf.fabrics[0].alpha - 15.15e-6) < 0.01e-6);
+    assert_true(fabs(1 / sf.fabrics[0].beta / 1e6 - 11.905) < 1e-3);
     assert_true(sf.fabrics[0].alltoall.gamma_incast > 0);
     ct_sigfile_free(&sf);
     done(&r);
