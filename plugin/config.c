@@ -165,7 +165,7 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
         if (ctp_size_parse(val, &b, NULL) < 0 || b < 1 || b > (double)((size_t)1 << 30))
             return ct_err_set(err,
                               "contention: plugstack.conf: trace_max_bytes='%s' (accepted: 1 "
-                              "to 1G bytes with K, M or G suffix; default 16M)",
+                              "to 1G bytes with K, M or G suffix; default 32M)",
                               val);
         c->trace_max_bytes = (size_t)b;
         return 0;

@@ -459,8 +459,9 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     const char *partition = env(fn, ctx, "SLURM_JOB_PARTITION");
     const ct_fabric *fab = pick_fabric(cfg, &sf, partition, what, whatn);
     ct_tree_map tree = {0};
-    ct_trace trace;
+    ct_trace trace, expanded;
     int have_trace = 0; /* read once here, for the scorer and the placement search */
+    int have_expanded = 0; /* its collectives expanded for the placement search */
     int rc = 0;
     if (!fab) {
         rc = -1;
@@ -502,12 +503,11 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     lr->bytes = req.pattern.bytes;
     strf(lr->fabric, sizeof lr->fabric, "%s", fab->name);
     if (req.pattern.kind == CT_PAT_TRACE) {
-        /* collectives expanded by the algorithms the fabric's models select,
-         * as the scorer would (collective.h) */
-        ct_coll_params cp;
-        ct_coll_params_from_fabric(fab, &cp);
-        if (ct_trace_load_expanded_bounded(req.pattern.trace, &req.pattern.trace_limits, &cp,
-                                           &trace, NULL, &err) < 0) {
+        /* read once, within the bounds; the scorer expands its collectives
+         * (by the algorithms the fabric's models select, collective.h), on
+         * the fly into the phases it aggregates when the trace is large */
+        if (ct_trace_load_bounded(req.pattern.trace, &req.pattern.trace_limits, &trace, &err) <
+            0) {
             strf(what, whatn, "scoring on fabric '%s': %s", fab->name, err.msg);
             rc = -1;
             goto out;
@@ -521,13 +521,28 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
         goto out;
     }
     /* the third candidate: a searched placement (placement.c), its work
-     * capped by budget_ms; not for a trace too large to replay */
-    if (placed && !res->aggregated &&
-        ctp_place(fab, &req.pattern, req.trace, &g->alloc, req.tree, g->ntasks, g->cpt,
-                  cfg->budget_ms, placed, &err) < 0) {
-        strf(what, whatn, "placement search on fabric '%s': %s", fab->name, err.msg);
-        rc = -1;
-        goto out;
+     * capped by budget_ms; not for a trace too large to replay, which is
+     * the only case where the expanded trace is needed here */
+    if (placed && !res->aggregated) {
+        const ct_trace *tp = req.trace;
+        if (tp && tp->ncoll) {
+            ct_coll_params cp;
+            ct_coll_params_from_fabric(fab, &cp);
+            cp.max_events = cfg->trace_max_events;
+            if (ct_trace_expand(tp, &cp, &expanded, NULL, &err) < 0) {
+                strf(what, whatn, "placement search on fabric '%s': %s", fab->name, err.msg);
+                rc = -1;
+                goto out;
+            }
+            have_expanded = 1;
+            tp = &expanded;
+        }
+        if (ctp_place(fab, &req.pattern, tp, &g->alloc, req.tree, g->ntasks, g->cpt,
+                      cfg->budget_ms, placed, &err) < 0) {
+            strf(what, whatn, "placement search on fabric '%s': %s", fab->name, err.msg);
+            rc = -1;
+            goto out;
+        }
     }
     char sz[32];
     ct_format_bytes(req.pattern.bytes, 0, sz, sizeof sz); /* exact: the size as given */
@@ -538,6 +553,8 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
          req.tree && res->n ? res->c[0].busiest_link : "", res->note[0] ? "; note: " : "",
          res->note);
 out:
+    if (have_expanded)
+        ct_trace_free(&expanded);
     if (have_trace)
         ct_trace_free(&trace);
     ct_tree_map_free(&tree);

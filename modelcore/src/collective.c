@@ -141,9 +141,12 @@ static int is_v(int k)
            k == CT_EV_ALLTOALLV;
 }
 
+struct phase_sink;
+
 typedef struct gen {
     const ct_trace *in;
-    ct_trace *out;
+    ct_trace *out;              /* expanding into a trace (ct_trace_expand), or */
+    struct phase_sink *ph;      /* into phases (ct_trace_phases_build) */
     const ct_coll_params *p;
     comm_state *cs;
     double *vbytes;
@@ -230,6 +233,12 @@ static int match(gen *g)
 
 /* ------------------------------------------------------------ emission */
 
+static int oom(gen *g, int32_t line)
+{
+    ct_err_set(g->err, "out of memory (phases of the expanded trace)");
+    return at(g->in, line, g->err);
+}
+
 static int budget(gen *g, int32_t line)
 {
     if (++g->nev > g->budget) {
@@ -242,19 +251,36 @@ static int budget(gen *g, int32_t line)
     return 0;
 }
 
+static int ph_send(struct phase_sink *ps, int32_t t, int32_t dst, double b, int blocking,
+                   int32_t comm);
+static int ph_close(struct phase_sink *ps);
+static void ph_compute(struct phase_sink *ps, double s);
+
 static int em_send(gen *g, int32_t t, int32_t dst, double b, int blocking, int32_t line)
 {
-    return budget(g, line) || ct_trace_add_send(g->out, t, dst, b, blocking, NULL, line, g->err);
+    if (budget(g, line))
+        return -1;
+    if (g->ph)
+        return ph_send(g->ph, t, dst, b, blocking, -1) ? oom(g, line) : 0;
+    return ct_trace_add_send(g->out, t, dst, b, blocking, NULL, line, g->err);
 }
 
 static int em_recv(gen *g, int32_t t, int32_t src, double b, int blocking, int32_t line)
 {
-    return budget(g, line) || ct_trace_add_recv(g->out, t, src, b, blocking, line, g->err);
+    if (budget(g, line))
+        return -1;
+    if (g->ph)
+        return blocking && ph_close(g->ph) ? oom(g, line) : 0;
+    return ct_trace_add_recv(g->out, t, src, b, blocking, line, g->err);
 }
 
 static int em_wait(gen *g, int32_t t, int32_t line)
 {
-    return budget(g, line) || ct_trace_add_waitall(g->out, t, line, g->err);
+    if (budget(g, line))
+        return -1;
+    if (g->ph)
+        return ph_close(g->ph) ? oom(g, line) : 0;
+    return ct_trace_add_waitall(g->out, t, line, g->err);
 }
 
 /* One round: send sb bytes to `to`, receive from `from` (rank -1: none). */
@@ -602,6 +628,27 @@ static int copy_event(gen *g, int32_t t, const ct_event *e)
 {
     const ct_trace *in = g->in;
     char buf[CT_LABEL_MAX];
+    if (g->ph) { /* into phases: labels do not matter */
+        switch (e->kind) {
+        case CT_EV_COMPUTE:
+            if (budget(g, e->line))
+                return -1;
+            ph_compute(g->ph, e->value);
+            return 0;
+        case CT_EV_SEND:
+        case CT_EV_ISEND:
+            if (budget(g, e->line))
+                return -1;
+            return ph_send(g->ph, t, e->peer, e->value, e->kind == CT_EV_SEND, e->comm)
+                       ? oom(g, e->line)
+                       : 0;
+        case CT_EV_RECV:
+        case CT_EV_IRECV:
+            return em_recv(g, t, e->peer, e->value, e->kind == CT_EV_RECV, e->line);
+        default:
+            return em_wait(g, t, e->line);
+        }
+    }
     switch (e->kind) {
     case CT_EV_COMPUTE:
         return budget(g, e->line) || ct_trace_add_compute(g->out, t, e->value, e->line, g->err);
@@ -622,11 +669,78 @@ static int copy_event(gen *g, int32_t t, const ct_event *e)
     }
 }
 
+static void ph_task_start(struct phase_sink *ps);
+static int ph_task_end(struct phase_sink *ps);
+
+/* Every task's events in program order, collectives expanded (pass 2). */
+static int walk(gen *g, size_t *seq)
+{
+    const ct_trace *in = g->in;
+    /* seq: per communicator, the task's collectives on it so far; reset
+     * after each task for the communicators it used only (touched), not for
+     * all of them (65,536 tasks x 257 communicators in a 1,024 x 64
+     * recording) */
+    size_t *touched = malloc((in->ncomms ? in->ncomms : 1) * sizeof *touched), nt = 0;
+    if (!touched)
+        return ct_err_set(g->err, "out of memory (%zu communicators)", in->ncomms);
+    memset(seq, 0, in->ncomms * sizeof *seq);
+    for (int32_t t = 0; t < in->ntasks; t++) {
+        while (nt > 0)
+            seq[touched[--nt]] = 0;
+        if (g->ph)
+            ph_task_start(g->ph);
+        for (size_t i = in->task_first[t]; i < in->task_first[t + 1]; i++) {
+            const ct_event *e = &in->ev[i];
+            int r2;
+            if (CT_EV_IS_COLL(e->kind)) {
+                if (seq[e->comm] == 0)
+                    touched[nt++] = (size_t)e->comm;
+                size_t k = seq[e->comm]++;
+                r2 = expand_one(g, t, e, k);
+            } else {
+                r2 = copy_event(g, t, e);
+            }
+            if (r2) {
+                free(touched);
+                return -1;
+            }
+        }
+        if (g->ph && ph_task_end(g->ph)) {
+            free(touched);
+            return oom(g, in->task_first[t + 1] > in->task_first[t]
+                              ? in->ev[in->task_first[t + 1] - 1].line
+                              : 0);
+        }
+    }
+    free(touched);
+    return 0;
+}
+
+static void gen_stats(const gen *g, ct_coll_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    for (size_t c = 0; c < g->in->ncomms; c++) {
+        st->instances += g->cs[c].n;
+        for (size_t j = 0; j < g->cs[c].n; j++)
+            st->by_kind[g->cs[c].v[j].kind]++;
+    }
+    st->events_in = g->in->nevents;
+    st->events_out = (size_t)g->nev;
+}
+
+static void gen_free(gen *g)
+{
+    for (size_t c = 0; g->cs && c < g->in->ncomms; c++) {
+        free(g->cs[c].v);
+        free(g->cs[c].cnt);
+    }
+    free(g->cs);
+    free(g->vbytes);
+}
+
 int ct_trace_expand(const ct_trace *in, const ct_coll_params *p, ct_trace *out,
                     ct_coll_stats *stats, ct_err *err)
 {
-    ct_coll_stats st;
-    memset(&st, 0, sizeof st);
     ct_trace_init(out, in->name, err);
     gen g = {.in = in, .out = out, .p = p, .err = err,
              .budget = p->max_events ? p->max_events : CT_COLL_DEFAULT_MAX_EVENTS};
@@ -640,45 +754,18 @@ int ct_trace_expand(const ct_trace *in, const ct_coll_params *p, ct_trace *out,
     }
     if (in->ntasks > 0 && ct_trace_set_ntasks(out, in->ntasks, 0, err) < 0)
         goto out;
-    if (match(&g) < 0)
+    if (match(&g) < 0 || walk(&g, seq) < 0)
         goto out;
-    for (int32_t t = 0; t < in->ntasks; t++) {
-        memset(seq, 0, in->ncomms * sizeof *seq);
-        for (size_t i = in->task_first[t]; i < in->task_first[t + 1]; i++) {
-            const ct_event *e = &in->ev[i];
-            int r2;
-            if (CT_EV_IS_COLL(e->kind)) {
-                size_t k = seq[e->comm]++;
-                r2 = expand_one(&g, t, e, k);
-            } else {
-                r2 = copy_event(&g, t, e);
-            }
-            if (r2)
-                goto out;
-        }
-    }
     if (ct_trace_finish(out, err) < 0)
         goto out;
-    for (size_t c = 0; c < in->ncomms; c++) {
-        st.instances += g.cs[c].n;
-        for (size_t j = 0; j < g.cs[c].n; j++)
-            st.by_kind[g.cs[c].v[j].kind]++;
-    }
-    st.events_in = in->nevents;
-    st.events_out = out->nevents;
+    if (stats)
+        gen_stats(&g, stats);
     rc = 0;
 out:
-    for (size_t c = 0; g.cs && c < in->ncomms; c++) {
-        free(g.cs[c].v);
-        free(g.cs[c].cnt);
-    }
-    free(g.cs);
-    free(g.vbytes);
+    gen_free(&g);
     free(seq);
     if (rc < 0)
         ct_trace_free(out);
-    else if (stats)
-        *stats = st;
     return rc;
 }
 
@@ -713,4 +800,149 @@ int ct_trace_load_expanded_bounded(const char *path, const ct_trace_limits *lim,
         return -1;
     *tr = x;
     return 0;
+}
+
+/* ------------------------------------------------------------ phases */
+
+/* The phase rule (score.h, "aggregated"): a task's events are cut into
+ * phases at its blocking points (send, recv, waitall); an isend belongs to
+ * the phase it is posted in; a phase's compute is the longest sum of a
+ * task's compute events in it. */
+typedef struct phase_sink {
+    ct_trace_phases *out;
+    size_t cap;         /* of out->ph */
+    size_t ph;          /* the current task's phase */
+    double c;           /* its compute so far in that phase */
+    int32_t *phase_of;  /* traces without collectives: phase of each communication */
+} phase_sink;
+
+static int ph_reserve(phase_sink *ps, size_t ph)
+{
+    ct_trace_phases *o = ps->out;
+    if (ph >= ps->cap) {
+        size_t cap = ps->cap ? 2 * ps->cap : 64;
+        while (cap <= ph)
+            cap *= 2;
+        ct_trace_phase *n = realloc(o->ph, cap * sizeof *n);
+        if (!n)
+            return -1;
+        memset(n + ps->cap, 0, (cap - ps->cap) * sizeof *n);
+        o->ph = n;
+        ps->cap = cap;
+    }
+    if (ph + 1 > o->nphase)
+        o->nphase = ph + 1;
+    return 0;
+}
+
+static void ph_task_start(phase_sink *ps)
+{
+    ps->ph = 0;
+    ps->c = 0;
+}
+
+static void ph_compute(phase_sink *ps, double s) { ps->c += s; }
+
+static int ph_close(phase_sink *ps)
+{
+    if (ph_reserve(ps, ps->ph) < 0)
+        return -1;
+    ct_trace_phase *p = &ps->out->ph[ps->ph];
+    if (ps->c > p->compute)
+        p->compute = ps->c;
+    ps->ph++;
+    ps->c = 0;
+    return 0;
+}
+
+static int ph_task_end(phase_sink *ps)
+{
+    /* a trailing compute (or a task without any blocking point) */
+    if (ps->ph == 0 || ps->c > 0) {
+        if (ph_reserve(ps, ps->ph) < 0)
+            return -1;
+        ct_trace_phase *p = &ps->out->ph[ps->ph];
+        if (ps->c > p->compute)
+            p->compute = ps->c;
+    }
+    return 0;
+}
+
+static int ph_append(phase_sink *ps, size_t ph, int32_t src, int32_t dst, double b)
+{
+    ct_trace_phase *p = &ps->out->ph[ph];
+    if (p->n == p->cap && grow_array((void **)&p->msg, &p->cap, p->n + 1, sizeof *p->msg, 16) < 0)
+        return -1;
+    p->msg[p->n++] = (ct_phase_msg){.src = src, .dst = dst, .bytes = b};
+    ps->out->nmsg++;
+    return 0;
+}
+
+static int ph_send(phase_sink *ps, int32_t t, int32_t dst, double b, int blocking, int32_t comm)
+{
+    if (ph_reserve(ps, ps->ph) < 0)
+        return -1;
+    if (ps->phase_of) /* placed in communication order afterwards */
+        ps->phase_of[comm] = (int32_t)ps->ph;
+    else if (ph_append(ps, ps->ph, t, dst, b) < 0)
+        return -1;
+    return blocking ? ph_close(ps) : 0;
+}
+
+void ct_trace_phases_free(ct_trace_phases *pt)
+{
+    if (!pt)
+        return;
+    for (size_t k = 0; pt->ph && k < pt->nphase; k++)
+        free(pt->ph[k].msg);
+    free(pt->ph);
+    memset(pt, 0, sizeof *pt);
+}
+
+int ct_trace_phases_build(const ct_trace *in, const ct_coll_params *p, ct_trace_phases *out,
+                          ct_coll_stats *stats, ct_err *err)
+{
+    memset(out, 0, sizeof *out);
+    phase_sink ps = {.out = out};
+    gen g = {.in = in, .p = p, .err = err, .ph = &ps,
+             .budget = p->max_events ? p->max_events : CT_COLL_DEFAULT_MAX_EVENTS};
+    size_t *seq = NULL;
+    int rc = -1;
+    if (!in->finished)
+        return ct_err_set(err, "%s: trace not finished", in->name);
+    g.cs = calloc(in->ncomms ? in->ncomms : 1, sizeof *g.cs);
+    seq = calloc(in->ncomms ? in->ncomms : 1, sizeof *seq);
+    if (!in->ncoll) {
+        /* nothing to expand (and no bound to apply: the trace was read
+         * within it); the communications keep the trace's order, which is
+         * file order */
+        g.budget = UINT64_MAX;
+        ps.phase_of = malloc((in->ncomm ? in->ncomm : 1) * sizeof *ps.phase_of);
+    }
+    if (!g.cs || !seq || (!in->ncoll && !ps.phase_of)) {
+        ct_err_set(err, "out of memory (%zu communicators)", in->ncomms);
+        goto out;
+    }
+    if (match(&g) < 0 || walk(&g, seq) < 0)
+        goto out;
+    if (ps.phase_of) {
+        for (size_t c = 0; c < in->ncomm; c++) {
+            const ct_event *e = ct_trace_comm_event(in, c);
+            if (ph_append(&ps, (size_t)ps.phase_of[c], in->comm_src[c], e->peer, e->value) < 0) {
+                ct_err_set(err, "out of memory (phases of %zu communications)", in->ncomm);
+                goto out;
+            }
+        }
+    }
+    out->events = g.nev;
+    if (stats)
+        gen_stats(&g, stats);
+    rc = 0;
+out:
+    gen_free(&g);
+    free(seq);
+    free(ps.phase_of);
+    if (rc < 0)
+        ct_trace_phases_free(out);
+    return rc;
 }

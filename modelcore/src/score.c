@@ -17,7 +17,9 @@
 #include "contention/progressive.h"
 #include "contention/simulate.h"
 #include "contention/trace.h"
+#include "grow.h"
 #include "intra_node.h"
+#include "score_ref.h"
 
 typedef struct timing {
     double predicted, uncontended, intra;
@@ -306,8 +308,10 @@ static int trace_phases(const ct_trace *tr, phased_trace *pt, ct_err *err)
                 pt->phase_of[e->comm] = ph > INT32_MAX ? INT32_MAX : (int32_t)ph;
                 close = 1;
                 break;
-            case CT_EV_ISEND:
+            case CT_EV_ISEND: /* its phase exists even if nothing closes it */
                 pt->phase_of[e->comm] = ph > INT32_MAX ? INT32_MAX : (int32_t)ph;
+                if (phase_close(pt, ph, 0) < 0)
+                    goto oom;
                 break;
             case CT_EV_RECV:
             case CT_EV_WAITALL:
@@ -489,6 +493,200 @@ out:
     return rc < 0 ? -1 : 0;
 }
 
+/* The same from phases built without expanding the trace
+ * (ct_trace_phases_build): each phase's messages accumulated into node-pair
+ * arcs through a hash table (one pass, no sort of the messages), the arcs
+ * then sorted as the messages were above, so that the graphs, the intra-node
+ * sums (messages in the same order) and hence the times are those of
+ * time_trace_phased bit for bit. */
+typedef struct arc_acc {
+    int32_t src, dst;
+    double bytes;
+    int64_t count;
+    size_t slot; /* in the hash table, to clear it */
+} arc_acc;
+
+static int cmp_arc_bytes(const void *pa, const void *pb)
+{
+    const arc_acc *a = pa, *b = pb;
+    return a->bytes < b->bytes ? -1 : a->bytes > b->bytes;
+}
+
+/* a[0..n) sorted by (src, dst, bytes) as sort_pair_msgs does */
+static void sort_arcs(arc_acc *a, arc_acc *tmp, size_t n, size_t *cnt, int32_t nnodes)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        arc_acc *from = pass ? tmp : a, *to = pass ? a : tmp;
+        memset(cnt, 0, ((size_t)nnodes + 1) * sizeof *cnt);
+        for (size_t i = 0; i < n; i++)
+            cnt[(pass ? from[i].src : from[i].dst) + 1]++;
+        for (int32_t k = 0; k < nnodes; k++)
+            cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < n; i++)
+            to[cnt[pass ? from[i].src : from[i].dst]++] = from[i];
+    }
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && a[j].src == a[i].src && a[j].dst == a[i].dst)
+            j++;
+        if (j - i > 1)
+            qsort(a + i, j - i, sizeof *a, cmp_arc_bytes);
+        i = j;
+    }
+}
+
+typedef struct arc_tab {
+    uint32_t *slot; /* arc index + 1, 0 = empty */
+    size_t cap;     /* power of two */
+    arc_acc *arc, *tmp;
+    size_t n, acap;
+} arc_tab;
+
+static size_t arc_hash(int32_t s, int32_t d, double b)
+{
+    uint64_t bits;
+    memcpy(&bits, &b, sizeof bits);
+    uint64_t h = ((uint64_t)(uint32_t)s << 32 | (uint32_t)d) * 0x9E3779B97F4A7C15ull;
+    h ^= bits * 0xC2B2AE3D27D4EB4Full;
+    return (size_t)(h ^ h >> 29);
+}
+
+static int arc_tab_grow(arc_tab *t)
+{
+    size_t cap = t->cap ? 2 * t->cap : 1024;
+    uint32_t *sl = calloc(cap, sizeof *sl);
+    if (!sl)
+        return -1;
+    for (size_t i = 0; i < t->n; i++) {
+        arc_acc *a = &t->arc[i];
+        size_t h = arc_hash(a->src, a->dst, a->bytes) & (cap - 1);
+        while (sl[h])
+            h = (h + 1) & (cap - 1);
+        sl[h] = (uint32_t)(i + 1);
+        a->slot = h;
+    }
+    free(t->slot);
+    t->slot = sl;
+    t->cap = cap;
+    return 0;
+}
+
+static int arc_tab_add(arc_tab *t, int32_t s, int32_t d, double b)
+{
+    b += 0.0; /* -0 and 0 are one size (the sort above compares them equal) */
+    if (2 * (t->n + 1) > t->cap && (t->n + 1 >= UINT32_MAX || arc_tab_grow(t) < 0))
+        return -1;
+    size_t h = arc_hash(s, d, b) & (t->cap - 1);
+    for (uint32_t k; (k = t->slot[h]); h = (h + 1) & (t->cap - 1)) {
+        arc_acc *a = &t->arc[k - 1];
+        if (a->src == s && a->dst == d && a->bytes == b) {
+            a->count++;
+            return 0;
+        }
+    }
+    if (t->n == t->acap) {
+        size_t cap = t->acap;
+        if (grow_array((void **)&t->arc, &cap, t->n + 1, sizeof *t->arc, 1024) < 0)
+            return -1;
+        cap = t->acap;
+        if (grow_array((void **)&t->tmp, &cap, t->n + 1, sizeof *t->tmp, 1024) < 0)
+            return -1;
+        t->acap = cap;
+    }
+    t->arc[t->n] = (arc_acc){.src = s, .dst = d, .bytes = b, .count = 1, .slot = h};
+    t->slot[h] = (uint32_t)(++t->n);
+    return 0;
+}
+
+static void arc_tab_clear(arc_tab *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        t->slot[t->arc[i].slot] = 0;
+    t->n = 0;
+}
+
+static int time_phases(const ct_fabric *f, const ct_trace_phases *tp, const ct_layout *l,
+                       const ct_tree_map *tree, const ct_tree_map *view, timing *t,
+                       size_t *static_phases, ct_err *err)
+{
+    timing sum = {0};
+    int rc = 0;
+    arc_tab tab = {0};
+    size_t *cnt = malloc(((size_t)l->nnodes + 1) * sizeof *cnt);
+    double *intra = malloc((size_t)l->nnodes * sizeof *intra);
+    if (!cnt || !intra || arc_tab_grow(&tab) < 0) {
+        rc = ct_err_set(err, "out of memory for %d nodes", (int)l->nnodes);
+        goto out;
+    }
+    const ct_model_info *minfo = ct_model_info_of(f->penalty.kind);
+    int incremental = minfo && minfo->incremental;
+    uint64_t budget = 4 * (uint64_t)1000000; /* as time_trace_phased */
+    *static_phases = 0;
+    for (size_t k = 0; k < tp->nphase && rc == 0; k++) {
+        const ct_trace_phase *ph = &tp->ph[k];
+        for (int32_t i = 0; i < l->nnodes; i++)
+            intra[i] = 0;
+        arc_tab_clear(&tab);
+        for (size_t j = 0; j < ph->n; j++) {
+            const ct_phase_msg *m = &ph->msg[j];
+            int32_t s = l->node_of[m->src], d = l->node_of[m->dst];
+            if (s == d)
+                intra[s] += m->bytes;
+            else if (arc_tab_add(&tab, s, d, m->bytes) < 0) {
+                rc = ct_err_set(err, "out of memory for %zu node pairs", tab.n);
+                goto out;
+            }
+        }
+        sort_arcs(tab.arc, tab.tmp, tab.n, cnt, l->nnodes);
+        ct_graph g;
+        if ((rc = ct_graph_init(&g, l->nnodes, err)) < 0)
+            break;
+        for (size_t j = 0; j < tab.n && rc == 0; j++)
+            rc = ct_graph_add(&g, tab.arc[j].src, tab.arc[j].dst, tab.arc[j].count,
+                              tab.arc[j].bytes, err);
+        if (rc == 0) {
+            int oom = 0;
+            uint64_t w = incremental ? progressive_work_1(&g, err, &oom) : 0;
+            int prog = incremental ? w <= budget : g.ncomm <= CT_SCORE_PROGRESSIVE_MAX_ARCS;
+            if (oom)
+                rc = -1;
+            if (prog && incremental)
+                budget -= w;
+            timing pt = {0};
+            double itime = intra_node_time(intra, l->nnodes, f->intra_bw);
+            if (rc == 0) {
+                rc = time_p2p_phase(f, &g, itime, prog, tree, view, &pt, err);
+                if (rc == 1) { /* the run-time bound: this phase statically */
+                    prog = 0;
+                    pt = (timing){0};
+                    rc = time_p2p_phase(f, &g, itime, 0, tree, view, &pt, err);
+                }
+            }
+            if (rc == 0) {
+                *static_phases += !prog && g.ncomm;
+                sum.predicted += pt.predicted + ph->compute;
+                sum.uncontended += pt.uncontended + ph->compute;
+                sum.intra += pt.intra;
+                sum.remote += pt.remote;
+                if (pt.has_busiest && (!sum.has_busiest || pt.busiest.ratio > sum.busiest.ratio)) {
+                    sum.has_busiest = 1;
+                    sum.busiest = pt.busiest;
+                }
+            }
+        }
+        ct_graph_free(&g);
+    }
+    if (rc == 0)
+        *t = sum;
+out:
+    free(tab.slot);
+    free(tab.arc);
+    free(tab.tmp);
+    free(cnt);
+    free(intra);
+    return rc < 0 ? -1 : 0;
+}
+
 static void note_add(ct_score_result *out, const char *s)
 {
     size_t len = strlen(out->note);
@@ -508,10 +706,16 @@ typedef struct score_ctx {
     const ct_fabric *fabric;
     const ct_score_request *req;
     const ct_trace *trp; /* trace patterns: req->trace or tr, replayed per candidate */
-    ct_trace tr;         /* the trace read here (have_trace) */
+    ct_trace raw;        /* the trace read here (have_raw) */
+    int have_raw;
+    ct_trace tr;         /* its collectives expanded here for a replay (have_trace) */
     int have_trace;
-    phased_trace pt; /* a trace past req->replay_max_events: aggregated (score.h) */
+    int have_phases;
+    phased_trace pt; /* reference path: the expanded trace cut into phases */
+    ct_trace_phases tp; /* a trace past req->replay_max_events: aggregated (score.h) */
     int aggregated;
+    uint64_t trace_events; /* events of the trace, collectives expanded */
+    int reference; /* score_reference: expand, then aggregate as before phases */
     size_t static_phases; /* phases timed with static penalties, all candidates */
     int32_t ntasks, cpt;
     ct_a2a_sig sig;
@@ -553,24 +757,58 @@ static int resolve_tasks(score_ctx *x, ct_err *err)
     x->ntasks = x->req->ntasks;
     if (p->kind == CT_PAT_TRACE) {
         /* collectives expanded by the algorithms the fabric's models select
-         * (collective.h) */
+         * (collective.h), within the event bound of pattern.trace_limits */
+        ct_coll_params cp;
+        ct_coll_params_from_fabric(x->fabric, &cp);
+        if (p->trace_limits.max_events &&
+            (!cp.max_events || cp.max_events > (uint64_t)p->trace_limits.max_events))
+            cp.max_events = p->trace_limits.max_events;
         if (x->req->trace) {
             x->trp = x->req->trace;
         } else {
-            ct_coll_params cp;
-            ct_coll_params_from_fabric(x->fabric, &cp);
-            if (ct_trace_load_expanded_bounded(p->trace, &p->trace_limits, &cp, &x->tr, NULL, err) <
-                0)
+            if (ct_trace_load_bounded(p->trace, &p->trace_limits, &x->raw, err) < 0)
                 return -1;
-            x->have_trace = 1;
-            x->trp = &x->tr;
+            x->have_raw = 1;
+            x->trp = &x->raw;
         }
         int64_t bound = x->req->replay_max_events ? x->req->replay_max_events
                                                   : CT_SCORE_REPLAY_MAX_EVENTS;
-        if (bound > 0 && x->trp->nevents > (uint64_t)bound) {
-            if (trace_phases(x->trp, &x->pt, err) < 0)
-                return -1;
-            x->aggregated = 1;
+        if (x->reference) { /* expanded first, then cut (score_ref.h) */
+            if (x->trp->ncoll) {
+                if (ct_trace_expand(x->trp, &cp, &x->tr, NULL, err) < 0)
+                    return -1;
+                x->have_trace = 1;
+                x->trp = &x->tr;
+            }
+            x->trace_events = x->trp->nevents;
+            if (bound > 0 && x->trp->nevents > (uint64_t)bound) {
+                if (trace_phases(x->trp, &x->pt, err) < 0)
+                    return -1;
+                x->aggregated = 1;
+            }
+        } else {
+            /* the phases, collectives expanded on the fly: the expanded
+             * trace's event count at no more cost than counting, and the
+             * aggregation's input without building 10-50x the events */
+            x->trace_events = x->trp->nevents;
+            if (x->trp->ncoll || (bound > 0 && x->trp->nevents > (uint64_t)bound)) {
+                if (ct_trace_phases_build(x->trp, &cp, &x->tp, NULL, err) < 0)
+                    return -1;
+                x->have_phases = 1;
+                x->trace_events = x->tp.events;
+            }
+            if (bound > 0 && x->trace_events > (uint64_t)bound) {
+                x->aggregated = 1;
+            } else {
+                ct_trace_phases_free(&x->tp);
+                x->have_phases = 0;
+                if (x->trp->ncoll) { /* replayed: the expanded trace */
+                    if (ct_trace_expand(x->trp, &cp, &x->tr, NULL, err) < 0)
+                        return -1;
+                    x->have_trace = 1;
+                    x->trp = &x->tr;
+                }
+            }
         }
         if (x->ntasks <= 0)
             x->ntasks = x->trp->ntasks;
@@ -660,8 +898,11 @@ static int build_candidates(score_ctx *x, ct_err *err)
             rc = time_alltoall(x->fabric, &x->sig, p->bytes, &l, req->tree, x->view, &c->tm, err);
         else if (p->kind == CT_PAT_TRACE && x->aggregated) {
             size_t sp = 0;
-            rc = time_trace_phased(x->fabric, x->trp, &x->pt, &l, req->tree, x->view, &c->tm,
-                                   &sp, err);
+            if (x->reference)
+                rc = time_trace_phased(x->fabric, x->trp, &x->pt, &l, req->tree, x->view,
+                                       &c->tm, &sp, err);
+            else
+                rc = time_phases(x->fabric, &x->tp, &l, req->tree, x->view, &c->tm, &sp, err);
             x->static_phases += sp;
         } else if (p->kind == CT_PAT_TRACE)
             rc = time_trace(x->fabric, x->trp, &l, req->tree, &c->tm, err);
@@ -792,13 +1033,16 @@ static void score_ctx_free(score_ctx *x)
             ct_graph_free(&x->c[i].work.g[k]);
     if (x->have_trace)
         ct_trace_free(&x->tr);
-    if (x->aggregated)
-        phased_trace_free(&x->pt);
+    if (x->have_raw)
+        ct_trace_free(&x->raw);
+    if (x->have_phases)
+        ct_trace_phases_free(&x->tp);
+    phased_trace_free(&x->pt);
     ct_tree_map_free(&x->flat);
 }
 
-int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_result *out,
-             ct_err *err)
+static int score_run(const ct_fabric *fabric, const ct_score_request *req, int reference,
+                     ct_score_result *out, ct_err *err)
 {
     if (!out)
         return ct_err_set(err, "ct_score: NULL result");
@@ -809,6 +1053,7 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
     score_ctx x = zero;
     x.fabric = fabric;
     x.req = req;
+    x.reference = reference;
     x.cpt = req->cpus_per_task < 1 ? 1 : req->cpus_per_task;
     int rc = resolve_tasks(&x, err);
     if (rc == 0) {
@@ -831,10 +1076,10 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
         snprintf(msg, sizeof msg,
                  "trace of %zu events (> %lld): aggregated into %zu phases of node-pair "
                  "graphs, not replayed%s",
-                 x.tr.nevents,
+                 (size_t)x.trace_events,
                  (long long)(req->replay_max_events ? req->replay_max_events
                                                     : CT_SCORE_REPLAY_MAX_EVENTS),
-                 x.pt.nphase, x.static_phases ? " (some phases with static penalties)" : "");
+                 x.reference ? x.pt.nphase : x.tp.nphase, x.static_phases ? " (some phases with static penalties)" : "");
         note_add(out, msg);
     }
     if (rc == 0)
@@ -843,4 +1088,16 @@ int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_resu
     if (rc < 0)
         out->n = 0;
     return rc < 0 ? -1 : 0;
+}
+
+int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_result *out,
+             ct_err *err)
+{
+    return score_run(fabric, req, 0, out, err);
+}
+
+int score_reference(const ct_fabric *fabric, const ct_score_request *req, ct_score_result *out,
+                    ct_err *err)
+{
+    return score_run(fabric, req, 1, out, err);
 }

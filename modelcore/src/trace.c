@@ -34,6 +34,8 @@ static void copy_name(char *dst, size_t n, const char *src)
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem, ct_err *err)
 {
+    if (need <= *cap) /* the common case, inlined: called per event */
+        return 0;
     if (grow_array(p, cap, need, elem, 64) < 0)
         return ct_err_set(err, "out of memory (%zu elements of %zu bytes)", need, elem);
     return 0;
@@ -153,6 +155,12 @@ struct ct_trace_build {
     int32_t max_tasks;      /* > 0: task ids and `tasks N` at most this many tasks */
     int32_t declared_tasks; /* `tasks N` header, -1 when absent */
     int32_t declared_line;
+    /* per communicator (index), the MEMBERS text of its first `comm` line
+     * and its largest member: a recording declares each communicator once
+     * per member rank, with the same text */
+    char **comm_text;
+    int32_t *comm_hi;
+    size_t comm_text_cap;
 };
 
 static const struct ct_trace_build no_build = {.declared_tasks = -1};
@@ -189,6 +197,10 @@ static void free_build(ct_trace *tr)
     if (b->stage_comms)
         free(b->stage_comms->slot);
     free(b->stage_comms);
+    for (size_t i = 0; i < b->comm_text_cap; i++)
+        free(b->comm_text[i]);
+    free(b->comm_text);
+    free(b->comm_hi);
     free(b);
     tr->build = NULL;
 }
@@ -443,7 +455,7 @@ static int ensure_world(ct_trace *tr, ct_err *err)
 /* name -> communicator index (open addressing over tr->comms[].name) */
 static int64_t comm_find(const ct_trace *tr, const char *name)
 {
-    if (strcmp(name, "world") == 0)
+    if (name[0] == 'w' && strcmp(name, "world") == 0)
         return 0;
     const label_tab *t = cbuild(tr)->stage_comms;
     if (!t || !t->cap)
@@ -542,9 +554,20 @@ int ct_trace_add_comm(ct_trace *tr, const char *name, const int32_t *members, in
         ct_err_set(err, "communicator '%s' has no members (accepted: at least one task)", name);
         return at_line(tr, line, err);
     }
-    for (int32_t i = 0; i < n; i++)
-        if (check_task(tr, members[i], "member task", line, err))
-            return -1;
+    /* the members' range in one tight pass; check_task (and its message,
+     * naming the first member out of range) only when one is */
+    int32_t lo = members[0], hi = members[0];
+    for (int32_t i = 1; i < n; i++) {
+        lo = members[i] < lo ? members[i] : lo;
+        hi = members[i] > hi ? members[i] : hi;
+    }
+    int32_t lim = tr->build->declared_tasks >= 0 ? tr->build->declared_tasks : CT_TRACE_MAX_TASKS;
+    if (tr->build->max_tasks > 0 && tr->build->max_tasks < lim)
+        lim = tr->build->max_tasks;
+    if (lo < 0 || hi >= lim)
+        for (int32_t i = 0; i < n; i++)
+            if (check_task(tr, members[i], "member task", line, err))
+                return -1;
     int64_t prev = comm_find(tr, name);
     if (prev >= 0) {
         const ct_trace_comm *c = &tr->comms[prev];
@@ -712,15 +735,23 @@ int ct_trace_finish(ct_trace *tr, ct_err *err)
         free(ev);
         return ct_err_set(err, "out of memory grouping %zu events", tr->nevents);
     }
-    memcpy(pos, first, nt * sizeof *pos);
-    for (size_t i = 0; i < tr->nevents; i++) {
-        size_t k = pos[tr->build->stage_task[i]]++;
-        ev[k] = tr->ev[i];
-        if ((ev[k].kind == CT_EV_SEND || ev[k].kind == CT_EV_ISEND) && ev[k].comm >= 0)
-            tr->comm_event[ev[k].comm] = k;
+    int grouped = 1; /* a recording writes each task's events together */
+    for (size_t i = 1; i < tr->nevents && grouped; i++)
+        grouped = tr->build->stage_task[i - 1] <= tr->build->stage_task[i];
+    if (grouped) { /* already in the order the counting sort would give */
+        free(ev);
+        ev = tr->ev;
+    } else {
+        memcpy(pos, first, nt * sizeof *pos);
+        for (size_t i = 0; i < tr->nevents; i++) {
+            size_t k = pos[tr->build->stage_task[i]]++;
+            ev[k] = tr->ev[i];
+            if ((ev[k].kind == CT_EV_SEND || ev[k].kind == CT_EV_ISEND) && ev[k].comm >= 0)
+                tr->comm_event[ev[k].comm] = k;
+        }
+        free(tr->ev);
     }
     free(pos);
-    free(tr->ev);
     tr->ev = ev;
     tr->task_first = first;
     free_build(tr);
@@ -752,25 +783,34 @@ typedef struct tok {
 
 /* Split a line (modified in place) into at most MAX_TOK tokens after removing
  * a '#' comment. Returns the token count, MAX_TOK + 1 when there are more. */
+/* character classes of the lexer: 1 = blank (isspace in the C locale),
+ * 2 = end of a token ('\0' or '#') */
+static const unsigned char lex_class[256] = {
+    [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\0'] = 2, ['#'] = 2,
+};
+
+static int is_blank(char c) { return lex_class[(unsigned char)c] == 1; }
+
 static int tokenize(char *line, tok *t)
 {
-    char *hash = strchr(line, '#');
-    if (hash)
-        *hash = '\0';
     int n = 0;
     char *p = line;
     for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' || *p == '\v' || *p == '\f')
+        while (is_blank(*p))
             p++;
-        if (!*p)
+        if (!*p || *p == '#')
             break;
         if (n == MAX_TOK)
             return MAX_TOK + 1;
         t[n].s = p;
         t[n].col = (int)(p - line) + 1;
         n++;
-        while (*p && !isspace((unsigned char)*p))
+        while (!lex_class[(unsigned char)*p])
             p++;
+        if (*p == '#') { /* a comment right after a token ends it and the line */
+            *p = '\0';
+            break;
+        }
         if (*p)
             *p++ = '\0';
     }
@@ -779,19 +819,79 @@ static int tokenize(char *line, tok *t)
 
 static int parse_task_id(const char *s, int32_t *out)
 {
+    /* digits only, below CT_TRACE_MAX_TASKS (what strtoll with an isdigit
+     * first character and nothing after accepted, without its cost: this
+     * runs for every field of every line) */
     if (!isdigit((unsigned char)s[0]))
         return -1;
-    errno = 0;
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (*end || errno || v < 0 || v >= CT_TRACE_MAX_TASKS)
-        return -1;
+    int64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v * 10 + (*s - '0');
+        if (v >= CT_TRACE_MAX_TASKS)
+            return -1;
+    }
     *out = (int32_t)v;
     return 0;
 }
 
+/* Digits then a suffix: the value when it is an integer of at most 15
+ * digits (exact in a double, so strtod would give the same), the suffix in
+ * *rest; -1 when the number has another form (the caller's full parser
+ * decides). */
+static int fast_uint(const char *s, double *v, const char **rest)
+{
+    int64_t x = 0;
+    int n = 0;
+    for (; *s >= '0' && *s <= '9'; s++, n++) {
+        if (n == 15)
+            return -1;
+        x = x * 10 + (*s - '0');
+    }
+    if (n == 0 || *s == '.' || *s == 'e' || *s == 'E' || *s == 'x' || *s == 'X')
+        return -1;
+    *v = (double)x;
+    *rest = s;
+    return 0;
+}
+
+/* ct_parse_size, faster for the common "65536" and "64K" */
+static int parse_size_fast(const char *s, double *bytes, ct_err *err)
+{
+    double v;
+    const char *suf;
+    if (fast_uint(s, &v, &suf) == 0) {
+        double mult = 0;
+        if (!suf[0])
+            mult = 1.0;
+        else if (!suf[1] && (suf[0] == 'K' || suf[0] == 'k'))
+            mult = 1024.0;
+        else if (!suf[1] && (suf[0] == 'M' || suf[0] == 'm'))
+            mult = 1024.0 * 1024.0;
+        if (mult > 0) {
+            *bytes = v * mult;
+            return 0;
+        }
+    }
+    return ct_parse_size(s, bytes, err);
+}
+
 int ct_parse_duration(const char *s, double *seconds, ct_err *err)
 {
+    double iv;
+    const char *suf;
+    if (s && fast_uint(s, &iv, &suf) == 0) { /* "1ms", "250us": exact as strtod's */
+        double mult = -1;
+        if (!suf[0] || (suf[0] == 's' && !suf[1]))
+            mult = 1.0;
+        else if (suf[1] == 's' && !suf[2])
+            mult = suf[0] == 'm' ? 1e-3 : suf[0] == 'u' ? 1e-6 : suf[0] == 'n' ? 1e-9 : -1;
+        if (mult >= 0) {
+            *seconds = iv * mult;
+            return 0;
+        }
+    }
     if (!s || !*s)
         return ct_err_set(err, "empty duration (expected seconds, e.g. 0.5, 1.5ms, 20us)");
     errno = 0;
@@ -854,7 +954,7 @@ static int get_task(const char *name, int line, const tok *t, const char *what, 
 
 static int get_bytes(const char *name, int line, const tok *t, double *out, ct_err *err)
 {
-    if (ct_parse_size(t->s, out, err))
+    if (parse_size_fast(t->s, out, err))
         return tok_err(name, line, t, err);
     return 0;
 }
@@ -939,18 +1039,19 @@ static int parse_members(const ct_trace *tr, const char *name, int line, const t
                        (int)cbuild(tr)->max_tasks - 1);
             return tok_err(name, line, t, err);
         }
-        for (long long x = a; x <= b; x += st) {
-            if (n >= (size_t)CT_TRACE_MAX_TASKS) {
-                free(mem);
-                ct_err_set(err, "more than %d members", CT_TRACE_MAX_TASKS);
-                return tok_err(name, line, t, err);
-            }
-            if (grow((void **)&mem, &cap, n + 1, sizeof *mem, err)) {
-                free(mem);
-                return tok_err(name, line, t, err);
-            }
-            mem[n++] = (int32_t)x;
+        /* the item's members at once (one allocation per item, not per member) */
+        size_t items = (size_t)((b - a) / st) + 1;
+        if (n + items > (size_t)CT_TRACE_MAX_TASKS) {
+            free(mem);
+            ct_err_set(err, "more than %d members", CT_TRACE_MAX_TASKS);
+            return tok_err(name, line, t, err);
         }
+        if (grow((void **)&mem, &cap, n + items, sizeof *mem, err)) {
+            free(mem);
+            return tok_err(name, line, t, err);
+        }
+        for (long long x = a; x <= b; x += st)
+            mem[n++] = (int32_t)x;
         if (!*p)
             break;
         p++;
@@ -971,6 +1072,56 @@ static int parse_members(const ct_trace *tr, const char *name, int line, const t
     return 0;
 }
 
+/* A `comm` line that repeats a communicator's first declaration word for
+ * word, its members still within the task bounds: what ct_trace_add_comm
+ * accepts without change, known without parsing the members again. */
+static int same_comm_again(const ct_trace *tr, const char *name, const char *members)
+{
+    const struct ct_trace_build *b = cbuild(tr);
+    if (!b->comm_text)
+        return 0;
+    int64_t c = comm_find(tr, name);
+    if (c <= 0 || (size_t)c >= b->comm_text_cap || !b->comm_text[c] ||
+        strcmp(b->comm_text[c], members) != 0)
+        return 0;
+    int32_t lim = b->declared_tasks >= 0 ? b->declared_tasks : CT_TRACE_MAX_TASKS;
+    if (b->max_tasks > 0 && b->max_tasks < lim)
+        lim = b->max_tasks;
+    return b->comm_hi[c] < lim;
+}
+
+/* Remember communicator c's MEMBERS text (best effort: without memory the
+ * next declaration is parsed in full). */
+static void keep_comm_text(ct_trace *tr, size_t c, const char *text, const int32_t *mem,
+                           size_t nm)
+{
+    struct ct_trace_build *b = tr->build;
+    if (c >= b->comm_text_cap) {
+        size_t cap = b->comm_text_cap ? 2 * b->comm_text_cap : 64;
+        while (cap <= c)
+            cap *= 2;
+        char **nt = realloc(b->comm_text, cap * sizeof *nt);
+        if (!nt)
+            return;
+        b->comm_text = nt;
+        int32_t *nh = realloc(b->comm_hi, cap * sizeof *nh);
+        if (!nh)
+            return;
+        b->comm_hi = nh;
+        for (size_t i = b->comm_text_cap; i < cap; i++)
+            nt[i] = NULL;
+        b->comm_text_cap = cap;
+    }
+    int32_t hi = 0;
+    for (size_t i = 0; i < nm; i++)
+        hi = mem[i] > hi ? mem[i] : hi;
+    b->comm_hi[c] = hi;
+    b->comm_text[c] = strdup(text);
+}
+
+/* keyword test; the first character first (strcmp per line adds up) */
+#define KW(s, lit) ((s)[0] == (lit)[0] && strcmp((s), (lit)) == 0)
+
 static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
 {
     const char *name = tr->name;
@@ -981,7 +1132,7 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
     const char *kw = t[0].s;
     int32_t task = -1, peer = -1;
     double v;
-    if (strcmp(kw, "tasks") == 0) {
+    if (KW(kw, "tasks")) {
         if (want_args(name, lineno, t, n, 1, 1, "tasks N", err))
             return -1;
         int32_t nt;
@@ -994,7 +1145,7 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
             return builder_fail(name, lineno, &t[0], err);
         return 0;
     }
-    if (strcmp(kw, "compute") == 0) {
+    if (KW(kw, "compute")) {
         if (want_args(name, lineno, t, n, 2, 2, "compute TASK SECONDS", err) ||
             get_task(name, lineno, &t[1], "task", &task, err))
             return -1;
@@ -1006,7 +1157,7 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
             return builder_fail(name, lineno, &t[1], err);
         return 0;
     }
-    if (strcmp(kw, "send") == 0 || strcmp(kw, "isend") == 0) {
+    if (KW(kw, "send") || KW(kw, "isend")) {
         int blocking = kw[0] == 's';
         if (want_args(name, lineno, t, n, 3, 4,
                       blocking ? "send TASK DST BYTES [LABEL]" : "isend TASK DST BYTES [LABEL]",
@@ -1023,13 +1174,13 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
             return builder_fail(name, lineno, fault, err);
         return 0;
     }
-    if (strcmp(kw, "recv") == 0 || strcmp(kw, "irecv") == 0) {
+    if (KW(kw, "recv") || KW(kw, "irecv")) {
         int blocking = kw[0] == 'r';
         if (want_args(name, lineno, t, n, 2, 3,
                       blocking ? "recv TASK SRC|any [BYTES]" : "irecv TASK SRC|any [BYTES]", err) ||
             get_task(name, lineno, &t[1], "task", &task, err))
             return -1;
-        if (strcmp(t[2].s, "any") == 0) {
+        if (KW(t[2].s, "any")) {
             peer = CT_ANY_SOURCE;
         } else if (parse_task_id(t[2].s, &peer)) {
             ct_err_set(err, "invalid source task '%s' (expected a task number 0 to %d or 'any')",
@@ -1046,7 +1197,7 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
             return builder_fail(name, lineno, &t[2], err);
         return 0;
     }
-    if (strcmp(kw, "waitall") == 0) {
+    if (KW(kw, "waitall")) {
         if (want_args(name, lineno, t, n, 1, 1, "waitall TASK", err) ||
             get_task(name, lineno, &t[1], "task", &task, err) ||
             range_ok(tr, name, lineno, &t[1], task, "task", err))
@@ -1055,25 +1206,31 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
             return builder_fail(name, lineno, &t[1], err);
         return 0;
     }
-    if (strcmp(kw, "comm") == 0) {
+    if (KW(kw, "comm")) {
         if (want_args(name, lineno, t, n, 2, 2, "comm NAME MEMBERS", err))
             return -1;
+        if (same_comm_again(tr, t[1].s, t[2].s))
+            return 0;
         int32_t *mem = NULL;
         size_t nm = 0;
         if (parse_members(tr, name, lineno, &t[2], &mem, &nm, err))
             return -1;
+        size_t before = tr->ncomms;
         int rc = ct_trace_add_comm(tr, t[1].s, mem, (int32_t)nm, lineno, err);
+        if (rc == 0 && tr->ncomms > before)
+            keep_comm_text(tr, tr->ncomms - 1, t[2].s, mem, nm);
         free(mem);
         return rc ? builder_fail(name, lineno, &t[1], err) : 0;
     }
     for (int k = CT_EV_BARRIER; k < CT_EV_KIND_COUNT; k++) {
-        if (strcmp(kw, ev_name[k]) != 0)
+        if (kw[0] != ev_name[k][0] || strcmp(kw, ev_name[k]) != 0)
             continue;
         int rooted = coll_has_root(k);
         int want = k == CT_EV_BARRIER ? 2 : rooted ? 4 : 3;
-        char usage[64];
-        snprintf(usage, sizeof usage, "%s TASK COMM%s%s", kw, rooted ? " ROOT" : "",
-                 k == CT_EV_BARRIER ? "" : " BYTES");
+        char usage[64] = "";
+        if (n - 1 != want) /* the usage only for the message */
+            snprintf(usage, sizeof usage, "%s TASK COMM%s%s", kw, rooted ? " ROOT" : "",
+                     k == CT_EV_BARRIER ? "" : " BYTES");
         if (want_args(name, lineno, t, n, want, want, usage, err) ||
             get_task(name, lineno, &t[1], "task", &task, err) ||
             range_ok(tr, name, lineno, &t[1], task, "task", err))
@@ -1113,9 +1270,8 @@ static int each_line_buffer(const char *name, const char *buf, size_t len, line_
     int lineno = 0;
     size_t i = 0;
     while (i < len) {
-        size_t j = i;
-        while (j < len && buf[j] != '\n')
-            j++;
+        const char *nl = memchr(buf + i, '\n', len - i);
+        size_t j = nl ? (size_t)(nl - buf) : len;
         lineno++;
         if (memchr(buf + i, '\0', j - i)) {
             free(line);
@@ -1197,12 +1353,25 @@ int ct_trace_parse_buffer_bounded(const char *name, const char *buf, size_t len,
 {
     if (ct_trace_init(tr, name, err))
         return -1;
+    if (need_build(tr, err))
+        return -1;
     if (lim) {
-        if (need_build(tr, err))
-            return -1;
         tr->build->max_events = lim->max_events;
         tr->build->max_tasks = lim->max_tasks;
     }
+    /* room for the events at once rather than by doubling: at most one per
+     * line, and an event line has at least 10 bytes ("waitall 0\n") */
+    size_t lines = 1;
+    for (const char *q = buf, *end = buf + len; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+        lines++;
+    size_t want = lines < len / 10 + 1 ? lines : len / 10 + 1;
+    if (lim && lim->max_events && want > lim->max_events)
+        want = lim->max_events;
+    size_t c1 = 0, c2 = 0;
+    if (want > 64 && grow((void **)&tr->ev, &c1, want, sizeof *tr->ev, NULL) == 0 &&
+        grow((void **)&tr->build->stage_task, &c2, want, sizeof *tr->build->stage_task,
+             NULL) == 0)
+        tr->build->ev_cap = c1 < c2 ? c1 : c2; /* else grown by doubling as usual */
     return trace_end(tr, each_line_buffer(tr->name, buf, len, trace_line_cb, tr, err), err);
 }
 

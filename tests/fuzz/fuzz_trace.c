@@ -3,7 +3,10 @@
  * launch path. Beyond "never crash, never leak, never hang" it checks:
  * refusals name the input and a line; an accepted trace is consistent
  * (events grouped by task in order, peers below the task count, every
- * communication defined by a send of its own); the event cap holds. */
+ * communication defined by a send of its own); the event cap holds; the
+ * scorer's phases built with collectives expanded on the fly
+ * (ct_trace_phases_build) are refused with the same message as the
+ * expansion, or equal the phases of the expanded trace. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,12 +79,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ct_coll_params_hockney(1e-5, 1e-8, &cp);
             cp.max_events = 4096;
             ct_trace x;
+            ct_trace_phases pa, pb;
+            ct_err e2;
+            /* the scorer's phases, expanded on the fly: refused alike, or
+             * the phases of the expanded trace exactly (collective.h) */
+            int rp = ct_trace_phases_build(&tr, &cp, &pa, NULL, &e2);
             if (ct_trace_expand(&tr, &cp, &x, NULL, &err) == 0) {
                 if (x.nevents > 4096 || x.ncoll)
                     abort();
                 check(&x, 0);
+                if (rp != 0 || pa.events != x.nevents || pa.nmsg != x.ncomm ||
+                    ct_trace_phases_build(&x, &cp, &pb, NULL, &e2) != 0 || pa.nphase != pb.nphase)
+                    abort();
+                for (size_t k = 0; k < pa.nphase; k++)
+                    if (pa.ph[k].n != pb.ph[k].n || pa.ph[k].compute != pb.ph[k].compute ||
+                        (pa.ph[k].n && memcmp(pa.ph[k].msg, pb.ph[k].msg,
+                                              pa.ph[k].n * sizeof *pa.ph[k].msg)))
+                        abort();
+                ct_trace_phases_free(&pa);
+                ct_trace_phases_free(&pb);
                 ct_trace_free(&x);
-            } else if (!err.msg[0]) {
+            } else if (!err.msg[0] || rp == 0 || strcmp(err.msg, e2.msg) != 0) {
                 abort();
             }
         }

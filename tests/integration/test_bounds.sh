@@ -55,7 +55,7 @@ bounded() {
 
 bounded "trace:FIFO (nobody writes)" "trace:$LC_DIR/pipe.trace" "pipe.trace: not a regular file"
 bounded "trace:/dev/zero" "trace:/dev/zero" "/dev/zero: not a regular file"
-bounded "trace:2 GiB file" "trace:$LC_DIR/huge.trace" "huge.trace: larger than 16777216 bytes"
+bounded "trace:2 GiB file" "trace:$LC_DIR/huge.trace" "huge.trace: larger than 33554432 bytes"
 lc_plugstack "signatures=$SIGS trace_max_events=100000"
 bounded "trace over the event cap" "trace:$LC_DIR/slow.trace" "slow.trace:[0-9]+:[0-9]+: more than 100000 events"
 lc_plugstack "signatures=$SIGS budget_ms=20"
@@ -68,7 +68,7 @@ out=$(lc_alloc "$ALLOC" "echo \"L|\$(srun_layout --contention=auto --contention-
 tap_is "$(sed -n 's/^L|//p' <<<"$out")" "$CYCLIC" "a small trace within the bounds is scored and applied (cyclic)"
 # the environment cannot lift the bounds: only plugstack.conf sets them
 out=$(lc_alloc "$ALLOC" "budget_ms=100000 trace_max_bytes=4G srun --contention=auto --contention-pattern=trace:$LC_DIR/huge.trace true 2>&1")
-tap_like "$out" "larger than 16777216 bytes" "variables in the user's environment do not change the caps"
+tap_like "$out" "larger than 33554432 bytes" "variables in the user's environment do not change the caps"
 # bad plugstack values are refused with what is accepted
 for kv in budget_ms=0 budget_ms=abc trace_max_bytes=0 trace_max_events=-1; do
     lc_plugstack "signatures=$SIGS $kv"

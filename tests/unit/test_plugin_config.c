@@ -154,8 +154,8 @@ static void test_bounds(void **state)
     ct_err err = {{0}};
     assert_int_equal(ctp_config_parse(0, NULL, &c, &err), 0);
     assert_int_equal(c.budget_ms, 200);
-    assert_int_equal(c.trace_max_bytes, (size_t)16 << 20);
-    assert_int_equal(c.trace_max_events, 1000000);
+    assert_int_equal(c.trace_max_bytes, (size_t)32 << 20);
+    assert_int_equal(c.trace_max_events, 8000000);
     assert_int_equal(PARSE(&c, &err, "budget_ms=1500", "trace_max_bytes=2M", "trace_max_events=5000"),
                      0);
     assert_int_equal(c.budget_ms, 1500);

@@ -27,6 +27,7 @@
 #include "contention/topology.h"
 #include "ctslurm/slurmfmt.h"
 #include "ct_test_util.h"
+#include "score_ref.h" /* internal: the scorer's reference path */
 
 #define REL 1e-12
 
@@ -629,6 +630,164 @@ static void test_trace_pattern(void **state)
 }
 
 
+/* Two results bit for bit (doubles compared by their bits). */
+static void assert_same_result(const ct_score_result *a, const ct_score_result *b, const char *what)
+{
+    if (a->n != b->n || a->aggregated != b->aggregated || a->ntasks != b->ntasks ||
+        strcmp(a->note, b->note) != 0 || memcmp(&a->margin, &b->margin, sizeof a->margin))
+        fail_msg("%s: n %zu/%zu, aggregated %d/%d, note '%s' / '%s'", what, a->n, b->n,
+                 a->aggregated, b->aggregated, a->note, b->note);
+    for (size_t i = 0; i < a->n; i++) {
+        const ct_candidate_score *x = &a->c[i], *y = &b->c[i];
+        if (strcmp(x->name, y->name) || memcmp(&x->predicted_s, &y->predicted_s, sizeof(double)) ||
+            memcmp(&x->uncontended_s, &y->uncontended_s, sizeof(double)) ||
+            memcmp(&x->slowdown, &y->slowdown, sizeof(double)) ||
+            memcmp(&x->intra_s, &y->intra_s, sizeof(double)) ||
+            x->remote_comms != y->remote_comms || strcmp(x->busiest_link, y->busiest_link) ||
+            memcmp(&x->busiest_ratio, &y->busiest_ratio, sizeof(double)))
+            fail_msg("%s: %s %.17g (%.17g, intra %.17g, %lld remote, %s) != %s %.17g (%.17g, "
+                     "intra %.17g, %lld remote, %s)",
+                     what, x->name, x->predicted_s, x->uncontended_s, x->intra_s,
+                     (long long)x->remote_comms, x->busiest_link, y->name, y->predicted_s,
+                     y->uncontended_s, y->intra_s, (long long)y->remote_comms, y->busiest_link);
+    }
+}
+
+/* A trace past replay_max_events is aggregated from phases built with its
+ * collectives expanded on the fly (ct_trace_phases_build, node pairs
+ * accumulated in a hash table); the reference expands the whole trace,
+ * cuts it and sorts its messages (score_ref.h). Same candidates, times,
+ * intra-node parts, busiest links and notes bit for bit, on traces with
+ * collectives on world and on sub-communicators, uneven task counts per
+ * node, fractional message sizes (the intra-node sums keep their order),
+ * interleaved lines and traces without collectives; on GigE (incremental
+ * progressive evaluation) and on Stop & Go (arc-count bound), with a
+ * switch tree too; the trace read by the scorer or handed in as read (the
+ * plugin's path). */
+static void test_aggregation_matches_reference(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *trace, *cpus;
+    } cases[] = {
+        {"traces/coll_subcomm.trace", "4,3,3"},
+        {"traces/coll_subcomm.trace", "2(x5)"},
+        {"traces/coll_subcomm.trace", "7,3"},
+        {"traces/apps/lammps-lj-4x4.trace", "4(x4)"},
+        {"traces/apps/lammps-lj-4x4.trace", "5,4,4,3"},
+        {"traces/halo2d_4x4.trace", "4(x4)"},
+        {"traces/complete.trace", "3,2"},
+        {"traces/fig4_gige.trace", "2,2,3"},
+        {"traces/tree.trace", "4,5"},
+        {"traces/hpl_ring_20500.trace", "5,4,4,3"},
+    };
+    ct_fabric gige, sg;
+    ct_test_gige_fabric(&gige);
+    ct_test_gige_fabric(&sg);
+    sg.penalty = CT_STOPGO_MODEL(0, 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char spec[4200], what[300];
+        snprintf(spec, sizeof spec, "trace:%s/%s", CT_FIXTURES, cases[i].trace);
+        ct_alloc a;
+        assert_int_equal(ctslurm_parse_cpus_per_node(cases[i].cpus, &a, NULL), 0);
+        ct_tree_map tree;
+        int32_t leaf[8];
+        for (int32_t k = 0; k < a.nnodes; k++)
+            leaf[k] = k < a.nnodes / 2 ? 1 : 2;
+        ct_test_two_leaf_map(&tree, a.nnodes, leaf, 1.0);
+        for (int model = 0; model < 3; model++) {
+            const ct_fabric *f = model == 1 ? &sg : &gige;
+            ct_score_request req;
+            memset(&req, 0, sizeof req);
+            req.alloc = &a;
+            req.cpus_per_task = 1;
+            req.replay_max_events = 1; /* aggregate whatever the size */
+            req.include_plane = 1;
+            req.plane_size = 2;
+            req.include_random = 1;
+            req.seed = 7;
+            req.tree = model == 2 && a.nnodes > 1 ? &tree : NULL;
+            assert_int_equal(ct_pattern_parse(spec, &req.pattern, NULL), 0);
+            ct_score_result fast, ref, given;
+            ct_err err = {{0}};
+            if (ct_score(f, &req, &fast, &err) != 0)
+                fail_msg("%s: %s", cases[i].trace, err.msg);
+            if (score_reference(f, &req, &ref, &err) != 0)
+                fail_msg("%s: %s", cases[i].trace, err.msg);
+            snprintf(what, sizeof what, "%s on %s, model %d", cases[i].trace, cases[i].cpus,
+                     model);
+            assert_int_equal(fast.aggregated, 1);
+            assert_non_null(strstr(fast.note, "aggregated into"));
+            assert_same_result(&fast, &ref, what);
+            /* read by the caller (decide.c), collectives not expanded */
+            ct_trace tr;
+            assert_int_equal(ct_trace_load(req.pattern.trace, &tr, &err), 0);
+            req.trace = &tr;
+            if (ct_score(f, &req, &given, &err) != 0)
+                fail_msg("%s: %s", cases[i].trace, err.msg);
+            assert_same_result(&given, &ref, what);
+            ct_trace_free(&tr);
+        }
+        ct_tree_map_free(&tree);
+        ct_alloc_free(&a);
+    }
+}
+
+/* The phases built on the fly are those of the expanded trace: same event
+ * count, same phases, same messages in the same order, same computes. */
+static void test_phases_of_expanded_trace(void **state)
+{
+    (void)state;
+    static const char *traces[] = {"traces/coll_subcomm.trace",
+                                   "traces/apps/lammps-lj-4x4.trace"};
+    ct_fabric f;
+    ct_test_gige_fabric(&f);
+    ct_coll_params cp;
+    ct_coll_params_from_fabric(&f, &cp);
+    for (size_t i = 0; i < 2; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", CT_FIXTURES, traces[i]);
+        ct_trace tr, x;
+        ct_err err = {{0}};
+        ct_coll_stats s1, s2;
+        assert_int_equal(ct_trace_load(path, &tr, &err), 0);
+        assert_true(tr.ncoll > 0);
+        assert_int_equal(ct_trace_expand(&tr, &cp, &x, &s1, &err), 0);
+        ct_trace_phases a, b;
+        if (ct_trace_phases_build(&tr, &cp, &a, &s2, &err) != 0)
+            fail_msg("%s", err.msg);
+        assert_int_equal(ct_trace_phases_build(&x, &cp, &b, NULL, &err), 0);
+        assert_int_equal(a.events, x.nevents);
+        assert_int_equal(s2.events_out, s1.events_out);
+        assert_int_equal(s2.instances, s1.instances);
+        assert_int_equal(a.nmsg, x.ncomm);
+        assert_int_equal(a.nphase, b.nphase);
+        assert_true(a.nphase > 3);
+        for (size_t k = 0; k < a.nphase; k++) {
+            assert_int_equal(a.ph[k].n, b.ph[k].n);
+            assert_true(a.ph[k].compute == b.ph[k].compute);
+            for (size_t j = 0; j < a.ph[k].n; j++) {
+                assert_int_equal(a.ph[k].msg[j].src, b.ph[k].msg[j].src);
+                assert_int_equal(a.ph[k].msg[j].dst, b.ph[k].msg[j].dst);
+                assert_true(a.ph[k].msg[j].bytes == b.ph[k].msg[j].bytes);
+            }
+        }
+        ct_trace_phases_free(&a);
+        ct_trace_phases_free(&b);
+        ct_trace_free(&x);
+        /* the expansion's bound and its message, as ct_trace_expand's */
+        cp.max_events = 100;
+        ct_err e1 = {{0}}, e2 = {{0}};
+        assert_int_equal(ct_trace_expand(&tr, &cp, &x, NULL, &e1), -1);
+        assert_int_equal(ct_trace_phases_build(&tr, &cp, &a, NULL, &e2), -1);
+        assert_string_equal(e1.msg, e2.msg);
+        assert_non_null(strstr(e2.msg, "more than 100 point-to-point events"));
+        assert_int_equal(a.nphase, 0);
+        cp.max_events = 0;
+        ct_trace_free(&tr);
+    }
+}
+
 /* Every node under one leaf: the same decisions and times as no tree (the
  * link model reduces to the node-level one; GigE goes through the generic
  * progressive path then, equal to the incremental one to 1e-9). */
@@ -757,6 +916,8 @@ int main(void)
         cmocka_unit_test(test_large_random_progressive_gige),
         cmocka_unit_test(test_huge_random_uses_static_penalties),
         cmocka_unit_test(test_trace_pattern),
+        cmocka_unit_test(test_aggregation_matches_reference),
+        cmocka_unit_test(test_phases_of_expanded_trace),
         cmocka_unit_test(test_phased_halo_by_hand),
         cmocka_unit_test(test_trace_aggregated_by_hand),
         cmocka_unit_test(test_phased_halo_sum_of_phases),

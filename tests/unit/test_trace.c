@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "contention/trace.h"
+#include "contention/units.h"
 
 #define TRACES CT_FIXTURES "/traces"
 
@@ -492,6 +493,67 @@ static void test_bounded_load(void **state)
     ct_trace_free(&tr);
 }
 
+/* The lexer's shortcuts (digits with K/M or s/ms/us/ns, task ids by hand,
+ * comments glued to a token, a communicator declared again word for word)
+ * read exactly what the general parsers read: sizes as ct_parse_size,
+ * durations as strtod times the suffix, and a repeated declaration is
+ * still checked against a later task count. */
+static void test_fast_paths_agree(void **state)
+{
+    (void)state;
+    static const char *sizes[] = {"0",     "7",      "000012", "64K",  "64k",   "3M",
+                                  "1m",    "1.5K",   "1e3",    "0x10", "2KiB",  "5G",
+                                  "999999999999999", "1234567890123456789", "4MB", "12.25"};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "tasks 2\nisend 0 1 %s#c\nirecv 1 0\n", sizes[i]);
+        ct_trace tr;
+        ct_err err = {{0}};
+        double want;
+        assert_int_equal(ct_parse_size(sizes[i], &want, NULL), 0);
+        if (parse(text, &tr, &err) != 0)
+            fail_msg("%s: %s", sizes[i], err.msg);
+        if (memcmp(&tr.ev[tr.task_first[0]].value, &want, sizeof want) != 0)
+            fail_msg("%s: %.17g, ct_parse_size %.17g", sizes[i], tr.ev[0].value, want);
+        ct_trace_free(&tr);
+    }
+    static const struct {
+        const char *s;
+        double mult;
+    } durs[] = {{"3", 1}, {"3s", 1}, {"250ms", 1e-3}, {"673480ns", 1e-9}, {"17us", 1e-6},
+                {"0.5ms", 1e-3}, {"1e-3", 1}, {"000123us", 1e-6}};
+    for (size_t i = 0; i < sizeof durs / sizeof durs[0]; i++) {
+        double v;
+        assert_int_equal(ct_parse_duration(durs[i].s, &v, NULL), 0);
+        double want = strtod(durs[i].s, NULL) * durs[i].mult;
+        if (memcmp(&v, &want, sizeof v) != 0)
+            fail_msg("%s: %.17g != %.17g", durs[i].s, v, want);
+    }
+    ct_err err = {{0}};
+    ct_trace tr;
+    assert_int_equal(parse("compute 1 1ms\ncompute 0 99999999999999999ms\n", &tr, &err), 0);
+    ct_trace_free(&tr);
+    assert_int_equal(parse("compute 268435456 1\n", &tr, &err), -1);
+    assert_non_null(strstr(err.msg, "invalid task '268435456'"));
+    assert_int_equal(parse("compute 00000000000000000001 1\n", &tr, &err), 0);
+    assert_int_equal(tr.ntasks, 2);
+    ct_trace_free(&tr);
+    /* a communicator declared again word for word is accepted once parsed
+     * (per-rank recordings), but its members are still checked against a
+     * `tasks` line that came in between, and other members are refused */
+    assert_int_equal(parse("comm r 0-3\ncomm r 0-3\nbarrier 0 r\nbarrier 1 r\nbarrier 2 r\n"
+                           "barrier 3 r\n",
+                           &tr, &err),
+                     0);
+    assert_int_equal(tr.ncomms, 2);
+    ct_trace_free(&tr);
+    assert_int_equal(parse("comm r 0-3\ntasks 2\ncomm r 0-3\n", &tr, &err), -1);
+    assert_non_null(strstr(err.msg, "t.trace:3:"));
+    assert_non_null(strstr(err.msg, "out of range"));
+    assert_int_equal(parse("comm r 0-3\ncomm r 0-2\n", &tr, &err), -1);
+    assert_non_null(strstr(err.msg, "redeclared with other members"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_shipped_traces_parse),
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_bounded_load),
+        cmocka_unit_test(test_fast_paths_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

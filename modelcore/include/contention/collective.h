@@ -85,4 +85,40 @@ int ct_trace_load_expanded_bounded(const char *path, const ct_trace_limits *lim,
                                    const ct_coll_params *p, ct_trace *tr, ct_coll_stats *stats,
                                    ct_err *err);
 
+/* A trace cut into phases, for the scorer's aggregation of a large trace
+ * (score.h, "aggregated"; our extension): each task's events, collectives
+ * expanded, are cut into phases at its blocking points (send, recv,
+ * waitall; an isend belongs to the phase it is posted in); phase k of the
+ * job is phase k of every task. Its messages keep the order of the
+ * communications of the expanded trace (ct_trace_expand's, or the trace's
+ * own when it has no collectives). */
+typedef struct ct_phase_msg {
+    int32_t src, dst; /* tasks */
+    double bytes;
+} ct_phase_msg;
+
+typedef struct ct_trace_phase {
+    ct_phase_msg *msg; /* the sends and isends posted in the phase */
+    size_t n, cap;
+    double compute; /* the longest compute of one task in the phase, s */
+} ct_trace_phase;
+
+typedef struct ct_trace_phases {
+    ct_trace_phase *ph;
+    size_t nphase;
+    size_t nmsg;     /* messages, all phases */
+    uint64_t events; /* events of the expanded trace */
+} ct_trace_phases;
+
+/* The phases of tr (finished, as read: collectives not yet expanded, or
+ * already expanded) with its collectives expanded on the fly by the
+ * algorithms ct_trace_expand uses, checked and bounded as ct_trace_expand
+ * does (same errors, same event bound p->max_events), without building the
+ * expanded trace: the same phases, messages and event count as
+ * ct_trace_expand followed by cutting the expanded trace. stats may be
+ * NULL. */
+int ct_trace_phases_build(const ct_trace *tr, const ct_coll_params *p, ct_trace_phases *out,
+                          ct_coll_stats *stats, ct_err *err);
+void ct_trace_phases_free(ct_trace_phases *pt);
+
 #endif

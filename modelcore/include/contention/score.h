@@ -30,7 +30,11 @@
  *    of the job = phase k of every task; each phase's communications become
  *    one node-level graph (one arc per node pair and size), timed as a
  *    point-to-point pattern, plus the phase's longest compute; the phases
- *    add up (bulk-synchronous, as the phased halos). A note says so.
+ *    add up (bulk-synchronous, as the phased halos). A note says so. The
+ *    phases come from the trace as read, its collectives expanded on the
+ *    fly (collective.h ct_trace_phases_build), and each candidate's node
+ *    pairs are accumulated in one pass over the messages: a decision on a
+ *    1,024 x 64 recording never builds its 4 M expanded events.
  * Intra-node traffic goes through memory at the fabric's intra_bw: node k's
  * intra-node bytes take intra_bytes[k] / intra_bw, the same in the
  * predicted and the uncontended time (it is not network contention), and
@@ -90,10 +94,12 @@ typedef struct ct_score_request {
      * starts where the job's previous step left off, which a request does
      * not know: scoring one fails with "not modelled". */
     uint32_t slurm_version;
-    /* CT_PAT_TRACE: the trace already read with collectives expanded
-     * (ct_trace_load_expanded_bounded), or NULL to read pattern.trace here
-     * (with pattern.trace_limits); as ct_place_request.trace, so that a
-     * caller running both reads it once. Not modified; owned by the caller. */
+    /* CT_PAT_TRACE: the trace already read (ct_trace_load_bounded; its
+     * collectives, if any, are expanded here within
+     * pattern.trace_limits.max_events, as when read here), or NULL to read
+     * pattern.trace here (with pattern.trace_limits); so that a caller
+     * running the placement search too reads it once. Not modified; owned
+     * by the caller. */
     const struct ct_trace *trace;
 } ct_score_request;
 
