@@ -1269,11 +1269,13 @@ static int each_line_buffer(const char *name, const char *buf, size_t len, line_
     size_t cap = 0;
     int lineno = 0;
     size_t i = 0;
+    /* the first NUL byte, looked for once: the line holding it is refused */
+    const char *nul = len ? memchr(buf, '\0', len) : NULL;
     while (i < len) {
         const char *nl = memchr(buf + i, '\n', len - i);
         size_t j = nl ? (size_t)(nl - buf) : len;
         lineno++;
-        if (memchr(buf + i, '\0', j - i)) {
+        if (nul && nul < buf + j) {
             free(line);
             return ct_err_set(err, "%s:%d: NUL byte in text (expected a text file)", name, lineno);
         }

@@ -552,6 +552,10 @@ static void test_fast_paths_agree(void **state)
     assert_non_null(strstr(err.msg, "out of range"));
     assert_int_equal(parse("comm r 0-3\ncomm r 0-2\n", &tr, &err), -1);
     assert_non_null(strstr(err.msg, "redeclared with other members"));
+    /* a NUL byte is refused on its own line (looked for once per buffer) */
+    static const char nul[] = "tasks 2\ncompute 0 1\ncompute 1 \0 1\ncompute 0 \0\n";
+    assert_int_equal(ct_trace_parse_buffer("t.trace", nul, sizeof nul - 1, &tr, &err), -1);
+    assert_string_equal(err.msg, "t.trace:3: NUL byte in text (expected a text file)");
 }
 
 int main(void)
