@@ -304,6 +304,9 @@ int cmd_score(int argc, char **argv)
         admin_json_string(stdout, res.n ? res.c[res.winner].name : "");
         printf(", \"margin\": ");
         admin_json_number(stdout, res.margin);
+        printf(", \"note\": ");
+        admin_json_string(stdout, res.note); /* what the scorer assumed, or "" */
+        printf(", \"aggregated\": %s", res.aggregated ? "true" : "false");
         printf(", \"candidates\": [");
         for (size_t i = 0; i < res.n; i++) {
             const ct_candidate_score *s = &res.c[i];
@@ -362,6 +365,8 @@ int cmd_score(int argc, char **argv)
         if (res.n)
             printf("winner: %s (next best %.1f%% slower)\n", res.c[res.winner].name,
                    100 * res.margin);
+        if (res.note[0]) /* e.g. a large trace aggregated per phase, not replayed */
+            printf("scorer: %s\n", res.note);
         if (pl.predicted_s < 0) /* alltoall: the counts decide */
             printf("optimized: block kept (%s)\n", pl.note);
         else if (pl.layout.dist == CT_DIST_EXPLICIT)

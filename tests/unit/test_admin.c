@@ -297,12 +297,17 @@ static void test_score(void **state)
     double b = json_num(blk, "predicted_s"), c = json_num(cyc, "predicted_s");
     assert_true(first == fmin(b, c));
     close_rel(json_num(blk, "slowdown"), b / json_num(blk, "uncontended_s"), 1e-12, "slowdown");
+    /* what the scorer assumed is shown (the published fabrics have no
+     * intra-node bandwidth), and whether a trace was aggregated */
+    expect_in(r.out, "\"note\": \"fabric has no intra-node bandwidth: intra-node time ignored\"");
+    expect_in(r.out, "\"aggregated\": false");
     done(&r);
 
     r = run("score", "--config", CONF, "--cpus-per-node", "4(x2)", "--ntasks", "8", "--pattern",
             "alltoall", "--size", "64K", NULL);
     expect_status(&r, 0);
     expect_in(r.out, "winner: ");
+    expect_in(r.out, "\nscorer: fabric has no intra-node bandwidth: intra-node time ignored\n");
     done(&r);
     r = run("score", "--config", CONF, "--cpus-per-node", "4(x2)", "--ntasks", "8", "--pattern",
             "nonsense", "--size", "64K", NULL);
