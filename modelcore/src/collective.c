@@ -669,7 +669,7 @@ static int copy_event(gen *g, int32_t t, const ct_event *e)
     }
 }
 
-static void ph_task_start(struct phase_sink *ps);
+static void ph_task_start(struct phase_sink *ps, int32_t t);
 static int ph_task_end(struct phase_sink *ps);
 
 /* Every task's events in program order, collectives expanded (pass 2). */
@@ -688,7 +688,7 @@ static int walk(gen *g, size_t *seq)
         while (nt > 0)
             seq[touched[--nt]] = 0;
         if (g->ph)
-            ph_task_start(g->ph);
+            ph_task_start(g->ph, t);
         for (size_t i = in->task_first[t]; i < in->task_first[t + 1]; i++) {
             const ct_event *e = &in->ev[i];
             int r2;
@@ -807,11 +807,12 @@ int ct_trace_load_expanded_bounded(const char *path, const ct_trace_limits *lim,
 /* The phase rule (score.h, "aggregated"): a task's events are cut into
  * phases at its blocking points (send, recv, waitall); an isend belongs to
  * the phase it is posted in; a phase's compute is the longest sum of a
- * task's compute events in it. */
+ * task's compute events in it, and each task's own sum is kept (sparse). */
 typedef struct phase_sink {
     ct_trace_phases *out;
     size_t cap;         /* of out->ph */
-    size_t ph;          /* the current task's phase */
+    int32_t task;       /* the current task */
+    size_t ph;          /* its phase */
     double c;           /* its compute so far in that phase */
     int32_t *phase_of;  /* traces without collectives: phase of each communication */
 } phase_sink;
@@ -835,21 +836,46 @@ static int ph_reserve(phase_sink *ps, size_t ph)
     return 0;
 }
 
-static void ph_task_start(phase_sink *ps)
+static void ph_task_start(phase_sink *ps, int32_t t)
 {
+    ps->task = t;
     ps->ph = 0;
     ps->c = 0;
 }
 
 static void ph_compute(phase_sink *ps, double s) { ps->c += s; }
 
+/* the current task's compute ps->c into phase p: its longest, and the
+ * task's own when > 0 (tasks come in ascending order) */
+static int ph_add_compute(phase_sink *ps, ct_trace_phase *p)
+{
+    if (ps->c > p->compute)
+        p->compute = ps->c;
+    if (!(ps->c > 0))
+        return 0;
+    if (p->nc == p->ccap) {
+        size_t cap = p->ccap ? 2 * p->ccap : 4;
+        int32_t *nt = realloc(p->ctask, cap * sizeof *nt);
+        if (!nt)
+            return -1;
+        p->ctask = nt;
+        double *ns = realloc(p->csec, cap * sizeof *ns);
+        if (!ns)
+            return -1;
+        p->csec = ns;
+        p->ccap = cap;
+    }
+    p->ctask[p->nc] = ps->task;
+    p->csec[p->nc++] = ps->c;
+    return 0;
+}
+
 static int ph_close(phase_sink *ps)
 {
     if (ph_reserve(ps, ps->ph) < 0)
         return -1;
-    ct_trace_phase *p = &ps->out->ph[ps->ph];
-    if (ps->c > p->compute)
-        p->compute = ps->c;
+    if (ph_add_compute(ps, &ps->out->ph[ps->ph]) < 0)
+        return -1;
     ps->ph++;
     ps->c = 0;
     return 0;
@@ -861,9 +887,8 @@ static int ph_task_end(phase_sink *ps)
     if (ps->ph == 0 || ps->c > 0) {
         if (ph_reserve(ps, ps->ph) < 0)
             return -1;
-        ct_trace_phase *p = &ps->out->ph[ps->ph];
-        if (ps->c > p->compute)
-            p->compute = ps->c;
+        if (ph_add_compute(ps, &ps->out->ph[ps->ph]) < 0)
+            return -1;
     }
     return 0;
 }
@@ -893,8 +918,11 @@ void ct_trace_phases_free(ct_trace_phases *pt)
 {
     if (!pt)
         return;
-    for (size_t k = 0; pt->ph && k < pt->nphase; k++)
+    for (size_t k = 0; pt->ph && k < pt->nphase; k++) {
         free(pt->ph[k].msg);
+        free(pt->ph[k].ctask);
+        free(pt->ph[k].csec);
+    }
     free(pt->ph);
     memset(pt, 0, sizeof *pt);
 }

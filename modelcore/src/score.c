@@ -247,11 +247,138 @@ static int time_trace(const ct_fabric *f, const ct_trace *tr, const ct_layout *l
 
 /* ---- trace patterns aggregated per phase (score.h; our extension) */
 
+/* Per-task clocks through the phases (score.h, "aggregated"; our
+ * extension, replacing the sum of each phase's longest compute): task t's
+ * exchange in phase k can start at start_t = clock_t + c_{t,k}, its own
+ * compute in the phase; each message (s, d) of the phase ties its two
+ * ends, so a task with messages in phase k ends the phase at
+ * max(start_t, start of each partner) + comm_k (the phase's network time
+ * for the candidate: predicted, or uncontended for the uncontended time);
+ * a task without messages just at start_t. The time is the latest clock at
+ * the end. Both aggregation paths feed it the same computes (tasks in
+ * ascending order, each the sum of its events in program order) and the
+ * same messages, so their times stay bit-identical. Work per phase: its
+ * computes and messages, not the task count. */
+typedef struct task_clock {
+    double clock[2]; /* [0] predicted, [1] uncontended: the task's start in the
+                      * current phase (end of its last phase + its compute) */
+    double ready[2]; /* with messages in phase stamp - 1: latest start among its ends */
+    uint64_t stamp;  /* phase + 1 while its end (ready + that phase's comm) is
+                      * not yet in clock; 0 when it is */
+} task_clock;         /* 40 bytes per task: a message touches two */
+
+typedef struct task_clocks {
+    int32_t ntasks;
+    task_clock *c;
+    double *comm[2]; /* per phase closed: predicted, uncontended */
+    uint64_t phase;  /* the current phase */
+} task_clocks;
+
+static void clk_free(task_clocks *c)
+{
+    free(c->c);
+    free(c->comm[0]);
+    free(c->comm[1]);
+    memset(c, 0, sizeof *c);
+}
+
+static int clk_init(task_clocks *c, int32_t ntasks, size_t nphase)
+{
+    memset(c, 0, sizeof *c);
+    size_t n = ntasks > 0 ? (size_t)ntasks : 1;
+    c->ntasks = ntasks;
+    c->c = calloc(n, sizeof *c->c);
+    c->comm[0] = malloc((nphase ? nphase : 1) * sizeof *c->comm[0]);
+    c->comm[1] = malloc((nphase ? nphase : 1) * sizeof *c->comm[1]);
+    if (!c->c || !c->comm[0] || !c->comm[1]) {
+        clk_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+/* a phase closed after the task's last messages: its end into clock (done
+ * when the task is next used, so closing a phase costs nothing per task) */
+static void clk_settle(const task_clocks *c, task_clock *k)
+{
+    if (k->stamp && k->stamp != c->phase + 1) {
+        k->clock[0] = k->ready[0] + c->comm[0][k->stamp - 1];
+        k->clock[1] = k->ready[1] + c->comm[1][k->stamp - 1];
+        k->stamp = 0;
+    }
+}
+
+/* task t computes s seconds in the current phase (before its exchange) */
+static void clk_compute(task_clocks *c, int32_t t, double s)
+{
+    task_clock *k = &c->c[t];
+    clk_settle(c, k);
+    k->clock[0] += s;
+    k->clock[1] += s;
+}
+
+static void clk_touch(const task_clocks *c, task_clock *k, double m0, double m1)
+{
+    if (k->stamp != c->phase + 1) { /* m >= the task's own start */
+        k->stamp = c->phase + 1;
+        k->ready[0] = m0;
+        k->ready[1] = m1;
+        return;
+    }
+    if (m0 > k->ready[0])
+        k->ready[0] = m0;
+    if (m1 > k->ready[1])
+        k->ready[1] = m1;
+}
+
+/* a message from s to d in the current phase (after every compute of it) */
+static void clk_msg(task_clocks *c, int32_t s, int32_t d)
+{
+    task_clock *a = &c->c[s], *b = &c->c[d];
+    clk_settle(c, a);
+    clk_settle(c, b);
+    double m0 = a->clock[0] > b->clock[0] ? a->clock[0] : b->clock[0];
+    double m1 = a->clock[1] > b->clock[1] ? a->clock[1] : b->clock[1];
+    clk_touch(c, a, m0, m1);
+    clk_touch(c, b, m0, m1);
+}
+
+/* the phase ends: its exchange took comm (predicted) / unc (uncontended) */
+static void clk_close(task_clocks *c, double comm, double unc)
+{
+    c->comm[0][c->phase] = comm;
+    c->comm[1][c->phase] = unc;
+    c->phase++;
+}
+
+static void clk_result(task_clocks *c, double *pred, double *unc)
+{
+    double a = 0, b = 0;
+    for (int32_t t = 0; t < c->ntasks; t++) {
+        task_clock *k = &c->c[t];
+        clk_settle(c, k);
+        if (k->clock[0] > a)
+            a = k->clock[0];
+        if (k->clock[1] > b)
+            b = k->clock[1];
+    }
+    *pred = a;
+    *unc = b;
+}
+
 /* The layout-independent part: every communication's phase (its sender's
- * phase when it is posted) and each phase's longest compute. */
+ * phase when it is posted), each phase's longest compute and each task's
+ * own compute in it (sparse, tasks ascending). */
+typedef struct phase_work {
+    int32_t *task;
+    double *sec;
+    size_t n, cap;
+} phase_work;
+
 typedef struct phased_trace {
     int32_t *phase_of; /* per communication */
     double *compute;   /* per phase, s */
+    phase_work *work;  /* per phase */
     size_t nphase, cap;
     size_t *first;     /* communications of phase k: order[first[k] .. first[k+1]) */
     size_t *order;
@@ -260,13 +387,18 @@ typedef struct phased_trace {
 static void phased_trace_free(phased_trace *pt)
 {
     free(pt->phase_of);
+    for (size_t k = 0; pt->work && k < pt->cap; k++) {
+        free(pt->work[k].task);
+        free(pt->work[k].sec);
+    }
+    free(pt->work);
     free(pt->compute);
     free(pt->first);
     free(pt->order);
     memset(pt, 0, sizeof *pt);
 }
 
-static int phase_close(phased_trace *pt, size_t ph, double c)
+static int phase_close(phased_trace *pt, size_t ph, int32_t t, double c)
 {
     if (ph >= pt->cap) {
         size_t cap = pt->cap ? 2 * pt->cap : 64;
@@ -277,10 +409,32 @@ static int phase_close(phased_trace *pt, size_t ph, double c)
             return -1;
         memset(n + pt->cap, 0, (cap - pt->cap) * sizeof *n);
         pt->compute = n;
+        phase_work *w = realloc(pt->work, cap * sizeof *w);
+        if (!w)
+            return -1;
+        memset(w + pt->cap, 0, (cap - pt->cap) * sizeof *w);
+        pt->work = w;
         pt->cap = cap;
     }
     if (c > pt->compute[ph])
         pt->compute[ph] = c;
+    if (c > 0) {
+        phase_work *w = &pt->work[ph];
+        if (w->n == w->cap) {
+            size_t cap = w->cap ? 2 * w->cap : 4;
+            int32_t *nt = realloc(w->task, cap * sizeof *nt);
+            if (!nt)
+                return -1;
+            w->task = nt;
+            double *ns = realloc(w->sec, cap * sizeof *ns);
+            if (!ns)
+                return -1;
+            w->sec = ns;
+            w->cap = cap;
+        }
+        w->task[w->n] = t;
+        w->sec[w->n++] = c;
+    }
     if (ph + 1 > pt->nphase)
         pt->nphase = ph + 1;
     return 0;
@@ -310,7 +464,7 @@ static int trace_phases(const ct_trace *tr, phased_trace *pt, ct_err *err)
                 break;
             case CT_EV_ISEND: /* its phase exists even if nothing closes it */
                 pt->phase_of[e->comm] = ph > INT32_MAX ? INT32_MAX : (int32_t)ph;
-                if (phase_close(pt, ph, 0) < 0)
+                if (phase_close(pt, ph, t, 0) < 0)
                     goto oom;
                 break;
             case CT_EV_RECV:
@@ -321,13 +475,13 @@ static int trace_phases(const ct_trace *tr, phased_trace *pt, ct_err *err)
                 break;
             }
             if (close) {
-                if (phase_close(pt, ph, c) < 0)
+                if (phase_close(pt, ph, t, c) < 0)
                     goto oom;
                 ph++;
                 c = 0;
             }
         }
-        if ((ph == 0 || c > 0) && phase_close(pt, ph, c) < 0) /* a trailing compute */
+        if ((ph == 0 || c > 0) && phase_close(pt, ph, t, c) < 0) /* a trailing compute */
             goto oom;
     }
     /* communications grouped by phase (counting sort) */
@@ -419,7 +573,9 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
     pair_msg *m = malloc(most * sizeof *m), *tmp = malloc(most * sizeof *tmp);
     size_t *cnt = malloc(((size_t)l->nnodes + 1) * sizeof *cnt);
     double *intra = malloc((size_t)l->nnodes * sizeof *intra);
-    if (!m || !tmp || !cnt || !intra) {
+    task_clocks clk;
+    int have_clk = clk_init(&clk, l->ntasks, pt->nphase) == 0;
+    if (!m || !tmp || !cnt || !intra || !have_clk) {
         rc = ct_err_set(err, "out of memory for %zu messages", most);
         goto out;
     }
@@ -471,8 +627,14 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
             }
             if (rc == 0) {
                 *static_phases += !prog && g.ncomm;
-                sum.predicted += ph.predicted + pt->compute[k];
-                sum.uncontended += ph.uncontended + pt->compute[k];
+                const phase_work *w = &pt->work[k];
+                for (size_t j = 0; j < w->n; j++)
+                    clk_compute(&clk, w->task[j], w->sec[j]);
+                for (size_t j = pt->first[k]; j < pt->first[k + 1]; j++) {
+                    size_t c = pt->order[j];
+                    clk_msg(&clk, tr->comm_src[c], ct_trace_comm_event(tr, c)->peer);
+                }
+                clk_close(&clk, ph.predicted, ph.uncontended);
                 sum.intra += ph.intra;
                 sum.remote += ph.remote;
                 if (ph.has_busiest && (!sum.has_busiest || ph.busiest.ratio > sum.busiest.ratio)) {
@@ -483,9 +645,13 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
         }
         ct_graph_free(&g);
     }
-    if (rc == 0)
+    if (rc == 0) {
+        clk_result(&clk, &sum.predicted, &sum.uncontended);
         *t = sum;
+    }
 out:
+    if (have_clk)
+        clk_free(&clk);
     free(m);
     free(tmp);
     free(cnt);
@@ -614,7 +780,9 @@ static int time_phases(const ct_fabric *f, const ct_trace_phases *tp, const ct_l
     arc_tab tab = {0};
     size_t *cnt = malloc(((size_t)l->nnodes + 1) * sizeof *cnt);
     double *intra = malloc((size_t)l->nnodes * sizeof *intra);
-    if (!cnt || !intra || arc_tab_grow(&tab) < 0) {
+    task_clocks clk;
+    int have_clk = clk_init(&clk, l->ntasks, tp->nphase) == 0;
+    if (!cnt || !intra || !have_clk || arc_tab_grow(&tab) < 0) {
         rc = ct_err_set(err, "out of memory for %d nodes", (int)l->nnodes);
         goto out;
     }
@@ -664,8 +832,11 @@ static int time_phases(const ct_fabric *f, const ct_trace_phases *tp, const ct_l
             }
             if (rc == 0) {
                 *static_phases += !prog && g.ncomm;
-                sum.predicted += pt.predicted + ph->compute;
-                sum.uncontended += pt.uncontended + ph->compute;
+                for (size_t j = 0; j < ph->nc; j++)
+                    clk_compute(&clk, ph->ctask[j], ph->csec[j]);
+                for (size_t j = 0; j < ph->n; j++)
+                    clk_msg(&clk, ph->msg[j].src, ph->msg[j].dst);
+                clk_close(&clk, pt.predicted, pt.uncontended);
                 sum.intra += pt.intra;
                 sum.remote += pt.remote;
                 if (pt.has_busiest && (!sum.has_busiest || pt.busiest.ratio > sum.busiest.ratio)) {
@@ -676,9 +847,13 @@ static int time_phases(const ct_fabric *f, const ct_trace_phases *tp, const ct_l
         }
         ct_graph_free(&g);
     }
-    if (rc == 0)
+    if (rc == 0) {
+        clk_result(&clk, &sum.predicted, &sum.uncontended);
         *t = sum;
+    }
 out:
+    if (have_clk)
+        clk_free(&clk);
     free(tab.slot);
     free(tab.arc);
     free(tab.tmp);

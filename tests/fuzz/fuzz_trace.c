@@ -93,6 +93,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     abort();
                 for (size_t k = 0; k < pa.nphase; k++)
                     if (pa.ph[k].n != pb.ph[k].n || pa.ph[k].compute != pb.ph[k].compute ||
+                        pa.ph[k].nc != pb.ph[k].nc ||
+                        (pa.ph[k].nc &&
+                         (memcmp(pa.ph[k].ctask, pb.ph[k].ctask,
+                                 pa.ph[k].nc * sizeof *pa.ph[k].ctask) ||
+                          memcmp(pa.ph[k].csec, pb.ph[k].csec,
+                                 pa.ph[k].nc * sizeof *pa.ph[k].csec))) ||
                         (pa.ph[k].n && memcmp(pa.ph[k].msg, pb.ph[k].msg,
                                               pa.ph[k].n * sizeof *pa.ph[k].msg)))
                         abort();

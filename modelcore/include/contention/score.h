@@ -29,8 +29,21 @@
  *    cut into phases at its blocking points (send, recv, waitall), phase k
  *    of the job = phase k of every task; each phase's communications become
  *    one node-level graph (one arc per node pair and size), timed as a
- *    point-to-point pattern, plus the phase's longest compute; the phases
- *    add up (bulk-synchronous, as the phased halos). A note says so. The
+ *    point-to-point pattern (comm_k). The phases are chained by per-task
+ *    clocks (our extension; it replaced "sum over phases of comm_k + the
+ *    phase's longest compute", which summed compute that does not line up
+ *    phase by phase): task t's exchange in phase k can start at
+ *    start_t = clock_t + c_{t,k}, its own compute in the phase; each message
+ *    (s, d) of the phase ties its two ends, so a task with messages in
+ *    phase k ends it at max(start_t, start of each partner) + comm_k, a task
+ *    without messages at start_t; the time is the latest clock at the end
+ *    (uncontended: the same with the phase's uncontended comm_k). With
+ *    every phase tying all tasks and aligned compute it is the sum of the
+ *    phases (bulk-synchronous, as the phased halos). Limits: phase k of
+ *    two tasks need not be the same moment (a broadcast tree's root has
+ *    more blocking points than its leaves), so compute of different steps
+ *    can still be chained; a phase's messages are timed as if all in
+ *    flight at once. A note says so. The
  *    phases come from the trace as read, its collectives expanded on the
  *    fly (collective.h ct_trace_phases_build), and each candidate's node
  *    pairs are accumulated in one pass over the messages: a decision on a
