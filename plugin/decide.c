@@ -737,8 +737,18 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
         strf(d->log.cand[d->log.ncand], sizeof d->log.cand[0], "optimized");
         d->log.pred[d->log.ncand++] = placed.predicted_s;
     }
-    int go_opt = want_place && placed.have && placed.explicit_layout &&
-                 (mode == CTP_MODE_OPTIMIZED || placed.gain >= cfg->min_gain);
+    /* the search's gain is over ITS block and cyclic; for a trace whose
+     * replay it skipped (work cap) those are screenings (all communications
+     * in flight), not the scorer's replayed times: a placement predicted
+     * slower than the scorer's winner is never launched */
+    int beats = ctp_optimized_beats(want_place ? &placed : NULL, win->predicted_s);
+    if (want_place && placed.have && placed.explicit_layout && !beats) {
+        char t[32];
+        ct_format_time(win->predicted_s, 3, t, sizeof t);
+        strf(opt + strlen(opt), sizeof opt - strlen(opt), " [not below %s's %s by the scorer]",
+             win->name, t);
+    }
+    int go_opt = beats && (mode == CTP_MODE_OPTIMIZED || placed.gain >= cfg->min_gain);
     if (go_opt && no_arbitrary[0]) {
         say(d, CTP_LEVEL_INFO,
             "contention: optimized placement not launched (%s): %s chosen instead: %s%s, %s; %s",
@@ -839,6 +849,12 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
         strf(verdict, sizeof verdict, "%s predicted fastest", win->name);
     say(d, CTP_LEVEL_INFO, "contention: report: %s, layout left to Slurm (%s): %s%s, %s; %s",
         verdict, launched, scores, opt, margin, ctxline);
+}
+
+int ctp_optimized_beats(const ctp_placed *p, double scorer_best_s)
+{
+    return p && p->have && p->explicit_layout && p->predicted_s >= 0 &&
+           p->predicted_s < scorer_best_s;
 }
 
 void ctp_decision_free(ctp_decision *d)

@@ -262,6 +262,11 @@ int ctp_place(const ct_fabric *fab, const ct_pattern *pat, const struct ct_trace
  * and the fork; deterministic, unlike a clock). */
 uint64_t ctp_place_work(int budget_ms);
 void ctp_placed_free(ctp_placed *p);
+/* 1 when the search found an explicit placement predicted faster than
+ * scorer_best_s (the scorer's winner, block or cyclic): the search's own
+ * gain compares it with ITS block and cyclic, which for a trace whose replay
+ * the work cap skipped are screenings, not the scorer's replayed times. */
+int ctp_optimized_beats(const ctp_placed *p, double scorer_best_s);
 /* Write hosts[node_of[t]] on line t of a new file
  * dir/contention-hostfile.<srun pid>.XXXXXX (mode 0644); path receives its name. */
 #define CTP_HOSTFILE_PREFIX "contention-hostfile."
