@@ -96,6 +96,7 @@ int main(int argc, char **argv)
         }
         double t1 = bench_now();
         ct_trace_phases tp;
+        cp.coll_phase = 1; /* as ct_score cuts them: a collective call, one phase */
         if (ct_trace_phases_build(&tr, &cp, &tp, &st, &err) < 0) {
             fprintf(stderr, "bench_trace_replay: %s\n", err.msg);
             return 1;

@@ -255,6 +255,8 @@ static int ph_send(struct phase_sink *ps, int32_t t, int32_t dst, double b, int 
                    int32_t comm);
 static int ph_close(struct phase_sink *ps);
 static void ph_compute(struct phase_sink *ps, double s);
+static void ph_coll_begin(struct phase_sink *ps);
+static int ph_coll_end(struct phase_sink *ps);
 
 static int em_send(gen *g, int32_t t, int32_t dst, double b, int blocking, int32_t line)
 {
@@ -696,7 +698,10 @@ static int walk(gen *g, size_t *seq)
                 if (seq[e->comm] == 0)
                     touched[nt++] = (size_t)e->comm;
                 size_t k = seq[e->comm]++;
+                if (g->ph && g->p->coll_phase)
+                    ph_coll_begin(g->ph);
                 r2 = expand_one(g, t, e, k);
+                if (g->ph && !r2) r2 = ph_coll_end(g->ph);
             } else {
                 r2 = copy_event(g, t, e);
             }
@@ -815,6 +820,8 @@ typedef struct phase_sink {
     size_t ph;          /* its phase */
     double c;           /* its compute so far in that phase */
     int32_t *phase_of;  /* traces without collectives: phase of each communication */
+    int in_coll;        /* in a collective's expansion, one phase (coll_phase) */
+    int pending;        /* a blocking point in it: the phase closes after it */
 } phase_sink;
 
 static int ph_reserve(phase_sink *ps, size_t ph)
@@ -872,6 +879,10 @@ static int ph_add_compute(phase_sink *ps, ct_trace_phase *p)
 
 static int ph_close(phase_sink *ps)
 {
+    if (ps->in_coll) { /* closed once, after the collective */
+        ps->pending = 1;
+        return ph_reserve(ps, ps->ph);
+    }
     if (ph_reserve(ps, ps->ph) < 0)
         return -1;
     if (ph_add_compute(ps, &ps->out->ph[ps->ph]) < 0)
@@ -879,6 +890,22 @@ static int ph_close(phase_sink *ps)
     ps->ph++;
     ps->c = 0;
     return 0;
+}
+
+/* ct_coll_params.coll_phase: a collective call is one phase of each of its
+ * members, closed after it if its expansion blocks the task anywhere */
+static void ph_coll_begin(phase_sink *ps)
+{
+    ps->in_coll = 1;
+    ps->pending = 0;
+}
+
+static int ph_coll_end(phase_sink *ps)
+{
+    if (!ps->in_coll)
+        return 0;
+    ps->in_coll = 0;
+    return ps->pending ? ph_close(ps) : 0;
 }
 
 static int ph_task_end(phase_sink *ps)

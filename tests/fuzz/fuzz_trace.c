@@ -102,6 +102,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         (pa.ph[k].n && memcmp(pa.ph[k].msg, pb.ph[k].msg,
                                               pa.ph[k].n * sizeof *pa.ph[k].msg)))
                         abort();
+                /* one phase per collective call (the scorer's): the same
+                 * events and messages, no more phases */
+                ct_trace_phases pc;
+                cp.coll_phase = 1;
+                if (ct_trace_phases_build(&tr, &cp, &pc, NULL, &e2) != 0 ||
+                    pc.events != pa.events || pc.nmsg != pa.nmsg || pc.nphase > pa.nphase)
+                    abort();
+                cp.coll_phase = 0;
+                ct_trace_phases_free(&pc);
                 ct_trace_phases_free(&pa);
                 ct_trace_phases_free(&pb);
                 ct_trace_free(&x);

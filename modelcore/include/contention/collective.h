@@ -35,6 +35,11 @@ typedef struct ct_coll_params {
     double alpha, beta; /* Hockney, s and s/byte */
     ct_plogp plogp;     /* paper 003's g(m) and L */
     uint64_t max_events; /* expanded events allowed; 0 = CT_COLL_DEFAULT_MAX_EVENTS */
+    /* ct_trace_phases_build only: 0 = a collective's expansion is cut at its
+     * blocking points like any other events (the phases of the expanded
+     * trace); 1 = each collective call is ONE phase of each of its members
+     * (all its rounds' messages in it; the scorer's aggregation, score.h) */
+    int coll_phase;
     /* storage for a gap table derived from Hockney (see ..._from_fabric) */
     double own_m[2], own_g[2];
 } ct_coll_params;
@@ -91,7 +96,11 @@ int ct_trace_load_expanded_bounded(const char *path, const ct_trace_limits *lim,
  * waitall; an isend belongs to the phase it is posted in); phase k of the
  * job is phase k of every task. Its messages keep the order of the
  * communications of the expanded trace (ct_trace_expand's, or the trace's
- * own when it has no collectives). */
+ * own when it has no collectives). With p->coll_phase each collective call
+ * is instead one phase of each member: its expansion gives a tree's root
+ * more blocking points than its leaves, so cut there the tasks' phase
+ * indices drift apart and phase k stops being one moment of the job (our
+ * extension, for the scorer's per-task clocks). */
 typedef struct ct_phase_msg {
     int32_t src, dst; /* tasks */
     double bytes;

@@ -39,11 +39,14 @@
  *    without messages at start_t; the time is the latest clock at the end
  *    (uncontended: the same with the phase's uncontended comm_k). With
  *    every phase tying all tasks and aligned compute it is the sum of the
- *    phases (bulk-synchronous, as the phased halos). Limits: phase k of
- *    two tasks need not be the same moment (a broadcast tree's root has
- *    more blocking points than its leaves), so compute of different steps
- *    can still be chained; a phase's messages are timed as if all in
- *    flight at once. A note says so. The
+ *    phases (bulk-synchronous, as the phased halos). A collective call is
+ *    one phase of each of its members (collective.h coll_phase; also our
+ *    extension): cut at the blocking points of its expansion, a broadcast
+ *    tree's root would get more phases than its leaves and phase k would
+ *    stop being one moment of the job. Limits: the rounds of a collective
+ *    are timed together (their sequential start-ups are not counted); a
+ *    phase's messages are timed as if all in flight at once; tasks whose
+ *    point-to-point programs differ can still drift apart. A note says so. The
  *    phases come from the trace as read, its collectives expanded on the
  *    fly (collective.h ct_trace_phases_build), and each candidate's node
  *    pairs are accumulated in one pass over the messages: a decision on a
