@@ -311,9 +311,27 @@ static int read_within(int fd, void *buf, size_t len, double t0, int *timed_out)
     return 0;
 }
 
+/* Whether a step slurmctld still lists as running belongs to an srun that
+ * has already exited on this host: back-to-back sruns of a batch script see
+ * the previous step listed for a moment after its srun returned (and a
+ * SIGKILLed srun's step for longer), though it runs nothing beside us. Only
+ * an srun of this host can be checked (same host name, pid gone). */
+static int srun_gone(const job_step_info_t *st)
+{
+    char host[256];
+    if (!st->srun_host || !st->srun_pid || st->srun_pid > INT32_MAX ||
+        gethostname(host, sizeof host) != 0)
+        return 0;
+    host[sizeof host - 1] = '\0';
+    size_t hl = strcspn(host, "."), sl = strcspn(st->srun_host, ".");
+    if (hl != sl || strncmp(host, st->srun_host, hl) != 0) /* short names differ */
+        return 0;
+    return kill((pid_t)st->srun_pid, 0) != 0 && errno == ESRCH;
+}
+
 /* Other steps of this job that are running now and hold CPUs (not the
- * batch, extern or interactive step), from slurmctld: their count and ids
- * into a. Called in the decision child only, so that a slow slurmctld
+ * batch, extern or interactive step, nor one whose srun has exited here:
+ * srun_gone), from slurmctld: their count and ids into a. Called in the decision child only, so that a slow slurmctld
  * costs the time budget, never srun's launch. Our own step does not exist
  * yet. Nothing is asked with --overlap (this step may use their CPUs) or
  * outside an allocation; a failed request leaves a unchanged (the decision
@@ -333,7 +351,7 @@ static void busy_steps(ctp_srun_args *a)
     for (uint32_t i = 0; i < resp->job_step_count; i++) {
         const job_step_info_t *st = &resp->job_steps[i];
         if (st->step_id.job_id != (uint32_t)job || st->state != JOB_RUNNING ||
-            st->step_id.step_id >= SLURM_MAX_NORMAL_STEP_ID)
+            st->step_id.step_id >= SLURM_MAX_NORMAL_STEP_ID || srun_gone(st))
             continue;
         a->busy_steps++;
         if (len < sizeof a->busy_ids) {

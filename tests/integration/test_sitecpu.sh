@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 lc_require
 SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
-tap_plan 10
+tap_plan 11
 lc_up 4 "signatures=$SIGS"
 ALLOC="-N4 -n16"
 AUTO="--contention=auto --contention-pattern=halves"
@@ -91,6 +91,18 @@ else
 fi
 tap_is "$(sed -n 's/^AFTER|//p' <<<"$out")" "0 1 2 3 0 1 2 3 0 1 2 3 0 1 2 3" \
     "once that step has ended, the next srun decides again (halves: cyclic)"
+
+# back-to-back sruns (a batch script's steps one after another): slurmctld
+# may still list the previous step as running for a moment after its srun
+# returned; a step whose srun has exited on this host runs nothing beside
+# the new one, so every srun decides (report: its report line, never
+# "left to Slurm")
+out=$(lc_alloc "$ALLOC" "
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        srun --contention=report --contention-pattern=halves true 2>&1 | grep 'contention:'
+    done")
+tap_is "$(grep -c 'contention: report' <<<"$out")/$(grep -c 'contention:' <<<"$out")" "10/10" \
+    "10 back-to-back sruns: each decides (the previous step's exited srun holds nothing)"
 
 # SelectTypeParameters=CR_PACK_NODES, read from the slurm.conf srun reads
 lc_down
