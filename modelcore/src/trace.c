@@ -1384,10 +1384,11 @@ int ct_trace_load_bounded(const char *path, const ct_trace_limits *lim, ct_trace
         return ct_trace_load(path, tr, err);
     char *buf;
     size_t len;
+    size_t max = lim->max_bytes ? lim->max_bytes : (size_t)-1 / 2;
+    char accepted[96];
+    snprintf(accepted, sizeof accepted, "a regular trace file of at most %zu bytes", max);
     /* the one bounded reader (fileio.h): O_NONBLOCK, regular files only */
-    if (ct_read_file(path, lim->max_bytes ? lim->max_bytes : (size_t)-1 / 2,
-                     "a regular trace file within plugstack.conf trace_max_bytes=", &buf, &len,
-                     err) < 0) {
+    if (ct_read_file(path, max, accepted, &buf, &len, err) < 0) {
         ct_trace_init(tr, path, NULL);
         return -1;
     }

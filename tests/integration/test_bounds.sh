@@ -53,7 +53,7 @@ bounded() {
     fi
 }
 
-bounded "trace:FIFO (nobody writes)" "trace:$LC_DIR/pipe.trace" "pipe.trace: not a regular file"
+bounded "trace:FIFO (nobody writes)" "trace:$LC_DIR/pipe.trace" "pipe.trace: not a regular file \(accepted: a regular trace file of at most 33554432 bytes\)"
 bounded "trace:/dev/zero" "trace:/dev/zero" "/dev/zero: not a regular file"
 bounded "trace:2 GiB file" "trace:$LC_DIR/huge.trace" "huge.trace: larger than 33554432 bytes"
 lc_plugstack "signatures=$SIGS trace_max_events=100000"
