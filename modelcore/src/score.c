@@ -503,24 +503,28 @@ oom:
     return ct_err_set(err, "out of memory aggregating a trace of %zu communications", tr->ncomm);
 }
 
-typedef struct pair_msg {
+/* a node pair's messages of one size: count of them (time_phases sums
+ * them in a hash table; time_trace_phased has one per message, count 1) */
+typedef struct arc_acc {
     int32_t src, dst;
     double bytes;
-} pair_msg;
+    int64_t count;
+    size_t slot; /* in time_phases' hash table, to clear it */
+} arc_acc;
 
-static int cmp_msg_bytes(const void *pa, const void *pb)
+static int cmp_arc_bytes(const void *pa, const void *pb)
 {
-    const pair_msg *a = pa, *b = pb;
+    const arc_acc *a = pa, *b = pb;
     return a->bytes < b->bytes ? -1 : a->bytes > b->bytes;
 }
 
-/* m[0..n) sorted by (src, dst, bytes): two counting passes over the nodes
+/* a[0..n) sorted by (src, dst, bytes): two counting passes over the nodes
  * (dst, then src, stable), then each (src, dst) run by bytes; cnt has
  * nnodes + 1 entries, tmp n. Linear but for runs of mixed sizes. */
-static void sort_pair_msgs(pair_msg *m, pair_msg *tmp, size_t n, size_t *cnt, int32_t nnodes)
+static void sort_arcs(arc_acc *a, arc_acc *tmp, size_t n, size_t *cnt, int32_t nnodes)
 {
     for (int pass = 0; pass < 2; pass++) {
-        pair_msg *from = pass ? tmp : m, *to = pass ? m : tmp;
+        arc_acc *from = pass ? tmp : a, *to = pass ? a : tmp;
         memset(cnt, 0, ((size_t)nnodes + 1) * sizeof *cnt);
         for (size_t i = 0; i < n; i++)
             cnt[(pass ? from[i].src : from[i].dst) + 1]++;
@@ -531,17 +535,17 @@ static void sort_pair_msgs(pair_msg *m, pair_msg *tmp, size_t n, size_t *cnt, in
     }
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && m[j].src == m[i].src && m[j].dst == m[i].dst)
+        while (j < n && a[j].src == a[i].src && a[j].dst == a[i].dst)
             j++;
         if (j - i > 1)
-            qsort(m + i, j - i, sizeof *m, cmp_msg_bytes);
+            qsort(a + i, j - i, sizeof *a, cmp_arc_bytes);
         i = j;
     }
 }
 
-static int cmp_pair_msg(const void *pa, const void *pb)
+static int cmp_arc_key(const void *pa, const void *pb)
 {
-    const pair_msg *a = pa, *b = pb;
+    const arc_acc *a = pa, *b = pb;
     if (a->src != b->src)
         return a->src < b->src ? -1 : 1;
     if (a->dst != b->dst)
@@ -574,7 +578,7 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
         if (n > most)
             most = n;
     }
-    pair_msg *m = malloc(most * sizeof *m), *tmp = malloc(most * sizeof *tmp);
+    arc_acc *m = malloc(most * sizeof *m), *tmp = malloc(most * sizeof *tmp);
     size_t *cnt = malloc(((size_t)l->nnodes + 1) * sizeof *cnt);
     double *intra = malloc((size_t)l->nnodes * sizeof *intra);
     task_clocks clk;
@@ -610,15 +614,15 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
             if (s == d)
                 intra[s] += bytes;
             else
-                m[nm++] = (pair_msg){.src = s, .dst = d, .bytes = bytes};
+                m[nm++] = (arc_acc){.src = s, .dst = d, .bytes = bytes, .count = 1};
         }
-        sort_pair_msgs(m, tmp, nm, cnt, l->nnodes);
+        sort_arcs(m, tmp, nm, cnt, l->nnodes);
         ct_graph g;
         if ((rc = ct_graph_init(&g, l->nnodes, err)) < 0)
             break;
         for (size_t j = 0; j < nm && rc == 0;) {
             size_t j2 = j + 1;
-            while (j2 < nm && cmp_pair_msg(&m[j], &m[j2]) == 0)
+            while (j2 < nm && cmp_arc_key(&m[j], &m[j2]) == 0)
                 j2++;
             rc = ct_graph_add(&g, m[j].src, m[j].dst, (int64_t)(j2 - j), m[j].bytes, err);
             j = j2;
@@ -689,41 +693,6 @@ out:
  * then sorted as the messages were above, so that the graphs, the intra-node
  * sums (messages in the same order) and hence the times are those of
  * time_trace_phased bit for bit. */
-typedef struct arc_acc {
-    int32_t src, dst;
-    double bytes;
-    int64_t count;
-    size_t slot; /* in the hash table, to clear it */
-} arc_acc;
-
-static int cmp_arc_bytes(const void *pa, const void *pb)
-{
-    const arc_acc *a = pa, *b = pb;
-    return a->bytes < b->bytes ? -1 : a->bytes > b->bytes;
-}
-
-/* a[0..n) sorted by (src, dst, bytes) as sort_pair_msgs does */
-static void sort_arcs(arc_acc *a, arc_acc *tmp, size_t n, size_t *cnt, int32_t nnodes)
-{
-    for (int pass = 0; pass < 2; pass++) {
-        arc_acc *from = pass ? tmp : a, *to = pass ? a : tmp;
-        memset(cnt, 0, ((size_t)nnodes + 1) * sizeof *cnt);
-        for (size_t i = 0; i < n; i++)
-            cnt[(pass ? from[i].src : from[i].dst) + 1]++;
-        for (int32_t k = 0; k < nnodes; k++)
-            cnt[k + 1] += cnt[k];
-        for (size_t i = 0; i < n; i++)
-            to[cnt[pass ? from[i].src : from[i].dst]++] = from[i];
-    }
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && a[j].src == a[i].src && a[j].dst == a[i].dst)
-            j++;
-        if (j - i > 1)
-            qsort(a + i, j - i, sizeof *a, cmp_arc_bytes);
-        i = j;
-    }
-}
 
 typedef struct arc_tab {
     uint32_t *slot; /* arc index + 1, 0 = empty */
