@@ -1407,7 +1407,12 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     /* the refined layout is screened like a start (w_screen per arc) and a
      * trace replays up to 3 layouts: both are set aside first */
     uint64_t tail = w_screen * (uint64_t)a.n;
-    uint64_t replay3 = trp ? 3 * W_REPLAY * (uint64_t)trp->nevents : 0;
+    /* a phased halo is screened with all its phases in flight and then
+     * timed phase by phase, as the scorer does (block, cyclic, the best) */
+    const int phased = !trp && ct_pattern_nphases(p) > 1;
+    uint64_t replay3 = trp       ? 3 * W_REPLAY * (uint64_t)trp->nevents
+                       : phased ? 3 * w_screen * (uint64_t)a.n
+                                : 0;
     if (cap == UINT64_MAX || used + tail + replay3 <= cap)
         tail += replay3; /* else the replays will not fit anyway */
     uint64_t rbudget = REFINE_BUDGET;
@@ -1458,16 +1463,24 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     double t1 = mono_now();
     out->search_s = t1 - t0;
 
-    /* 3. verification: for a named pattern the screening is the scorer's
-     * evaluation; a trace is replayed (block, cyclic, the best screened) */
+    /* 3. verification: for a named single-phase pattern the screening is
+     * the scorer's evaluation; a trace is replayed and a phased halo timed
+     * phase by phase (block, cyclic, the best screened) */
     double vb = screen[0], vc = screen[1], vbest = screen[best];
-    uint64_t replay = trp ? (uint64_t)(best >= 2 ? 3 : 2) * W_REPLAY * (uint64_t)trp->nevents : 0;
+    uint64_t nver = (uint64_t)(best >= 2 ? 3 : 2);
+    uint64_t replay = trp ? nver * W_REPLAY * (uint64_t)trp->nevents
+                      : phased ? nver * w_screen * (uint64_t)a.n
+                               : 0;
     if (trp && used + replay > cap)
         note_add(out, "trace: not replayed (work cap): block, cyclic and the placement compared "
                       "on the screening, all communications in flight");
-    if (trp && used + replay <= cap) {
+    if (phased && used + replay > cap)
+        note_add(out, "phased: not timed phase by phase (work cap): block, cyclic and the "
+                      "placement compared with every phase in flight");
+    if ((trp || phased) && used + replay <= cap) {
         used += replay;
-        out->replayed = 1;
+        out->replayed = trp != NULL;
+        out->phased = phased;
         const ct_layout *ls[3] = {&lb, &lc, NULL};
         int k = 2;
         if (best >= 2) {
@@ -1507,6 +1520,9 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
         note_add(out, "timed with first-instant penalties (graph past the progressive bound)");
     if (out->replayed)
         note_add(out, "trace: starts screened with all communications in flight, then replayed");
+    if (out->phased)
+        note_add(out, "phased: starts screened with every phase in flight, then timed phase by "
+                      "phase");
     out->work = used;
 out:
     if (have_ps)

@@ -109,6 +109,8 @@ typedef struct ct_place_result {
     int32_t swaps;         /* swaps accepted by the refinement */
     int progressive;       /* 1: verified progressively, 0: first-instant penalties */
     int replayed;          /* trace: 1 when the candidates were replayed (step 3) */
+    int phased;            /* phased halo: 1 when block, cyclic and the placement were
+                            * timed phase by phase (step 3) */
     uint64_t work;         /* work units spent (estimated as for max_work) */
     double search_s;       /* wall-clock time of steps 1-2 (reading a trace included) */
     double verify_s;       /* wall-clock time of step 3 */
