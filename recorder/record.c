@@ -35,6 +35,11 @@ static struct {
     MPI_Comm comm; /* private duplicate of MPI_COMM_WORLD for the merge */
     char path[4096];
     double t0, last, gap; /* s: start, end of the last MPI call, compute not yet written */
+    /* polling: the last call was a test that found its requests
+     * incomplete or left recorded ones outstanding; last_cpu is this
+     * thread's CPU time at its end */
+    int poll;
+    double last_cpu;
     double window_s, min_gap;
     long max_events, nevents;
     char *buf;
@@ -54,6 +59,15 @@ static double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* This thread's CPU time (s), or -1 when the clock is not available. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return -1;
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -150,7 +164,18 @@ static void line3(const char *kw, long long a, long long b)
     ap_s("\n");
 }
 
-/* Entry of a recorded call: the time since the last call is compute. */
+/* Entry of a recorded call: the time since the last call is compute.
+ * After a test that found its requests incomplete (or left recorded ones
+ * outstanding) the program is polling, and whatever it does until its next
+ * call (typically a sleep or a yield of a few microseconds to milliseconds,
+ * repeated until the requests complete) lasts as long as the communication
+ * did on the recording's layout: wall time there would record the recorded layout's
+ * contention as compute, which every replay then pays again. Such a gap
+ * counts only the CPU time the thread used in it (the work a polling loop
+ * does between tests, overlap included); the waiting itself is the
+ * completion event's, priced by the replay (for a request the recorder does
+ * not record, e.g. a non-blocking collective, the wait is left out: the
+ * replay's own dependencies stand for it). Own rule of this project. */
 static int enter(void)
 {
     if (!R.on)
@@ -160,7 +185,14 @@ static int enter(void)
         stop();
         return 0;
     }
-    R.gap += t - R.last;
+    double wall = t - R.last;
+    if (R.poll) {
+        double c = R.last_cpu >= 0 ? cpu_now() : -1;
+        if (c >= 0 && c - R.last_cpu >= 0 && c - R.last_cpu < wall)
+            wall = c - R.last_cpu;
+        R.poll = 0;
+    }
+    R.gap += wall;
     return 1;
 }
 
@@ -168,6 +200,18 @@ static void leave(void)
 {
     if (R.on)
         R.last = now();
+}
+
+/* End of a test call: polling when the call found its requests incomplete
+ * (recorded or not: a non-blocking collective, which is not recorded, is
+ * waited for the same way) or recorded requests are still outstanding. */
+static void leave_test(int incomplete)
+{
+    if (R.on && (incomplete || R.req_n > 0)) {
+        R.poll = 1;
+        R.last_cpu = cpu_now();
+    }
+    leave();
 }
 
 /* Before an event line: the compute gap (when long enough) and the window. */
@@ -748,7 +792,7 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
     int rc = PMPI_Test(req, flag, st);
     if (on && *flag)
         completed(req_del(h));
-    leave();
+    leave_test(rc == MPI_SUCCESS && !*flag);
     return rc;
 }
 
@@ -792,7 +836,7 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[])
     }
     if (h != small)
         free(h);
-    leave();
+    leave_test(rc == MPI_SUCCESS && !*flag);
     return rc;
 }
 
@@ -818,7 +862,7 @@ int MPI_Testany(int n, MPI_Request reqs[], int *idx, int *flag, MPI_Status *st)
         completed(req_del(h[*idx]));
     if (h != small)
         free(h);
-    leave();
+    leave_test(rc == MPI_SUCCESS && !*flag);
     return rc;
 }
 
@@ -858,7 +902,7 @@ int MPI_Testsome(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[
     }
     if (h != small)
         free(h);
-    leave();
+    leave_test(rc == MPI_SUCCESS && *out == 0);
     return rc;
 }
 

@@ -8,7 +8,19 @@
  *        ct-record-app calls N: N iterations of 4 cheap recorded calls on
  *        one rank (Irecv + Isend to itself, Waitall, Barrier on
  *        MPI_COMM_SELF); prints ns per iteration (the recorder's cost per
- *        call, with and without it). */
+ *        call, with and without it).
+ *        ct-record-app poll sleep|spin MS: a program that polls (2 ranks
+ *        or more; ranks 0 and 1 take part). Rank 1 works MS ms (spinning)
+ *        and then sends 8 bytes to rank 0, which has posted the receive and
+ *        polls it with MPI_Test, sleeping 1 ms between tests (sleep) or
+ *        spinning 1 ms of CPU between tests (spin: work overlapped with the
+ *        communication); then every rank waits for an MPI_Ibarrier (which
+ *        the recorder does not record) the same way, rank 1 joining it MS
+ *        ms after its send. Rank 0 prints the CPU time of both loops. The
+ *        recorder's polling rule: rank 0 records ~0 compute before its
+ *        waitall and before its final barrier with sleep, about those CPU
+ *        times with spin. */
+#include <time.h>
 #include <mpi.h>
 
 #include <stdio.h>
@@ -32,6 +44,70 @@ static int calls(long n)
     return 0;
 }
 
+/* spin for s seconds of wall time (CPU work) */
+static void spin(double s)
+{
+    volatile double x = 0;
+    double t0 = MPI_Wtime();
+    while (MPI_Wtime() - t0 < s)
+        for (int i = 0; i < 1000; i++)
+            x += i * 0.5;
+}
+
+/* wait for rq by testing it, with a 1 ms sleep (nap) or 1 ms of spinning
+ * between tests; returns the CPU time (ns) this thread used meanwhile */
+static double poll_one(MPI_Request *rq, int nap)
+{
+    struct timespec c0, c1;
+    int flag = 0;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+    while (MPI_Test(rq, &flag, MPI_STATUS_IGNORE), !flag) {
+        if (nap) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        } else {
+            spin(1e-3);
+        }
+    }
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+    return 1e9 * (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec);
+}
+
+static int poll_mode(const char *how, long ms)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int nap = strcmp(how, "sleep") == 0;
+    if (size < 2 || (!nap && strcmp(how, "spin") != 0) || ms < 0) {
+        if (rank == 0)
+            fprintf(stderr, "usage: ct-record-app poll sleep|spin MS (2 ranks or more)\n");
+        return 2;
+    }
+    char b[8] = {0};
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime(), recv_cpu = 0;
+    MPI_Request rq;
+    if (rank == 1) {
+        spin(1e-3 * (double)ms);
+        MPI_Send(b, 8, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+        spin(1e-3 * (double)ms);
+    } else if (rank == 0) {
+        MPI_Irecv(b, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD, &rq);
+        recv_cpu = poll_one(&rq, nap);
+    }
+    /* a non-blocking collective (not recorded), polled the same way: rank 1
+     * joins it MS ms after its send */
+    MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+    double bar_cpu = poll_one(&rq, nap);
+    if (rank == 0)
+        printf("poll %s: received after %.3f s, %.0f ns of CPU in the loop, %.0f ns in the "
+               "ibarrier's\n",
+               how, MPI_Wtime() - t0, recv_cpu, bar_cpu);
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -40,6 +116,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc > 2 && strcmp(argv[1], "calls") == 0)
         return calls(atol(argv[2]));
+    if (argc > 3 && strcmp(argv[1], "poll") == 0) {
+        int rc = poll_mode(argv[2], atol(argv[3]));
+        MPI_Finalize();
+        return rc;
+    }
     int iters = argc > 1 ? atoi(argv[1]) : 1000;
     int bytes = argc > 2 ? atoi(argv[2]) : 65536;
     long work = argc > 3 ? atol(argv[3]) : 200000;
