@@ -1060,3 +1060,102 @@ int MPI_Alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype 
                   sb == MPI_IN_PLACE ? v_total(rcs, rt, comm, ci->size)
                                      : v_total(scs, st, comm, ci->size)));
 }
+
+/* non-blocking collectives: written as the blocking collective, where they
+ * are posted. The replay completes one before the rank goes on, so work a
+ * code overlaps with it is not overlapped there; the program's wait for its
+ * request (a Wait, or a polling loop: enter()) adds no compute. This makes
+ * the synchronisation of a polled MPI_Ibarrier/MPI_Iallreduce part of the
+ * trace (left out, the ranks of a recorded step start it as skewed as the
+ * recording's first gaps left them). */
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Ibarrier(comm, req), coll("barrier", ci, comm, -1, -1));
+}
+
+int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Ibcast(buf, count, t, root, comm, req),
+             coll("bcast", ci, comm, root, type_bytes(count, t)));
+}
+
+int MPI_Ireduce(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Ireduce(sb, rb, count, t, op, root, comm, req),
+             coll("reduce", ci, comm, root, type_bytes(count, t)));
+}
+
+int MPI_Iallreduce(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                   MPI_Request *req)
+{
+    COLL_RUN(PMPI_Iallreduce(sb, rb, count, t, op, comm, req),
+             coll("allreduce", ci, comm, -1, type_bytes(count, t)));
+}
+
+int MPI_Igather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+                int root, MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Igather(sb, sc, st, rb, rc_, rt, root, comm, req),
+             coll("gather", ci, comm, root,
+                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
+}
+
+int MPI_Igatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
+                 const int displs[], MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Igatherv(sb, sc, st, rb, rcs, displs, rt, root, comm, req),
+             coll("gatherv", ci, comm, root,
+                  sb == MPI_IN_PLACE ? type_bytes(rcs[my_rank(comm)], rt) : type_bytes(sc, st)));
+}
+
+int MPI_Iscatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+                 int root, MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Iscatter(sb, sc, st, rb, rc_, rt, root, comm, req),
+             coll("scatter", ci, comm, root,
+                  rb == MPI_IN_PLACE ? type_bytes(sc, st) : type_bytes(rc_, rt)));
+}
+
+int MPI_Iscatterv(const void *sb, const int scs[], const int displs[], MPI_Datatype st, void *rb,
+                  int rc_, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Iscatterv(sb, scs, displs, st, rb, rc_, rt, root, comm, req),
+             coll("scatterv", ci, comm, root,
+                  rb == MPI_IN_PLACE ? type_bytes(scs[my_rank(comm)], st) : type_bytes(rc_, rt)));
+}
+
+int MPI_Iallgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Iallgather(sb, sc, st, rb, rc_, rt, comm, req),
+             coll("allgather", ci, comm, -1,
+                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
+}
+
+int MPI_Iallgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
+                    const int displs[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Iallgatherv(sb, sc, st, rb, rcs, displs, rt, comm, req),
+             coll("allgatherv", ci, comm, -1,
+                  sb == MPI_IN_PLACE ? type_bytes(rcs[my_rank(comm)], rt) : type_bytes(sc, st)));
+}
+
+int MPI_Ialltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+                  MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Ialltoall(sb, sc, st, rb, rc_, rt, comm, req),
+             coll("alltoall", ci, comm, -1,
+                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
+}
+
+int MPI_Ialltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st, void *rb,
+                   const int rcs[], const int rd[], MPI_Datatype rt, MPI_Comm comm,
+                   MPI_Request *req)
+{
+    COLL_RUN(PMPI_Ialltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm, req),
+             coll("alltoallv", ci, comm, -1,
+                  sb == MPI_IN_PLACE ? v_total(rcs, rt, comm, ci->size)
+                                     : v_total(scs, st, comm, ci->size)));
+}

@@ -19,7 +19,11 @@
  *        ms after its send. Rank 0 prints the CPU time of both loops. The
  *        recorder's polling rule: rank 0 records ~0 compute before its
  *        waitall and before its final barrier with sleep, about those CPU
- *        times with spin. */
+ *        times with spin.
+ *        ct-record-app colls blocking|nonblocking: each collective the
+ *        recorder knows once (Barrier ... Alltoallv, or Ibarrier ...
+ *        Ialltoallv each followed by MPI_Wait), sizes depending on the
+ *        rank: the two recordings must have the same collective lines. */
 #include <time.h>
 #include <mpi.h>
 
@@ -108,6 +112,67 @@ static int poll_mode(const char *how, long ms)
     return 0;
 }
 
+/* every collective the recorder knows, once, blocking or non-blocking (each
+ * request waited for at once), with per-rank sizes: both must be recorded
+ * alike */
+static int colls_mode(const char *how)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int nb = strcmp(how, "nonblocking") == 0;
+    if (size < 2 || (!nb && strcmp(how, "blocking") != 0)) {
+        if (rank == 0)
+            fprintf(stderr, "usage: ct-record-app colls blocking|nonblocking (2 ranks or more)\n");
+        return 2;
+    }
+    /* cnt: i + 1 bytes to or from rank i; mine: rank + 1 from each rank
+     * (what each sends me in the Alltoallv); displacements of 64 bytes */
+    int n = size, *cnt = calloc((size_t)n, sizeof *cnt), *dsp = calloc((size_t)n, sizeof *dsp);
+    int *mine = calloc((size_t)n, sizeof *mine);
+    double *a = calloc(8 * (size_t)n * (size_t)n, sizeof *a);
+    double *b = calloc(8 * (size_t)n * (size_t)n, sizeof *b);
+    if (!cnt || !dsp || !mine || !a || !b)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (int i = 0; i < n; i++)
+        cnt[i] = i + 1, dsp[i] = 64 * i, mine[i] = rank + 1;
+    MPI_Request r;
+#define ONE(BLOCKING, NONBLOCKING)                                                                 \
+    do {                                                                                           \
+        if (nb) {                                                                                  \
+            NONBLOCKING;                                                                           \
+            MPI_Wait(&r, MPI_STATUS_IGNORE);                                                       \
+        } else {                                                                                   \
+            BLOCKING;                                                                              \
+        }                                                                                          \
+    } while (0)
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Datatype c = MPI_CHAR, d = MPI_DOUBLE;
+    ONE(MPI_Barrier(w), MPI_Ibarrier(w, &r));
+    ONE(MPI_Bcast(a, 100, c, 1, w), MPI_Ibcast(a, 100, c, 1, w, &r));
+    ONE(MPI_Reduce(a, b, 10, d, MPI_SUM, 0, w), MPI_Ireduce(a, b, 10, d, MPI_SUM, 0, w, &r));
+    ONE(MPI_Allreduce(a, b, 3, d, MPI_SUM, w), MPI_Iallreduce(a, b, 3, d, MPI_SUM, w, &r));
+    ONE(MPI_Gather(a, 5, c, b, 5, c, 0, w), MPI_Igather(a, 5, c, b, 5, c, 0, w, &r));
+    ONE(MPI_Gatherv(a, rank + 1, c, b, cnt, dsp, c, 1, w),
+        MPI_Igatherv(a, rank + 1, c, b, cnt, dsp, c, 1, w, &r));
+    ONE(MPI_Scatter(a, 7, c, b, 7, c, 0, w), MPI_Iscatter(a, 7, c, b, 7, c, 0, w, &r));
+    ONE(MPI_Scatterv(a, cnt, dsp, c, b, rank + 1, c, 0, w),
+        MPI_Iscatterv(a, cnt, dsp, c, b, rank + 1, c, 0, w, &r));
+    ONE(MPI_Allgather(a, 9, c, b, 9, c, w), MPI_Iallgather(a, 9, c, b, 9, c, w, &r));
+    ONE(MPI_Allgatherv(a, rank + 1, c, b, cnt, dsp, c, w),
+        MPI_Iallgatherv(a, rank + 1, c, b, cnt, dsp, c, w, &r));
+    ONE(MPI_Alltoall(a, 2, d, b, 2, d, w), MPI_Ialltoall(a, 2, d, b, 2, d, w, &r));
+    ONE(MPI_Alltoallv(a, cnt, dsp, c, b, mine, dsp, c, w),
+        MPI_Ialltoallv(a, cnt, dsp, c, b, mine, dsp, c, w, &r));
+#undef ONE
+    free(cnt);
+    free(dsp);
+    free(mine);
+    free(a);
+    free(b);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -116,6 +181,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc > 2 && strcmp(argv[1], "calls") == 0)
         return calls(atol(argv[2]));
+    if (argc > 2 && strcmp(argv[1], "colls") == 0) {
+        int rc = colls_mode(argv[2]);
+        MPI_Finalize();
+        return rc;
+    }
     if (argc > 3 && strcmp(argv[1], "poll") == 0) {
         int rc = poll_mode(argv[2], atol(argv[3]));
         MPI_Finalize();
