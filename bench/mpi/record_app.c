@@ -20,6 +20,8 @@
  *        recorder's polling rule: rank 0 records ~0 compute before its
  *        waitall and before its final barrier with sleep, about those CPU
  *        times with spin.
+ *        ct-record-app tests N: N failed MPI_Test calls (a receive nobody
+ *        sends); prints ns per test (a poll's cost, with and without).
  *        ct-record-app colls blocking|nonblocking: each collective the
  *        recorder knows once (Barrier ... Alltoallv, or Ibarrier ...
  *        Ialltoallv each followed by MPI_Wait), sizes depending on the
@@ -173,6 +175,25 @@ static int colls_mode(const char *how)
     return 0;
 }
 
+/* N failed MPI_Test calls on a receive nobody sends (then cancelled): the
+ * cost of a poll, with and without the recorder (its polling rule reads
+ * the thread's CPU clock around each failed test) */
+static int tests(long n)
+{
+    char b[8];
+    MPI_Request rq;
+    int flag = 0;
+    MPI_Irecv(b, 8, MPI_CHAR, 0, 99, MPI_COMM_SELF, &rq);
+    double t0 = MPI_Wtime();
+    for (long i = 0; i < n; i++)
+        MPI_Test(&rq, &flag, MPI_STATUS_IGNORE);
+    double t = MPI_Wtime() - t0;
+    MPI_Cancel(&rq);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    printf("tests %.1f ns per failed MPI_Test (%ld tests)\n", t / (double)n * 1e9, n);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -181,6 +202,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc > 2 && strcmp(argv[1], "calls") == 0)
         return calls(atol(argv[2]));
+    if (argc > 2 && strcmp(argv[1], "tests") == 0) {
+        int rc = tests(atol(argv[2]));
+        MPI_Finalize();
+        return rc;
+    }
     if (argc > 2 && strcmp(argv[1], "colls") == 0) {
         int rc = colls_mode(argv[2]);
         MPI_Finalize();
