@@ -973,6 +973,48 @@ static int my_rank(MPI_Comm comm)
         return rc;                                                                                 \
     } while (0)
 
+/* bytes each rank contributes, as the trace's collective lines count them
+ * (doc/trace-format.md "Collectives"), MPI_IN_PLACE handled: the blocking
+ * and the non-blocking wrappers share these */
+static long long gather_bytes(const void *sb, int sc, MPI_Datatype st, int rc_, MPI_Datatype rt)
+{
+    return sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st);
+}
+
+static long long scatter_bytes(const void *rb, int sc, MPI_Datatype st, int rc_, MPI_Datatype rt)
+{
+    return rb == MPI_IN_PLACE ? type_bytes(sc, st) : type_bytes(rc_, rt);
+}
+
+static long long gatherv_bytes(const void *sb, int sc, MPI_Datatype st, const int rcs[],
+                               MPI_Datatype rt, MPI_Comm comm)
+{
+    return sb == MPI_IN_PLACE ? type_bytes(rcs[my_rank(comm)], rt) : type_bytes(sc, st);
+}
+
+static long long scatterv_bytes(const void *rb, const int scs[], MPI_Datatype st, int rc_,
+                                MPI_Datatype rt, MPI_Comm comm)
+{
+    return rb == MPI_IN_PLACE ? type_bytes(scs[my_rank(comm)], st) : type_bytes(rc_, rt);
+}
+
+/* bytes to (or from) the other ranks of a v-collective */
+static long long v_total(const int *counts, MPI_Datatype t, MPI_Comm comm, int size)
+{
+    int me = my_rank(comm);
+    long long s = 0;
+    for (int i = 0; i < size; i++)
+        if (i != me)
+            s += type_bytes(counts[i], t);
+    return s;
+}
+
+static long long alltoallv_bytes(const void *sb, const int scs[], MPI_Datatype st,
+                                 const int rcs[], MPI_Datatype rt, MPI_Comm comm, int size)
+{
+    return sb == MPI_IN_PLACE ? v_total(rcs, rt, comm, size) : v_total(scs, st, comm, size);
+}
+
 int MPI_Barrier(MPI_Comm comm)
 {
     COLL_RUN(PMPI_Barrier(comm), coll("barrier", ci, comm, -1, -1));
@@ -1001,66 +1043,49 @@ int MPI_Gather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_D
                int root, MPI_Comm comm)
 {
     COLL_RUN(PMPI_Gather(sb, sc, st, rb, rc_, rt, root, comm),
-             coll("gather", ci, comm, root,
-                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
+             coll("gather", ci, comm, root, gather_bytes(sb, sc, st, rc_, rt)));
 }
 
 int MPI_Gatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
                 const int displs[], MPI_Datatype rt, int root, MPI_Comm comm)
 {
     COLL_RUN(PMPI_Gatherv(sb, sc, st, rb, rcs, displs, rt, root, comm),
-             coll("gatherv", ci, comm, root,
-                  sb == MPI_IN_PLACE ? type_bytes(rcs[my_rank(comm)], rt) : type_bytes(sc, st)));
+             coll("gatherv", ci, comm, root, gatherv_bytes(sb, sc, st, rcs, rt, comm)));
 }
 
 int MPI_Scatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
                 int root, MPI_Comm comm)
 {
     COLL_RUN(PMPI_Scatter(sb, sc, st, rb, rc_, rt, root, comm),
-             coll("scatter", ci, comm, root,
-                  rb == MPI_IN_PLACE ? type_bytes(sc, st) : type_bytes(rc_, rt)));
+             coll("scatter", ci, comm, root, scatter_bytes(rb, sc, st, rc_, rt)));
 }
 
 int MPI_Scatterv(const void *sb, const int scs[], const int displs[], MPI_Datatype st, void *rb,
                  int rc_, MPI_Datatype rt, int root, MPI_Comm comm)
 {
     COLL_RUN(PMPI_Scatterv(sb, scs, displs, st, rb, rc_, rt, root, comm),
-             coll("scatterv", ci, comm, root,
-                  rb == MPI_IN_PLACE ? type_bytes(scs[my_rank(comm)], st) : type_bytes(rc_, rt)));
+             coll("scatterv", ci, comm, root, scatterv_bytes(rb, scs, st, rc_, rt, comm)));
 }
 
 int MPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
                   MPI_Comm comm)
 {
     COLL_RUN(PMPI_Allgather(sb, sc, st, rb, rc_, rt, comm),
-             coll("allgather", ci, comm, -1,
-                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
+             coll("allgather", ci, comm, -1, gather_bytes(sb, sc, st, rc_, rt)));
 }
 
 int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
                    const int displs[], MPI_Datatype rt, MPI_Comm comm)
 {
     COLL_RUN(PMPI_Allgatherv(sb, sc, st, rb, rcs, displs, rt, comm),
-             coll("allgatherv", ci, comm, -1,
-                  sb == MPI_IN_PLACE ? type_bytes(rcs[my_rank(comm)], rt) : type_bytes(sc, st)));
+             coll("allgatherv", ci, comm, -1, gatherv_bytes(sb, sc, st, rcs, rt, comm)));
 }
 
 int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
                  MPI_Comm comm)
 {
     COLL_RUN(PMPI_Alltoall(sb, sc, st, rb, rc_, rt, comm),
-             coll("alltoall", ci, comm, -1,
-                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
-}
-
-static long long v_total(const int *counts, MPI_Datatype t, MPI_Comm comm, int size)
-{
-    int me = my_rank(comm);
-    long long s = 0;
-    for (int i = 0; i < size; i++)
-        if (i != me)
-            s += type_bytes(counts[i], t);
-    return s;
+             coll("alltoall", ci, comm, -1, gather_bytes(sb, sc, st, rc_, rt)));
 }
 
 int MPI_Alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st, void *rb,
@@ -1068,8 +1093,7 @@ int MPI_Alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype 
 {
     COLL_RUN(PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm),
              coll("alltoallv", ci, comm, -1,
-                  sb == MPI_IN_PLACE ? v_total(rcs, rt, comm, ci->size)
-                                     : v_total(scs, st, comm, ci->size)));
+                  alltoallv_bytes(sb, scs, st, rcs, rt, comm, ci->size)));
 }
 
 /* non-blocking collectives: written as the blocking collective, where they
@@ -1109,56 +1133,49 @@ int MPI_Igather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_
                 int root, MPI_Comm comm, MPI_Request *req)
 {
     COLL_RUN(PMPI_Igather(sb, sc, st, rb, rc_, rt, root, comm, req),
-             coll("gather", ci, comm, root,
-                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
+             coll("gather", ci, comm, root, gather_bytes(sb, sc, st, rc_, rt)));
 }
 
 int MPI_Igatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
                  const int displs[], MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req)
 {
     COLL_RUN(PMPI_Igatherv(sb, sc, st, rb, rcs, displs, rt, root, comm, req),
-             coll("gatherv", ci, comm, root,
-                  sb == MPI_IN_PLACE ? type_bytes(rcs[my_rank(comm)], rt) : type_bytes(sc, st)));
+             coll("gatherv", ci, comm, root, gatherv_bytes(sb, sc, st, rcs, rt, comm)));
 }
 
 int MPI_Iscatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
                  int root, MPI_Comm comm, MPI_Request *req)
 {
     COLL_RUN(PMPI_Iscatter(sb, sc, st, rb, rc_, rt, root, comm, req),
-             coll("scatter", ci, comm, root,
-                  rb == MPI_IN_PLACE ? type_bytes(sc, st) : type_bytes(rc_, rt)));
+             coll("scatter", ci, comm, root, scatter_bytes(rb, sc, st, rc_, rt)));
 }
 
 int MPI_Iscatterv(const void *sb, const int scs[], const int displs[], MPI_Datatype st, void *rb,
                   int rc_, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req)
 {
     COLL_RUN(PMPI_Iscatterv(sb, scs, displs, st, rb, rc_, rt, root, comm, req),
-             coll("scatterv", ci, comm, root,
-                  rb == MPI_IN_PLACE ? type_bytes(scs[my_rank(comm)], st) : type_bytes(rc_, rt)));
+             coll("scatterv", ci, comm, root, scatterv_bytes(rb, scs, st, rc_, rt, comm)));
 }
 
 int MPI_Iallgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
                    MPI_Comm comm, MPI_Request *req)
 {
     COLL_RUN(PMPI_Iallgather(sb, sc, st, rb, rc_, rt, comm, req),
-             coll("allgather", ci, comm, -1,
-                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
+             coll("allgather", ci, comm, -1, gather_bytes(sb, sc, st, rc_, rt)));
 }
 
 int MPI_Iallgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
                     const int displs[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
 {
     COLL_RUN(PMPI_Iallgatherv(sb, sc, st, rb, rcs, displs, rt, comm, req),
-             coll("allgatherv", ci, comm, -1,
-                  sb == MPI_IN_PLACE ? type_bytes(rcs[my_rank(comm)], rt) : type_bytes(sc, st)));
+             coll("allgatherv", ci, comm, -1, gatherv_bytes(sb, sc, st, rcs, rt, comm)));
 }
 
 int MPI_Ialltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
                   MPI_Comm comm, MPI_Request *req)
 {
     COLL_RUN(PMPI_Ialltoall(sb, sc, st, rb, rc_, rt, comm, req),
-             coll("alltoall", ci, comm, -1,
-                  sb == MPI_IN_PLACE ? type_bytes(rc_, rt) : type_bytes(sc, st)));
+             coll("alltoall", ci, comm, -1, gather_bytes(sb, sc, st, rc_, rt)));
 }
 
 int MPI_Ialltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st, void *rb,
@@ -1167,6 +1184,5 @@ int MPI_Ialltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype
 {
     COLL_RUN(PMPI_Ialltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm, req),
              coll("alltoallv", ci, comm, -1,
-                  sb == MPI_IN_PLACE ? v_total(rcs, rt, comm, ci->size)
-                                     : v_total(scs, st, comm, ci->size)));
+                  alltoallv_bytes(sb, scs, st, rcs, rt, comm, ci->size)));
 }
