@@ -50,14 +50,17 @@ static int calls(long n)
     return 0;
 }
 
+/* where spin's work goes (a file-scope volatile: neither optimised away nor
+ * "set but not used", which gcc 15 says of a local volatile) */
+static volatile double spin_sink;
+
 /* spin for s seconds of wall time (CPU work) */
 static void spin(double s)
 {
-    volatile double x = 0;
     double t0 = MPI_Wtime();
     while (MPI_Wtime() - t0 < s)
         for (int i = 0; i < 1000; i++)
-            x += i * 0.5;
+            spin_sink += i * 0.5;
 }
 
 /* wait for rq by testing it, with a 1 ms sleep (nap) or 1 ms of spinning
