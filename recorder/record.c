@@ -49,6 +49,13 @@ static struct {
     /* outstanding recorded requests (open addressing on the handle value) */
     uintptr_t *req;
     size_t req_cap, req_n;
+    /* persistent requests (MPI_*_init): what each MPI_Start posts */
+    struct pers {
+        uintptr_t h;
+        int send, peer; /* peer: world rank, -2 for MPI_ANY_SOURCE */
+        long long bytes;
+    } *pers;
+    size_t npers, pers_cap;
     /* buffer length after each MPI_COMM_WORLD collective: where a recording
      * cut by the window is cut consistently over ranks */
     size_t *wcut;
@@ -732,6 +739,138 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c
         }
     }
     leave();
+    return rc;
+}
+
+/* persistent requests: MPI_Send_init & co. remember what the request sends
+ * or receives; each MPI_Start/MPI_Startall then records it as the isend or
+ * irecv it posts, completed like any other request */
+
+static struct pers *pers_find(uintptr_t h)
+{
+    for (size_t i = 0; i < R.npers; i++)
+        if (R.pers[i].h == h)
+            return &R.pers[i];
+    return NULL;
+}
+
+static void pers_add(MPI_Request r, int send, int peer, long long bytes)
+{
+    uintptr_t h = handle(r);
+    struct pers *p = pers_find(h); /* a handle the library reused */
+    if (!p) {
+        if (R.npers == R.pers_cap) {
+            size_t cap = R.pers_cap ? 2 * R.pers_cap : 64;
+            struct pers *n = realloc(R.pers, cap * sizeof *n);
+            if (!n)
+                return; /* not recorded: its starts are left out */
+            R.pers = n;
+            R.pers_cap = cap;
+        }
+        p = &R.pers[R.npers++];
+    }
+    *p = (struct pers){h, send, peer, bytes};
+}
+
+static void pers_del(uintptr_t h)
+{
+    struct pers *p = pers_find(h);
+    if (p)
+        *p = R.pers[--R.npers];
+}
+
+/* the isend/irecv a started persistent request posts */
+static void pers_start(MPI_Request r)
+{
+    struct pers *p = pers_find(handle(r));
+    if (!p || !event())
+        return;
+    if (p->peer == -2)
+        emitf("irecv %d any %lld\n", R.rank, p->bytes);
+    else
+        line3(p->send ? "isend" : "irecv", p->peer, p->bytes);
+    req_add(r);
+}
+
+#define SEND_INIT_WRAPPER(NAME)                                                                    \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, \
+                   MPI_Request *req)                                                               \
+    {                                                                                              \
+        int on = enter();                                                                          \
+        int rc = PMPI_##NAME(buf, count, t, dest, tag, comm, req);                                 \
+        int w = on && rc == MPI_SUCCESS ? world_of(comm, dest) : -1;                               \
+        if (w >= 0)                                                                                \
+            pers_add(*req, 1, w, type_bytes(count, t));                                            \
+        leave();                                                                                   \
+        return rc;                                                                                 \
+    }
+SEND_INIT_WRAPPER(Send_init)
+SEND_INIT_WRAPPER(Ssend_init)
+SEND_INIT_WRAPPER(Bsend_init)
+SEND_INIT_WRAPPER(Rsend_init)
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm comm,
+                  MPI_Request *req)
+{
+    int on = enter();
+    int rc = PMPI_Recv_init(buf, count, t, src, tag, comm, req);
+    if (on && rc == MPI_SUCCESS && src != MPI_PROC_NULL) {
+        int w = src == MPI_ANY_SOURCE ? -2 : world_of(comm, src);
+        if (w != -1)
+            pers_add(*req, 0, w, type_bytes(count, t));
+    }
+    leave();
+    return rc;
+}
+
+int MPI_Start(MPI_Request *req)
+{
+    int on = enter();
+    int rc = PMPI_Start(req);
+    if (on && rc == MPI_SUCCESS)
+        pers_start(*req);
+    leave();
+    return rc;
+}
+
+int MPI_Startall(int n, MPI_Request reqs[])
+{
+    int on = enter();
+    int rc = PMPI_Startall(n, reqs);
+    for (int i = 0; on && rc == MPI_SUCCESS && i < n; i++)
+        pers_start(reqs[i]);
+    leave();
+    return rc;
+}
+
+int MPI_Request_free(MPI_Request *req)
+{
+    int on = enter();
+    uintptr_t h = handle(*req);
+    int rc = PMPI_Request_free(req);
+    if (on && rc == MPI_SUCCESS) {
+        pers_del(h);
+        req_del(h); /* freed while active: it completes on its own, unwaited */
+    }
+    leave();
+    return rc;
+}
+
+/* probes: a failed MPI_Iprobe/MPI_Improbe is a poll (enter()) */
+
+int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
+{
+    enter();
+    int rc = PMPI_Iprobe(src, tag, comm, flag, st);
+    leave_test(rc == MPI_SUCCESS && !*flag);
+    return rc;
+}
+
+int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MPI_Status *st)
+{
+    enter();
+    int rc = PMPI_Improbe(src, tag, comm, flag, msg, st);
+    leave_test(rc == MPI_SUCCESS && !*flag);
     return rc;
 }
 

@@ -20,6 +20,9 @@
  *        recorder's polling rule: rank 0 records ~0 compute before its
  *        waitall and before its final barrier with sleep, about those CPU
  *        times with spin.
+ *        ct-record-app ring persistent|immediate ITERS: a ring exchange
+ *        with persistent or immediate requests (recorded alike), then an
+ *        MPI_Iprobe loop with sleeps on rank 0 (a poll).
  *        ct-record-app tests N: N failed MPI_Test calls (a receive nobody
  *        sends); prints ns per test (a poll's cost, with and without).
  *        ct-record-app colls blocking|nonblocking: each collective the
@@ -178,6 +181,58 @@ static int colls_mode(const char *how)
     return 0;
 }
 
+/* a ring exchange (receive from the left, send to the right) ITERS times,
+ * with persistent requests (Recv_init/Send_init once, Startall + Waitall per
+ * iteration, Request_free) or immediate ones (Irecv/Isend + Waitall): both
+ * must be recorded alike; then an Iprobe loop with 1 ms sleeps for a message
+ * rank 1 sends after 200 ms of work (a probe is a poll) */
+static int ring_mode(const char *how, int iters)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int pers = strcmp(how, "persistent") == 0;
+    if (size < 2 || (!pers && strcmp(how, "immediate") != 0) || iters < 1) {
+        if (rank == 0)
+            fprintf(stderr, "usage: ct-record-app ring persistent|immediate ITERS (2 ranks or more)\n");
+        return 2;
+    }
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    double sb[512] = {0}, rb[512];
+    MPI_Request r[2];
+    if (pers) {
+        MPI_Recv_init(rb, 512, MPI_DOUBLE, left, 0, MPI_COMM_WORLD, &r[0]);
+        MPI_Send_init(sb, 512, MPI_DOUBLE, right, 0, MPI_COMM_WORLD, &r[1]);
+    }
+    for (int i = 0; i < iters; i++) {
+        if (pers) {
+            MPI_Startall(2, r);
+        } else {
+            MPI_Irecv(rb, 512, MPI_DOUBLE, left, 0, MPI_COMM_WORLD, &r[0]);
+            MPI_Isend(sb, 512, MPI_DOUBLE, right, 0, MPI_COMM_WORLD, &r[1]);
+        }
+        MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    }
+    if (pers) {
+        MPI_Request_free(&r[0]);
+        MPI_Request_free(&r[1]);
+    }
+    char b[8] = {0};
+    if (rank == 1) {
+        spin(0.2);
+        MPI_Send(b, 8, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        int flag = 0;
+        while (MPI_Iprobe(1, 1, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE), !flag) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+        MPI_Recv(b, 8, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+}
+
 /* N failed MPI_Test calls on a receive nobody sends (then cancelled): the
  * cost of a poll, with and without the recorder (its polling rule reads
  * the thread's CPU clock around each failed test) */
@@ -205,6 +260,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc > 2 && strcmp(argv[1], "calls") == 0)
         return calls(atol(argv[2]));
+    if (argc > 3 && strcmp(argv[1], "ring") == 0) {
+        int rc = ring_mode(argv[2], atoi(argv[3]));
+        MPI_Finalize();
+        return rc;
+    }
     if (argc > 2 && strcmp(argv[1], "tests") == 0) {
         int rc = tests(atol(argv[2]));
         MPI_Finalize();
