@@ -186,7 +186,7 @@ static void line3(const char *kw, long long a, long long b)
  * outstanding) the program is polling, and whatever it does until its next
  * call (typically a sleep or a yield of a few microseconds to milliseconds,
  * repeated until the requests complete) lasts as long as the communication
- * did on the recording's layout: wall time there would record the recorded layout's
+ * did on the recording's layout: as wall time it would record that layout's
  * contention as compute, which every replay then pays again. Such a gap
  * counts only the CPU time the thread used in it (the work a polling loop
  * does between tests, overlap included); the waiting itself is the

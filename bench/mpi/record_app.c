@@ -194,7 +194,8 @@ static int ring_mode(const char *how, int iters)
     int pers = strcmp(how, "persistent") == 0;
     if (size < 2 || (!pers && strcmp(how, "immediate") != 0) || iters < 1) {
         if (rank == 0)
-            fprintf(stderr, "usage: ct-record-app ring persistent|immediate ITERS (2 ranks or more)\n");
+            fprintf(stderr,
+                    "usage: ct-record-app ring persistent|immediate ITERS (2 ranks or more)\n");
         return 2;
     }
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
