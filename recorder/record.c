@@ -56,6 +56,14 @@ static struct {
         long long bytes;
     } *pers;
     size_t npers, pers_cap;
+    /* messages a matched probe took (MPI_Mprobe/Improbe): their source and
+     * size, for the MPI_Mrecv/Imrecv that receives each */
+    struct mprobed {
+        uintptr_t m;
+        int src; /* world rank, -1 when not recordable */
+        long long bytes;
+    } *mpr;
+    size_t nmpr, mpr_cap;
     /* buffer length after each MPI_COMM_WORLD collective: where a recording
      * cut by the window is cut consistently over ranks */
     size_t *wcut;
@@ -856,7 +864,45 @@ int MPI_Request_free(MPI_Request *req)
     return rc;
 }
 
-/* probes: a failed MPI_Iprobe/MPI_Improbe is a poll (enter()) */
+/* probes: a failed MPI_Iprobe/MPI_Improbe is a poll (enter()); a matched
+ * probe's message is recorded where MPI_Mrecv/MPI_Imrecv receives it, as the
+ * recv/irecv of its source and size */
+
+static uintptr_t msg_handle(MPI_Message m)
+{
+    uintptr_t h = 0;
+    memcpy(&h, &m, sizeof m < sizeof h ? sizeof m : sizeof h);
+    return h;
+}
+
+static void mprobed_add(MPI_Comm comm, MPI_Message m, const MPI_Status *st)
+{
+    int n = 0;
+    if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC ||
+        PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
+        return;
+    if (R.nmpr == R.mpr_cap) {
+        size_t cap = R.mpr_cap ? 2 * R.mpr_cap : 16;
+        struct mprobed *q = realloc(R.mpr, cap * sizeof *q);
+        if (!q)
+            return; /* not recorded: its receive is left out */
+        R.mpr = q;
+        R.mpr_cap = cap;
+    }
+    R.mpr[R.nmpr++] = (struct mprobed){msg_handle(m), world_of(comm, st->MPI_SOURCE), n};
+}
+
+/* the entry of message h, removed; 0 when it was not probed here */
+static int mprobed_take(uintptr_t h, struct mprobed *out)
+{
+    for (size_t i = 0; i < R.nmpr; i++)
+        if (R.mpr[i].m == h) {
+            *out = R.mpr[i];
+            R.mpr[i] = R.mpr[--R.nmpr];
+            return 1;
+        }
+    return 0;
+}
 
 int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 {
@@ -866,11 +912,56 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
     return rc;
 }
 
+int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *st)
+{
+    int on = enter();
+    MPI_Status mine;
+    if (st == MPI_STATUS_IGNORE)
+        st = &mine;
+    int rc = PMPI_Mprobe(src, tag, comm, msg, st);
+    if (on && rc == MPI_SUCCESS)
+        mprobed_add(comm, *msg, st);
+    leave();
+    return rc;
+}
+
 int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MPI_Status *st)
 {
-    enter();
+    int on = enter();
+    MPI_Status mine;
+    if (st == MPI_STATUS_IGNORE)
+        st = &mine;
     int rc = PMPI_Improbe(src, tag, comm, flag, msg, st);
+    if (on && rc == MPI_SUCCESS && *flag)
+        mprobed_add(comm, *msg, st);
     leave_test(rc == MPI_SUCCESS && !*flag);
+    return rc;
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype t, MPI_Message *msg, MPI_Status *st)
+{
+    int on = enter();
+    uintptr_t h = msg_handle(*msg);
+    int rc = PMPI_Mrecv(buf, count, t, msg, st);
+    struct mprobed e;
+    if (on && rc == MPI_SUCCESS && mprobed_take(h, &e) && e.src >= 0 && e.src != R.rank &&
+        event())
+        line3("recv", e.src, e.bytes);
+    leave();
+    return rc;
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *msg, MPI_Request *req)
+{
+    int on = enter();
+    uintptr_t h = msg_handle(*msg);
+    int rc = PMPI_Imrecv(buf, count, t, msg, req);
+    struct mprobed e;
+    if (on && rc == MPI_SUCCESS && mprobed_take(h, &e) && e.src >= 0 && event()) {
+        line3("irecv", e.src, e.bytes);
+        req_add(*req);
+    }
+    leave();
     return rc;
 }
 

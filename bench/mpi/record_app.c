@@ -23,6 +23,9 @@
  *        ct-record-app ring persistent|immediate ITERS: a ring exchange
  *        with persistent or immediate requests (recorded alike), then an
  *        MPI_Iprobe loop with sleeps on rank 0 (a poll).
+ *        ct-record-app mprobe matched|plain: two messages received with
+ *        matched probes (Mprobe/Mrecv, Improbe/Imrecv) or plainly (Recv,
+ *        Irecv): recorded alike.
  *        ct-record-app tests N: N failed MPI_Test calls (a receive nobody
  *        sends); prints ns per test (a poll's cost, with and without).
  *        ct-record-app colls blocking|nonblocking: each collective the
@@ -234,6 +237,45 @@ static int ring_mode(const char *how, int iters)
     return 0;
 }
 
+/* rank 1 sends rank 0 two messages (100 bytes, tag 1; 200 bytes, tag 2);
+ * rank 0 takes them with matched probes (MPI_Mprobe + MPI_Mrecv, then an
+ * MPI_Improbe loop + MPI_Imrecv + MPI_Wait) or plainly (MPI_Recv, then
+ * MPI_Irecv + MPI_Wait): both must be recorded alike */
+static int mprobe_mode(const char *how)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int matched = strcmp(how, "matched") == 0;
+    if (size < 2 || (!matched && strcmp(how, "plain") != 0)) {
+        if (rank == 0)
+            fprintf(stderr, "usage: ct-record-app mprobe matched|plain (2 ranks or more)\n");
+        return 2;
+    }
+    char b[200] = {0};
+    if (rank == 1) {
+        MPI_Send(b, 100, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+        MPI_Send(b, 200, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        MPI_Request r;
+        if (matched) {
+            MPI_Message m;
+            int flag = 0;
+            MPI_Mprobe(1, 1, MPI_COMM_WORLD, &m, MPI_STATUS_IGNORE);
+            MPI_Mrecv(b, 100, MPI_CHAR, &m, MPI_STATUS_IGNORE);
+            while (MPI_Improbe(1, 2, MPI_COMM_WORLD, &flag, &m, MPI_STATUS_IGNORE), !flag)
+                ;
+            MPI_Imrecv(b, 200, MPI_CHAR, &m, &r);
+        } else {
+            MPI_Recv(b, 100, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Irecv(b, 200, MPI_CHAR, 1, 2, MPI_COMM_WORLD, &r);
+        }
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+}
+
 /* N failed MPI_Test calls on a receive nobody sends (then cancelled): the
  * cost of a poll, with and without the recorder (its polling rule reads
  * the thread's CPU clock around each failed test) */
@@ -263,6 +305,11 @@ int main(int argc, char **argv)
         return calls(atol(argv[2]));
     if (argc > 3 && strcmp(argv[1], "ring") == 0) {
         int rc = ring_mode(argv[2], atoi(argv[3]));
+        MPI_Finalize();
+        return rc;
+    }
+    if (argc > 2 && strcmp(argv[1], "mprobe") == 0) {
+        int rc = mprobe_mode(argv[2]);
         MPI_Finalize();
         return rc;
     }
