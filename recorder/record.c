@@ -48,6 +48,7 @@ static struct {
     int keyval;
     /* outstanding recorded requests (open addressing on the handle value) */
     uintptr_t *req;
+    size_t *req_off; /* per slot: its irecv line's offset in buf, NO_LINE */
     size_t req_cap, req_n;
     /* persistent requests (MPI_*_init): what each MPI_Start posts */
     struct pers {
@@ -384,11 +385,13 @@ static int world_of(MPI_Comm comm, int r)
 
 /* ------------------------------------------------------------ requests */
 
+/* line_off: where the request's irecv line starts in the buffer (NO_LINE:
+ * not an irecv, or not kept), so that a cancelled receive can be taken back */
+#define NO_LINE SIZE_MAX
+
 static void req_grow(void);
-static void req_add(MPI_Request r)
+static void req_insert(uintptr_t h, size_t line_off)
 {
-    uintptr_t h = 0;
-    memcpy(&h, &r, sizeof r < sizeof h ? sizeof r : sizeof h);
     if (2 * (R.req_n + 1) > R.req_cap)
         req_grow();
     if (!R.req_cap)
@@ -397,53 +400,8 @@ static void req_add(MPI_Request r)
     while (R.req[i])
         i = (i + 1) & (R.req_cap - 1);
     R.req[i] = h ? h : 1;
+    R.req_off[i] = line_off;
     R.req_n++;
-}
-
-static void req_grow(void)
-{
-    size_t cap = R.req_cap ? 2 * R.req_cap : 256;
-    uintptr_t *old = R.req, *n = calloc(cap, sizeof *n);
-    size_t oc = R.req_cap;
-    if (!n)
-        return;
-    R.req = n;
-    R.req_cap = cap;
-    R.req_n = 0;
-    for (size_t i = 0; i < oc; i++)
-        if (old[i]) {
-            MPI_Request r;
-            uintptr_t h = old[i];
-            memcpy(&r, &h, sizeof r < sizeof h ? sizeof r : sizeof h);
-            req_add(r);
-        }
-    free(old);
-}
-
-/* 1 when r was a recorded request (now removed) */
-static int req_del(uintptr_t h)
-{
-    if (!R.req_n)
-        return 0;
-    size_t i = (h * 0x9E3779B97F4A7C15ull >> 7) & (R.req_cap - 1);
-    while (R.req[i]) {
-        if (R.req[i] == h) {
-            R.req[i] = 0;
-            R.req_n--;
-            /* re-insert the rest of the cluster */
-            for (size_t j = (i + 1) & (R.req_cap - 1); R.req[j]; j = (j + 1) & (R.req_cap - 1)) {
-                uintptr_t x = R.req[j];
-                R.req[j] = 0;
-                R.req_n--;
-                MPI_Request q;
-                memcpy(&q, &x, sizeof q < sizeof x ? sizeof q : sizeof x);
-                req_add(q);
-            }
-            return 1;
-        }
-        i = (i + 1) & (R.req_cap - 1);
-    }
-    return 0;
 }
 
 static uintptr_t handle(MPI_Request r)
@@ -452,6 +410,73 @@ static uintptr_t handle(MPI_Request r)
     memcpy(&h, &r, sizeof r < sizeof h ? sizeof r : sizeof h);
     return h;
 }
+
+static void req_add(MPI_Request r)
+{
+    req_insert(handle(r), NO_LINE);
+}
+
+/* an irecv whose line starts at line_off */
+static void req_add_recv(MPI_Request r, size_t line_off)
+{
+    req_insert(handle(r), line_off);
+}
+
+static void req_grow(void)
+{
+    size_t cap = R.req_cap ? 2 * R.req_cap : 256;
+    uintptr_t *old = R.req, *n = calloc(cap, sizeof *n);
+    size_t *oldoff = R.req_off, *noff = calloc(cap, sizeof *noff);
+    size_t oc = R.req_cap;
+    if (!n || !noff) {
+        free(n);
+        free(noff);
+        return;
+    }
+    R.req = n;
+    R.req_off = noff;
+    R.req_cap = cap;
+    R.req_n = 0;
+    for (size_t i = 0; i < oc; i++)
+        if (old[i])
+            req_insert(old[i], oldoff[i]);
+    free(old);
+    free(oldoff);
+}
+
+/* the slot of h, or SIZE_MAX */
+static size_t req_slot(uintptr_t h)
+{
+    if (!R.req_n)
+        return SIZE_MAX;
+    size_t i = (h * 0x9E3779B97F4A7C15ull >> 7) & (R.req_cap - 1);
+    while (R.req[i]) {
+        if (R.req[i] == h)
+            return i;
+        i = (i + 1) & (R.req_cap - 1);
+    }
+    return SIZE_MAX;
+}
+
+/* 1 when r was a recorded request (now removed) */
+static int req_del(uintptr_t h)
+{
+    size_t i = req_slot(h);
+    if (i == SIZE_MAX)
+        return 0;
+    R.req[i] = 0;
+    R.req_n--;
+    /* re-insert the rest of the cluster */
+    for (size_t j = (i + 1) & (R.req_cap - 1); R.req[j]; j = (j + 1) & (R.req_cap - 1)) {
+        uintptr_t x = R.req[j];
+        size_t xo = R.req_off[j];
+        R.req[j] = 0;
+        R.req_n--;
+        req_insert(x, xo);
+    }
+    return 1;
+}
+
 
 /* Requests completed: when the last recorded one is, the trace waits. */
 static void completed(int removed)
@@ -739,11 +764,12 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c
     if (on && rc == MPI_SUCCESS && src != MPI_PROC_NULL) {
         int w = src == MPI_ANY_SOURCE ? -2 : world_of(comm, src);
         if (w != -1 && event()) {
+            size_t off = R.len;
             if (w == -2)
                 emitf("irecv %d any %lld\n", R.rank, type_bytes(count, t));
             else
                 line3("irecv", w, type_bytes(count, t));
-            req_add(*req);
+            req_add_recv(*req, off);
         }
     }
     leave();
@@ -793,11 +819,15 @@ static void pers_start(MPI_Request r)
     struct pers *p = pers_find(handle(r));
     if (!p || !event())
         return;
+    size_t off = R.len;
     if (p->peer == -2)
         emitf("irecv %d any %lld\n", R.rank, p->bytes);
     else
         line3(p->send ? "isend" : "irecv", p->peer, p->bytes);
-    req_add(r);
+    if (p->send)
+        req_add(r);
+    else
+        req_add_recv(r, off);
 }
 
 #define SEND_INIT_WRAPPER(NAME)                                                                    \
@@ -958,8 +988,9 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *msg, MPI_Reque
     int rc = PMPI_Imrecv(buf, count, t, msg, req);
     struct mprobed e;
     if (on && rc == MPI_SUCCESS && mprobed_take(h, &e) && e.src >= 0 && event()) {
+        size_t off = R.len;
         line3("irecv", e.src, e.bytes);
-        req_add(*req);
+        req_add_recv(*req, off);
     }
     leave();
     return rc;
@@ -1008,6 +1039,55 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sta
             line3("irecv", ws, type_bytes(count, t)), any = 1;
         if (any && event())
             ap_s("waitall"), ap_i(R.rank), ap_s("\n");
+    }
+    leave();
+    return rc;
+}
+
+/* cancelled receives: MPI_Cancel on a recorded irecv that the cancel
+ * catches before it matched (the request's status says so at once: a
+ * receive's cancel is local) takes its line back from the buffer, since no
+ * send will ever match it in the replay (HPC Challenge's RandomAccess posts
+ * receives from MPI_ANY_SOURCE and cancels the last ones). A cancel still
+ * pending at that point is not seen. */
+
+/* Remove the irecv line starting at off; the bytes after it move up, and
+ * every offset past it (other receives' lines, the window's cut points)
+ * with them. */
+static void take_back_line(size_t off)
+{
+    if (off == NO_LINE || off >= R.len || R.len - off < 6 || memcmp(R.buf + off, "irecv ", 6) != 0)
+        return;
+    const char *nl = memchr(R.buf + off, '\n', R.len - off);
+    if (!nl)
+        return;
+    size_t n = (size_t)(nl - (R.buf + off)) + 1;
+    memmove(R.buf + off, R.buf + off + n, R.len - off - n);
+    R.len -= n;
+    for (size_t i = 0; i < R.req_cap; i++)
+        if (R.req[i] && R.req_off[i] != NO_LINE && R.req_off[i] > off)
+            R.req_off[i] -= n;
+    for (long k = 0; k < R.nwcut; k++)
+        if (R.wcut[k] > off)
+            R.wcut[k] -= n;
+}
+
+int MPI_Cancel(MPI_Request *req)
+{
+    int on = enter();
+    uintptr_t h = handle(*req);
+    int rc = PMPI_Cancel(req);
+    size_t i = on && rc == MPI_SUCCESS ? req_slot(h) : SIZE_MAX;
+    if (i != SIZE_MAX && R.req_off[i] != NO_LINE) {
+        int flag = 0, cancelled = 0;
+        MPI_Status st;
+        if (PMPI_Request_get_status(*req, &flag, &st) == MPI_SUCCESS && flag &&
+            PMPI_Test_cancelled(&st, &cancelled) == MPI_SUCCESS && cancelled) {
+            take_back_line(R.req_off[i]);
+            /* the rank's other requests may all have completed meanwhile:
+             * then the trace waits for them here */
+            completed(req_del(h));
+        }
     }
     leave();
     return rc;

@@ -26,6 +26,9 @@
  *        ct-record-app mprobe matched|plain: two messages received with
  *        matched probes (Mprobe/Mrecv, Improbe/Imrecv) or plainly (Recv,
  *        Irecv): recorded alike.
+ *        ct-record-app cancel cancelled|plain: a receive from
+ *        MPI_ANY_SOURCE, with a second one cancelled or not posted:
+ *        recorded alike.
  *        ct-record-app tests N: N failed MPI_Test calls (a receive nobody
  *        sends); prints ns per test (a poll's cost, with and without).
  *        ct-record-app colls blocking|nonblocking: each collective the
@@ -276,6 +279,41 @@ static int mprobe_mode(const char *how)
     return 0;
 }
 
+/* rank 1 sends rank 0 one message of 8 bytes; rank 0 posts two receives
+ * from MPI_ANY_SOURCE, waits for one (MPI_Waitany) and cancels the other
+ * (cancelled), or posts and waits for one (plain): recorded alike, and the
+ * cancelled recording replays */
+static int cancel_mode(const char *how)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int cancel = strcmp(how, "cancelled") == 0;
+    if (size < 2 || (!cancel && strcmp(how, "plain") != 0)) {
+        if (rank == 0)
+            fprintf(stderr, "usage: ct-record-app cancel cancelled|plain (2 ranks or more)\n");
+        return 2;
+    }
+    char a[8] = {0}, b[8];
+    if (rank == 1) {
+        MPI_Send(a, 8, MPI_CHAR, 0, 3, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        MPI_Request r[2];
+        int idx;
+        MPI_Irecv(b, 8, MPI_CHAR, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &r[0]);
+        if (cancel) {
+            MPI_Irecv(a, 8, MPI_CHAR, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &r[1]);
+            MPI_Waitany(2, r, &idx, MPI_STATUS_IGNORE);
+            MPI_Cancel(&r[1 - idx]);
+            MPI_Wait(&r[1 - idx], MPI_STATUS_IGNORE);
+        } else {
+            MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+}
+
 /* N failed MPI_Test calls on a receive nobody sends (then cancelled): the
  * cost of a poll, with and without the recorder (its polling rule reads
  * the thread's CPU clock around each failed test) */
@@ -310,6 +348,11 @@ int main(int argc, char **argv)
     }
     if (argc > 2 && strcmp(argv[1], "mprobe") == 0) {
         int rc = mprobe_mode(argv[2]);
+        MPI_Finalize();
+        return rc;
+    }
+    if (argc > 2 && strcmp(argv[1], "cancel") == 0) {
+        int rc = cancel_mode(argv[2]);
         MPI_Finalize();
         return rc;
     }
