@@ -756,22 +756,34 @@ int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm co
     return rc;
 }
 
+/* the world rank a receive names: -2 for MPI_ANY_SOURCE, -1 when not
+ * recordable (MPI_PROC_NULL, an inter-communicator) */
+static int recv_peer(MPI_Comm comm, int src)
+{
+    if (src == MPI_PROC_NULL)
+        return -1;
+    return src == MPI_ANY_SOURCE ? -2 : world_of(comm, src);
+}
+
+/* the irecv line of a receive from w (recv_peer); returns where it starts */
+static size_t irecv_line(int w, long long bytes)
+{
+    size_t off = R.len;
+    if (w == -2)
+        emitf("irecv %d any %lld\n", R.rank, bytes);
+    else
+        line3("irecv", w, bytes);
+    return off;
+}
+
 int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm comm,
               MPI_Request *req)
 {
     int on = enter();
     int rc = PMPI_Irecv(buf, count, t, src, tag, comm, req);
-    if (on && rc == MPI_SUCCESS && src != MPI_PROC_NULL) {
-        int w = src == MPI_ANY_SOURCE ? -2 : world_of(comm, src);
-        if (w != -1 && event()) {
-            size_t off = R.len;
-            if (w == -2)
-                emitf("irecv %d any %lld\n", R.rank, type_bytes(count, t));
-            else
-                line3("irecv", w, type_bytes(count, t));
-            req_add_recv(*req, off);
-        }
-    }
+    int w = on && rc == MPI_SUCCESS ? recv_peer(comm, src) : -1;
+    if (w != -1 && event())
+        req_add_recv(*req, irecv_line(w, type_bytes(count, t)));
     leave();
     return rc;
 }
@@ -819,15 +831,12 @@ static void pers_start(MPI_Request r)
     struct pers *p = pers_find(handle(r));
     if (!p || !event())
         return;
-    size_t off = R.len;
-    if (p->peer == -2)
-        emitf("irecv %d any %lld\n", R.rank, p->bytes);
-    else
-        line3(p->send ? "isend" : "irecv", p->peer, p->bytes);
-    if (p->send)
+    if (p->send) {
+        line3("isend", p->peer, p->bytes);
         req_add(r);
-    else
-        req_add_recv(r, off);
+    } else {
+        req_add_recv(r, irecv_line(p->peer, p->bytes));
+    }
 }
 
 #define SEND_INIT_WRAPPER(NAME)                                                                    \
@@ -852,11 +861,9 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Co
 {
     int on = enter();
     int rc = PMPI_Recv_init(buf, count, t, src, tag, comm, req);
-    if (on && rc == MPI_SUCCESS && src != MPI_PROC_NULL) {
-        int w = src == MPI_ANY_SOURCE ? -2 : world_of(comm, src);
-        if (w != -1)
-            pers_add(*req, 0, w, type_bytes(count, t));
-    }
+    int w = on && rc == MPI_SUCCESS ? recv_peer(comm, src) : -1;
+    if (w != -1)
+        pers_add(*req, 0, w, type_bytes(count, t));
     leave();
     return rc;
 }
@@ -987,11 +994,8 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *msg, MPI_Reque
     uintptr_t h = msg_handle(*msg);
     int rc = PMPI_Imrecv(buf, count, t, msg, req);
     struct mprobed e;
-    if (on && rc == MPI_SUCCESS && mprobed_take(h, &e) && e.src >= 0 && event()) {
-        size_t off = R.len;
-        line3("irecv", e.src, e.bytes);
-        req_add_recv(*req, off);
-    }
+    if (on && rc == MPI_SUCCESS && mprobed_take(h, &e) && e.src >= 0 && event())
+        req_add_recv(*req, irecv_line(e.src, e.bytes));
     leave();
     return rc;
 }
