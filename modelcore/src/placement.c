@@ -1408,11 +1408,13 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
      * trace replays up to 3 layouts: both are set aside first */
     uint64_t tail = w_screen * (uint64_t)a.n;
     /* a phased halo is screened with all its phases in flight and then
-     * timed phase by phase, as the scorer does (block, cyclic, the best) */
+     * timed phase by phase, as the scorer does (block, cyclic, the best);
+     * verify1: the work of verifying one layout (step 3) */
     const int phased = !trp && ct_pattern_nphases(p) > 1;
-    uint64_t replay3 = trp       ? 3 * W_REPLAY * (uint64_t)trp->nevents
-                       : phased ? 3 * w_screen * (uint64_t)a.n
-                                : 0;
+    const uint64_t verify1 = trp       ? W_REPLAY * (uint64_t)trp->nevents
+                             : phased ? w_screen * (uint64_t)a.n
+                                      : 0;
+    uint64_t replay3 = 3 * verify1;
     if (cap == UINT64_MAX || used + tail + replay3 <= cap)
         tail += replay3; /* else the replays will not fit anyway */
     uint64_t rbudget = REFINE_BUDGET;
@@ -1467,10 +1469,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
      * the scorer's evaluation; a trace is replayed and a phased halo timed
      * phase by phase (block, cyclic, the best screened) */
     double vb = screen[0], vc = screen[1], vbest = screen[best];
-    uint64_t nver = (uint64_t)(best >= 2 ? 3 : 2);
-    uint64_t replay = trp ? nver * W_REPLAY * (uint64_t)trp->nevents
-                      : phased ? nver * w_screen * (uint64_t)a.n
-                               : 0;
+    uint64_t replay = (uint64_t)(best >= 2 ? 3 : 2) * verify1;
     if (trp && used + replay > cap)
         note_add(out, "trace: not replayed (work cap): block, cyclic and the placement compared "
                       "on the screening, all communications in flight");
