@@ -27,6 +27,21 @@
 
 /* ------------------------------------------------------------- state */
 
+/* What an MPI handle stands for, kept from the call that made it to the one
+ * that uses it: a persistent request's send or receive (peer: world rank, -2
+ * for MPI_ANY_SOURCE), or a matched probe's message (peer: its source, -1
+ * when not recordable). A short list searched linearly: a code holds few
+ * persistent requests and fewer probed messages at a time. */
+struct held {
+    uintptr_t h;
+    int send, peer;
+    long long bytes;
+};
+struct held_list {
+    struct held *v;
+    size_t n, cap;
+};
+
 static struct {
     int on;        /* recording events */
     int init;      /* set up after MPI_Init */
@@ -51,20 +66,10 @@ static struct {
     size_t *req_off; /* per slot: its irecv line's offset in buf, NO_LINE */
     size_t req_cap, req_n;
     /* persistent requests (MPI_*_init): what each MPI_Start posts */
-    struct pers {
-        uintptr_t h;
-        int send, peer; /* peer: world rank, -2 for MPI_ANY_SOURCE */
-        long long bytes;
-    } *pers;
-    size_t npers, pers_cap;
+    struct held_list pers;
     /* messages a matched probe took (MPI_Mprobe/Improbe): their source and
      * size, for the MPI_Mrecv/Imrecv that receives each */
-    struct mprobed {
-        uintptr_t m;
-        int src; /* world rank, -1 when not recordable */
-        long long bytes;
-    } *mpr;
-    size_t nmpr, mpr_cap;
+    struct held_list mpr;
     /* buffer length after each MPI_COMM_WORLD collective: where a recording
      * cut by the window is cut consistently over ranks */
     size_t *wcut;
@@ -404,11 +409,17 @@ static void req_insert(uintptr_t h, size_t line_off)
     R.req_n++;
 }
 
-static uintptr_t handle(MPI_Request r)
+/* the bits of an opaque MPI handle (a pointer in Open MPI, an int in MPICH) */
+static uintptr_t handle_bits(const void *p, size_t n)
 {
     uintptr_t h = 0;
-    memcpy(&h, &r, sizeof r < sizeof h ? sizeof r : sizeof h);
+    memcpy(&h, p, n < sizeof h ? n : sizeof h);
     return h;
+}
+
+static uintptr_t handle(MPI_Request r)
+{
+    return handle_bits(&r, sizeof r);
 }
 
 static void req_add(MPI_Request r)
@@ -792,43 +803,49 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c
  * or receives; each MPI_Start/MPI_Startall then records it as the isend or
  * irecv it posts, completed like any other request */
 
-static struct pers *pers_find(uintptr_t h)
+static struct held *held_find(struct held_list *l, uintptr_t h)
 {
-    for (size_t i = 0; i < R.npers; i++)
-        if (R.pers[i].h == h)
-            return &R.pers[i];
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].h == h)
+            return &l->v[i];
     return NULL;
 }
 
-static void pers_add(MPI_Request r, int send, int peer, long long bytes)
+/* e under its handle (replacing what a reused handle stood for); when memory
+ * runs out it is not kept, and what it stands for is left out of the trace */
+static void held_put(struct held_list *l, struct held e)
 {
-    uintptr_t h = handle(r);
-    struct pers *p = pers_find(h); /* a handle the library reused */
+    struct held *p = held_find(l, e.h);
     if (!p) {
-        if (R.npers == R.pers_cap) {
-            size_t cap = R.pers_cap ? 2 * R.pers_cap : 64;
-            struct pers *n = realloc(R.pers, cap * sizeof *n);
-            if (!n)
-                return; /* not recorded: its starts are left out */
-            R.pers = n;
-            R.pers_cap = cap;
+        if (l->n == l->cap) {
+            size_t cap = l->cap ? 2 * l->cap : 16;
+            struct held *v = realloc(l->v, cap * sizeof *v);
+            if (!v)
+                return;
+            l->v = v;
+            l->cap = cap;
         }
-        p = &R.pers[R.npers++];
+        p = &l->v[l->n++];
     }
-    *p = (struct pers){h, send, peer, bytes};
+    *p = e;
 }
 
-static void pers_del(uintptr_t h)
+/* the entry of h, removed (into *out unless NULL); 0 when there is none */
+static int held_take(struct held_list *l, uintptr_t h, struct held *out)
 {
-    struct pers *p = pers_find(h);
-    if (p)
-        *p = R.pers[--R.npers];
+    struct held *p = held_find(l, h);
+    if (!p)
+        return 0;
+    if (out)
+        *out = *p;
+    *p = l->v[--l->n];
+    return 1;
 }
 
 /* the isend/irecv a started persistent request posts */
 static void pers_start(MPI_Request r)
 {
-    struct pers *p = pers_find(handle(r));
+    struct held *p = held_find(&R.pers, handle(r));
     if (!p || !event())
         return;
     if (p->send) {
@@ -847,7 +864,7 @@ static void pers_start(MPI_Request r)
         int rc = PMPI_##NAME(buf, count, t, dest, tag, comm, req);                                 \
         int w = on && rc == MPI_SUCCESS ? world_of(comm, dest) : -1;                               \
         if (w >= 0)                                                                                \
-            pers_add(*req, 1, w, type_bytes(count, t));                                            \
+            held_put(&R.pers, (struct held){handle(*req), 1, w, type_bytes(count, t)});            \
         leave();                                                                                   \
         return rc;                                                                                 \
     }
@@ -863,7 +880,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Co
     int rc = PMPI_Recv_init(buf, count, t, src, tag, comm, req);
     int w = on && rc == MPI_SUCCESS ? recv_peer(comm, src) : -1;
     if (w != -1)
-        pers_add(*req, 0, w, type_bytes(count, t));
+        held_put(&R.pers, (struct held){handle(*req), 0, w, type_bytes(count, t)});
     leave();
     return rc;
 }
@@ -894,7 +911,7 @@ int MPI_Request_free(MPI_Request *req)
     uintptr_t h = handle(*req);
     int rc = PMPI_Request_free(req);
     if (on && rc == MPI_SUCCESS) {
-        pers_del(h);
+        held_take(&R.pers, h, NULL);
         req_del(h); /* freed while active: it completes on its own, unwaited */
     }
     leave();
@@ -907,9 +924,7 @@ int MPI_Request_free(MPI_Request *req)
 
 static uintptr_t msg_handle(MPI_Message m)
 {
-    uintptr_t h = 0;
-    memcpy(&h, &m, sizeof m < sizeof h ? sizeof m : sizeof h);
-    return h;
+    return handle_bits(&m, sizeof m);
 }
 
 static void mprobed_add(MPI_Comm comm, MPI_Message m, const MPI_Status *st)
@@ -918,27 +933,7 @@ static void mprobed_add(MPI_Comm comm, MPI_Message m, const MPI_Status *st)
     if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC ||
         PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
         return;
-    if (R.nmpr == R.mpr_cap) {
-        size_t cap = R.mpr_cap ? 2 * R.mpr_cap : 16;
-        struct mprobed *q = realloc(R.mpr, cap * sizeof *q);
-        if (!q)
-            return; /* not recorded: its receive is left out */
-        R.mpr = q;
-        R.mpr_cap = cap;
-    }
-    R.mpr[R.nmpr++] = (struct mprobed){msg_handle(m), world_of(comm, st->MPI_SOURCE), n};
-}
-
-/* the entry of message h, removed; 0 when it was not probed here */
-static int mprobed_take(uintptr_t h, struct mprobed *out)
-{
-    for (size_t i = 0; i < R.nmpr; i++)
-        if (R.mpr[i].m == h) {
-            *out = R.mpr[i];
-            R.mpr[i] = R.mpr[--R.nmpr];
-            return 1;
-        }
-    return 0;
+    held_put(&R.mpr, (struct held){msg_handle(m), 0, world_of(comm, st->MPI_SOURCE), n});
 }
 
 int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
@@ -980,10 +975,10 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype t, MPI_Message *msg, MPI_Status
     int on = enter();
     uintptr_t h = msg_handle(*msg);
     int rc = PMPI_Mrecv(buf, count, t, msg, st);
-    struct mprobed e;
-    if (on && rc == MPI_SUCCESS && mprobed_take(h, &e) && e.src >= 0 && e.src != R.rank &&
-        event())
-        line3("recv", e.src, e.bytes);
+    struct held e;
+    if (on && rc == MPI_SUCCESS && held_take(&R.mpr, h, &e) && e.peer >= 0 &&
+        e.peer != R.rank && event())
+        line3("recv", e.peer, e.bytes);
     leave();
     return rc;
 }
@@ -993,9 +988,9 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *msg, MPI_Reque
     int on = enter();
     uintptr_t h = msg_handle(*msg);
     int rc = PMPI_Imrecv(buf, count, t, msg, req);
-    struct mprobed e;
-    if (on && rc == MPI_SUCCESS && mprobed_take(h, &e) && e.src >= 0 && event())
-        req_add_recv(*req, irecv_line(e.src, e.bytes));
+    struct held e;
+    if (on && rc == MPI_SUCCESS && held_take(&R.mpr, h, &e) && e.peer >= 0 && event())
+        req_add_recv(*req, irecv_line(e.peer, e.bytes));
     leave();
     return rc;
 }
