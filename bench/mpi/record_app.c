@@ -72,6 +72,13 @@ static void spin(double s)
             spin_sink += i * 0.5;
 }
 
+/* sleep 1 ms (a polling loop's nap) */
+static void nap_1ms(void)
+{
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+}
+
 /* wait for rq by testing it, with a 1 ms sleep (nap) or 1 ms of spinning
  * between tests; returns the CPU time (ns) this thread used meanwhile */
 static double poll_one(MPI_Request *rq, int nap)
@@ -80,12 +87,10 @@ static double poll_one(MPI_Request *rq, int nap)
     int flag = 0;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
     while (MPI_Test(rq, &flag, MPI_STATUS_IGNORE), !flag) {
-        if (nap) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        } else {
+        if (nap)
+            nap_1ms();
+        else
             spin(1e-3);
-        }
     }
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
     return 1e9 * (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec);
@@ -230,10 +235,8 @@ static int ring_mode(const char *how, int iters)
         MPI_Send(b, 8, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
     } else if (rank == 0) {
         int flag = 0;
-        while (MPI_Iprobe(1, 1, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE), !flag) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
+        while (MPI_Iprobe(1, 1, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE), !flag)
+            nap_1ms();
         MPI_Recv(b, 8, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     MPI_Barrier(MPI_COMM_WORLD);
@@ -341,33 +344,23 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc > 2 && strcmp(argv[1], "calls") == 0)
         return calls(atol(argv[2]));
-    if (argc > 3 && strcmp(argv[1], "ring") == 0) {
-        int rc = ring_mode(argv[2], atoi(argv[3]));
-        MPI_Finalize();
-        return rc;
-    }
-    if (argc > 2 && strcmp(argv[1], "mprobe") == 0) {
-        int rc = mprobe_mode(argv[2]);
-        MPI_Finalize();
-        return rc;
-    }
-    if (argc > 2 && strcmp(argv[1], "cancel") == 0) {
-        int rc = cancel_mode(argv[2]);
-        MPI_Finalize();
-        return rc;
-    }
-    if (argc > 2 && strcmp(argv[1], "tests") == 0) {
-        int rc = tests(atol(argv[2]));
-        MPI_Finalize();
-        return rc;
-    }
-    if (argc > 2 && strcmp(argv[1], "colls") == 0) {
-        int rc = colls_mode(argv[2]);
-        MPI_Finalize();
-        return rc;
-    }
-    if (argc > 3 && strcmp(argv[1], "poll") == 0) {
-        int rc = poll_mode(argv[2], atol(argv[3]));
+    /* the test modes (tests/recorder/run, scripts/bench-record) */
+    const char *mode = argc > 2 ? argv[1] : "", *a2 = argc > 2 ? argv[2] : NULL;
+    const char *a3 = argc > 3 ? argv[3] : NULL;
+    int rc = -1;
+    if (strcmp(mode, "ring") == 0 && a3)
+        rc = ring_mode(a2, atoi(a3));
+    else if (strcmp(mode, "mprobe") == 0)
+        rc = mprobe_mode(a2);
+    else if (strcmp(mode, "cancel") == 0)
+        rc = cancel_mode(a2);
+    else if (strcmp(mode, "tests") == 0)
+        rc = tests(atol(a2));
+    else if (strcmp(mode, "colls") == 0)
+        rc = colls_mode(a2);
+    else if (strcmp(mode, "poll") == 0 && a3)
+        rc = poll_mode(a2, atol(a3));
+    if (rc >= 0) {
         MPI_Finalize();
         return rc;
     }
