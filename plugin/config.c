@@ -16,6 +16,7 @@ void ctp_config_defaults(ctp_config *c)
     c->size = 1024.0 * 1024.0;
     c->strict = 0;
     c->min_gain = 0.10;
+    c->min_switch = 0.05;
     c->budget_ms = CTP_BUDGET_MS;
     c->trace_max_bytes = CTP_TRACE_MAX_BYTES;
     c->trace_max_events = CTP_TRACE_MAX_EVENTS;
@@ -183,6 +184,11 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
     if (KEY("min_gain")) {
         if (ctp_min_gain_parse(val, &c->min_gain, err) < 0)
             return ct_err_prefix(err, "contention: plugstack.conf: min_gain=: ");
+        return 0;
+    }
+    if (KEY("min_switch")) {
+        if (ctp_min_gain_parse(val, &c->min_switch, err) < 0)
+            return ct_err_prefix(err, "contention: plugstack.conf: min_switch=: ");
         return 0;
     }
 #undef KEY

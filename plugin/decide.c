@@ -600,6 +600,28 @@ static void log_scores(ctp_logrec *lr, const ct_score_result *r)
         strf(lr->choice, sizeof lr->choice, "%s", r->c[r->winner].name);
 }
 
+/* What auto launches of block, cyclic (and plane): the scorer's winner,
+ * unless Slurm's default, block, is predicted within min_switch of it; then
+ * block is kept, so that a predicted difference smaller than what the model
+ * can tell apart does not move the job (our policy, not the papers'; the
+ * repeated runs' spreads in doc/accuracy.md are 3-13 %). kept: why block is
+ * kept against the ranking, "" otherwise. */
+static const ct_candidate_score *auto_pick(const ctp_config *cfg, const ct_score_result *res,
+                                           char *kept, size_t n)
+{
+    const ct_candidate_score *win = &res->c[res->winner];
+    const ct_candidate_score *blk = find_cand(res, "block");
+    kept[0] = '\0';
+    if (!blk || blk == win || !(blk->predicted_s > 0))
+        return win;
+    double gain = (blk->predicted_s - win->predicted_s) / blk->predicted_s;
+    if (gain >= cfg->min_switch)
+        return win;
+    strf(kept, n, "%s predicted %.1f%% faster, under min_switch %.0f%%", win->name, 100 * gain,
+         100 * cfg->min_switch);
+    return blk;
+}
+
 static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn,
                          void *ctx, ctp_decision *d)
 {
@@ -749,10 +771,18 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
              win->name, t);
     }
     int go_opt = beats && (mode == CTP_MODE_OPTIMIZED || placed.gain >= cfg->min_gain);
+    char kept[128];
+    const ct_candidate_score *pick = auto_pick(cfg, &res, kept, sizeof kept);
     if (go_opt && no_arbitrary[0]) {
+        char why_kept[sizeof kept + 4] = "";
+        if (mode == CTP_MODE_AUTO) {
+            win = pick;
+            if (kept[0])
+                strf(why_kept, sizeof why_kept, " (%s)", kept);
+        }
         say(d, CTP_LEVEL_INFO,
-            "contention: optimized placement not launched (%s): %s chosen instead: %s%s, %s; %s",
-            no_arbitrary, win->name, scores, opt, margin, ctxline);
+            "contention: optimized placement not launched (%s): %s chosen instead%s: %s%s, %s; %s",
+            no_arbitrary, win->name, why_kept, scores, opt, margin, ctxline);
         go_opt = 0;
         d->log.applied = 1;
         strf(d->log.why, sizeof d->log.why, "%s", mode == CTP_MODE_AUTO ? "-" : "forced");
@@ -817,14 +847,16 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
     if (mode == CTP_MODE_AUTO) {
         d->log.applied = 1;
         strf(d->log.why, sizeof d->log.why, "-");
-        strf(d->log.launched, sizeof d->log.launched, "%s", win->name);
+        strf(d->log.launched, sizeof d->log.launched, "%s", pick->name);
+        strf(d->log.choice, sizeof d->log.choice, "%s", pick->name);
         d->set_distribution = 1;
-        strf(d->distribution, sizeof d->distribution, "%s", win->name);
-        strf(d->mapping, sizeof d->mapping, "%s", win->name);
+        strf(d->distribution, sizeof d->distribution, "%s", pick->name);
+        strf(d->mapping, sizeof d->mapping, "%s", pick->name);
         d->have_slowdown = 1;
-        d->slowdown = win->slowdown;
-        say(d, CTP_LEVEL_VERBOSE, "contention: %s chosen (auto%s): %s%s, %s; %s", win->name,
-            res.margin == 0 ? ", a tie: Slurm's default" : "", scores, opt, margin, ctxline);
+        d->slowdown = pick->slowdown;
+        say(d, CTP_LEVEL_VERBOSE, "contention: %s chosen (auto%s%s): %s%s, %s; %s", pick->name,
+            res.margin == 0 ? ", a tie: Slurm's default" : kept[0] ? ", Slurm's default: " : "",
+            res.margin == 0 ? "" : kept, scores, opt, margin, ctxline);
         return;
     }
     /* report: what Slurm will launch is the user's first-level distribution

@@ -137,6 +137,9 @@ typedef struct ctp_config {
     int strict;                    /* 1: a failure aborts srun instead of failing open */
     double min_gain;               /* auto launches `optimized` only past this gain (0.10;
                                     * INFINITY = never) */
+    double min_switch;             /* auto leaves Slurm's default, block, for cyclic or
+                                    * plane only past this predicted gain (0.05; 0 = any
+                                    * gain; INFINITY = never) */
     int budget_ms;                 /* decision time budget (default CTP_BUDGET_MS) */
     char log[CTP_PATH_MAX];        /* "" = no decision log, "syslog", or an absolute path */
     size_t trace_max_bytes;        /* trace:FILE size cap (default CTP_TRACE_MAX_BYTES) */
@@ -155,7 +158,7 @@ typedef struct ctp_config {
 
 #define CTP_CONFIG_KEYS                                                                            \
     "signatures, default, pattern, size, partition_fabric, fabric, strict, budget_ms, "            \
-    "trace_max_bytes, trace_max_events, log, min_gain"
+    "trace_max_bytes, trace_max_events, log, min_gain, min_switch"
 
 void ctp_config_defaults(ctp_config *c);
 /* Parse plugstack.conf arguments (key=value each). Unknown keys and bad
@@ -237,7 +240,7 @@ void ctp_decision_fallback(ctp_decision *d, const char *why);
 
 /* ---- placement.c: the optimized candidate ---- */
 
-/* plugstack.conf min_gain=: "10%", "0.1" or "off" (never in auto). */
+/* plugstack.conf min_gain= and min_switch=: "10%", "0.1" or "off" (never in auto). */
 int ctp_min_gain_parse(const char *s, double *gain, ct_err *err);
 
 typedef struct ctp_placed {

@@ -103,7 +103,8 @@ static void test_refusals(void **state)
     assert_non_null(strstr(err.msg, CTP_CONFIG_KEYS));
 }
 
-/* min_gain=: a percentage or a fraction below 1, or off; default 10 % */
+/* min_gain= and min_switch=: a percentage or a fraction below 1, or off;
+ * defaults 10 % and 5 % */
 static void test_min_gain(void **state)
 {
     (void)state;
@@ -111,21 +112,36 @@ static void test_min_gain(void **state)
     ct_err err = {{0}};
     assert_int_equal(PARSE(&c, &err, "default=auto"), 0);
     assert_true(c.min_gain == 0.10);
-    assert_int_equal(PARSE(&c, &err, "min_gain=25%"), 0);
-    assert_true(c.min_gain == 0.25);
-    assert_int_equal(PARSE(&c, &err, "min_gain=0.05"), 0);
-    assert_true(c.min_gain == 0.05);
-    assert_int_equal(PARSE(&c, &err, "min_gain=0"), 0);
-    assert_true(c.min_gain == 0);
-    assert_int_equal(PARSE(&c, &err, "min_gain=off"), 0);
-    assert_true(isinf(c.min_gain));
-    char *bad[] = {"min_gain=10", "min_gain=100%", "min_gain=-1%",
-                                      "min_gain=", "min_gain=5%%", "min_gain=nan"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(PARSE(&c, &err, bad[i]), -1);
-        if (!strstr(err.msg, "contention: plugstack.conf: min_gain=: invalid gain") ||
-            !strstr(err.msg, "accepted: a percentage below 100 such as 10%"))
-            fail_msg("'%s': message '%s'", bad[i], err.msg);
+    assert_true(c.min_switch == 0.05);
+    struct {
+        const char *key;
+        double *field;
+    } keys[] = {{"min_gain", &c.min_gain}, {"min_switch", &c.min_switch}};
+    for (size_t k = 0; k < 2; k++) {
+        char arg[64], want[96];
+        const char *key = keys[k].key;
+        double *v = keys[k].field;
+        snprintf(arg, sizeof arg, "%s=25%%", key);
+        assert_int_equal(PARSE(&c, &err, arg), 0);
+        assert_true(*v == 0.25);
+        snprintf(arg, sizeof arg, "%s=0.05", key);
+        assert_int_equal(PARSE(&c, &err, arg), 0);
+        assert_true(*v == 0.05);
+        snprintf(arg, sizeof arg, "%s=0", key);
+        assert_int_equal(PARSE(&c, &err, arg), 0);
+        assert_true(*v == 0);
+        snprintf(arg, sizeof arg, "%s=off", key);
+        assert_int_equal(PARSE(&c, &err, arg), 0);
+        assert_true(isinf(*v));
+        const char *bad[] = {"10", "100%", "-1%", "", "5%%", "nan"};
+        snprintf(want, sizeof want, "contention: plugstack.conf: %s=: invalid gain", key);
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            snprintf(arg, sizeof arg, "%s=%s", key, bad[i]);
+            assert_int_equal(PARSE(&c, &err, arg), -1);
+            if (!strstr(err.msg, want) ||
+                !strstr(err.msg, "accepted: a percentage below 100 such as 10%"))
+                fail_msg("'%s': message '%s'", arg, err.msg);
+        }
     }
 }
 

@@ -97,6 +97,57 @@ static void test_off_by_default(void **state)
     assert_int_equal(d.level, CTP_LEVEL_NONE);
 }
 
+/* An allocation like `salloc -N4 -n32` on nodes of 8 CPUs. */
+#define ALLOC_8x4                                                                                  \
+    "SLURM_JOB_ID=13", "SLURM_JOB_CPUS_PER_NODE=8(x4)", "SLURM_JOB_NODELIST=n[1-4]",               \
+        "SLURM_JOB_NUM_NODES=4", "SLURM_NTASKS=32", "SLURM_JOB_PARTITION=debug"
+
+/* min_switch=: auto leaves block, Slurm's default, only for a candidate
+ * predicted that much faster (default 5 %). On the fixture, halo3d-phased
+ * of 1 MiB: 4(x4) cyclic 51.9 ms against block's 59.8 ms (13.3 % of block's),
+ * 8(x4) cyclic 0.129096 s against block's 0.129144 s (0.04 %). */
+static void test_auto_min_switch(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    const char *halo[] = {"--contention=auto", "--contention-pattern=halo3d-phased", NULL};
+    /* 13 %: past the default, cyclic */
+    decide(halo, V(ALLOC_4x4), "signatures=" SIGS " min_gain=off", &d);
+    assert_string_equal(d.distribution, "cyclic");
+    assert_non_null(strstr(d.message, "contention: cyclic chosen (auto): "));
+    double cyclic_slowdown = d.slowdown;
+    /* under min_switch=20%: block kept, said why, block's slowdown exported */
+    decide(halo, V(ALLOC_4x4), "signatures=" SIGS " min_gain=off min_switch=20%", &d);
+    assert_string_equal(d.distribution, "block");
+    assert_string_equal(d.mapping, "block");
+    assert_string_equal(d.log.launched, "block");
+    assert_string_equal(d.log.choice, "block");
+    assert_non_null(strstr(d.message, "contention: block chosen (auto, Slurm's default: cyclic "
+                                      "predicted 13.3% faster, under min_switch 20%): "));
+    assert_int_equal(d.have_slowdown, 1);
+    assert_true(d.slowdown > cyclic_slowdown * 1.5); /* block's 5.91 against cyclic's 2.86 */
+    /* 0.04 %: the default keeps block; min_switch=0 takes any gain */
+    decide(halo, V(ALLOC_8x4), "signatures=" SIGS " min_gain=off", &d);
+    assert_string_equal(d.distribution, "block");
+    assert_non_null(strstr(d.message, "cyclic predicted 0.0% faster, under min_switch 5%"));
+    decide(halo, V(ALLOC_8x4), "signatures=" SIGS " min_gain=off min_switch=0", &d);
+    assert_string_equal(d.distribution, "cyclic");
+    /* forced cyclic is the user's word, whatever min_switch says */
+    const char *forced[] = {"--contention=cyclic", "--contention-pattern=halo3d-phased", NULL};
+    decide(forced, V(ALLOC_8x4), "signatures=" SIGS " min_switch=50%", &d);
+    assert_string_equal(d.distribution, "cyclic");
+    /* with the optimized placement (59 % predicted on 8(x4)) refused for
+     * --ntasks-per-node, the fallback follows the same rule */
+    const char *ntpn[] = {"--contention=auto", "--contention-pattern=halo3d-phased",
+                          "--ntasks-per-node=8", NULL};
+    decide(ntpn, V(ALLOC_8x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_string_equal(d.distribution, "block");
+    assert_non_null(strstr(d.message, "block chosen instead (cyclic predicted 0.0% faster, "
+                                      "under min_switch 5%)"));
+    ctp_decision_free(&d);
+}
+
 static void test_auto_ring_and_halves(void **state)
 {
     (void)state;
@@ -962,6 +1013,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_off_by_default),
         cmocka_unit_test(test_auto_ring_and_halves),
+        cmocka_unit_test(test_auto_min_switch),
         cmocka_unit_test(test_optimized_auto),
         cmocka_unit_test(test_optimized_forced),
         cmocka_unit_test(test_optimized_beats),
