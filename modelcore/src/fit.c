@@ -306,10 +306,12 @@ static int check_a2a_input(const ct_a2a_sample *s, size_t n, double alpha, doubl
                           "signature fit: %zu Alltoall samples (accepted: at least 4, "
                           "000 V)",
                           s ? n : (size_t)0);
-    if (!isfinite(alpha) || alpha <= 0)
+    /* alpha = 0 is what ct_fit_hockney returns when least squares gives a
+     * negative start-up time (clamped), and what a signature file accepts */
+    if (!isfinite(alpha) || alpha < 0)
         return ct_err_set(err,
                           "signature fit: alpha = %g (accepted: a finite start-up time "
-                          "> 0 in seconds)",
+                          ">= 0 in seconds)",
                           alpha);
     if (!isfinite(beta) || beta <= 0)
         return ct_err_set(err,

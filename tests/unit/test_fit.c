@@ -306,7 +306,16 @@ static void test_signature_rejects_bad_input(void **state)
     memcpy(s, good, sizeof s);
     s[0].nodes = 1;
     expect_fail(s, 5, a, b, 0, NULL, 0, "sample 0: 1 process");
-    expect_fail(good, 5, 0, b, 0, NULL, 0, "alpha = 0");
+    expect_fail(good, 5, -1e-6, b, 0, NULL, 0, "alpha = -1e-06");
+    expect_fail(good, 5, NAN, b, 0, NULL, 0, "alpha = nan");
+    /* alpha = 0, what ct_fit_hockney clamps a negative start-up time to, fits */
+    {
+        ct_a2a_sig out;
+        ct_fit_diag d;
+        ct_err err = {{0}};
+        assert_int_equal(ct_fit_signature(good, 5, 0, b, 0, NULL, 0, &out, &d, &err), 0);
+        assert_true(out.gamma > 0);
+    }
     expect_fail(good, 5, a, NAN, 0, NULL, 0, "beta = nan");
     expect_fail(good, 5, a, b, NAN, NULL, 0, "intra_bw");
     const double badc[] = {1024, -3};
