@@ -106,6 +106,12 @@ void admin_json_number(FILE *f, double v);
 const char *admin_fmt_time(double s, char *buf, size_t sz);
 /* Bytes with a binary suffix: "2 KiB", "1.5 MiB", "300 B". */
 const char *admin_fmt_bytes(double b, char *buf, size_t sz);
+/* The WARNING text for a point-to-point curve of nseg segments (fitted
+ * with at most max_seg) that misses its own ping-pong by miss at at_m bytes
+ * (ct_p2p_worst_miss): one message for calibrate and fit; refit: the
+ * options that fit a bending curve, advised when max_seg is 1. Returns buf. */
+const char *admin_p2p_miss_note(size_t nseg, size_t max_seg, double miss, double at_m,
+                                double threshold_pct, const char *refit, char *buf, size_t n);
 /* ", spread up to S %, worst miss E x its spread" for a piecewise ping-pong
  * segment whose samples know their repetitions' spread (p2p.h), else "". */
 const char *admin_seg_spread(const ct_p2p_seg_diag *d, char *buf, size_t sz);

@@ -124,6 +124,9 @@ typedef struct calib_fit {
     ct_calib_opts co;
     double train_err; /* largest error on the points the fit trusts */
     int over;         /* train_err above --max-fit-error */
+    /* the ping-pong curve against its own sizes (ct_p2p_worst_miss) */
+    double p2p_miss, p2p_miss_m;
+    int p2p_over;     /* p2p_miss above --max-fit-error */
     /* --incast: the duplex coupling (our extension, penalty_duplex.c) from the
      * 2 x 1 Alltoall; when fitted, the penalty model written is duplex */
     ct_duplex_fit dx;

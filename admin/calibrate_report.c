@@ -228,8 +228,9 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
                  100 * f->res.held_all.median_abs, f->res.held_all.n,
                  f->over ? " (FLAGGED: over the training-error threshold)" : "");
     snprintf(fab->p2p_source, sizeof fab->p2p_source,
-             "contention-admin calibrate %s: Hockney least squares on %zu ping-pong sizes",
-             r->today, r->d.bench.np2p);
+             "contention-admin calibrate %s: Hockney least squares on %zu ping-pong sizes%s",
+             r->today, r->d.bench.np2p,
+             f->p2p_over ? " (FLAGGED: misses its own ping-pong beyond the threshold)" : "");
     if (f->have_duplex) {
         fab->penalty = CT_DUPLEX_MODEL(f->dx.delta); /* our extension: penalty_duplex.c */
         fab->penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&f->res.sig);

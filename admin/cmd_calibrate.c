@@ -245,6 +245,23 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     if (ct_calibrate_alltoall(d->bench.p2p, d->bench.np2p, d->bench.a2a, d->bench.na2a, &f->co,
                               &f->res, &err) < 0)
         return admin_fail(CMD, "%s", err.msg);
+    /* the point-to-point curve against its own ping-pong sizes: a single line
+     * through a bending curve is the papers' fit's usual failure (issue 12) */
+    ct_p2p_curve pc = f->res.p2p_pingpong.nseg ? f->res.p2p_pingpong : f->res.p2p;
+    if (pc.nseg == 0)
+        ct_p2p_single(&pc, f->res.alpha, f->res.beta);
+    ct_p2p_worst_miss(&pc, d->bench.p2p, d->bench.np2p, f->co.max_fit_err, &f->p2p_miss,
+                      &f->p2p_miss_m);
+    f->p2p_over = f->co.max_fit_err > 0 && f->p2p_miss > f->co.max_fit_err;
+    if (f->p2p_over && a->strict) {
+        char sz[32];
+        return admin_fail(CMD,
+                   "point-to-point curve refused (--strict): it misses its own ping-pong at %s "
+                   "by %.1f%% (accepted: <= --max-fit-error %.1f%%); refit the kept outputs "
+                   "with --from DIR --incast",
+                   admin_fmt_bytes(f->p2p_miss_m, sz, sizeof sz), 100 * f->p2p_miss,
+                   a->max_err_pct);
+    }
     /* the training-error threshold, the papers' fit included (fit_alltoall.h) */
     f->train_err = 0;
     for (size_t i = 0; !a->incast && i < d->bench.na2a; i++) {
@@ -302,6 +319,12 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 100 * f->train_err, a->max_err_pct,
                 a->incast ? "measure more repetitions, or on a quieter host"
                        : "refit with --from DIR --incast, or measure more repetitions");
+    if (f->p2p_over) {
+        char note[CT_ERR_MAX];
+        fprintf(stderr, "contention-admin calibrate: WARNING: %s\n",
+                admin_p2p_miss_note(pc.nseg, f->co.p2p_max_seg, f->p2p_miss, f->p2p_miss_m,
+                                    a->max_err_pct, "--from DIR --incast", note, sizeof note));
+    }
     if (f->have_gige && f->g.gamma_out_of_range)
         fprintf(stderr, "contention-admin calibrate: WARNING: %s\n", f->g.note);
     if (!r->nodes_used) {

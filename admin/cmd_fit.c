@@ -366,6 +366,15 @@ int cmd_fit(int argc, char **argv)
         snprintf(pf.how, sizeof pf.how, "Hockney least squares on %zu ping-pong samples%s%s",
                  data.np2p, pingpong.nseg > 1 ? ", piecewise by size (BIC)" : "",
                  burst > 0 ? ", sustained rate (token bucket burst left out)" : "");
+        double miss, at;
+        const ct_p2p_curve *fitted = pingpong.nseg > 1 ? &pingpong : &curve;
+        ct_p2p_worst_miss(fitted, data.p2p, data.np2p, max_err_pct / 100, &miss, &at);
+        if (max_err_pct > 0 && miss > max_err_pct / 100) {
+            char note[CT_ERR_MAX];
+            fprintf(stderr, "contention-admin %s: WARNING: %s\n", CMD,
+                    admin_p2p_miss_note(fitted->nseg, (size_t)nseg, miss, at, max_err_pct,
+                                        "--p2p-segments 4", note, sizeof note));
+        }
     } else if (config) {
         const ct_fabric *cf = admin_load_fabric(CMD, config, name, &cfg);
         if (!cf)

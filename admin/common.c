@@ -337,3 +337,18 @@ void admin_atomic_abort(admin_atomic *a)
         a->tmp[0] = '\0';
     }
 }
+
+const char *admin_p2p_miss_note(size_t nseg, size_t max_seg, double miss, double at_m,
+                                double threshold_pct, const char *refit, char *buf, size_t n)
+{
+    char sz[32];
+    snprintf(buf, n,
+             "the point-to-point curve (%zu segment%s) misses its own ping-pong at %s by %.1f%% "
+             "(threshold %.1f%%, over the sizes whose repetitions agree within it): predictions "
+             "for messages around that size are off%s%s",
+             nseg, nseg == 1 ? "" : "s", admin_fmt_bytes(at_m, sz, sizeof sz), 100 * miss,
+             threshold_pct,
+             max_seg <= 1 ? "; the curve bends: refit the same data with " : "",
+             max_seg <= 1 ? refit : "");
+    return buf;
+}

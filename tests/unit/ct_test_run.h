@@ -94,4 +94,12 @@ static inline void expect_in(const char *hay, const char *needle)
     }
 }
 
+static inline void expect_not_in(const char *hay, const char *needle)
+{
+    if (strstr(hay, needle)) {
+        print_error("output has '%s':\n%s\n", needle, hay);
+        fail();
+    }
+}
+
 #endif

@@ -74,6 +74,31 @@ static void test_accessor(void **state)
 }
 
 /* One straight line (noisy or exact): one segment, bit for bit ct_fit_hockney. */
+/* ct_p2p_worst_miss: the largest relative miss over the samples whose own
+ * spread is within the threshold, and where. Line 10 us + m / 100 MB/s. */
+static void test_worst_miss(void **state)
+{
+    (void)state;
+    ct_p2p_curve c;
+    ct_p2p_single(&c, 10e-6, 1e-8);
+    const ct_p2p_sample s[] = {
+        {0, 1e-3, 0},               /* m = 0: not judged (latency, no bytes) */
+        {1000, 20e-6, 19e-6},       /* on the line: 0 % */
+        {100000, 1.21e-3, 1.2e-3},  /* 1.01 ms predicted: 16.5 % below, spread 0.8 % */
+        {1000000, 20e-3, 5e-3},     /* 10.01 ms: 50 % below, but spread 75 % */
+    };
+    double w, at;
+    assert_int_equal(ct_p2p_worst_miss(&c, s, 4, 0.15, &w, &at), 2);
+    assert_true(fabs(w - (1.21e-3 - 1.01e-3) / 1.21e-3) < 1e-12);
+    assert_true(at == 100000);
+    /* every sample (max_spread <= 0): the noisy one is the worst */
+    assert_int_equal(ct_p2p_worst_miss(&c, s, 4, 0, &w, &at), 3);
+    assert_true(fabs(w - (20e-3 - 10.01e-3) / 20e-3) < 1e-12);
+    assert_true(at == 1000000);
+    assert_int_equal(ct_p2p_worst_miss(&c, s, 0, 0.15, &w, NULL), 0);
+    assert_true(w == 0);
+}
+
 static void test_straight_data_is_todays_fit(void **state)
 {
     (void)state;
@@ -330,6 +355,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_accessor),
+        cmocka_unit_test(test_worst_miss),
         cmocka_unit_test(test_straight_data_is_todays_fit),
         cmocka_unit_test(test_recovers_a_bend),
         cmocka_unit_test(test_recovers_three_segments),
