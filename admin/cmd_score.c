@@ -2,6 +2,7 @@
  * path as the plugin (ct_score, and ct_place_search for the optimized
  * candidate), fed from the command line instead of Slurm's environment. */
 #include <getopt.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +26,14 @@ static void help(void)
         "Usage: contention-admin score --cpus-per-node SPEC --ntasks N --pattern P --size BYTES\n"
         "           [--fabric NAME] [--cpus-per-task C] [--plane K] [--random SEED]\n"
         "           [--seed N] [--hostfile-out FILE [--nodelist HOSTLIST]]\n"
-        "           [--switch-order] [--slurm-version V] [--config PATH] [--json]\n\n"
+        "           [--switch-order] [--slurm-version V] [--min-gain PCT]\n"
+        "           [--min-switch PCT] [--config PATH] [--json]\n\n"
         "Score the task mappings the plugin considers (block, cyclic, and plane=K or a\n"
         "seeded random layout when asked) for a job, as the plugin would at launch, and\n"
         "print the predicted communication time of each, best first. Then search an\n"
         "optimized placement (same tasks per node; the plugin's 'optimized' candidate)\n"
-        "and print its predicted time and gain over the better of block and cyclic.\n\n"
+        "and print its predicted time and gain over the better of block and cyclic.\n"
+        "Last, what --contention=auto launches with the plugin's thresholds.\n\n"
         "  --cpus-per-node SPEC  the allocation in Slurm's compressed form, as in\n"
         "                        SLURM_JOB_CPUS_PER_NODE, e.g. 4(x2),3\n"
         "  --ntasks N            tasks of the step (0: one per CPU / cpus-per-task)\n"
@@ -55,6 +58,11 @@ static void help(void)
         "                        From 24.05.5 a step with fewer tasks than the\n"
         "                        allocation's nodes starts where the job's previous\n"
         "                        step left off: not modelled (an error says so)\n"
+        "  --min-gain PCT        the plugin's min_gain=: auto launches the optimized\n"
+        "                        placement when predicted PCT %% faster (default 10)\n"
+        "  --min-switch PCT      the plugin's min_switch=: auto leaves block, Slurm's\n"
+        "                        default, for a candidate predicted PCT %% faster than\n"
+        "                        block (default 5)\n"
         "  --config PATH         signature file (default %s)\n"
         "  --json                one JSON object\n\n"
         "Exit status: 0 ok, 1 invalid file or job geometry, 2 usage error.\n",
@@ -105,19 +113,21 @@ int cmd_score(int argc, char **argv)
         {"seed", required_argument, NULL, 'S'},   {"hostfile-out", required_argument, NULL, 'H'},
         {"nodelist", required_argument, NULL, 'N'}, {"switch-order", no_argument, NULL, 'O'},
         {"slurm-version", required_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'},
+        {"min-gain", required_argument, NULL, 'G'}, {"min-switch", required_argument, NULL, 'W'},
         {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
-                      .shortopts = "f:C:n:p:s:c:P:r:g:jS:H:N:OV:h",
+                      .shortopts = "f:C:n:p:s:c:P:r:g:jS:H:N:OV:G:W:h",
                       .longopts = opts,
                       .accepted = "--cpus-per-node, --ntasks, --pattern, --size, --fabric, "
                                   "--cpus-per-task, --plane, --random, --seed, --hostfile-out, "
-                                  "--nodelist, --switch-order, --slurm-version, --config, --json, "
-                                  "--help",
+                                  "--nodelist, --switch-order, --slurm-version, --min-gain, "
+                                  "--min-switch, --config, --json, --help",
                       .help = help,
                       .config = CT_DEFAULT_SIGNATURES};
     const char *spec = NULL, *pat = NULL, *hostfile = NULL, *nodelist = NULL;
     long ntasks = -1, cpt = 1, plane = 0, seed = -1, pseed = 1;
     int switch_order = 0;
+    double min_gain = 0.10, min_switch = 0.05; /* the plugin's defaults */
     uint32_t slurm_version = SLURM_VERSION_NUMBER;
     ct_err verr;
     double size = -1;
@@ -167,6 +177,16 @@ int cmd_score(int argc, char **argv)
             if (ct_slurm_version_parse(optarg, &slurm_version, &verr) < 0)
                 return admin_usage(CMD, "--slurm-version: %s", verr.msg);
             break;
+        case 'G':
+        case 'W': {
+            char *end;
+            double v = strtod(optarg, &end);
+            if (!*optarg || *end || !isfinite(v) || v < 0 || v >= 100)
+                return admin_usage(CMD, "%s '%s' (accepted: a percentage from 0 to below 100)",
+                                   c == 'G' ? "--min-gain" : "--min-switch", optarg);
+            *(c == 'G' ? &min_gain : &min_switch) = v / 100;
+            break;
+        }
         }
     }
     if (c < 0)
@@ -289,6 +309,14 @@ int cmd_score(int argc, char **argv)
     if (hostfile && admin_write_hostfile(CMD, hostfile, pl.layout.node_of, pl.layout.ntasks,
                                          hosts) != ADMIN_OK)
         goto out;
+    /* what --contention=auto launches: the optimized placement past min_gain
+     * when also below the scorer's winner (the plugin's ctp_optimized_beats),
+     * else ct_score_auto_pick's block-or-winner */
+    double sw_gain = 0;
+    size_t pick = ct_score_auto_pick(&res, min_switch, &sw_gain);
+    int auto_opt = res.n && pl.layout.dist == CT_DIST_EXPLICIT && pl.predicted_s >= 0 &&
+                   pl.gain >= min_gain && pl.predicted_s < res.c[res.winner].predicted_s;
+    const char *auto_name = auto_opt ? "optimized" : res.n ? res.c[pick].name : "";
     if (opt.json) {
         printf("{\"fabric\": ");
         admin_json_string(stdout, res.fabric);
@@ -342,7 +370,9 @@ int cmd_score(int argc, char **argv)
             printf("null");
         printf(", \"note\": ");
         admin_json_string(stdout, pl.note);
-        printf("}}\n");
+        printf("}, \"auto\": ");
+        admin_json_string(stdout, auto_name); /* what --contention=auto launches */
+        printf("}\n");
     } else {
         char b[32];
         printf("fabric %s (model %s), pattern %s, %s per communication, %ld tasks on %s\n",
@@ -383,6 +413,14 @@ int cmd_score(int argc, char **argv)
         if (hostfile)
             printf("hostfile: %s (%d lines, the %s placement)\n", hostfile, (int)pl.layout.ntasks,
                    pl.layout.dist == CT_DIST_EXPLICIT ? "optimized" : pl.chosen);
+        if (res.n) {
+            printf("auto: %s (min_gain %g%%, min_switch %g%%", auto_name, 100 * min_gain,
+                   100 * min_switch);
+            if (!auto_opt && pick != res.winner)
+                printf("; %s predicted %.1f%% faster than block, under min_switch",
+                       res.c[res.winner].name, 100 * sw_gain);
+            printf(")\n");
+        }
     }
     rc = ADMIN_OK;
 out:

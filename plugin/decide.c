@@ -600,26 +600,20 @@ static void log_scores(ctp_logrec *lr, const ct_score_result *r)
         strf(lr->choice, sizeof lr->choice, "%s", r->c[r->winner].name);
 }
 
-/* What auto launches of block, cyclic (and plane): the scorer's winner,
- * unless Slurm's default, block, is predicted within min_switch of it; then
- * block is kept, so that a predicted difference smaller than what the model
- * can tell apart does not move the job (our policy, not the papers'; the
- * repeated runs' spreads in doc/accuracy.md are 3-13 %). kept: why block is
- * kept against the ranking, "" otherwise. */
+/* What auto launches of block, cyclic (and plane): ct_score_auto_pick's
+ * rule with the plugstack's min_switch= (block kept unless the winner is
+ * predicted that much faster). kept: why block is kept against the
+ * ranking, "" otherwise. */
 static const ct_candidate_score *auto_pick(const ctp_config *cfg, const ct_score_result *res,
                                            char *kept, size_t n)
 {
-    const ct_candidate_score *win = &res->c[res->winner];
-    const ct_candidate_score *blk = find_cand(res, "block");
+    double gain;
+    size_t k = ct_score_auto_pick(res, cfg->min_switch, &gain);
     kept[0] = '\0';
-    if (!blk || blk == win || !(blk->predicted_s > 0))
-        return win;
-    double gain = (blk->predicted_s - win->predicted_s) / blk->predicted_s;
-    if (gain >= cfg->min_switch)
-        return win;
-    strf(kept, n, "%s predicted %.1f%% faster, under min_switch %.0f%%", win->name, 100 * gain,
-         100 * cfg->min_switch);
-    return blk;
+    if (k != res->winner)
+        strf(kept, n, "%s predicted %.1f%% faster, under min_switch %.0f%%",
+             res->c[res->winner].name, 100 * gain, 100 * cfg->min_switch);
+    return &res->c[k];
 }
 
 static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn,

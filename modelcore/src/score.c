@@ -1272,6 +1272,26 @@ static int score_run(const ct_fabric *fabric, const ct_score_request *req, int r
     return rc < 0 ? -1 : 0;
 }
 
+size_t ct_score_auto_pick(const ct_score_result *r, double min_switch, double *gain)
+{
+    if (gain)
+        *gain = 0;
+    if (!r || r->n == 0)
+        return 0;
+    size_t b = r->n;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->c[i].dist == CT_DIST_BLOCK) {
+            b = i;
+            break;
+        }
+    if (b == r->n || b == r->winner || !(r->c[b].predicted_s > 0))
+        return r->winner;
+    double g = (r->c[b].predicted_s - r->c[r->winner].predicted_s) / r->c[b].predicted_s;
+    if (gain)
+        *gain = g;
+    return g >= min_switch ? r->winner : b;
+}
+
 int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_result *out,
              ct_err *err)
 {

@@ -318,6 +318,32 @@ static void test_score(void **state)
     expect_status(&r, 2);
     expect_in(r.err, "--ntasks N is required");
     done(&r);
+
+    /* what auto launches, with the plugin's thresholds (the plugin's own
+     * fixture, as test_plugin_decide's test_auto_min_switch: halo3d-phased of
+     * 1 MiB on 8(x4), cyclic 0.04 % faster than block, optimized 59.5 %) */
+#define PSIG CT_FIXTURES "/plugin/signatures.yaml"
+    r = run("score", "--config", PSIG, "--cpus-per-node", "8(x4)", "--ntasks", "0", "--pattern",
+            "halo3d-phased", "--size", "1M", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "winner: cyclic");
+    expect_in(r.out, "\nauto: optimized (min_gain 10%, min_switch 5%)\n");
+    done(&r);
+    r = run("score", "--config", PSIG, "--cpus-per-node", "8(x4)", "--ntasks", "0", "--pattern",
+            "halo3d-phased", "--size", "1M", "--min-gain", "60", NULL);
+    expect_in(r.out, "\nauto: block (min_gain 60%, min_switch 5%; cyclic predicted 0.0% faster "
+                     "than block, under min_switch)\n");
+    done(&r);
+    r = run("score", "--config", PSIG, "--cpus-per-node", "8(x4)", "--ntasks", "0", "--pattern",
+            "halo3d-phased", "--size", "1M", "--min-gain", "60", "--min-switch", "0", "--json",
+            NULL);
+    expect_in(r.out, "\"auto\": \"cyclic\"");
+    done(&r);
+    r = run("score", "--config", PSIG, "--cpus-per-node", "8(x4)", "--ntasks", "0", "--pattern",
+            "ring", "--size", "1M", "--min-switch", "100", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--min-switch '100' (accepted: a percentage from 0 to below 100)");
+    done(&r);
 }
 
 

@@ -134,6 +134,16 @@ typedef struct ct_score_result {
     int aggregated; /* a trace past replay_max_events, aggregated per phase (above) */
 } ct_score_result;
 
+/* What an automatic choice launches of the scored candidates: the winner,
+ * unless block, Slurm's default, is predicted within min_switch of it
+ * ((block - winner) / block < min_switch, e.g. 0.05); then block, so that a
+ * predicted difference smaller than the model can tell apart does not move a
+ * job (our policy, not the papers': the plugin's min_switch=, contention-admin
+ * score's auto line). Returns an index into r->c (r->winner without a block
+ * candidate); *gain (may be NULL) = the winner's predicted gain over block
+ * (0 when block wins or is missing). */
+size_t ct_score_auto_pick(const ct_score_result *r, double min_switch, double *gain);
+
 /* Score block and cyclic (and plane/random when asked) for req on fabric.
  * Ties keep the order block, cyclic, plane, random (Slurm's default first). */
 int ct_score(const ct_fabric *fabric, const ct_score_request *req, ct_score_result *out,
