@@ -323,24 +323,22 @@ static void test_score(void **state)
      * fixture, as test_plugin_decide's test_auto_min_switch: halo3d-phased of
      * 1 MiB on 8(x4), cyclic 0.04 % faster than block, optimized 59.5 %) */
 #define PSIG CT_FIXTURES "/plugin/signatures.yaml"
-    r = run("score", "--config", PSIG, "--cpus-per-node", "8(x4)", "--ntasks", "0", "--pattern",
-            "halo3d-phased", "--size", "1M", NULL);
+#define SCORE_8x4(...)                                                                             \
+    run("score", "--config", PSIG, "--cpus-per-node", "8(x4)", "--ntasks", "0", "--size", "1M",   \
+        "--pattern", __VA_ARGS__, NULL)
+    r = SCORE_8x4("halo3d-phased");
     expect_status(&r, 0);
     expect_in(r.out, "winner: cyclic");
     expect_in(r.out, "\nauto: optimized (min_gain 10%, min_switch 5%)\n");
     done(&r);
-    r = run("score", "--config", PSIG, "--cpus-per-node", "8(x4)", "--ntasks", "0", "--pattern",
-            "halo3d-phased", "--size", "1M", "--min-gain", "60", NULL);
+    r = SCORE_8x4("halo3d-phased", "--min-gain", "60");
     expect_in(r.out, "\nauto: block (min_gain 60%, min_switch 5%; cyclic predicted 0.0% faster "
                      "than block, under min_switch)\n");
     done(&r);
-    r = run("score", "--config", PSIG, "--cpus-per-node", "8(x4)", "--ntasks", "0", "--pattern",
-            "halo3d-phased", "--size", "1M", "--min-gain", "60", "--min-switch", "0", "--json",
-            NULL);
+    r = SCORE_8x4("halo3d-phased", "--min-gain", "60", "--min-switch", "0", "--json");
     expect_in(r.out, "\"auto\": \"cyclic\"");
     done(&r);
-    r = run("score", "--config", PSIG, "--cpus-per-node", "8(x4)", "--ntasks", "0", "--pattern",
-            "ring", "--size", "1M", "--min-switch", "100", NULL);
+    r = SCORE_8x4("ring", "--min-switch", "100");
     expect_status(&r, 2);
     expect_in(r.err, "--min-switch '100' (accepted: a percentage from 0 to below 100)");
     done(&r);
