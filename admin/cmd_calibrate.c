@@ -250,8 +250,8 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     ct_p2p_curve pc = f->res.p2p_pingpong.nseg ? f->res.p2p_pingpong : f->res.p2p;
     if (pc.nseg == 0)
         ct_p2p_single(&pc, f->res.alpha, f->res.beta);
-    ct_p2p_worst_miss(&pc, d->bench.p2p, d->bench.np2p, f->co.max_fit_err, &f->p2p_miss,
-                      &f->p2p_miss_m);
+    ct_p2p_worst_miss(&pc, d->bench.p2p, d->bench.np2p, f->co.max_fit_err, 2 * f->res.burst,
+                      &f->p2p_miss, &f->p2p_miss_m);
     f->p2p_over = f->co.max_fit_err > 0 && f->p2p_miss > f->co.max_fit_err;
     if (f->p2p_over && a->strict) {
         char sz[32];

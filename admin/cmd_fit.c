@@ -368,7 +368,8 @@ int cmd_fit(int argc, char **argv)
                  burst > 0 ? ", sustained rate (token bucket burst left out)" : "");
         double miss, at;
         const ct_p2p_curve *fitted = pingpong.nseg > 1 ? &pingpong : &curve;
-        ct_p2p_worst_miss(fitted, data.p2p, data.np2p, max_err_pct / 100, &miss, &at);
+        ct_p2p_worst_miss(fitted, data.p2p, data.np2p, max_err_pct / 100, 2 * burst, &miss,
+                          &at);
         if (max_err_pct > 0 && miss > max_err_pct / 100) {
             char note[CT_ERR_MAX];
             fprintf(stderr, "contention-admin %s: WARNING: %s\n", CMD,

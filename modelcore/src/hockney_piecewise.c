@@ -104,14 +104,14 @@ double ct_p2p_sample_spread(const ct_p2p_sample *s)
 }
 
 size_t ct_p2p_worst_miss(const ct_p2p_curve *c, const ct_p2p_sample *s, size_t n,
-                         double max_spread, double *worst, double *at_m)
+                         double max_spread, double min_m, double *worst, double *at_m)
 {
     size_t judged = 0;
     *worst = 0;
     if (at_m)
         *at_m = 0;
     for (size_t i = 0; c && s && i < n; i++) {
-        if (!(s[i].m > 0) || !(s[i].t > 0) ||
+        if (!(s[i].m > 0) || !(s[i].m > min_m) || !(s[i].t > 0) ||
             (max_spread > 0 && ct_p2p_sample_spread(&s[i]) > max_spread))
             continue;
         double e = fabs(ct_p2p_time(c, s[i].m) - s[i].t) / s[i].t;

@@ -88,14 +88,19 @@ static void test_worst_miss(void **state)
         {1000000, 20e-3, 5e-3},     /* 10.01 ms: 50 % below, but spread 75 % */
     };
     double w, at;
-    assert_int_equal(ct_p2p_worst_miss(&c, s, 4, 0.15, &w, &at), 2);
+    assert_int_equal(ct_p2p_worst_miss(&c, s, 4, 0.15, 0, &w, &at), 2);
     assert_true(fabs(w - (1.21e-3 - 1.01e-3) / 1.21e-3) < 1e-12);
     assert_true(at == 100000);
     /* every sample (max_spread <= 0): the noisy one is the worst */
-    assert_int_equal(ct_p2p_worst_miss(&c, s, 4, 0, &w, &at), 3);
+    assert_int_equal(ct_p2p_worst_miss(&c, s, 4, 0, 0, &w, &at), 3);
     assert_true(fabs(w - (20e-3 - 10.01e-3) / 20e-3) < 1e-12);
     assert_true(at == 1000000);
-    assert_int_equal(ct_p2p_worst_miss(&c, s, 0, 0.15, &w, NULL), 0);
+    /* sizes up to min_m (twice a token bucket's burst) are not judged */
+    assert_int_equal(ct_p2p_worst_miss(&c, s, 4, 0.15, 100000, &w, &at), 0);
+    assert_true(w == 0 && at == 0);
+    assert_int_equal(ct_p2p_worst_miss(&c, s, 4, 0, 100000, &w, &at), 1);
+    assert_true(at == 1000000);
+    assert_int_equal(ct_p2p_worst_miss(&c, s, 0, 0.15, 0, &w, NULL), 0);
     assert_true(w == 0);
 }
 

@@ -96,16 +96,19 @@ void ct_p2p_fit_opts_default(ct_p2p_fit_opts *o);
 double ct_p2p_sample_spread(const ct_p2p_sample *s);
 
 /* How far curve c misses the ping-pong samples it was fitted on: the
- * largest |ct_p2p_time(c, m) - t| / t over the samples with m > 0 whose own
- * spread (ct_p2p_sample_spread) is at most max_spread (every sample when
- * max_spread <= 0), the trust rule of the Alltoall fits' training error
- * (fit_alltoall.h); *at_m (may be NULL) is that sample's size. Returns the
- * number of samples judged (0: *worst = 0). A single Hockney line through
- * a curve that bends (token bucket, eager/rendezvous switch, TCP windows)
- * misses its own large sizes by far more than their spread: calibrate and
- * fit print a WARNING then (our check, issue 12). */
+ * largest |ct_p2p_time(c, m) - t| / t over the samples with m > min_m (and
+ * m > 0) whose own spread (ct_p2p_sample_spread) is at most max_spread
+ * (every sample when max_spread <= 0), the trust rule of the Alltoall fits'
+ * training error (fit_alltoall.h); *at_m (may be NULL) is that sample's
+ * size. Returns the number of samples judged (0: *worst = 0). A single
+ * Hockney line through a curve that bends (token bucket, eager/rendezvous
+ * switch, TCP windows) misses its own large sizes by far more than their
+ * spread: calibrate and fit print a WARNING then (our check, issue 12).
+ * Where a token bucket was read (ct_p2p_sustained), they pass min_m =
+ * 2 x its burst: the hinge at the bucket size is what the sustained line
+ * replaces for every prediction, not a miss of it. */
 size_t ct_p2p_worst_miss(const ct_p2p_curve *c, const ct_p2p_sample *s, size_t n,
-                         double max_spread, double *worst, double *at_m);
+                         double max_spread, double min_m, double *worst, double *at_m);
 
 /* Fit the piecewise model to ping-pong samples. Sizes are grouped by
  * distinct m; one segment needs >= 2 distinct sizes, and each of several
