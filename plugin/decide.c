@@ -767,6 +767,9 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
     int go_opt = beats && (mode == CTP_MODE_OPTIMIZED || placed.gain >= cfg->min_gain);
     char kept[128];
     const ct_candidate_score *pick = auto_pick(cfg, &res, kept, sizeof kept);
+    int opt_refused = go_opt && no_arbitrary[0];
+    if (opt_refused && mode == CTP_MODE_REPORT)
+        go_opt = 0; /* report changes nothing; it says what auto would launch instead */
     if (go_opt && no_arbitrary[0]) {
         char why_kept[sizeof kept + 4] = "";
         if (mode == CTP_MODE_AUTO) {
@@ -868,11 +871,19 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
         d->have_slowdown = 1;
         d->slowdown = lc->slowdown;
     }
-    char verdict[64];
+    char verdict[sizeof kept + sizeof no_arbitrary + 128];
     if (res.margin == 0)
         strf(verdict, sizeof verdict, "block and cyclic predicted equal");
     else
         strf(verdict, sizeof verdict, "%s predicted fastest", win->name);
+    /* what --contention=auto would launch with this plugstack (min_gain,
+     * min_switch), so that an admin can judge auto before enabling it */
+    strf(verdict + strlen(verdict), sizeof verdict - strlen(verdict), "; auto would launch %s%s%s%s",
+         go_opt ? "the optimized placement" : pick->name, !go_opt && kept[0] ? " (" : "",
+         !go_opt ? kept : "", !go_opt && kept[0] ? ")" : "");
+    if (opt_refused)
+        strf(verdict + strlen(verdict), sizeof verdict - strlen(verdict),
+             " (the optimized placement would not launch: %s)", no_arbitrary);
     say(d, CTP_LEVEL_INFO, "contention: report: %s, layout left to Slurm (%s): %s%s, %s; %s",
         verdict, launched, scores, opt, margin, ctxline);
 }

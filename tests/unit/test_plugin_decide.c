@@ -132,6 +132,28 @@ static void test_auto_min_switch(void **state)
     assert_non_null(strstr(d.message, "cyclic predicted 0.0% faster, under min_switch 5%"));
     decide(halo, V(ALLOC_8x4), "signatures=" SIGS " min_gain=off min_switch=0", &d);
     assert_string_equal(d.distribution, "cyclic");
+    /* report says what auto would do with these thresholds */
+    const char *rep[] = {"--contention=report", "--contention-pattern=halo3d-phased", NULL};
+    decide(rep, V(ALLOC_8x4), "signatures=" SIGS " min_gain=off", &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "contention: report: cyclic predicted fastest; auto would "
+                                      "launch block (cyclic predicted 0.0% faster, under "
+                                      "min_switch 5%), layout left to Slurm (block)"));
+    decide(rep, V(ALLOC_8x4), "signatures=" SIGS, &d);
+    assert_non_null(strstr(d.message, "; auto would launch the optimized placement, layout left"));
+    ctp_decision_free(&d);
+    /* report changes nothing, also where the optimized placement could not
+     * launch (--ntasks-per-node) */
+    const char *rep_ntpn[] = {"--contention=report", "--contention-pattern=halo3d-phased",
+                              "--ntasks-per-node=8", NULL};
+    decide(rep_ntpn, V(ALLOC_8x4), "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_non_null(strstr(d.message, "contention: report: cyclic predicted fastest; auto would "
+                                      "launch block (cyclic predicted 0.0% faster, under "
+                                      "min_switch 5%) (the optimized placement would not launch: "
+                                      "--ntasks-per-node 8 is in force"));
+    ctp_decision_free(&d);
     /* forced cyclic is the user's word, whatever min_switch says */
     const char *forced[] = {"--contention=cyclic", "--contention-pattern=halo3d-phased", NULL};
     decide(forced, V(ALLOC_8x4), "signatures=" SIGS " min_switch=50%", &d);
@@ -216,7 +238,8 @@ static void test_report(void **state)
            "signatures=" SIGS, &d);
     assert_int_equal(d.set_distribution, 0);
     assert_int_equal(d.level, CTP_LEVEL_INFO); /* said at default verbosity */
-    assert_non_null(strstr(d.message, "contention: report: cyclic predicted fastest"));
+    assert_non_null(strstr(d.message, "contention: report: cyclic predicted fastest; auto would "
+                                      "launch cyclic, layout left to Slurm (block)"));
     assert_string_equal(d.mapping, "block"); /* what Slurm launches */
     assert_int_equal(d.have_slowdown, 1);
     assert_true(d.slowdown > 1.0);
