@@ -33,11 +33,20 @@
  * the fair share on every default-bucket network, doc/accuracy.md). The
  * Alltoall signature already measures this as gamma(k) = gamma +
  * gamma_incast (k - 1) (alltoall.h, k = the busiest port's peer nodes), so
- * the penalty of an arc is multiplied by 1 + ε (k - 1), k = the larger of its
- * source's and its destination's number of distinct peer nodes among the
- * active arcs, with ε = gamma_incast / gamma from calibrate
- * (ct_duplex_incast): the same relative cost per extra peer as in the
- * Alltoall.
+ * the penalty of an arc is multiplied by 1 + ε (k - 1), with ε =
+ * gamma_incast / gamma from calibrate (ct_duplex_incast): the same relative
+ * cost per extra peer as in the Alltoall. k is the larger of its source's
+ * number of distinct destination nodes and its destination's number of
+ * distinct source nodes among the active arcs, except that a NIC direction
+ * with slack counts 1: one of its arcs goes to (out) or comes from (in) a
+ * node with a single peer in that direction, a flow this NIC alone holds,
+ * which takes up the capacity the other flows leave (session 7, measured on
+ * the emulated 100 Mbit/s network, doc/placement-runs/2026-11-23-s7-cal/
+ * probe: a NIC whose bytes go to 2 peer nodes that each also have 2 took
+ * 8-13 % longer than one sending as much to 1; the block layouts of a halo,
+ * whose middle nodes have 2 peers but the end nodes 1, ran within 3 % of the
+ * fair share). An Alltoall (every node N - 1 peers) and pairs (1) are priced
+ * as before.
  */
 #include "contention/penalty.h"
 
@@ -116,14 +125,32 @@ int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
         if (!active || active[i])
             pr[np++] = (pair){g->comm[i].dst, g->comm[i].src};
     distinct_degree(pr, np, kin);
+    /* a NIC direction has slack when one of its arcs' other end has a single
+     * peer node (that flow is held by this NIC alone and takes up what the
+     * others leave): then it pays no incast term (k = 1) */
+    unsigned char *slack_out = calloc(nn, 1), *slack_in = calloc(nn, 1);
+    if (!slack_out || !slack_in) {
+        free(pr), free(kout), free(kin), free(slack_out), free(slack_in);
+        return ct_err_set(err, "out of memory for the incast degrees of %zu arcs", n);
+    }
     for (size_t i = 0; i < n; i++) {
         if (active && !active[i])
             continue;
-        int64_t k = kout[g->comm[i].src] > kin[g->comm[i].dst] ? kout[g->comm[i].src]
-                                                                : kin[g->comm[i].dst];
+        int32_t a = g->comm[i].src, b = g->comm[i].dst;
+        if (kin[b] < 2)
+            slack_out[a] = 1;
+        if (kout[a] < 2)
+            slack_in[b] = 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (active && !active[i])
+            continue;
+        int32_t a = g->comm[i].src, b = g->comm[i].dst;
+        int64_t ko = slack_out[a] ? 1 : kout[a], ki = slack_in[b] ? 1 : kin[b];
+        int64_t k = ko > ki ? ko : ki;
         penalty[i] *= 1.0 + incast * (double)(k - 1); /* alltoall.h: gamma_incast (k-1) */
     }
-    free(pr), free(kout), free(kin);
+    free(pr), free(kout), free(kin), free(slack_out), free(slack_in);
     return 0;
 }
 
