@@ -92,6 +92,8 @@ int admin_new_fabric(const char *cmd, const char *name, ct_fabric *fab);
 
 /* Integer option in [lo, hi]; prints a usage message on failure. */
 int admin_int_opt(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
+/* Percentage option: a number >= 0 and below `below` (INFINITY: no bound). */
+int admin_pct_opt(const char *cmd, const char *opt, const char *s, double below, double *pct);
 /* Size option with K/M/G suffixes (ct_parse_size). */
 int admin_size_opt(const char *cmd, const char *opt, const char *s, double *bytes);
 

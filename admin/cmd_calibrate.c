@@ -156,14 +156,10 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
             if (admin_int_opt(CMD, "--p2p-segments", optarg, 1, CT_P2P_MAX_SEG, &a->nseg) < 0)
                 return ADMIN_USAGE;
             break;
-        case 'E': {
-            char *end = NULL;
-            a->max_err_pct = strtod(optarg, &end);
-            if (!*optarg || *end || !isfinite(a->max_err_pct) || a->max_err_pct < 0)
-                return admin_usage(CMD, "--max-fit-error '%s' (accepted: a percentage >= 0)",
-                                   optarg);
+        case 'E':
+            if (admin_pct_opt(CMD, "--max-fit-error", optarg, INFINITY, &a->max_err_pct) < 0)
+                return ADMIN_USAGE;
             break;
-        }
         }
     }
     if (c < 0)

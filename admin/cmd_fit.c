@@ -271,14 +271,10 @@ int cmd_fit(int argc, char **argv)
         case 'F':
             force = 1;
             break;
-        case 'E': {
-            char *end = NULL;
-            max_err_pct = strtod(optarg, &end);
-            if (!*optarg || *end || !isfinite(max_err_pct) || max_err_pct < 0)
-                return admin_usage(CMD, "--max-fit-error '%s' (accepted: a percentage >= 0)",
-                                   optarg);
+        case 'E':
+            if (admin_pct_opt(CMD, "--max-fit-error", optarg, INFINITY, &max_err_pct) < 0)
+                return ADMIN_USAGE;
             break;
-        }
         case 'i': {
             char *end = NULL;
             intra_mbps = strtod(optarg, &end);

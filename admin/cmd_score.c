@@ -179,11 +179,9 @@ int cmd_score(int argc, char **argv)
             break;
         case 'G':
         case 'W': {
-            char *end;
-            double v = strtod(optarg, &end);
-            if (!*optarg || *end || !isfinite(v) || v < 0 || v >= 100)
-                return admin_usage(CMD, "%s '%s' (accepted: a percentage from 0 to below 100)",
-                                   c == 'G' ? "--min-gain" : "--min-switch", optarg);
+            double v;
+            if (admin_pct_opt(CMD, c == 'G' ? "--min-gain" : "--min-switch", optarg, 100, &v) < 0)
+                return ADMIN_USAGE;
             *(c == 'G' ? &min_gain : &min_switch) = v / 100;
             break;
         }

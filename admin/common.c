@@ -148,6 +148,22 @@ int admin_int_opt(const char *cmd, const char *opt, const char *s, long lo, long
     return 0;
 }
 
+int admin_pct_opt(const char *cmd, const char *opt, const char *s, double below, double *pct)
+{
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (!*s || *end || !isfinite(v) || v < 0 || v >= below) {
+        if (isinf(below))
+            admin_usage(cmd, "%s '%s' (accepted: a percentage >= 0)", opt, s);
+        else
+            admin_usage(cmd, "%s '%s' (accepted: a percentage from 0 to below %g)", opt, s,
+                        below);
+        return -1;
+    }
+    *pct = v;
+    return 0;
+}
+
 int admin_size_opt(const char *cmd, const char *opt, const char *s, double *bytes)
 {
     ct_err err;
