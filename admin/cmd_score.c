@@ -307,13 +307,14 @@ int cmd_score(int argc, char **argv)
     if (hostfile && admin_write_hostfile(CMD, hostfile, pl.layout.node_of, pl.layout.ntasks,
                                          hosts) != ADMIN_OK)
         goto out;
-    /* what --contention=auto launches: the optimized placement past min_gain
-     * when also below the scorer's winner (the plugin's ctp_optimized_beats),
-     * else ct_score_auto_pick's block-or-winner */
+    /* what --contention=auto launches, as the plugin decides it: the
+     * optimized placement past min_gain when it beats the scorer's winner
+     * (ct_place_beats), else ct_score_auto_pick's block-or-winner */
     double sw_gain = 0;
     size_t pick = ct_score_auto_pick(&res, min_switch, &sw_gain);
-    int auto_opt = res.n && pl.layout.dist == CT_DIST_EXPLICIT && pl.predicted_s >= 0 &&
-                   pl.gain >= min_gain && pl.predicted_s < res.c[res.winner].predicted_s;
+    int auto_opt = res.n && pl.gain >= min_gain &&
+                   ct_place_beats(pl.layout.dist == CT_DIST_EXPLICIT, pl.predicted_s,
+                                  res.c[res.winner].predicted_s);
     const char *auto_name = auto_opt ? "optimized" : res.n ? res.c[pick].name : "";
     if (opt.json) {
         printf("{\"fabric\": ");

@@ -12,6 +12,7 @@
 #include "contention/collective.h"
 #include "contention/layout.h"
 #include "contention/pattern.h"
+#include "contention/placement.h"
 #include "contention/trace.h"
 #include "contention/score.h"
 #include "contention/signatures.h"
@@ -890,8 +891,7 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
 
 int ctp_optimized_beats(const ctp_placed *p, double scorer_best_s)
 {
-    return p && p->have && p->explicit_layout && p->predicted_s >= 0 &&
-           p->predicted_s < scorer_best_s;
+    return p && p->have && ct_place_beats(p->explicit_layout, p->predicted_s, scorer_best_s);
 }
 
 void ctp_decision_free(ctp_decision *d)

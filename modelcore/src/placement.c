@@ -1122,6 +1122,11 @@ int ct_place_predict(const ct_fabric *fabric, const ct_pattern *p, const ct_layo
 
 /* ------------------------------------------------------------------ */
 
+int ct_place_beats(int explicit_layout, double predicted_s, double scorer_best_s)
+{
+    return explicit_layout && predicted_s >= 0 && predicted_s < scorer_best_s;
+}
+
 void ct_place_result_free(ct_place_result *r)
 {
     if (r)

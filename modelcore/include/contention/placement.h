@@ -125,6 +125,15 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
                     ct_err *err);
 void ct_place_result_free(ct_place_result *r);
 
+/* 1 when a search result is a launchable improvement: an explicit placement
+ * (explicit_layout) predicted, predicted_s >= 0, strictly faster than
+ * scorer_best_s, the scorer's winner. The search's own gain compares it
+ * with ITS block and cyclic, which for a trace whose replay the work cap
+ * skipped are screenings, not the scorer's replayed times; a tie keeps the
+ * scorer's layout. The plugin (ctp_optimized_beats) and contention-admin
+ * score decide with it. */
+int ct_place_beats(int explicit_layout, double predicted_s, double scorer_best_s);
+
 /* Predicted time of one explicit layout, with the scorer's evaluation
  * (progressive unless the graph is too large, see score.h). */
 int ct_place_predict(const ct_fabric *fabric, const ct_pattern *p, const ct_layout *l,
