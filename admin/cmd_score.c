@@ -25,7 +25,7 @@ static void help(void)
     printf(
         "Usage: contention-admin score --cpus-per-node SPEC --ntasks N --pattern P --size BYTES\n"
         "           [--fabric NAME] [--cpus-per-task C] [--plane K] [--random SEED]\n"
-        "           [--seed N] [--hostfile-out FILE [--nodelist HOSTLIST]]\n"
+        "           [--seed N] [--hostfile-out FILE] [--layout FILE] [--nodelist HOSTLIST]\n"
         "           [--switch-order] [--slurm-version V] [--min-gain PCT]\n"
         "           [--min-switch PCT] [--config PATH] [--json]\n\n"
         "Score the task mappings the plugin considers (block, cyclic, and plane=K or a\n"
@@ -48,6 +48,10 @@ static void help(void)
         "  --seed N              seed of the placement search (default 1)\n"
         "  --hostfile-out FILE   write the optimized placement as a SLURM_HOSTFILE (one\n"
         "                        host name per task, in task order; srun -m arbitrary)\n"
+        "  --layout FILE         also price this layout: a SLURM_HOSTFILE (what srun -m\n"
+        "                        arbitrary reads: one node name per task, NAME*COUNT,\n"
+        "                        '#' comments), with the candidates' evaluation; it is\n"
+        "                        reported apart, never the winner\n"
         "  --nodelist HOSTLIST   the allocation's hosts in node order, e.g. n[1-4]\n"
         "                        (default n1 .. nN); on a fabric with a topology\n"
         "                        section, flows are routed through its switches\n"
@@ -102,6 +106,58 @@ static int load_tree(const ct_fabric *fab, ct_alloc *alloc, char **hosts, int32_
     return rc;
 }
 
+/* One candidate's JSON object. */
+static void json_candidate(const ct_candidate_score *s)
+{
+    printf("{\"name\": ");
+    admin_json_string(stdout, s->name);
+    printf(", \"predicted_s\": ");
+    admin_json_number(stdout, s->predicted_s);
+    printf(", \"uncontended_s\": ");
+    admin_json_number(stdout, s->uncontended_s);
+    printf(", \"slowdown\": ");
+    admin_json_number(stdout, s->slowdown);
+    printf(", \"remote_comms\": %lld, \"busiest_link\": ", (long long)s->remote_comms);
+    admin_json_string(stdout, s->busiest_link);
+    printf(", \"busiest_ratio\": ");
+    admin_json_number(stdout, s->busiest_ratio);
+    printf("}");
+}
+
+/* --layout FILE: a SLURM_HOSTFILE a user names, read with bounds (a regular
+ * file of at most LAYOUT_MAX_BYTES; the job's tasks, as srun reads it) into
+ * an explicit layout over the allocation's hosts (in the order scored). */
+#define LAYOUT_MAX_BYTES ((size_t)64 << 20)
+static int read_layout(const char *path, const ct_alloc *alloc, long cpt, long ntasks,
+                       char *const *hosts, int64_t nhosts, ct_layout *out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (admin_read_file(CMD, path, LAYOUT_MAX_BYTES,
+                        "a SLURM_HOSTFILE: one node name per task", &text, &len) != ADMIN_OK)
+        return ADMIN_INVALID;
+    int64_t slots = ct_alloc_slots(alloc, (int32_t)cpt);
+    int32_t want = ntasks > 0 ? (int32_t)ntasks : (int32_t)(slots < INT32_MAX ? slots : INT32_MAX);
+    int32_t *node_of = malloc((size_t)(want > 0 ? want : 1) * sizeof *node_of), got = 0;
+    ct_err err;
+    int rc = ADMIN_INVALID;
+    if (!node_of)
+        admin_fail(CMD, "%s: out of memory for %d tasks", path, (int)want);
+    else if (ctslurm_parse_hostfile(path, text, len, hosts, nhosts, want, node_of, &got, &err) < 0)
+        admin_fail(CMD, "%s", err.msg);
+    else if (ntasks > 0 && got < want)
+        admin_fail(CMD, "%s: names %d tasks, the job runs %ld (srun refuses a hostfile with too "
+                        "few names)",
+                   path, (int)got, ntasks);
+    else if (ct_layout_explicit(alloc->nnodes, got, node_of, out, &err) < 0)
+        admin_fail(CMD, "%s: %s", path, err.msg);
+    else
+        rc = ADMIN_OK;
+    free(node_of);
+    free(text);
+    return rc;
+}
+
 int cmd_score(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -114,17 +170,17 @@ int cmd_score(int argc, char **argv)
         {"nodelist", required_argument, NULL, 'N'}, {"switch-order", no_argument, NULL, 'O'},
         {"slurm-version", required_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'},
         {"min-gain", required_argument, NULL, 'G'}, {"min-switch", required_argument, NULL, 'W'},
-        {NULL, 0, NULL, 0}};
+        {"layout", required_argument, NULL, 'L'}, {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
                       .shortopts = "f:C:n:p:s:c:P:r:g:jS:H:N:OV:G:W:h",
                       .longopts = opts,
                       .accepted = "--cpus-per-node, --ntasks, --pattern, --size, --fabric, "
-                                  "--cpus-per-task, --plane, --random, --seed, --hostfile-out, "
+                                  "--cpus-per-task, --plane, --random, --seed, --hostfile-out, --layout, "
                                   "--nodelist, --switch-order, --slurm-version, --min-gain, "
                                   "--min-switch, --config, --json, --help",
                       .help = help,
                       .config = CT_DEFAULT_SIGNATURES};
-    const char *spec = NULL, *pat = NULL, *hostfile = NULL, *nodelist = NULL;
+    const char *spec = NULL, *pat = NULL, *hostfile = NULL, *nodelist = NULL, *layout = NULL;
     long ntasks = -1, cpt = 1, plane = 0, seed = -1, pseed = 1;
     int switch_order = 0;
     double min_gain = 0.10, min_switch = 0.05; /* the plugin's defaults */
@@ -169,6 +225,9 @@ int cmd_score(int argc, char **argv)
             break;
         case 'N':
             nodelist = optarg;
+            break;
+        case 'L':
+            layout = optarg;
             break;
         case 'O':
             switch_order = 1;
@@ -234,7 +293,7 @@ int cmd_score(int argc, char **argv)
                                "nodes (they must match)",
                                nodelist, (long long)nhosts, spec, (int)nn);
         }
-    } else if (hostfile) { /* n1 .. nN */
+    } else if (hostfile || layout) { /* n1 .. nN */
         hosts = calloc((size_t)alloc.nnodes, sizeof *hosts);
         for (int32_t k = 0; hosts && k < alloc.nnodes; k++) {
             char b[24];
@@ -259,6 +318,7 @@ int cmd_score(int argc, char **argv)
     }
     int rc = ADMIN_INVALID, have_pl = 0;
     ct_place_result pl;
+    ct_layout given = {0, 0, NULL, CT_DIST_EXPLICIT, 0};
     ct_tree_map tree = {0};
     if (nodelist && fab->topology &&
         load_tree(fab, &alloc, hosts, (int32_t)nhosts, switch_order, &tree) != ADMIN_OK)
@@ -269,6 +329,8 @@ int cmd_score(int argc, char **argv)
                    fab->name);
         goto out;
     }
+    if (layout && read_layout(layout, &alloc, cpt, ntasks, hosts, nhosts, &given) != ADMIN_OK)
+        goto out;
     ct_score_request req;
     memset(&req, 0, sizeof req);
     req.alloc = &alloc;
@@ -281,6 +343,8 @@ int cmd_score(int argc, char **argv)
     req.seed = seed >= 0 ? (uint64_t)seed : 0;
     req.tree = tree.nnodes ? &tree : NULL;
     req.slurm_version = slurm_version;
+    req.given = layout ? &given : NULL;
+    req.given_name = layout;
     ct_score_result res;
     if (ct_score(fab, &req, &res, &err) < 0) {
         admin_fail(CMD, "%s", err.msg);
@@ -336,22 +400,15 @@ int cmd_score(int argc, char **argv)
         printf(", \"aggregated\": %s", res.aggregated ? "true" : "false");
         printf(", \"candidates\": [");
         for (size_t i = 0; i < res.n; i++) {
-            const ct_candidate_score *s = &res.c[i];
-            printf("%s{\"name\": ", i ? ", " : "");
-            admin_json_string(stdout, s->name);
-            printf(", \"predicted_s\": ");
-            admin_json_number(stdout, s->predicted_s);
-            printf(", \"uncontended_s\": ");
-            admin_json_number(stdout, s->uncontended_s);
-            printf(", \"slowdown\": ");
-            admin_json_number(stdout, s->slowdown);
-            printf(", \"remote_comms\": %lld, \"busiest_link\": ", (long long)s->remote_comms);
-            admin_json_string(stdout, s->busiest_link);
-            printf(", \"busiest_ratio\": ");
-            admin_json_number(stdout, s->busiest_ratio);
-            printf("}");
+            printf("%s", i ? ", " : "");
+            json_candidate(&res.c[i]);
         }
-        printf("], \"optimized\": {\"from\": ");
+        printf("], \"layout\": ");
+        if (res.have_given)
+            json_candidate(&res.given);
+        else
+            printf("null");
+        printf(", \"optimized\": {\"from\": ");
         admin_json_string(stdout, pl.chosen);
         printf(", \"predicted_s\": ");
         admin_json_number(stdout, pl.predicted_s);
@@ -394,6 +451,18 @@ int cmd_score(int argc, char **argv)
         if (res.n)
             printf("winner: %s (next best %.1f%% slower)\n", res.c[res.winner].name,
                    100 * res.margin);
+        if (res.have_given) {
+            const ct_candidate_score *g = &res.given;
+            const double w = res.n ? res.c[res.winner].predicted_s : 0;
+            printf("layout %s: %.6g s predicted (no contention %.6g s, slowdown %.3g, %lld "
+                   "remote comms, busiest link %s (%.3g))",
+                   g->name, g->predicted_s, g->uncontended_s, g->slowdown,
+                   (long long)g->remote_comms, g->busiest_link[0] ? g->busiest_link : "none",
+                   g->busiest_ratio);
+            if (w > 0)
+                printf(", %+.1f%% against the winner", 100 * (g->predicted_s - w) / w);
+            printf("\n");
+        }
         if (res.note[0]) /* e.g. a large trace aggregated per phase, not replayed */
             printf("scorer: %s\n", res.note);
         if (pl.predicted_s < 0) /* alltoall: the counts decide */
@@ -423,6 +492,7 @@ int cmd_score(int argc, char **argv)
     }
     rc = ADMIN_OK;
 out:
+    ct_layout_free(&given);
     ct_tree_map_free(&tree);
     if (have_pl)
         ct_place_result_free(&pl);

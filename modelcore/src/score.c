@@ -900,6 +900,21 @@ static const char *cand_label(const cand *c, char *buf, size_t sz)
     return ct_dist_label(c->d, c->plane, buf, sz);
 }
 
+static const char *given_name(const ct_score_request *req)
+{
+    return req->given_name && req->given_name[0] ? req->given_name : "given";
+}
+
+/* A candidate's name in messages: the given layout goes by its own. */
+static const char *cand_name(const score_ctx *x, const cand *c, char *buf, size_t sz)
+{
+    if (c->d == CT_DIST_EXPLICIT) {
+        snprintf(buf, sz, "%s", given_name(x->req));
+        return buf;
+    }
+    return cand_label(c, buf, sz);
+}
+
 static int check_request(const ct_fabric *fabric, const ct_score_request *req, ct_err *err)
 {
     if (!fabric)
@@ -1030,7 +1045,8 @@ static void describe_model(score_ctx *x, ct_score_result *out)
         note_add(out, "fabric has no intra-node bandwidth: intra-node time ignored");
 }
 
-/* block and cyclic always, then plane and random when asked. */
+/* block and cyclic always, then plane and random when asked; the given
+ * layout last (priced like them, reported apart: rank). */
 static void list_candidates(score_ctx *x)
 {
     const ct_score_request *req = x->req;
@@ -1041,6 +1057,47 @@ static void list_candidates(score_ctx *x)
         x->c[x->nc++] = (cand){.d = CT_DIST_PLANE, .plane = req->plane_size};
     if (req->include_random)
         x->c[x->nc++] = (cand){.d = CT_DIST_RANDOM};
+    if (req->given)
+        x->c[x->nc++] = (cand){.d = CT_DIST_EXPLICIT};
+}
+
+/* The request's given layout, checked against the job, into *l. */
+static int given_layout(const score_ctx *x, ct_layout *l, ct_err *err)
+{
+    const ct_score_request *req = x->req;
+    const ct_layout *g = req->given;
+    const char *name = given_name(req);
+    const int32_t nnodes = req->alloc->nnodes;
+    if (g->ntasks != x->ntasks)
+        return ct_err_set(err, "%s: %d tasks, but the job runs %d (they must match)", name,
+                          (int)g->ntasks, (int)x->ntasks);
+    if (g->nnodes != nnodes || (g->ntasks > 0 && !g->node_of))
+        return ct_err_set(err, "%s: a layout over %d nodes for an allocation of %d nodes", name,
+                          (int)g->nnodes, (int)nnodes);
+    int32_t *count = calloc((size_t)nnodes, sizeof *count);
+    if (!count)
+        return ct_err_set(err, "%s: out of memory", name);
+    int rc = 0;
+    for (int32_t t = 0; t < g->ntasks && rc == 0; t++) {
+        int32_t k = g->node_of[t];
+        if (k < 0 || k >= nnodes) {
+            rc = ct_err_set(err, "%s: task %d on node %d (accepted: 0..%d)", name, (int)t,
+                            (int)k, (int)nnodes - 1);
+            break;
+        }
+        int32_t slots = req->alloc->cpus[k] / x->cpt;
+        if (slots < 1)
+            slots = 1;
+        if (++count[k] > slots)
+            rc = ct_err_set(err,
+                            "%s: more than %d tasks on node %d (%d CPUs at %d per task; Slurm "
+                            "would need --overcommit)",
+                            name, (int)slots, (int)k, (int)req->alloc->cpus[k], (int)x->cpt);
+    }
+    free(count);
+    if (rc < 0)
+        return -1;
+    return ct_layout_explicit(nnodes, g->ntasks, g->node_of, l, err);
 }
 
 /* The links the busiest-link report looks at: the tree, or one switch. */
@@ -1071,8 +1128,10 @@ static int build_candidates(score_ctx *x, ct_err *err)
         cand *c = &x->c[i];
         ct_layout l;
         const ct_step_rules rules = {.slurm_version = req->slurm_version, .first_node = -1};
-        int rc = ct_layout_build_step(req->alloc, x->ntasks, x->cpt, c->d, c->plane, req->seed,
-                                      &rules, &l, NULL, err);
+        int rc = c->d == CT_DIST_EXPLICIT
+                     ? given_layout(x, &l, err)
+                     : ct_layout_build_step(req->alloc, x->ntasks, x->cpt, c->d, c->plane,
+                                            req->seed, &rules, &l, NULL, err);
         if (rc < 0)
             return -1;
         if (p->kind == CT_PAT_ALLTOALL)
@@ -1095,7 +1154,7 @@ static int build_candidates(score_ctx *x, ct_err *err)
         ct_layout_free(&l);
         if (rc < 0) {
             char name[32];
-            return ct_err_prefix(err, "%s: ", cand_label(c, name, sizeof name));
+            return ct_err_prefix(err, "%s: ", cand_name(x, c, name, sizeof name));
         }
     }
     return 0;
@@ -1126,7 +1185,7 @@ static int choose_method(score_ctx *x, ct_score_result *out, int *progressive, c
             snprintf(msg, sizeof msg,
                      "%s: progressive evaluation would take up to %llu penalty evaluations "
                      "(> %llu): static penalties (first instant) instead",
-                     cand_label(&x->c[i], name, sizeof name), (unsigned long long)w,
+                     cand_name(x, &x->c[i], name, sizeof name), (unsigned long long)w,
                      (unsigned long long)SCORE_PROGRESSIVE_MAX_EVALS);
             note_add(out, msg);
             *progressive = 0;
@@ -1158,13 +1217,13 @@ static int time_p2p_all(score_ctx *x, ct_score_result *out, int progressive, ct_
             snprintf(msg, sizeof msg,
                      "%s: progressive evaluation past %llu penalty evaluations: static penalties "
                      "(first instant) instead",
-                     cand_label(c, name, sizeof name),
+                     cand_name(x, c, name, sizeof name),
                      (unsigned long long)(4 * SCORE_PROGRESSIVE_MAX_EVALS));
             note_add(out, msg);
             return time_p2p_all(x, out, 0, err);
         }
         if (r < 0)
-            return ct_err_prefix(err, "%s: ", cand_label(c, name, sizeof name));
+            return ct_err_prefix(err, "%s: ", cand_name(x, c, name, sizeof name));
     }
     return 0;
 }
@@ -1175,10 +1234,11 @@ static void rank(const score_ctx *x, ct_score_result *out)
 {
     for (size_t i = 0; i < x->nc; i++) {
         const cand *k = &x->c[i];
-        ct_candidate_score *c = &out->c[out->n++];
+        ct_candidate_score *c = k->d == CT_DIST_EXPLICIT ? &out->given : &out->c[out->n++];
+        out->have_given |= k->d == CT_DIST_EXPLICIT;
         c->dist = k->d;
         c->plane = k->plane;
-        cand_label(k, c->name, sizeof c->name);
+        cand_name(x, k, c->name, sizeof c->name);
         c->predicted_s = k->tm.predicted;
         c->uncontended_s = k->tm.uncontended;
         c->slowdown = k->tm.uncontended > 0 ? k->tm.predicted / k->tm.uncontended : 1.0;

@@ -308,3 +308,150 @@ int ctslurm_expand_hosts(const char *hostlist, int64_t max, char ***names, int64
     *n = o.n;
     return 0;
 }
+
+/* ---- SLURM_HOSTFILE ---------------------------------------------------- */
+
+typedef struct host_index {
+    char *const *hosts;
+    int64_t *order; /* indices of hosts sorted by name */
+    int64_t n;
+} host_index;
+
+static char *const *sort_hosts; /* qsort has no context argument in C11 */
+
+static int cmp_host(const void *a, const void *b)
+{
+    return strcmp(sort_hosts[*(const int64_t *)a], sort_hosts[*(const int64_t *)b]);
+}
+
+/* Index of the host named [s, s + n) or -1. */
+static int64_t find_host(const host_index *hi, const char *s, size_t n)
+{
+    int64_t lo = 0, hi_ = hi->n - 1;
+    while (lo <= hi_) {
+        int64_t mid = lo + (hi_ - lo) / 2;
+        const char *h = hi->hosts[hi->order[mid]];
+        int c = strncmp(s, h, n);
+        if (c == 0 && h[n] != '\0')
+            c = -1; /* s is a proper prefix of h */
+        if (c == 0)
+            return hi->order[mid];
+        if (c < 0)
+            hi_ = mid - 1;
+        else
+            lo = mid + 1;
+    }
+    return -1;
+}
+
+int ctslurm_parse_hostfile(const char *label, const char *text, size_t len, char *const *hosts,
+                           int64_t nhosts, int32_t ntasks, int32_t *node_of, int32_t *nread,
+                           ct_err *err)
+{
+    *nread = 0;
+    if (!label)
+        label = "hostfile";
+    if (nhosts < 1 || !hosts)
+        return ct_err_set(err, "%s: no node names to match it against", label);
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        long at = 1;
+        for (const char *q = text; q < nul; q++)
+            at += *q == '\n';
+        return ct_err_set(err, "%s: line %ld: contains a NUL byte (accepted: a text file, node "
+                               "names)",
+                          label, at);
+    }
+    host_index hi = {.hosts = hosts, .n = nhosts};
+    hi.order = malloc((size_t)nhosts * sizeof *hi.order);
+    if (!hi.order)
+        return ct_err_set(err, "%s: out of memory", label);
+    for (int64_t i = 0; i < nhosts; i++)
+        hi.order[i] = i;
+    sort_hosts = hosts;
+    qsort(hi.order, (size_t)nhosts, sizeof *hi.order, cmp_host);
+    int rc = 0;
+    int32_t got = 0;
+    long line = 0;
+    const char *p = text, *end = text + len;
+    while (p < end && got < ntasks && rc == 0) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol)
+            eol = end;
+        line++;
+        const char *hash = memchr(p, '#', (size_t)(eol - p));
+        const char *e = hash ? hash : eol;
+        const char *s = p;
+        p = eol < end ? eol + 1 : end;
+        while (s < e && isspace((unsigned char)*s))
+            s++;
+        while (e > s && isspace((unsigned char)e[-1]))
+            e--;
+        if (s == e)
+            continue; /* blank or comment */
+        while (s <= e && got < ntasks && rc == 0) {
+            const char *c = memchr(s, ',', (size_t)(e - s));
+            const char *ee = c ? c : e;
+            const char *star = memchr(s, '*', (size_t)(ee - s));
+            const char *ne = star ? star : ee;
+            while (ne > s && isspace((unsigned char)ne[-1]))
+                ne--;
+            const char *ns = s;
+            while (ns < ne && isspace((unsigned char)*ns))
+                ns++;
+            if (ns == ne && star) {
+                rc = ct_err_set(err, "%s: line %ld: no node name before '*' in '%.*s' (accepted: "
+                                     "NAME or NAME*COUNT, comma-separated)",
+                                label, line, (int)(e - s > 64 ? 64 : e - s), s);
+                break;
+            }
+            if (ns == ne) { /* an empty entry: srun skips it too */
+                if (!c)
+                    break;
+                s = c + 1;
+                continue;
+            }
+            long count = 1;
+            if (star) {
+                const char *q = star + 1;
+                while (q < ee && isspace((unsigned char)*q))
+                    q++;
+                const char *qs = q;
+                count = 0;
+                while (q < ee && isdigit((unsigned char)*q) && count <= INT32_MAX)
+                    count = count * 10 + (*q++ - '0');
+                while (q < ee && isspace((unsigned char)*q))
+                    q++;
+                if (q == qs || q != ee || count < 1 || count > INT32_MAX) {
+                    rc = ct_err_set(err, "%s: line %ld: bad count in '%.*s' (accepted: NAME*COUNT, "
+                                         "COUNT 1..%d)",
+                                    label, line, (int)(ee - s > 64 ? 64 : ee - s), s, INT32_MAX);
+                    break;
+                }
+            }
+            int64_t k = find_host(&hi, ns, (size_t)(ne - ns));
+            if (k < 0) {
+                char some[160];
+                size_t o = 0;
+                some[0] = '\0';
+                for (int64_t i = 0; i < nhosts && i < 4 && o < sizeof some; i++)
+                    o += (size_t)snprintf(some + o, sizeof some - o, "%s%s", i ? " " : "", hosts[i]);
+                rc = ct_err_set(err, "%s: line %ld: '%.*s' is not a node of the allocation (its "
+                                     "%lld nodes: %s%s)",
+                                label, line, (int)(ne - ns > 64 ? 64 : ne - ns), ns,
+                                (long long)nhosts, some, nhosts > 4 ? " ..." : "");
+                break;
+            }
+            for (long j = 0; j < count && got < ntasks; j++)
+                node_of[got++] = (int32_t)k;
+            if (!c)
+                break;
+            s = c + 1;
+        }
+    }
+    free(hi.order);
+    if (rc < 0)
+        return -1;
+    *nread = got;
+    return 0;
+}

@@ -521,6 +521,48 @@ static void test_score_hostfile(void **state)
                 seen |= 1 << k;
     }
     assert_int_equal(seen, 15);
+    /* --layout reads the placement back: the same layout priced with the
+     * candidates' evaluation costs what the search predicted for it, and
+     * is reported apart (block stays the winner's competitor, not it) */
+    r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16", "--pattern",
+            "halo2d", "--size", "1M", "--layout", hf, "--nodelist", "node[01-03],login", "--json",
+            NULL);
+    expect_status(&r, 0);
+    const char *l = strstr(r.out, "\"layout\": {");
+    assert_non_null(l);
+    o = strstr(r.out, "\"optimized\"");
+    assert_non_null(o);
+    assert_true(l < o);
+    assert_int_equal((int)json_num(l, "remote_comms"), 16);
+    double lp = json_num(l, "predicted_s"), op = json_num(o, "predicted_s");
+    if (fabs(lp - op) > 1e-9 * op)
+        fail_msg("layout %.17g, optimized %.17g", lp, op);
+    expect_in(r.out, "\"winner\": \"block\"");
+    done(&r);
+    r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16", "--pattern",
+            "halo2d", "--size", "1M", "--layout", hf, "--nodelist", "node[01-03],login", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "layout ");
+    expect_in(r.out, "16 remote comms");
+    done(&r);
+    /* refused, naming the file and line: a host outside the allocation,
+     * fewer names than tasks, not a regular file */
+    r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16", "--pattern",
+            "halo2d", "--size", "1M", "--layout", hf, "--nodelist", "n[1-4]", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, ": line 1: 'node0");
+    expect_in(r.err, "is not a node of the allocation (its 4 nodes: n1 n2 n3 n4)");
+    done(&r);
+    r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "17", "--pattern",
+            "halo2d", "--size", "1M", "--layout", hf, "--nodelist", "node[01-03],login", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "names 16 tasks, the job runs 17");
+    done(&r);
+    r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16", "--pattern",
+            "halo2d", "--size", "1M", "--layout", dir, NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "not a regular file");
+    done(&r);
     /* a host list that does not match the allocation is a usage error */
     r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16", "--pattern",
             "halo2d", "--size", "1M", "--hostfile-out", hf, "--nodelist", "n[1-3]", NULL);

@@ -1171,6 +1171,102 @@ static void test_tree_two_leaves(void **state)
     ct_alloc_free(&a);
 }
 
+/* A given layout (score --layout) is priced with the candidates' evaluation
+ * and reported apart: the layout of cyclic given explicitly costs exactly
+ * cyclic's time, busiest link and remote count (one switch and over a
+ * tree; ring, halo2d, Alltoall, a trace), is never ranked nor the winner,
+ * and a layout that is not the job's is refused with its name. By hand on
+ * the two-leaf tree (uplinks of half a NIC, fair share): tasks paired
+ * across the leaves n1 n3 n1 n3 n2 n4 n2 n4 put every ring hop across
+ * the uplinks: 4 flows on leaf1's uplink at 0.5 NIC, 8 x alone. */
+static void test_given_layout(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_test_gige_fabric(&f);
+    f.penalty.kind = CT_MODEL_FAIRSHARE;
+    f.alltoall = (ct_a2a_sig){.gamma = 1.2, .delta = 1e-4, .M = 0};
+    ct_alloc a;
+    ct_err err;
+    assert_int_equal(ctslurm_parse_cpus_per_node("2(x4)", &a, &err), 0);
+    const int32_t leaf[] = {1, 1, 2, 2};
+    ct_tree_map tm;
+    ct_test_two_leaf_map(&tm, 4, leaf, 0.5);
+    ct_layout cyc;
+    assert_int_equal(ct_layout_build(&a, 8, 1, CT_DIST_CYCLIC, 0, 0, &cyc, &err), 0);
+    const double m = 1 << 20, alone = f.alpha + m * f.beta;
+    const char *pats[] = {"ring", "halo2d", "alltoall"};
+    for (int tree = 0; tree < 2; tree++)
+        for (size_t i = 0; i < sizeof pats / sizeof *pats; i++) {
+            ct_score_request req;
+            ct_score_result r, plain;
+            request(&req, &a, 8, pats[i], m);
+            req.tree = tree ? &tm : NULL;
+            assert_int_equal(ct_score(&f, &req, &plain, &err), 0);
+            assert_int_equal(plain.have_given, 0);
+            req.given = &cyc;
+            req.given_name = "hosts.txt";
+            if (ct_score(&f, &req, &r, &err) != 0)
+                fail_msg("%s: %s", pats[i], err.msg);
+            assert_int_equal(r.have_given, 1);
+            assert_string_equal(r.given.name, "hosts.txt");
+            assert_int_equal(r.given.dist, CT_DIST_EXPLICIT);
+            assert_int_equal(r.n, plain.n);
+            check_sorted(&r);
+            for (size_t k = 0; k < r.n; k++) {
+                assert_string_equal(r.c[k].name, plain.c[k].name);
+                assert_true(r.c[k].predicted_s == plain.c[k].predicted_s);
+            }
+            const ct_candidate_score *c = cand(&r, "cyclic");
+            if (r.given.predicted_s != c->predicted_s)
+                fail_msg("%s tree %d: given %.17g, cyclic %.17g", pats[i], tree,
+                         r.given.predicted_s, c->predicted_s);
+            assert_true(r.given.uncontended_s == c->uncontended_s);
+            assert_int_equal(r.given.remote_comms, c->remote_comms);
+            assert_string_equal(r.given.busiest_link, c->busiest_link);
+        }
+    /* paired across the leaves: every ring hop crosses an uplink */
+    const int32_t across[] = {0, 2, 0, 2, 1, 3, 1, 3};
+    ct_layout x;
+    assert_int_equal(ct_layout_explicit(4, 8, across, &x, &err), 0);
+    ct_score_request req;
+    ct_score_result r;
+    request(&req, &a, 8, "ring", m);
+    req.tree = &tm;
+    req.given = &x;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_string_equal(r.given.name, "given");
+    close_rel(r.given.predicted_s, 8 * alone, REL, "ring paired across the leaves");
+    assert_string_equal(r.given.busiest_link, "leaf1 uplink");
+    assert_string_equal(r.c[r.winner].name, "block");
+    /* refused: another task count, a node outside the allocation, a node
+     * over its slots */
+    request(&req, &a, 6, "ring", m);
+    req.given = &x;
+    assert_int_equal(ct_score(&f, &req, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "given: 8 tasks, but the job runs 6"));
+    const int32_t far[] = {0, 1, 2, 3, 4, 0, 1, 2};
+    ct_layout y;
+    assert_int_equal(ct_layout_explicit(5, 8, far, &y, &err), 0);
+    request(&req, &a, 8, "ring", m);
+    req.given = &y;
+    assert_int_equal(ct_score(&f, &req, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "a layout over 5 nodes for an allocation of 4 nodes"));
+    ct_layout_free(&y);
+    const int32_t three[] = {0, 0, 0, 1, 2, 2, 3, 3};
+    assert_int_equal(ct_layout_explicit(4, 8, three, &y, &err), 0);
+    req.given = &y;
+    req.given_name = "hf";
+    assert_int_equal(ct_score(&f, &req, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "hf: more than 2 tasks on node 0 (2 CPUs at 1 per task"));
+    assert_int_equal(r.n, 0);
+    ct_layout_free(&y);
+    ct_layout_free(&x);
+    ct_layout_free(&cyc);
+    ct_tree_map_free(&tm);
+    ct_alloc_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1194,6 +1290,7 @@ int main(void)
         cmocka_unit_test(test_phased_halo_sum_of_phases),
         cmocka_unit_test(test_tree_one_leaf_unchanged),
         cmocka_unit_test(test_tree_two_leaves),
+        cmocka_unit_test(test_given_layout),
         cmocka_unit_test(test_step_rules_by_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

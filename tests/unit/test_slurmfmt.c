@@ -137,6 +137,58 @@ static void test_nodelist_expand(void **state)
     assert_non_null(strstr(err.msg, "names 300 hosts (accepted: at most 10)"));
 }
 
+/* SLURM_HOSTFILE as srun -m arbitrary reads it: comments, blank lines,
+ * comma-separated names, NAME*COUNT, reading stops at the job's tasks;
+ * errors name the file, the line and the value. */
+static int hf(const char *text, size_t len, int32_t ntasks, int32_t *node_of, int32_t *nread,
+              ct_err *err)
+{
+    static char *const hosts[] = {"n10", "n1", "n2", "tux-3"};
+    return ctslurm_parse_hostfile("hosts.txt", text, len, hosts, 4, ntasks, node_of, nread, err);
+}
+
+static void test_hostfile(void **state)
+{
+    (void)state;
+    int32_t v[8], n;
+    ct_err err;
+    const char *ok = "# the layout\nn2\r\n n1 \n\nn2*2, n10 # two more\n,tux-3*1,,\n";
+    assert_int_equal(hf(ok, strlen(ok), 6, v, &n, &err), 0);
+    assert_int_equal(n, 6);
+    const int32_t want[] = {2, 1, 2, 2, 0, 3};
+    assert_memory_equal(v, want, sizeof want);
+    /* as srun: the first ntasks names; fewer is reported through nread */
+    assert_int_equal(hf("n1*10\nbogus\n", 12, 3, v, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(v[2], 1);
+    assert_int_equal(hf("n1\n", 3, 2, v, &n, &err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(hf("", 0, 2, v, &n, &err), 0);
+    assert_int_equal(n, 0);
+    struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"n1\nx9\n", "hosts.txt: line 2: 'x9' is not a node of the allocation (its 4 nodes: n10 n1 n2 tux-3)"},
+        {"n1*0\n", "hosts.txt: line 1: bad count in 'n1*0' (accepted: NAME*COUNT, COUNT 1..2147483647)"},
+        {"n1*\n", "hosts.txt: line 1: bad count in 'n1*'"},
+        {"n1*2x\n", "hosts.txt: line 1: bad count in 'n1*2x'"},
+        {"n1*99999999999\n", "hosts.txt: line 1: bad count in 'n1*99999999999'"},
+        {"\n\n*3\n", "hosts.txt: line 3: no node name before '*' in '*3'"},
+        {"n\n", "hosts.txt: line 1: 'n' is not a node of the allocation"},
+        {"n100\n", "hosts.txt: line 1: 'n100' is not a node of the allocation"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        if (hf(bad[i].text, strlen(bad[i].text), 8, v, &n, &err) != -1)
+            fail_msg("accepted %s", bad[i].text);
+        if (!strstr(err.msg, bad[i].msg))
+            fail_msg("%s: got '%s'", bad[i].text, err.msg);
+        assert_int_equal(n, 0);
+    }
+    const char nul[] = "n1\nn2\0\n";
+    assert_int_equal(hf(nul, sizeof nul - 1, 8, v, &n, &err), -1);
+    assert_non_null(strstr(err.msg, "hosts.txt: line 2: contains a NUL byte"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +196,7 @@ int main(void)
         cmocka_unit_test(test_alloc_parse_errors),
         cmocka_unit_test(test_nodelist_count),
         cmocka_unit_test(test_nodelist_expand),
+        cmocka_unit_test(test_hostfile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

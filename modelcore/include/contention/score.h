@@ -117,6 +117,15 @@ typedef struct ct_score_request {
      * running the placement search too reads it once. Not modified; owned
      * by the caller. */
     const struct ct_trace *trace;
+    /* One more layout to price with the same evaluation as the candidates,
+     * e.g. a SLURM_HOSTFILE a user launches with -m arbitrary (contention-
+     * admin score --layout), or NULL. Its tasks and nodes must be the
+     * request's (ntasks, alloc->nnodes) and no node may hold more tasks than
+     * its task slots (max(1, cpus / cpus_per_task)). It is not a candidate:
+     * it is reported in ct_score_result.given, never ranked, never the
+     * winner. Not modified; owned by the caller. */
+    const ct_layout *given;
+    const char *given_name; /* its name in messages and given.name; NULL: "given" */
 } ct_score_request;
 
 typedef struct ct_score_result {
@@ -132,6 +141,8 @@ typedef struct ct_score_result {
     char model[32];                         /* "alltoall-signature", "gige", ... */
     char note[256];                         /* what was assumed for a missing part, or "" */
     int aggregated; /* a trace past replay_max_events, aggregated per phase (above) */
+    int have_given;             /* req->given was priced: */
+    ct_candidate_score given;   /* dist CT_DIST_EXPLICIT, name req->given_name */
 } ct_score_result;
 
 /* What an automatic choice launches of the scored candidates: the winner,

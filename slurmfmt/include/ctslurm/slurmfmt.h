@@ -32,4 +32,18 @@ int ctslurm_expand_hosts(const char *hostlist, int64_t max, char ***names, int64
                          ct_err *err);
 void ctslurm_hosts_free(char **names, int64_t n);
 
+/* Read a SLURM_HOSTFILE (srun -m arbitrary: line after line, the node of
+ * task 0, 1, ...) of len bytes into node_of[0 .. *nread - 1], each an index
+ * into hosts[0 .. nhosts - 1] (the allocation's node names). The format is
+ * the one srun reads (Slurm's slurm_read_hostfile, read, not copied): '#'
+ * starts a comment, blank lines are skipped, a line holds comma-separated
+ * names, each NAME or NAME*COUNT (COUNT tasks on NAME); surrounding blanks
+ * are dropped here. As srun, reading stops after ntasks tasks (the rest of
+ * the file is not read); *nread < ntasks means the file names fewer. Errors
+ * name label, the line and the value: a name that is not one of hosts, a
+ * bad count, an empty entry, a NUL byte. */
+int ctslurm_parse_hostfile(const char *label, const char *text, size_t len, char *const *hosts,
+                           int64_t nhosts, int32_t ntasks, int32_t *node_of, int32_t *nread,
+                           ct_err *err);
+
 #endif
