@@ -102,7 +102,7 @@ if [ -x "$APP" ] && [ -n "$REC_LIB" ] && [ -f "$REC_LIB" ]; then
     # and Open MPI 5+ speaks PMIx only; there srun starts mpirun as its one
     # task and mpirun starts the ranks on that node, which inherit the
     # recorder the plugin preloaded into the task.
-    if timeout -k 5 30 srun --mpi=list 2>&1 | grep -qw pmix; then
+    if timeout -k 5 30 srun --mpi=list 2>&1 | grep -w pmix >/dev/null; then
         MPI_SRUN=(srun --mpi=pmix -N1 -n4)
         MPI_RUN=()
         JOB_SRUN=(srun --mpi=pmix)
