@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "contention/collective.h"
+#include "contention/fileio.h"
 #include "contention/layout.h"
 #include "contention/pattern.h"
 #include "contention/placement.h"
@@ -122,6 +123,23 @@ static int special_step_id(const char *sid)
     return v > CTP_MAX_NORMAL_STEP_ID && v <= 0xffffffffLL;
 }
 
+/* The user's distribution (-m, else SLURM_DISTRIBUTION) or NULL. */
+static const char *user_distribution(const ctp_srun_args *args, ctp_getenv_fn fn, void *ctx)
+{
+    return args->has_dist ? args->dist : env(fn, ctx, "SLURM_DISTRIBUTION");
+}
+
+/* Report mode with the user's -m arbitrary: their SLURM_HOSTFILE is the
+ * layout that launches, and it is priced (user_layout) rather than refused. */
+static int reports_user_hostfile(const ctp_config *cfg, const ctp_srun_args *args,
+                                 ctp_getenv_fn fn, void *ctx)
+{
+    const char *u = user_distribution(args, fn, ctx);
+    return u && strncmp(u, "arbitrary", 9) == 0 &&
+           (u[9] == '\0' || u[9] == ':' || u[9] == ',') &&
+           ctp_effective_mode(cfg, args, fn, ctx) == CTP_MODE_REPORT;
+}
+
 static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn,
                         void *ctx, int explicit_mode, ctp_decision *d, geometry *g)
 {
@@ -161,9 +179,10 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
         {"SLURM_EXCLUSIVE", "--exclusive"},
         {"SLURM_EXACT", "--exact"},
     };
+    const int user_hf = reports_user_hostfile(cfg, args, fn, ctx);
     for (size_t i = 0; i < sizeof unsupported_env / sizeof unsupported_env[0]; i++) {
         const char *v = env(fn, ctx, unsupported_env[i].var);
-        if (v) {
+        if (v && !(user_hf && strcmp(unsupported_env[i].var, "SLURM_HOSTFILE") == 0)) {
             say(d, quiet_or_info,
                 "contention: %s=%s is set (%s), which changes the CPUs the step may use and is "
                 "not modelled: layout left to Slurm",
@@ -414,9 +433,49 @@ static void fmt_scores(const ct_score_result *r, char *buf, size_t n)
 
 /* Scores block and cyclic; 0 on success, -1 after recording a failure
  * (what explains it). */
+/* The user's SLURM_HOSTFILE (report mode with -m arbitrary) as a layout
+ * over the allocation's nodes, read with bounds (a regular file of at most
+ * CTP_HOSTFILE_MAX_BYTES, the step's tasks); 0, or -1 with why in note. */
+static int user_layout(const char *path, ctp_getenv_fn fn, void *ctx, const geometry *g,
+                       ct_layout *out, char *note, size_t noten)
+{
+    const char *nl = env(fn, ctx, "SLURM_JOB_NODELIST");
+    char **names = NULL, *text = NULL;
+    int64_t nn = 0;
+    size_t len = 0;
+    int32_t *node_of = NULL, got = 0;
+    ct_err err = {{0}};
+    int rc = -1;
+    if (!nl)
+        strf(note, noten, "no SLURM_JOB_NODELIST");
+    else if (ctslurm_expand_hosts(nl, g->alloc.nnodes, &names, &nn, &err) < 0 ||
+             nn != g->alloc.nnodes)
+        strf(note, noten, "SLURM_JOB_NODELIST: %s", err.msg[0] ? err.msg : "node count differs");
+    else if (ct_read_file(path, CTP_HOSTFILE_MAX_BYTES, "a SLURM_HOSTFILE, one node name per task",
+                          &text, &len, &err) < 0)
+        strf(note, noten, "%s", err.msg);
+    else if (!(node_of = malloc((size_t)(g->ntasks > 0 ? g->ntasks : 1) * sizeof *node_of)))
+        strf(note, noten, "out of memory");
+    else if (ctslurm_parse_hostfile(path, text, len, names, nn, g->ntasks, node_of, &got, &err) <
+             0)
+        strf(note, noten, "%s", err.msg);
+    else if (got < g->ntasks)
+        strf(note, noten, "%s: names %d tasks, the step runs %d", path, (int)got,
+             (int)g->ntasks);
+    else if (ct_layout_explicit(g->alloc.nnodes, got, node_of, out, &err) < 0)
+        strf(note, noten, "%s: %s", path, err.msg);
+    else
+        rc = 0;
+    free(node_of);
+    free(text);
+    ctslurm_hosts_free(names, nn);
+    return rc;
+}
+
 static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn, void *ctx,
                  const geometry *g, ct_score_result *res, ctp_placed *placed, char *ctxline,
-                 size_t ctxn, char *what, size_t whatn, ctp_logrec *lr)
+                 size_t ctxn, char *what, size_t whatn, ctp_logrec *lr, const char *hostfile,
+                 char *hfnote, size_t hfn)
 {
     if (placed)
         memset(placed, 0, sizeof *placed);
@@ -516,7 +575,23 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
         have_trace = 1;
         req.trace = &trace;
     }
-    if (ct_score(fab, &req, res, &err) < 0) {
+    /* report mode, -m arbitrary: the user's hostfile priced beside block
+     * and cyclic; if it cannot be (or the scorer refuses it, e.g. more
+     * tasks on a node than its CPUs), the report says why and goes on */
+    ct_layout given = {0, 0, NULL, CT_DIST_EXPLICIT, 0};
+    if (hostfile && user_layout(hostfile, fn, ctx, g, &given, hfnote, hfn) == 0) {
+        req.given = &given;
+        const char *slash = strrchr(hostfile, '/');
+        req.given_name = slash ? slash + 1 : hostfile;
+    }
+    int scored = ct_score(fab, &req, res, &err);
+    if (scored < 0 && req.given) {
+        strf(hfnote, hfn, "%s", err.msg);
+        req.given = NULL;
+        scored = ct_score(fab, &req, res, &err);
+    }
+    ct_layout_free(&given);
+    if (scored < 0) {
         strf(what, whatn, "scoring on fabric '%s': %s", fab->name, err.msg);
         rc = -1;
         goto out;
@@ -647,7 +722,7 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
             "inside it are decided one by one");
         return;
     }
-    const char *user_dist = args->has_dist ? args->dist : env(fn, ctx, "SLURM_DISTRIBUTION");
+    const char *user_dist = user_distribution(args, fn, ctx);
     if (user_dist && mode != CTP_MODE_REPORT) {
         strf(d->log.why, sizeof d->log.why, "%s", args->has_dist ? "user-m" : "user-env");
         strf(d->log.launched, sizeof d->log.launched, "%s", user_dist);
@@ -678,7 +753,7 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
         if (get_geometry(cfg, args, fn, ctx, 0, &scratch, &g)) {
             log_geometry(&d->log, &g);
             if (score(cfg, args, fn, ctx, &g, &res, NULL, ctxline, sizeof ctxline, what,
-                      sizeof what, &d->log) == 0) {
+                      sizeof what, &d->log, NULL, NULL, 0) == 0) {
                 log_scores(&d->log, &res);
                 const ct_candidate_score *c = find_cand(&res, dist);
                 if (c) {
@@ -725,9 +800,18 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
         strf(no_arbitrary, sizeof no_arbitrary,
              "srun -N %d: Slurm %s refuses -N with arbitrary distribution",
              (int)args->nodes_min, ctp_slurm_version_name(args->version));
+    /* report with -m arbitrary: the user's own layout is what launches;
+     * price their SLURM_HOSTFILE too (hfnote: why it could not be) */
+    const char *user_hf = NULL;
+    char hfnote[200] = "";
+    if (reports_user_hostfile(cfg, args, fn, ctx)) {
+        user_hf = env(fn, ctx, "SLURM_HOSTFILE");
+        if (!user_hf)
+            strf(hfnote, sizeof hfnote, "no SLURM_HOSTFILE");
+    }
     ctp_placed placed;
     int rc = score(cfg, args, fn, ctx, &g, &res, want_place ? &placed : NULL, ctxline,
-                   sizeof ctxline, what, sizeof what, &d->log);
+                   sizeof ctxline, what, sizeof what, &d->log, user_hf, hfnote, sizeof hfnote);
     ct_alloc_free(&g.alloc);
     if (rc == 0)
         log_scores(&d->log, &res);
@@ -866,11 +950,24 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
     }
     strf(d->log.why, sizeof d->log.why, "report");
     strf(d->log.launched, sizeof d->log.launched, "%s", launched);
-    const ct_candidate_score *lc = find_cand(&res, launched);
+    const ct_candidate_score *lc = res.have_given ? &res.given : find_cand(&res, launched);
     strf(d->mapping, sizeof d->mapping, "%s", launched);
     if (lc) {
         d->have_slowdown = 1;
         d->slowdown = lc->slowdown;
+    }
+    /* -m arbitrary: the user's hostfile as priced, or why it is not */
+    char hftxt[320] = "";
+    if (res.have_given) {
+        char t[32];
+        ct_format_time(res.given.predicted_s, 3, t, sizeof t);
+        strf(hftxt, sizeof hftxt, ": SLURM_HOSTFILE %s predicted %s x%.2f", res.given.name, t,
+             res.given.slowdown);
+        if (win->predicted_s > 0 && res.given.predicted_s > win->predicted_s)
+            strf(hftxt + strlen(hftxt), sizeof hftxt - strlen(hftxt), ", %.0f%% slower than %s",
+                 100 * (res.given.predicted_s - win->predicted_s) / win->predicted_s, win->name);
+    } else if (hfnote[0]) {
+        strf(hftxt, sizeof hftxt, ": SLURM_HOSTFILE not priced: %s", hfnote);
     }
     char verdict[sizeof kept + sizeof no_arbitrary + 128];
     if (res.margin == 0)
@@ -885,8 +982,8 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
     if (opt_refused)
         strf(verdict + strlen(verdict), sizeof verdict - strlen(verdict),
              " (the optimized placement would not launch: %s)", no_arbitrary);
-    say(d, CTP_LEVEL_INFO, "contention: report: %s, layout left to Slurm (%s): %s%s, %s; %s",
-        verdict, launched, scores, opt, margin, ctxline);
+    say(d, CTP_LEVEL_INFO, "contention: report: %s, layout left to Slurm (%s%s): %s%s, %s; %s",
+        verdict, launched, hftxt, scores, opt, margin, ctxline);
 }
 
 int ctp_optimized_beats(const ctp_placed *p, double scorer_best_s)

@@ -154,6 +154,9 @@ typedef struct ctp_config {
  * spare and is decided within the default budget_ms (bench_trace_replay,
  * doc/recorder.md); what is larger is bounded by budget_ms in any case */
 #define CTP_TRACE_MAX_BYTES ((size_t)32 << 20)
+/* report mode with -m arbitrary: the user's SLURM_HOSTFILE is priced when it
+ * is a regular file of at most this many bytes (srun reads the same file) */
+#define CTP_HOSTFILE_MAX_BYTES ((size_t)16 << 20)
 #define CTP_TRACE_MAX_EVENTS ((size_t)8000000)
 
 #define CTP_CONFIG_KEYS                                                                            \

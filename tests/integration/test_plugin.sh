@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 lc_require
 SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
 SO=$CT_PLUGIN
-tap_plan 33
+tap_plan 35
 
 # 1: only the SPANK entry points and the plugin's identity are exported
 syms=$(nm -D --defined-only "$SO" | awk '{print $3}' | sort | tr '\n' ' ')
@@ -49,6 +49,13 @@ out=$(lc_alloc "$ALLOC" '
     echo "AUTOQUIET|$(srun --contention=auto --contention-pattern=halves true 2>&1 | grep -c "contention:")"
     echo "AUTOV|$(srun -v --contention=auto --contention-pattern=halves true 2>&1 | grep -c "contention:")"
     srun -l --contention=auto --contention-pattern=halves printenv SLURM_CONTENTION_MAPPING SLURM_CONTENTION_PREDICTED_SLOWDOWN | sort -u -k2 | sed "s/^ *[0-9]*: /ENV|/"
+    # the user'"'"'s own hostfile (-m arbitrary): launched as written, priced in report
+    hf=$(mktemp "${TMPDIR:-/tmp}/ct-userhf.XXXXXX")
+    hl=($(scontrol show hostnames "$SLURM_JOB_NODELIST"))
+    for r in 0 1 2 3; do printf "%s\n%s\n%s\n%s\n" "${hl[3]}" "${hl[2]}" "${hl[1]}" "${hl[0]}"; done >"$hf"
+    echo "ARB|$(SLURM_HOSTFILE=$hf srun_layout -m arbitrary --contention=report --contention-pattern=halves)"
+    SLURM_HOSTFILE=$hf srun -m arbitrary --contention=report --contention-pattern=halves true 2>&1 | grep "contention:" | sed "s/^/ARBLINE|/"
+    rm -f "$hf"
 ')
 tap_is "$(sed -n 's/^M|//p' <<<"$out")" "$BLOCK" "an explicit -m block overrides --contention=cyclic"
 tap_is "$(sed -n 's/^E|//p' <<<"$out")" "$BLOCK" "SLURM_DISTRIBUTION=block in the environment overrides --contention=cyclic"
@@ -60,6 +67,10 @@ tap_is "$(sed -n 's/^AUTOQUIET|//p' <<<"$out")" "0" "auto is silent at default v
 tap_is "$(sed -n 's/^AUTOV|//p' <<<"$out")" "1" "auto prints one contention: line with srun -v"
 tap_is "$(grep '^ENV|' <<<"$out" | sort | tr '\n' ' ')" "ENV|1.000 ENV|cyclic " \
     "tasks see SLURM_CONTENTION_MAPPING=cyclic and SLURM_CONTENTION_PREDICTED_SLOWDOWN"
+tap_is "$(sed -n 's/^ARB|//p' <<<"$out")" "3 2 1 0 3 2 1 0 3 2 1 0 3 2 1 0" \
+    "report with -m arbitrary launches the user's SLURM_HOSTFILE as written"
+tap_like "$(grep '^ARBLINE|' <<<"$out")" "layout left to Slurm \(arbitrary: SLURM_HOSTFILE ct-userhf\.[^ ]* predicted [^)]* x1\.00\)" \
+    "report with -m arbitrary prices the user's SLURM_HOSTFILE (halves: every pair on one node, x1.00)"
 
 # ---- options travel from sbatch and salloc -------------------------------------
 job=$LC_DIR/job.sh

@@ -1,6 +1,7 @@
 /* plugin/decide.c: the srun decision from a command line, an environment
  * (given here as a list, never the process's) and plugstack.conf arguments,
  * scored on tests/fixtures/plugin/signatures.yaml. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -249,6 +250,82 @@ static void test_report(void **state)
     assert_int_equal(d.set_distribution, 0);
     assert_string_equal(d.mapping, "cyclic");
     assert_true(d.slowdown == 1.0);
+}
+
+/* report with -m arbitrary: the user's SLURM_HOSTFILE is what launches; it is
+ * priced beside block and cyclic (halves on 4 x 4: the cyclic layout written
+ * as a hostfile costs exactly cyclic's time, all pairs intra-node; block's
+ * costs block's), and when it cannot be the report says why and goes on.
+ * Nothing is set either way. */
+static void test_report_user_hostfile(void **state)
+{
+    (void)state;
+    char hf[] = "/tmp/ct-user-hosts-XXXXXX";
+    int fd = mkstemp(hf);
+    assert_true(fd >= 0);
+    char env_hf[64];
+    snprintf(env_hf, sizeof env_hf, "SLURM_HOSTFILE=%s", hf);
+    const char *name = strrchr(hf, '/') + 1;
+    struct {
+        const char *text, *want;
+    } cases[] = {
+        {"# cyclic\nn1,n2,n3,n4\nn1,n2,n3,n4\nn1,n2,n3,n4\nn1,n2,n3,n4\n", "x1.00"},
+        {"n1*4\nn2*4\nn3*4\nn4*4\n", "slower than cyclic"},
+    };
+    ctp_decision d, ref;
+    decide(V("--contention=report", "--contention-pattern=halves"), V(ALLOC_4x4),
+           "signatures=" SIGS, &ref);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(ftruncate(fd, 0), 0);
+        assert_int_equal(pwrite(fd, cases[i].text, strlen(cases[i].text), 0),
+                         (ssize_t)strlen(cases[i].text));
+        decide(V("--contention=report", "--contention-pattern=halves", "-m", "arbitrary"),
+               V(ALLOC_4x4, env_hf), "signatures=" SIGS, &d);
+        assert_int_equal(d.set_distribution, 0);
+        assert_int_equal(d.level, CTP_LEVEL_INFO);
+        if (strcmp(d.mapping, "arbitrary") != 0)
+            fail_msg("case %zu: mapping %s: %s", i, d.mapping, d.message);
+        char want[128];
+        snprintf(want, sizeof want, "layout left to Slurm (arbitrary: SLURM_HOSTFILE %s predicted ",
+                 name);
+        if (!strstr(d.message, want) || !strstr(d.message, cases[i].want))
+            fail_msg("case %zu: %s", i, d.message);
+        assert_int_equal(d.have_slowdown, 1);
+    }
+    /* block's layout as a hostfile: block's slowdown, as the plain report
+     * (layout left to Slurm: block) gives it */
+    assert_true(fabs(d.slowdown - ref.slowdown) <= 1e-12 * ref.slowdown);
+    /* not priced, said, still a report */
+    struct {
+        const char *text, *why;
+    } bad[] = {
+        {"n1\nx9\n", ": line 2: 'x9' is not a node of the allocation"},
+        {"n1*5\nn2*4\nn3*4\nn4*3\n", "more than 4 tasks on node 0"},
+        {"n1*4\n", "names 4 tasks, the step runs 16"},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(ftruncate(fd, 0), 0);
+        assert_int_equal(pwrite(fd, bad[i].text, strlen(bad[i].text), 0),
+                         (ssize_t)strlen(bad[i].text));
+        decide(V("--contention=report", "--contention-pattern=halves", "-m", "arbitrary"),
+               V(ALLOC_4x4, env_hf), "signatures=" SIGS, &d);
+        assert_int_equal(d.set_distribution, 0);
+        assert_int_equal(d.level, CTP_LEVEL_INFO);
+        if (!strstr(d.message, "contention: report: cyclic predicted fastest") ||
+            !strstr(d.message, bad[i].why))
+            fail_msg("bad %zu: %s", i, d.message);
+    }
+    decide(V("--contention=report", "--contention-pattern=halves", "-m", "arbitrary"),
+           V(ALLOC_4x4), "signatures=" SIGS, &d);
+    assert_non_null(strstr(d.message, "(arbitrary: SLURM_HOSTFILE not priced: no SLURM_HOSTFILE)"));
+    assert_int_equal(d.have_slowdown, 0);
+    /* auto leaves the user's -m arbitrary alone, as any -m */
+    decide(V("--contention=auto", "--contention-pattern=halves", "-m", "arbitrary"),
+           V(ALLOC_4x4, env_hf), "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "distribution chosen by the user (-m arbitrary)"));
+    close(fd);
+    unlink(hf);
 }
 
 static void test_forced(void **state)
@@ -1045,6 +1122,7 @@ int main(void)
         cmocka_unit_test(test_option_from_sbatch_env),
         cmocka_unit_test(test_user_wins),
         cmocka_unit_test(test_report),
+        cmocka_unit_test(test_report_user_hostfile),
         cmocka_unit_test(test_forced),
         cmocka_unit_test(test_fail_open),
         cmocka_unit_test(test_unknown_partition),
