@@ -252,6 +252,16 @@ static void test_report(void **state)
     assert_true(d.slowdown == 1.0);
 }
 
+/* srun -m arbitrary --contention=report (halves) with the hostfile (open
+ * as fd, named by env_hf) holding text */
+static void report_arbitrary(int fd, const char *text, const char *env_hf, ctp_decision *d)
+{
+    assert_int_equal(ftruncate(fd, 0), 0);
+    assert_int_equal(pwrite(fd, text, strlen(text), 0), (ssize_t)strlen(text));
+    decide(V("--contention=report", "--contention-pattern=halves", "-m", "arbitrary"),
+           V(ALLOC_4x4, env_hf), "signatures=" SIGS, d);
+}
+
 /* report with -m arbitrary: the user's SLURM_HOSTFILE is what launches; it is
  * priced beside block and cyclic (halves on 4 x 4: the cyclic layout written
  * as a hostfile costs exactly cyclic's time, all pairs intra-node; block's
@@ -276,11 +286,7 @@ static void test_report_user_hostfile(void **state)
     decide(V("--contention=report", "--contention-pattern=halves"), V(ALLOC_4x4),
            "signatures=" SIGS, &ref);
     for (size_t i = 0; i < 2; i++) {
-        assert_int_equal(ftruncate(fd, 0), 0);
-        assert_int_equal(pwrite(fd, cases[i].text, strlen(cases[i].text), 0),
-                         (ssize_t)strlen(cases[i].text));
-        decide(V("--contention=report", "--contention-pattern=halves", "-m", "arbitrary"),
-               V(ALLOC_4x4, env_hf), "signatures=" SIGS, &d);
+        report_arbitrary(fd, cases[i].text, env_hf, &d);
         assert_int_equal(d.set_distribution, 0);
         assert_int_equal(d.level, CTP_LEVEL_INFO);
         if (strcmp(d.mapping, "arbitrary") != 0)
@@ -304,11 +310,7 @@ static void test_report_user_hostfile(void **state)
         {"n1*4\n", "names 4 tasks, the step runs 16"},
     };
     for (size_t i = 0; i < 3; i++) {
-        assert_int_equal(ftruncate(fd, 0), 0);
-        assert_int_equal(pwrite(fd, bad[i].text, strlen(bad[i].text), 0),
-                         (ssize_t)strlen(bad[i].text));
-        decide(V("--contention=report", "--contention-pattern=halves", "-m", "arbitrary"),
-               V(ALLOC_4x4, env_hf), "signatures=" SIGS, &d);
+        report_arbitrary(fd, bad[i].text, env_hf, &d);
         assert_int_equal(d.set_distribution, 0);
         assert_int_equal(d.level, CTP_LEVEL_INFO);
         if (!strstr(d.message, "contention: report: cyclic predicted fastest") ||
