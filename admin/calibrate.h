@@ -29,8 +29,14 @@ typedef struct calib_args {
     const char *name, *part, *out, *svg, *raw, *from, *bench, *sizes, *points;
     long N, C, reps, tlimit, nseg;
     int quick, incast, strict;
+    int pattern_model; /* --pattern-model: CALIB_PM_* */
     double max_err_pct;
 } calib_args;
+
+/* The penalty model written for point-to-point patterns (--pattern-model):
+ * by default the duplex fair share when --incast fitted it, else 001's GigE
+ * model when the conflict schemes fitted it, else the fair-share baseline. */
+enum { CALIB_PM_DEFAULT, CALIB_PM_GIGE, CALIB_PM_DUPLEX, CALIB_PM_FAIRSHARE };
 
 /* ---- plan (calibrate_jobs.c) */
 

@@ -231,7 +231,20 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
              "contention-admin calibrate %s: Hockney least squares on %zu ping-pong sizes%s",
              r->today, r->d.bench.np2p,
              f->p2p_over ? " (FLAGGED: misses its own ping-pong beyond the threshold)" : "");
-    if (f->have_duplex) {
+    /* --pattern-model asks for one model: refused when it was not fitted */
+    const int pm = a->pattern_model;
+    if (pm == CALIB_PM_GIGE && !f->have_gige)
+        return admin_fail(CMD, "--pattern-model gige: the GigE model was not fitted: %s",
+                          f->gige_err[0] ? f->gige_err : "no conflict schemes measured");
+    if (pm == CALIB_PM_DUPLEX && !f->have_duplex)
+        return admin_fail(CMD, "--pattern-model duplex: the duplex coupling was not fitted: %s",
+                          f->duplex_err);
+    if (pm == CALIB_PM_FAIRSHARE) {
+        fab->penalty.kind = CT_MODEL_FAIRSHARE;
+        snprintf(fab->penalty_source, sizeof fab->penalty_source,
+                 "contention-admin calibrate %s: fair-share baseline (--pattern-model fairshare)",
+                 r->today);
+    } else if (f->have_duplex && pm != CALIB_PM_GIGE) {
         fab->penalty = CT_DUPLEX_MODEL(f->dx.delta); /* our extension: penalty_duplex.c */
         fab->penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&f->res.sig);
         snprintf(fab->penalty_source, sizeof fab->penalty_source,

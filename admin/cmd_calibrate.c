@@ -56,6 +56,11 @@ static void help(void)
            "                          leave-one-out) on 1 task/node at the smallest and largest\n"
            "                          node counts and the largest at 2 tasks/node, the rest held\n"
            "                          back; a wider ping-pong and up to 4 p2p segments\n"
+           "  --pattern-model M       the penalty model written for point-to-point patterns:\n"
+           "                          gige (001 V-A, from the conflict schemes), duplex (the\n"
+           "                          duplex fair share, our extension, delta from the 2x1\n"
+           "                          Alltoall) or fairshare; default duplex with --incast,\n"
+           "                          else gige (fairshare without conflict schemes)\n"
            "  --p2p-segments K        up to K Hockney segments by size range (default 1; 4 with\n"
            "                          --incast); written as p2p.segments\n"
            "  --max-fit-error PCT     flag (loudly) a signature that misses its own points whose\n"
@@ -93,6 +98,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                          {"time-limit", required_argument, NULL, 't'},
                                          {"points", required_argument, NULL, 'T'},
                                          {"incast", no_argument, NULL, 'I'},
+                                         {"pattern-model", required_argument, NULL, 'M'},
                                          {"p2p-segments", required_argument, NULL, 'S'},
                                          {"max-fit-error", required_argument, NULL, 'E'},
                                          {"strict", no_argument, NULL, 'X'},
@@ -104,7 +110,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                       .accepted = "--fabric, --partition, --nodes, --tasks-per-node, --out, "
                                   "--plot, --sizes, --reps, --quick, --no-conflicts, "
                                   "--conflict-size, --raw, --from, --bench, --mpi, "
-                                  "--time-limit, --points, --incast, --p2p-segments, "
+                                  "--time-limit, --points, --incast, --pattern-model, --p2p-segments, "
                                   "--max-fit-error, --strict, --help",
                       .help = help};
     memset(a, 0, sizeof *a);
@@ -151,6 +157,17 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
             break;
         case 'T': a->points = optarg; break;
         case 'I': a->incast = 1; break;
+        case 'M':
+            if (strcmp(optarg, "gige") == 0)
+                a->pattern_model = CALIB_PM_GIGE;
+            else if (strcmp(optarg, "duplex") == 0)
+                a->pattern_model = CALIB_PM_DUPLEX;
+            else if (strcmp(optarg, "fairshare") == 0)
+                a->pattern_model = CALIB_PM_FAIRSHARE;
+            else
+                return admin_usage(CMD, "--pattern-model '%s' (accepted: gige, duplex, fairshare)",
+                                   optarg);
+            break;
         case 'X': a->strict = 1; break;
         case 'S':
             if (admin_int_opt(CMD, "--p2p-segments", optarg, 1, CT_P2P_MAX_SEG, &a->nseg) < 0)
@@ -279,7 +296,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                    "--from DIR, e.g. with --incast",
                    100 * f->train_err, a->max_err_pct);
     }
-    if (a->incast) {
+    if (a->incast || a->pattern_model == CALIB_PM_DUPLEX) {
         /* a node sending and receiving at once: δ of the duplex fair share */
         ct_p2p_curve cur = f->res.p2p;
         if (cur.nseg == 0)
@@ -298,11 +315,14 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 "duplex coupling (our extension): delta = %.3f, the median of %zu Alltoall 2x1 "
                 "points (m >= %.0f KiB: t / T_alone - 1 from %.3f to %.3f%s); incast term "
                 "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
-                "1 + %.4f (k-1) times a fair share); penalty model written: duplex fair share\n",
+                "1 + %.4f (k-1) times a fair share)%s\n",
                 f->dx.delta, f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
                 f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "",
-                ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig));
-    else if (a->incast)
+                ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig),
+                a->pattern_model == CALIB_PM_DEFAULT || a->pattern_model == CALIB_PM_DUPLEX
+                    ? "; penalty model written: duplex fair share"
+                    : "");
+    else if (a->incast || a->pattern_model == CALIB_PM_DUPLEX)
         fprintf(info, "duplex coupling not fitted: %s\n", f->duplex_err);
     if (r->d.intra_bw > 0)
         fprintf(info, "intra-node bandwidth %.4g MB/s from one node's halves (used by the model)\n",

@@ -777,6 +777,70 @@ static void test_fit_threshold_and_extensions(void **state)
     expect_in(r.err, "incast term duplex_incast = 0.0882");
     ct_sigfile_free(&sf);
     done(&r);
+    /* --pattern-model: the same fits, another penalty model written. gige
+     * with --incast keeps the robust signature (gamma(k,f), the sustained
+     * line) and writes 001's GigE model; duplex without --incast fits delta
+     * against the papers' line, with no incast term (the papers' signature
+     * has none); fairshare writes the baseline */
+    r = run("calibrate", "--fabric", "emu", "--from", EMU, "--incast", NULL);
+    ct_sigfile robust;
+    assert_int_equal(ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &robust, &err), 0);
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--from", EMU, "--incast", "--pattern-model", "gige",
+            NULL);
+    expect_status(&r, 0);
+    assert_int_equal(ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err), 0);
+    assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_GIGE);
+    assert_true(sf.fabrics[0].alltoall.gamma == robust.fabrics[0].alltoall.gamma);
+    assert_true(sf.fabrics[0].alltoall.gamma_incast == robust.fabrics[0].alltoall.gamma_incast);
+    assert_true(sf.fabrics[0].beta == robust.fabrics[0].beta);
+    expect_in(r.err, "duplex coupling (our extension): delta = 0.151");
+    if (strstr(r.err, "penalty model written: duplex"))
+        fail_msg("gige asked, duplex said: %s", r.err);
+    ct_sigfile_free(&sf);
+    ct_sigfile_free(&robust);
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--from", EMU, "--pattern-model", "duplex", NULL);
+    expect_status(&r, 0);
+    assert_int_equal(ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err), 0);
+    assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_DUPLEX);
+    assert_true(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST] == 0);
+    assert_true(sf.fabrics[0].alltoall.gamma_incast == 0);
+    expect_in(r.err, "penalty model written: duplex fair share");
+    ct_sigfile_free(&sf);
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--from", EMU, "--pattern-model", "fairshare", NULL);
+    expect_status(&r, 0);
+    assert_int_equal(ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err), 0);
+    assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_FAIRSHARE);
+    ct_sigfile_free(&sf);
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--from", EMU, "--pattern-model", "stopgo", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--pattern-model 'stopgo' (accepted: gige, duplex, fairshare)");
+    done(&r);
+    /* a model that was not fitted is refused, not replaced: no conflict
+     * schemes, no GigE model */
+    char nc[] = "/tmp/ct-admin-noconf-XXXXXX";
+    assert_non_null(mkdtemp(nc));
+    static const char *const files[] = {"pingpong.csv", "alltoall-2x1.csv", "alltoall-4x1.csv",
+                                        "alltoall-4x2.csv"};
+    for (size_t i = 0; i < 4; i++) {
+        char from[512], to[512];
+        snprintf(from, sizeof from, "%s%s", EMU, files[i]);
+        snprintf(to, sizeof to, "%s/%s", nc, files[i]);
+        assert_int_equal(symlink(from, to), 0);
+    }
+    r = run("calibrate", "--fabric", "emu", "--from", nc, "--pattern-model", "gige", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "--pattern-model gige: the GigE model was not fitted");
+    done(&r);
+    for (size_t i = 0; i < 4; i++) {
+        char to[512];
+        snprintf(to, sizeof to, "%s/%s", nc, files[i]);
+        unlink(to);
+    }
+    rmdir(nc);
     r = run("fit", "--fabric", "emu", "--max-fit-error", "-1", EMU "pingpong.csv", NULL);
     expect_status(&r, 2);
     expect_in(r.err, "--max-fit-error '-1' (accepted: a percentage >= 0)");
