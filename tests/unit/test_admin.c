@@ -547,22 +547,22 @@ static void test_score_hostfile(void **state)
     done(&r);
     /* refused, naming the file and line: a host outside the allocation,
      * fewer names than tasks, not a regular file */
-    r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16", "--pattern",
-            "halo2d", "--size", "1M", "--layout", hf, "--nodelist", "n[1-4]", NULL);
-    expect_status(&r, 1);
-    expect_in(r.err, ": line 1: 'node0");
-    expect_in(r.err, "is not a node of the allocation (its 4 nodes: n1 n2 n3 n4)");
-    done(&r);
-    r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "17", "--pattern",
-            "halo2d", "--size", "1M", "--layout", hf, "--nodelist", "node[01-03],login", NULL);
-    expect_status(&r, 1);
-    expect_in(r.err, "names 16 tasks, the job runs 17");
-    done(&r);
-    r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16", "--pattern",
-            "halo2d", "--size", "1M", "--layout", dir, NULL);
-    expect_status(&r, 1);
-    expect_in(r.err, "not a regular file");
-    done(&r);
+    const struct {
+        const char *ntasks, *layout, *nodelist, *msg;
+    } refused[] = {
+        {"16", hf, "n[1-4]", ": line 1: 'node0"},
+        {"16", hf, "n[1-4]", "is not a node of the allocation (its 4 nodes: n1 n2 n3 n4)"},
+        {"17", hf, "node[01-03],login", "names 16 tasks, the job runs 17"},
+        {"16", dir, "node[01-03],login", "not a regular file"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks",
+                refused[i].ntasks, "--pattern", "halo2d", "--size", "1M", "--layout",
+                refused[i].layout, "--nodelist", refused[i].nodelist, NULL);
+        expect_status(&r, 1);
+        expect_in(r.err, refused[i].msg);
+        done(&r);
+    }
     /* a host list that does not match the allocation is a usage error */
     r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16", "--pattern",
             "halo2d", "--size", "1M", "--hostfile-out", hf, "--nodelist", "n[1-3]", NULL);
