@@ -50,6 +50,7 @@
  */
 #include "contention/penalty.h"
 
+#include "links.h"
 #include "model.h"
 
 #include <math.h>
@@ -98,13 +99,10 @@ static void distinct_degree(pair *pr, size_t np, int64_t *deg)
             deg[pr[i].a]++;
 }
 
-int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
-                          const unsigned char *active, double *penalty, ct_err *err)
+/* The incast term on penalties already computed (see the top of the file). */
+static int apply_incast(double incast, const ct_graph *g, const unsigned char *active,
+                        double *penalty, ct_err *err)
 {
-    if (!(incast >= 0) || !isfinite(incast))
-        return ct_err_set(err, "duplex_incast = %g (accepted: a finite number >= 0)", incast);
-    if (ct_duplex_penalties_ex(duplex, g, active, penalty, err) < 0)
-        return -1;
     if (incast == 0 || g->ncomm == 0)
         return 0;
     /* the incast degree of each NIC: distinct peer nodes, each direction */
@@ -152,6 +150,16 @@ int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
     }
     free(pr), free(kout), free(kin), free(slack_out), free(slack_in);
     return 0;
+}
+
+int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
+                          const unsigned char *active, double *penalty, ct_err *err)
+{
+    if (!(incast >= 0) || !isfinite(incast))
+        return ct_err_set(err, "duplex_incast = %g (accepted: a finite number >= 0)", incast);
+    if (ct_duplex_penalties_ex(duplex, g, active, penalty, err) < 0)
+        return -1;
+    return apply_incast(incast, g, active, penalty, err);
 }
 
 int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char *active,
@@ -250,15 +258,130 @@ static const ct_model_key duplex_keys[] = {
      .type = CT_PARAM_REAL, .slot = CT_DUPLEX_INCAST, .required = 0, .lo = 0, .hi = 10},
 };
 
-/* On a switch link (our extension, issue 14): a link of capacity C (in
- * NICs) carrying k communications gives each at most C/k of its bandwidth,
- * penalty k/C; the composition (penalty_links.c) takes the max with the
- * node-level duplex penalty. Switch links are full duplex (no δ): the
- * coupling is a property of the nodes' NICs and stacks. */
-static double duplex_link(const ct_penalty_model *m, double load, double cap)
+/* ---- on a switch tree (model.h tree_penalties; our extension, issue 14)
+ *
+ * One max-min over every constraint a flow meets: the δ-coupled NIC
+ * constraints of its two end nodes (above) and the switch links of its
+ * route, each of capacity up_cap (NIC units, links.h) and weight 1 (switch
+ * links are full duplex: the coupling is a property of the nodes' NICs and
+ * stacks). Until session 8 a link's penalty k/C was composed by taking the
+ * max with the node-level penalty (penalty_links.c), which lets the flows
+ * that do not cross a saturated uplink keep the NIC share the crossing ones
+ * cannot use on neither side: with the uplink the bottleneck of every
+ * layout, two layouts that send the same bytes across it tied, whatever
+ * their NICs carried besides. The joint filling gives a NIC's capacity
+ * left by uplink-bound flows to its other flows, as the fair-share
+ * baseline's tree rule does (penalty_fairshare.c). Mirrors
+ * ct_duplex_penalties_ex step for step (same levels, tolerance and freezing
+ * order), so that with no switch link on any route it computes the same
+ * doubles; the incast term is applied after, as there. */
+static int duplex_tree(const ct_penalty_model *m, const ct_tree_map *t, const ct_graph *g,
+                       const unsigned char *active, double *penalty, ct_err *err)
 {
-    (void)m;
-    return load / cap;
+    const double duplex = m->real[CT_DUPLEX_COUPLING], incast = m->real[CT_DUPLEX_INCAST];
+    if (!(duplex >= 0 && duplex <= 1))
+        return ct_err_set(err, "duplex = %g (accepted: a number >= 0 and <= 1)", duplex);
+    if (!(incast >= 0) || !isfinite(incast))
+        return ct_err_set(err, "duplex_incast = %g (accepted: a finite number >= 0)", incast);
+    if (g->nnodes < 1)
+        return ct_err_set(err, "graph with %d nodes (accepted: >= 1)", (int)g->nnodes);
+    const size_t n = g->ncomm, nc = 2 * (size_t)g->nnodes, nl = 2 * (size_t)t->nswitches;
+    const int nj = duplex > 0 ? 4 : 2;
+    dcons *k = calloc(nc, sizeof *k), *sl = calloc(nl ? nl : 1, sizeof *sl);
+    double *rate = malloc((n ? n : 1) * sizeof *rate);
+    size_t *off = NULL;
+    int32_t *path = NULL;
+    int rc = -1;
+    if (!k || !sl || !rate) {
+        ct_err_set(err, "out of memory for a duplex fair-share evaluation of %zu arcs", n);
+        goto done;
+    }
+    if (links_routes(t, g, active, &off, &path, err) < 0)
+        goto done;
+    const ct_comm *c = g->comm;
+    size_t unfrozen = 0;
+    for (size_t i = 0; i < n; i++) {
+        rate[i] = 0.0;
+        if (active && !active[i])
+            continue;
+        for (int j = 0; j < nj; j++) {
+            dcons *x = &k[cons_of(&c[i], j)];
+            x->wfree += (j < 2 ? 1.0 : duplex) * (double)c[i].mult;
+            x->nfree += c[i].mult;
+        }
+        for (size_t j = off[i]; j < off[i + 1]; j++) {
+            sl[path[j]].wfree += (double)c[i].mult;
+            sl[path[j]].nfree += c[i].mult;
+        }
+        rate[i] = -1.0;
+        unfrozen++;
+    }
+    while (unfrozen > 0) {
+        double level = INFINITY;
+        for (size_t v = 0; v < nc; v++)
+            if (k[v].nfree > 0 && k[v].wfree > 0 && (1.0 - k[v].used) / k[v].wfree < level)
+                level = (1.0 - k[v].used) / k[v].wfree;
+        for (size_t l = 0; l < nl; l++)
+            if (sl[l].nfree > 0 && (t->up_cap[l / 2] - sl[l].used) / sl[l].wfree < level)
+                level = (t->up_cap[l / 2] - sl[l].used) / sl[l].wfree;
+        if (level < 0)
+            level = 0;
+        const double tol = level * 1e-12;
+        for (size_t i = 0; i < n; i++) {
+            if (rate[i] >= 0)
+                continue;
+            int hit = 0;
+            for (int j = 0; j < nj && !hit; j++) {
+                const dcons *x = &k[cons_of(&c[i], j)];
+                hit = x->wfree > 0 && (1.0 - x->used) / x->wfree <= level + tol;
+            }
+            for (size_t j = off[i]; j < off[i + 1] && !hit; j++) {
+                const dcons *x = &sl[path[j]];
+                hit = (t->up_cap[path[j] / 2] - x->used) / x->wfree <= level + tol;
+            }
+            if (hit)
+                rate[i] = -2.0; /* freeze after the scan: levels must not move */
+        }
+        size_t frozen = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (rate[i] != -2.0)
+                continue;
+            rate[i] = level;
+            for (int j = 0; j < nj; j++) {
+                dcons *x = &k[cons_of(&c[i], j)];
+                const double w = (j < 2 ? 1.0 : duplex) * (double)c[i].mult;
+                x->used += level * w;
+                x->nfree -= c[i].mult;
+                x->wfree = x->nfree > 0 ? x->wfree - w : 0.0;
+            }
+            for (size_t j = off[i]; j < off[i + 1]; j++) {
+                dcons *x = &sl[path[j]];
+                x->used += level * (double)c[i].mult;
+                x->nfree -= c[i].mult;
+                x->wfree = x->nfree > 0 ? x->wfree - (double)c[i].mult : 0.0;
+            }
+            unfrozen--;
+            frozen++;
+        }
+        if (!frozen) { /* cannot happen: the constraint that set the level freezes its flows */
+            ct_err_set(err, "duplex fair share on a tree made no progress");
+            goto done;
+        }
+    }
+    rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (active && !active[i])
+            penalty[i] = 0.0;
+        else if (!(rate[i] > 0))
+            rc = ct_err_set(err, "duplex fair share: arc %zu got rate %g", i, rate[i]);
+        else
+            penalty[i] = 1.0 / rate[i];
+    }
+    if (rc == 0)
+        rc = apply_incast(incast, g, active, penalty, err);
+done:
+    free(k), free(sl), free(rate), free(off), free(path);
+    return rc;
 }
 
 const model_ops model_duplex = {
@@ -270,5 +393,5 @@ const model_ops model_duplex = {
              .nkeys = sizeof duplex_keys / sizeof duplex_keys[0],
              .penalty_ge1 = 1},
     .penalties = duplex_penalties,
-    .link_penalty = duplex_link,
+    .tree_penalties = duplex_tree,
 };

@@ -79,6 +79,9 @@ static ct_penalty_model model(ct_model_kind k, unsigned flags)
         m.integer[CT_GIGE_FLAGS] = flags;
     } else if (k == CT_MODEL_STOPGO) {
         m = CT_STOPGO_MODEL(CT_STOPGO_SCALABLE, 0);
+    } else if (k == CT_MODEL_DUPLEX) {
+        m = CT_DUPLEX_MODEL(0.12);
+        m.real[CT_DUPLEX_INCAST] = 0.09;
     }
     return m;
 }
@@ -89,9 +92,9 @@ static ct_penalty_model model(ct_model_kind k, unsigned flags)
 static void test_single_switch_is_exactly_node_level(void **state)
 {
     (void)state;
-    const ct_model_kind kinds[] = {CT_MODEL_NONE, CT_MODEL_GIGE, CT_MODEL_GIGE, CT_MODEL_STOPGO,
-                                   CT_MODEL_FAIRSHARE};
-    const unsigned flags[] = {0, 0, CT_GIGE_LITERAL_PI, 0, 0};
+    const ct_model_kind kinds[] = {CT_MODEL_NONE,    CT_MODEL_GIGE,      CT_MODEL_GIGE,
+                                   CT_MODEL_STOPGO,  CT_MODEL_FAIRSHARE, CT_MODEL_DUPLEX};
+    const unsigned flags[] = {0, 0, CT_GIGE_LITERAL_PI, 0, 0, 0};
     const int32_t parent[] = {-1, 0, 0, 1};
     const double cap[] = {0, 0.5, 0.25, 0.125};
     ct_err err;
@@ -134,7 +137,52 @@ static void test_single_switch_is_exactly_node_level(void **state)
         ct_tree_map_free(&flat);
         ct_graph_free(&g);
     }
-    assert_int_equal(compared, 300 * 5);
+    assert_int_equal(compared, 300 * 6);
+}
+
+/* The duplex fair share on a tree is one max-min over the δ-coupled NIC
+ * constraints and the switch links (session 8): a NIC's capacity that an
+ * uplink-bound flow cannot use goes to the node's other flows. By hand, two
+ * leaves {0, 1}, {2, 3}, leaf uplinks of 0.25 NIC, δ = 0.2, no incast term;
+ * A 0 -> 2 (crosses), B 0 -> 1, D 1 -> 0. Level 0.25 fills the uplink: A =
+ * 0.25. Then out(0) holds A (1 x 0.25) and B + δ D (weight 1.2): (1 -
+ * 0.25) / 1.2 = 0.625 < in(0)'s (1 - δ 0.25) / 1.2 = 0.792: B = D = 0.625.
+ * Penalties 4, 1.6, 1.6. (The max composition it replaces gave the
+ * node-level 1 / 0.4545 = 2.2 to B and D: out(0) shared by all three.) */
+static void test_duplex_joint_filling(void **state)
+{
+    (void)state;
+    ct_err err;
+    ct_graph g;
+    assert_int_equal(ct_graph_init(&g, 4, &err), 0);
+    assert_int_equal(ct_graph_add(&g, 0, 2, 1, 1e6, &err), 0);
+    assert_int_equal(ct_graph_add(&g, 0, 1, 1, 1e6, &err), 0);
+    assert_int_equal(ct_graph_add(&g, 1, 0, 1, 1e6, &err), 0);
+    const int32_t parent[] = {-1, 0, 0}, leaf[] = {1, 1, 2, 2};
+    const double cap[] = {0, 0.25, 0.25};
+    ct_tree_map tm;
+    make_map(&tm, 3, parent, cap, 4, leaf);
+    ct_penalty_model m = CT_DUPLEX_MODEL(0.2);
+    m.tree = &tm;
+    double p[3];
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    close_rel(p[0], 4.0, 1e-12, "A, uplink-bound");
+    close_rel(p[1], 1.6, 1e-12, "B, the NIC's rest");
+    close_rel(p[2], 1.6, 1e-12, "D, coupled to out(0)");
+    /* on one switch: all three share out(0) at 1 / 2.2 */
+    m.tree = NULL;
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    for (int i = 0; i < 3; i++)
+        close_rel(p[i], 2.2, 1e-12, "one switch");
+    /* the incast term multiplies after the filling: node 0 sends to 2 peer
+     * nodes (1 and 2), each with a single peer that way: slack, k = 1 */
+    m = CT_DUPLEX_MODEL(0.2);
+    m.real[CT_DUPLEX_INCAST] = 0.5;
+    m.tree = &tm;
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    close_rel(p[1], 1.6, 1e-12, "B with slack");
+    ct_tree_map_free(&tm);
+    ct_graph_free(&g);
 }
 
 /* Issue 14's measured case: two leaves of two nodes, a trunk of one NIC's
@@ -290,6 +338,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_single_switch_is_exactly_node_level),
         cmocka_unit_test(test_two_leaves_halves_block),
+        cmocka_unit_test(test_duplex_joint_filling),
         cmocka_unit_test(test_fairshare_maxmin_on_random_trees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
