@@ -162,19 +162,25 @@ int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
     return apply_incast(incast, g, active, penalty, err);
 }
 
-int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char *active,
-                           double *penalty, ct_err *err)
+/* The progressive filling, with one switch (t NULL: the 2 * nodes NIC
+ * constraints) or over a tree (t, and the arcs' routes off/path, links.h:
+ * each switch link one more constraint of capacity up_cap and weight 1).
+ * One code path for both, so that with no switch link on any route the
+ * tree computes the same doubles. */
+static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *active,
+                       const ct_tree_map *t, const size_t *off, const int32_t *path,
+                       double *penalty, ct_err *err)
 {
     if (!(duplex >= 0 && duplex <= 1))
         return ct_err_set(err, "duplex = %g (accepted: a number >= 0 and <= 1)", duplex);
     if (g->nnodes < 1)
         return ct_err_set(err, "graph with %d nodes (accepted: >= 1)", (int)g->nnodes);
-    const size_t n = g->ncomm, nc = 2 * (size_t)g->nnodes;
+    const size_t n = g->ncomm, nc = 2 * (size_t)g->nnodes, nl = t ? 2 * (size_t)t->nswitches : 0;
     const int nj = duplex > 0 ? 4 : 2; /* δ = 0: the fair-share baseline's two NICs */
-    dcons *k = calloc(nc, sizeof *k);
+    dcons *k = calloc(nc, sizeof *k), *sl = calloc(nl ? nl : 1, sizeof *sl);
     double *rate = malloc((n ? n : 1) * sizeof *rate);
-    if (!k || !rate) {
-        free(k), free(rate);
+    if (!k || !sl || !rate) {
+        free(k), free(sl), free(rate);
         return ct_err_set(err, "out of memory for a duplex fair-share evaluation of %zu arcs", n);
     }
     const ct_comm *c = g->comm;
@@ -188,29 +194,42 @@ int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char
             x->wfree += (j < 2 ? 1.0 : duplex) * (double)c[i].mult;
             x->nfree += c[i].mult;
         }
+        for (size_t j = t ? off[i] : 0; t && j < off[i + 1]; j++) {
+            sl[path[j]].wfree += (double)c[i].mult;
+            sl[path[j]].nfree += c[i].mult;
+        }
         rate[i] = -1.0; /* unfrozen */
         unfrozen++;
     }
+    int rc = 0;
     while (unfrozen > 0) {
-        /* the water level at which the first constraint fills: (1 - used) / wfree */
+        /* the water level at which the first constraint fills: (cap - used) / wfree */
         double level = INFINITY;
         for (size_t v = 0; v < nc; v++)
             if (k[v].nfree > 0 && k[v].wfree > 0 && (1.0 - k[v].used) / k[v].wfree < level)
                 level = (1.0 - k[v].used) / k[v].wfree;
+        for (size_t l = 0; l < nl; l++)
+            if (sl[l].nfree > 0 && (t->up_cap[l / 2] - sl[l].used) / sl[l].wfree < level)
+                level = (t->up_cap[l / 2] - sl[l].used) / sl[l].wfree;
         if (level < 0)
             level = 0; /* rounding: a constraint already full */
         const double tol = level * 1e-12;
         for (size_t i = 0; i < n; i++) {
             if (rate[i] >= 0)
                 continue;
-            for (int j = 0; j < nj; j++) {
+            int hit = 0;
+            for (int j = 0; j < nj && !hit; j++) {
                 const dcons *x = &k[cons_of(&c[i], j)];
-                if (x->wfree > 0 && (1.0 - x->used) / x->wfree <= level + tol) {
-                    rate[i] = -2.0; /* freeze after the scan: levels must not move */
-                    break;
-                }
+                hit = x->wfree > 0 && (1.0 - x->used) / x->wfree <= level + tol;
             }
+            for (size_t j = t ? off[i] : 0; t && j < off[i + 1] && !hit; j++) {
+                const dcons *x = &sl[path[j]];
+                hit = (t->up_cap[path[j] / 2] - x->used) / x->wfree <= level + tol;
+            }
+            if (hit)
+                rate[i] = -2.0; /* freeze after the scan: levels must not move */
         }
+        size_t frozen = 0;
         for (size_t i = 0; i < n; i++) {
             if (rate[i] != -2.0)
                 continue;
@@ -222,22 +241,36 @@ int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char
                 x->nfree -= c[i].mult;
                 x->wfree = x->nfree > 0 ? x->wfree - w : 0.0;
             }
+            for (size_t j = t ? off[i] : 0; t && j < off[i + 1]; j++) {
+                dcons *x = &sl[path[j]];
+                x->used += level * (double)c[i].mult;
+                x->nfree -= c[i].mult;
+                x->wfree = x->nfree > 0 ? x->wfree - (double)c[i].mult : 0.0;
+            }
             unfrozen--;
+            frozen++;
         }
-    }
-    int rc = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (active && !active[i]) {
-            penalty[i] = 0.0;
-        } else if (!(rate[i] > 0)) {
-            rc = ct_err_set(err, "duplex fair share: arc %zu got rate %g", i, rate[i]);
+        if (!frozen) { /* cannot happen: the constraint that set the level freezes its flows */
+            rc = ct_err_set(err, "duplex fair share made no progress");
             break;
-        } else {
-            penalty[i] = 1.0 / rate[i];
         }
     }
-    free(k), free(rate);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (active && !active[i])
+            penalty[i] = 0.0;
+        else if (!(rate[i] > 0))
+            rc = ct_err_set(err, "duplex fair share: arc %zu got rate %g", i, rate[i]);
+        else
+            penalty[i] = 1.0 / rate[i];
+    }
+    free(k), free(sl), free(rate);
     return rc;
+}
+
+int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char *active,
+                           double *penalty, ct_err *err)
+{
+    return duplex_fill(duplex, g, active, NULL, NULL, NULL, penalty, err);
 }
 
 /* ---- the model's entry in the registry (model.h) */
@@ -278,109 +311,17 @@ static const ct_model_key duplex_keys[] = {
 static int duplex_tree(const ct_penalty_model *m, const ct_tree_map *t, const ct_graph *g,
                        const unsigned char *active, double *penalty, ct_err *err)
 {
-    const double duplex = m->real[CT_DUPLEX_COUPLING], incast = m->real[CT_DUPLEX_INCAST];
-    if (!(duplex >= 0 && duplex <= 1))
-        return ct_err_set(err, "duplex = %g (accepted: a number >= 0 and <= 1)", duplex);
+    const double incast = m->real[CT_DUPLEX_INCAST];
     if (!(incast >= 0) || !isfinite(incast))
         return ct_err_set(err, "duplex_incast = %g (accepted: a finite number >= 0)", incast);
-    if (g->nnodes < 1)
-        return ct_err_set(err, "graph with %d nodes (accepted: >= 1)", (int)g->nnodes);
-    const size_t n = g->ncomm, nc = 2 * (size_t)g->nnodes, nl = 2 * (size_t)t->nswitches;
-    const int nj = duplex > 0 ? 4 : 2;
-    dcons *k = calloc(nc, sizeof *k), *sl = calloc(nl ? nl : 1, sizeof *sl);
-    double *rate = malloc((n ? n : 1) * sizeof *rate);
     size_t *off = NULL;
     int32_t *path = NULL;
-    int rc = -1;
-    if (!k || !sl || !rate) {
-        ct_err_set(err, "out of memory for a duplex fair-share evaluation of %zu arcs", n);
-        goto done;
-    }
-    if (links_routes(t, g, active, &off, &path, err) < 0)
-        goto done;
-    const ct_comm *c = g->comm;
-    size_t unfrozen = 0;
-    for (size_t i = 0; i < n; i++) {
-        rate[i] = 0.0;
-        if (active && !active[i])
-            continue;
-        for (int j = 0; j < nj; j++) {
-            dcons *x = &k[cons_of(&c[i], j)];
-            x->wfree += (j < 2 ? 1.0 : duplex) * (double)c[i].mult;
-            x->nfree += c[i].mult;
-        }
-        for (size_t j = off[i]; j < off[i + 1]; j++) {
-            sl[path[j]].wfree += (double)c[i].mult;
-            sl[path[j]].nfree += c[i].mult;
-        }
-        rate[i] = -1.0;
-        unfrozen++;
-    }
-    while (unfrozen > 0) {
-        double level = INFINITY;
-        for (size_t v = 0; v < nc; v++)
-            if (k[v].nfree > 0 && k[v].wfree > 0 && (1.0 - k[v].used) / k[v].wfree < level)
-                level = (1.0 - k[v].used) / k[v].wfree;
-        for (size_t l = 0; l < nl; l++)
-            if (sl[l].nfree > 0 && (t->up_cap[l / 2] - sl[l].used) / sl[l].wfree < level)
-                level = (t->up_cap[l / 2] - sl[l].used) / sl[l].wfree;
-        if (level < 0)
-            level = 0;
-        const double tol = level * 1e-12;
-        for (size_t i = 0; i < n; i++) {
-            if (rate[i] >= 0)
-                continue;
-            int hit = 0;
-            for (int j = 0; j < nj && !hit; j++) {
-                const dcons *x = &k[cons_of(&c[i], j)];
-                hit = x->wfree > 0 && (1.0 - x->used) / x->wfree <= level + tol;
-            }
-            for (size_t j = off[i]; j < off[i + 1] && !hit; j++) {
-                const dcons *x = &sl[path[j]];
-                hit = (t->up_cap[path[j] / 2] - x->used) / x->wfree <= level + tol;
-            }
-            if (hit)
-                rate[i] = -2.0; /* freeze after the scan: levels must not move */
-        }
-        size_t frozen = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (rate[i] != -2.0)
-                continue;
-            rate[i] = level;
-            for (int j = 0; j < nj; j++) {
-                dcons *x = &k[cons_of(&c[i], j)];
-                const double w = (j < 2 ? 1.0 : duplex) * (double)c[i].mult;
-                x->used += level * w;
-                x->nfree -= c[i].mult;
-                x->wfree = x->nfree > 0 ? x->wfree - w : 0.0;
-            }
-            for (size_t j = off[i]; j < off[i + 1]; j++) {
-                dcons *x = &sl[path[j]];
-                x->used += level * (double)c[i].mult;
-                x->nfree -= c[i].mult;
-                x->wfree = x->nfree > 0 ? x->wfree - (double)c[i].mult : 0.0;
-            }
-            unfrozen--;
-            frozen++;
-        }
-        if (!frozen) { /* cannot happen: the constraint that set the level freezes its flows */
-            ct_err_set(err, "duplex fair share on a tree made no progress");
-            goto done;
-        }
-    }
-    rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        if (active && !active[i])
-            penalty[i] = 0.0;
-        else if (!(rate[i] > 0))
-            rc = ct_err_set(err, "duplex fair share: arc %zu got rate %g", i, rate[i]);
-        else
-            penalty[i] = 1.0 / rate[i];
-    }
+    int rc = links_routes(t, g, active, &off, &path, err);
+    if (rc == 0)
+        rc = duplex_fill(m->real[CT_DUPLEX_COUPLING], g, active, t, off, path, penalty, err);
     if (rc == 0)
         rc = apply_incast(incast, g, active, penalty, err);
-done:
-    free(k), free(sl), free(rate), free(off), free(path);
+    free(off), free(path);
     return rc;
 }
 
