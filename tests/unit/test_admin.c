@@ -545,6 +545,35 @@ static void test_score_hostfile(void **state)
     expect_in(r.out, "layout ");
     expect_in(r.out, "16 remote comms");
     done(&r);
+    /* names, not positions: on a two-leaf fabric ({n1, n2}, {n3, n4}, ring
+     * of 8), the same file over the nodes listed in another order, or sorted
+     * by switch (--switch-order permutes them before the file is read), is
+     * the same layout and costs the same; a file that pairs the tasks across
+     * the leaves costs more */
+    char hf2[256];
+    snprintf(hf2, sizeof hf2, "%s/leaves", dir);
+    double price[4];
+    const char *orders[][2] = {{"n[1-4]", NULL}, {"n1,n3,n2,n4", NULL},
+                               {"n1,n3,n2,n4", "--switch-order"}, {"n[1-4]", NULL}};
+    for (int k = 0; k < 4; k++) {
+        FILE *w = fopen(hf2, "w");
+        assert_non_null(w);
+        fputs(k < 3 ? "n1*2\nn2*2\nn3*2\nn4*2\n" : "n1,n3,n1,n3,n2,n4,n2,n4\n", w);
+        fclose(w);
+        r = run("score", "--config", SIG "valid_topology.yaml", "--cpus-per-node", "2(x4)",
+                "--ntasks", "8", "--pattern", "ring", "--size", "1M", "--layout", hf2,
+                "--nodelist", orders[k][0], "--json", orders[k][1], NULL);
+        expect_status(&r, 0);
+        l = strstr(r.out, "\"layout\": {");
+        assert_non_null(l);
+        price[k] = json_num(l, "predicted_s");
+        done(&r);
+    }
+    for (int k = 1; k < 3; k++)
+        if (fabs(price[k] - price[0]) > 1e-12 * price[0])
+            fail_msg("order %d: %.17g against %.17g", k, price[k], price[0]);
+    assert_true(price[3] > 1.5 * price[0]);
+    unlink(hf2);
     /* refused, naming the file and line: a host outside the allocation,
      * fewer names than tasks, not a regular file */
     const struct {
