@@ -13,6 +13,7 @@
  * case the switch-ordered start is for).
  *
  *   bench_score_tree [NODES [TASKS_PER_NODE [LEAVES [REPEATS [interleaved]]]]]
+ *   CT_BENCH_MODEL=duplex: the duplex fair share instead of GigE.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,17 @@ int main(int argc, char **argv)
     }
     ct_fabric f;
     bench_gige_fabric(&f, "gige_tree", 1);
+    /* CT_BENCH_MODEL=duplex: the duplex fair share (calibrate --incast's
+     * pattern model; its tree rule is one max-min over NICs and links) */
+    const char *mdl = getenv("CT_BENCH_MODEL");
+    if (mdl && strcmp(mdl, "duplex") == 0) {
+        f.penalty = CT_DUPLEX_MODEL(0.12);
+        f.penalty.real[CT_DUPLEX_INCAST] = 0.09;
+        snprintf(f.name, sizeof f.name, "duplex_tree");
+    } else if (mdl && strcmp(mdl, "gige") != 0) {
+        fprintf(stderr, "bench_score_tree: CT_BENCH_MODEL=%s (accepted: gige, duplex)\n", mdl);
+        return 2;
+    }
 
     /* the tree in NIC units: leaf l holds nodes [l*nodes/leaves, (l+1)*nodes/leaves),
      * its uplink carries (its nodes) / 4 NICs */
