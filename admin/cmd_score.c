@@ -138,22 +138,16 @@ static int read_layout(const char *path, const ct_alloc *alloc, long cpt, long n
         return ADMIN_INVALID;
     int64_t slots = ct_alloc_slots(alloc, (int32_t)cpt);
     int32_t want = ntasks > 0 ? (int32_t)ntasks : (int32_t)(slots < INT32_MAX ? slots : INT32_MAX);
-    int32_t *node_of = malloc((size_t)(want > 0 ? want : 1) * sizeof *node_of), got = 0;
     ct_err err;
     int rc = ADMIN_INVALID;
-    if (!node_of)
-        admin_fail(CMD, "%s: out of memory for %d tasks", path, (int)want);
-    else if (ctslurm_parse_hostfile(path, text, len, hosts, nhosts, want, node_of, &got, &err) < 0)
+    if (ctslurm_hostfile_layout(path, text, len, hosts, nhosts, want, out, &err) < 0)
         admin_fail(CMD, "%s", err.msg);
-    else if (ntasks > 0 && got < want)
+    else if (ntasks > 0 && out->ntasks < want)
         admin_fail(CMD, "%s: names %d tasks, the job runs %ld (srun refuses a hostfile with too "
                         "few names)",
-                   path, (int)got, ntasks);
-    else if (ct_layout_explicit(alloc->nnodes, got, node_of, out, &err) < 0)
-        admin_fail(CMD, "%s: %s", path, err.msg);
+                   path, (int)out->ntasks, ntasks);
     else
         rc = ADMIN_OK;
-    free(node_of);
     free(text);
     return rc;
 }

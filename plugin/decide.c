@@ -431,8 +431,6 @@ static void fmt_scores(const ct_score_result *r, char *buf, size_t n)
     }
 }
 
-/* Scores block and cyclic; 0 on success, -1 after recording a failure
- * (what explains it). */
 /* The user's SLURM_HOSTFILE (report mode with -m arbitrary) as a layout
  * over the allocation's nodes, read with bounds (a regular file of at most
  * CTP_HOSTFILE_MAX_BYTES, the step's tasks); 0, or -1 with why in note. */
@@ -443,7 +441,6 @@ static int user_layout(const char *path, ctp_getenv_fn fn, void *ctx, const geom
     char **names = NULL, *text = NULL;
     int64_t nn = 0;
     size_t len = 0;
-    int32_t *node_of = NULL, got = 0;
     ct_err err = {{0}};
     int rc = -1;
     if (!nl)
@@ -454,24 +451,22 @@ static int user_layout(const char *path, ctp_getenv_fn fn, void *ctx, const geom
     else if (ct_read_file(path, CTP_HOSTFILE_MAX_BYTES, "a SLURM_HOSTFILE, one node name per task",
                           &text, &len, &err) < 0)
         strf(note, noten, "%s", err.msg);
-    else if (!(node_of = malloc((size_t)(g->ntasks > 0 ? g->ntasks : 1) * sizeof *node_of)))
-        strf(note, noten, "out of memory");
-    else if (ctslurm_parse_hostfile(path, text, len, names, nn, g->ntasks, node_of, &got, &err) <
-             0)
+    else if (ctslurm_hostfile_layout(path, text, len, names, nn, g->ntasks, out, &err) < 0)
         strf(note, noten, "%s", err.msg);
-    else if (got < g->ntasks)
-        strf(note, noten, "%s: names %d tasks, the step runs %d", path, (int)got,
+    else if (out->ntasks < g->ntasks)
+        strf(note, noten, "%s: names %d tasks, the step runs %d", path, (int)out->ntasks,
              (int)g->ntasks);
-    else if (ct_layout_explicit(g->alloc.nnodes, got, node_of, out, &err) < 0)
-        strf(note, noten, "%s: %s", path, err.msg);
     else
         rc = 0;
-    free(node_of);
+    if (rc < 0)
+        ct_layout_free(out);
     free(text);
     ctslurm_hosts_free(names, nn);
     return rc;
 }
 
+/* Scores block and cyclic (and the user's hostfile, when given); 0 on
+ * success, -1 after recording a failure (what explains it). */
 static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn, void *ctx,
                  const geometry *g, ct_score_result *res, ctp_placed *placed, char *ctxline,
                  size_t ctxn, char *what, size_t whatn, ctp_logrec *lr, const char *hostfile,

@@ -64,6 +64,11 @@ static int32_t node_slots(int32_t cpus, int32_t cpus_per_task)
     return s < 1 ? 1 : s;
 }
 
+int32_t ct_alloc_node_slots(const ct_alloc *a, int32_t i, int32_t cpus_per_task)
+{
+    return node_slots(a->cpus[i], cpus_per_task < 1 ? 1 : cpus_per_task);
+}
+
 int64_t ct_alloc_slots(const ct_alloc *a, int32_t cpus_per_task)
 {
     if (cpus_per_task < 1)

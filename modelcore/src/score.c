@@ -1071,24 +1071,21 @@ static int given_layout(const score_ctx *x, ct_layout *l, ct_err *err)
     if (g->ntasks != x->ntasks)
         return ct_err_set(err, "%s: %d tasks, but the job runs %d (they must match)", name,
                           (int)g->ntasks, (int)x->ntasks);
-    if (g->nnodes != nnodes || (g->ntasks > 0 && !g->node_of))
+    if (g->nnodes != nnodes)
         return ct_err_set(err, "%s: a layout over %d nodes for an allocation of %d nodes", name,
                           (int)g->nnodes, (int)nnodes);
-    int32_t *count = calloc((size_t)nnodes, sizeof *count);
-    if (!count)
+    if (ct_layout_explicit(nnodes, g->ntasks, g->node_of, l, err) < 0) /* tasks on its nodes */
+        return ct_err_prefix(err, "%s: ", name);
+    int32_t *count = malloc((size_t)nnodes * sizeof *count);
+    if (!count) {
+        ct_layout_free(l);
         return ct_err_set(err, "%s: out of memory", name);
+    }
+    ct_layout_counts(l, count);
     int rc = 0;
-    for (int32_t t = 0; t < g->ntasks && rc == 0; t++) {
-        int32_t k = g->node_of[t];
-        if (k < 0 || k >= nnodes) {
-            rc = ct_err_set(err, "%s: task %d on node %d (accepted: 0..%d)", name, (int)t,
-                            (int)k, (int)nnodes - 1);
-            break;
-        }
-        int32_t slots = req->alloc->cpus[k] / x->cpt;
-        if (slots < 1)
-            slots = 1;
-        if (++count[k] > slots)
+    for (int32_t k = 0; k < nnodes && rc == 0; k++) {
+        int32_t slots = ct_alloc_node_slots(req->alloc, k, x->cpt);
+        if (count[k] > slots)
             rc = ct_err_set(err,
                             "%s: more than %d tasks on node %d (%d CPUs at %d per task; Slurm "
                             "would need --overcommit)",
@@ -1096,8 +1093,8 @@ static int given_layout(const score_ctx *x, ct_layout *l, ct_err *err)
     }
     free(count);
     if (rc < 0)
-        return -1;
-    return ct_layout_explicit(nnodes, g->ntasks, g->node_of, l, err);
+        ct_layout_free(l);
+    return rc;
 }
 
 /* The links the busiest-link report looks at: the tree, or one switch. */

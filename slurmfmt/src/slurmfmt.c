@@ -455,3 +455,19 @@ int ctslurm_parse_hostfile(const char *label, const char *text, size_t len, char
     *nread = got;
     return 0;
 }
+
+int ctslurm_hostfile_layout(const char *label, const char *text, size_t len, char *const *hosts,
+                            int64_t nhosts, int32_t ntasks, ct_layout *out, ct_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!label)
+        label = "hostfile";
+    int32_t *node_of = malloc((size_t)(ntasks > 0 ? ntasks : 1) * sizeof *node_of), got = 0;
+    if (!node_of)
+        return ct_err_set(err, "%s: out of memory for %d tasks", label, (int)ntasks);
+    int rc = ctslurm_parse_hostfile(label, text, len, hosts, nhosts, ntasks, node_of, &got, err);
+    if (rc == 0 && ct_layout_explicit((int32_t)nhosts, got, node_of, out, err) < 0)
+        rc = ct_err_prefix(err, "%s: ", label);
+    free(node_of);
+    return rc < 0 ? -1 : 0;
+}

@@ -157,6 +157,17 @@ static void test_hostfile(void **state)
     assert_int_equal(n, 6);
     const int32_t want[] = {2, 1, 2, 2, 0, 3};
     assert_memory_equal(v, want, sizeof want);
+    /* the same as a layout over the 4 nodes; a file naming no task is none */
+    static char *const hosts[] = {"n10", "n1", "n2", "tux-3"};
+    ct_layout l;
+    assert_int_equal(ctslurm_hostfile_layout("hosts.txt", ok, strlen(ok), hosts, 4, 6, &l, &err), 0);
+    assert_int_equal(l.ntasks, 6);
+    assert_int_equal(l.nnodes, 4);
+    assert_memory_equal(l.node_of, want, sizeof want);
+    ct_layout_free(&l);
+    assert_int_equal(ctslurm_hostfile_layout("hosts.txt", "# none\n", 7, hosts, 4, 6, &l, &err), -1);
+    assert_non_null(strstr(err.msg, "hosts.txt: task count 0 out of range"));
+    assert_null(l.node_of);
     /* as srun: the first ntasks names; fewer is reported through nread */
     assert_int_equal(hf("n1*10\nbogus\n", 12, 3, v, &n, &err), 0);
     assert_int_equal(n, 3);

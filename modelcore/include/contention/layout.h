@@ -63,6 +63,8 @@ int ct_alloc_cap(const ct_alloc *in, int32_t max_cpus, ct_alloc *out, ct_err *er
 int64_t ct_alloc_total(const ct_alloc *a);
 /* Task slots Slurm sees: sum over nodes of max(1, cpus / cpus_per_task). */
 int64_t ct_alloc_slots(const ct_alloc *a, int32_t cpus_per_task);
+/* Node i's task slots: max(1, cpus / cpus_per_task). */
+int32_t ct_alloc_node_slots(const ct_alloc *a, int32_t i, int32_t cpus_per_task);
 void ct_alloc_free(ct_alloc *a);
 
 /* Build the layout Slurm would produce for `dist` (cpus_per_task >= 1,

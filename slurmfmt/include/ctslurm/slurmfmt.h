@@ -46,4 +46,12 @@ int ctslurm_parse_hostfile(const char *label, const char *text, size_t len, char
                            int64_t nhosts, int32_t ntasks, int32_t *node_of, int32_t *nread,
                            ct_err *err);
 
+/* The same file as an explicit layout over the nhosts nodes (hosts[k] is
+ * node k): out->ntasks is what the file names, at most ntasks (a caller
+ * that needs them all checks it). Errors as ctslurm_parse_hostfile's, or
+ * "LABEL: ..." from ct_layout_explicit (e.g. a file naming no task); on
+ * error *out is empty. Free with ct_layout_free. */
+int ctslurm_hostfile_layout(const char *label, const char *text, size_t len, char *const *hosts,
+                            int64_t nhosts, int32_t ntasks, ct_layout *out, ct_err *err);
+
 #endif
