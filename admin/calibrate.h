@@ -147,6 +147,9 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
  * lines on info say what was measured. */
 int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, FILE *info);
 /* The fabric entry from the fit (fab already named by admin_new_fabric). */
+/* 1 when the fabric written gets the duplex fair share for its patterns:
+ * fitted, and --pattern-model is duplex or left to its default. */
+int calib_writes_duplex(const calib_args *a, const calib_fit *f);
 int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
                       ct_fabric *fab);
 /* Output files: signature YAML (--out, else stdout), --plot SVG, --points

@@ -192,6 +192,12 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
     }
 }
 
+int calib_writes_duplex(const calib_args *a, const calib_fit *f)
+{
+    return f->have_duplex &&
+           (a->pattern_model == CALIB_PM_DEFAULT || a->pattern_model == CALIB_PM_DUPLEX);
+}
+
 int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
                       ct_fabric *fab)
 {
@@ -244,7 +250,7 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: fair-share baseline (--pattern-model fairshare)",
                  r->today);
-    } else if (f->have_duplex && pm != CALIB_PM_GIGE) {
+    } else if (calib_writes_duplex(a, f)) {
         fab->penalty = CT_DUPLEX_MODEL(f->dx.delta); /* our extension: penalty_duplex.c */
         fab->penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&f->res.sig);
         snprintf(fab->penalty_source, sizeof fab->penalty_source,

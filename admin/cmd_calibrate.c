@@ -319,9 +319,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 f->dx.delta, f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
                 f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "",
                 ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig),
-                a->pattern_model == CALIB_PM_DEFAULT || a->pattern_model == CALIB_PM_DUPLEX
-                    ? "; penalty model written: duplex fair share"
-                    : "");
+                calib_writes_duplex(a, f) ? "; penalty model written: duplex fair share" : "");
     else if (a->incast || a->pattern_model == CALIB_PM_DUPLEX)
         fprintf(info, "duplex coupling not fitted: %s\n", f->duplex_err);
     if (r->d.intra_bw > 0)
