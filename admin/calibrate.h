@@ -40,9 +40,7 @@ enum { CALIB_PM_DEFAULT, CALIB_PM_GIGE, CALIB_PM_DUPLEX, CALIB_PM_FAIRSHARE };
 
 /* ---- plan (calibrate_jobs.c) */
 
-enum { ST_PINGPONG, ST_ALLTOALL, ST_CONFLICT, ST_INTRA, ST_UPLINK, ST_CROSSING };
-/* most communications per direction calibrate's crossing step puts through one uplink */
-#define CALIB_CROSS_MAX_FLOWS 64
+enum { ST_PINGPONG, ST_ALLTOALL, ST_CONFLICT, ST_INTRA, ST_UPLINK };
 
 typedef struct step {
     int kind;
@@ -77,10 +75,9 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);
  * Slurm (`scontrol show topology` -> dir/topology.txt, the allocation's
  * nodes -> dir/hosts.txt) and, when the allocation spans two or more
  * leaves, add the uplink step (uplink.csv: per leaf, one pair of nodes
- * across its uplink alone, then k pairs at once) and, with C tasks per node,
- * the crossing step (crossing.csv: many flows across each uplink at once). Silent when Slurm has no
+ * across its uplink alone, then k pairs at once). Silent when Slurm has no
  * tree; a tree that cannot be read is reported on info and skipped. */
-void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *dir, FILE *info);
+void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE *info);
 /* --sizes "32K,64K,...": ADMIN_OK or ADMIN_USAGE with the message printed. */
 int calib_parse_sizes(const char *s, plan *p);
 

@@ -434,7 +434,7 @@ static char *slurp(const char *path)
     return buf;
 }
 
-void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *dir, FILE *info)
+void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE *info)
 {
     char topo_p[PATH_MAX], hosts_p[PATH_MAX], errp[PATH_MAX], raw_p[PATH_MAX], jb[64];
     snprintf(topo_p, sizeof topo_p, "%s/topology.txt", dir);
@@ -493,13 +493,8 @@ void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *di
     /* per leaf with allocation nodes (at most 7: the step's argument room),
      * its nodes S and the others O: scheme u<sw>a = S0>O0 alone, u<sw>k =
      * S0>O0, ..., S(k-1)>O(k-1), k = min(|S|, |O|, 8) pairs through the
-     * uplink at once (distinct nodes: no NIC is shared); and, with C tasks
-     * per node, crossing u<sw>x<F>n<M> (crossing.csv): every task on S' exchanges
-     * with every task on O' at once, F = |S'| C x |O'| C communications per
-     * direction through the uplink (S', O': the first nodes of S and O, fewer
-     * while F > CALIB_CROSS_MAX_FLOWS) -- the many-flow regime an Alltoall
-     * puts on it (doc/multiswitch.md, "Many flows through an uplink") */
-    step *s = NULL, *x = NULL;
+     * uplink at once (distinct nodes: no NIC is shared) */
+    step *s = NULL;
     int nleaf = 0;
     for (int i = 0; i < N && nleaf < 7; i++) {
         int first = 1;
@@ -539,31 +534,6 @@ void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *di
             arg(s, "%s", spec);
         }
         s->work += (1.0 + k) * p->csize * (p->reps + 1);
-        int xi = ni, xo = no;
-        while ((long)xi * xo * C * C > CALIB_CROSS_MAX_FLOWS && (xi > 1 || xo > 1))
-            *(xi >= xo ? &xi : &xo) -= 1;
-        long flows = (long)xi * xo * C * C;
-        if (flows >= 2 && flows <= CALIB_CROSS_MAX_FLOWS) {
-            if (!x) {
-                x = new_step(p, ST_CROSSING, N, C, "crossing.csv");
-                srun_prefix(p, x, jobid);
-                arg(x, "crossing");
-                arg(x, "--size");
-                arg(x, "%.0f", p->csize);
-                arg(x, "--reps");
-                arg(x, "%d", p->reps);
-            }
-            /* u<sw>x<F>n<M>: F communications per direction, M = the smaller
-             * side's nodes (the NICs' bound, calib_fill_topology) */
-            u = (size_t)snprintf(spec, sizeof spec, "u%dx%ldn%d=", (int)leaf[i], flows,
-                                 xi < xo ? xi : xo);
-            for (int c = 0; c < xi + xo && u < sizeof spec; c++)
-                u += (size_t)snprintf(spec + u, sizeof spec - u, "%s%d",
-                                      c == 0 ? "" : c == xi ? "/" : ",", c < xi ? in[c] : outn[c - xi]);
-            arg(x, "--side");
-            arg(x, "%s", spec);
-            x->work += 2.0 * (double)flows * p->csize * (p->reps + 1);
-        }
         nleaf++;
     }
     free(leaf);
@@ -574,9 +544,6 @@ void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *di
     }
     snprintf(s->label, sizeof s->label, "uplinks of %d leaf switch%s: 1 and k cross-leaf pairs",
              nleaf, nleaf > 1 ? "es" : "");
-    if (x)
-        snprintf(x->label, sizeof x->label, "uplinks of %d leaf switch%s: many flows (%d tasks per "
-                 "node, every pair across)", nleaf, nleaf > 1 ? "es" : "", C);
     goto out;
 drop:
     unlink(topo_p);
@@ -609,8 +576,7 @@ static int load_output(const char *path, data *d)
             return admin_fail(CMD, "%s", err.msg);
         return ADMIN_OK;
     }
-    if (strncmp(base, "uplink", 6) == 0 || strncmp(base, "crossing", 8) == 0) {
-        /* cross-leaf schemes and crossings (calib_plan_uplinks) */
+    if (strncmp(base, "uplink", 6) == 0) { /* cross-leaf schemes (calib_plan_uplinks) */
         char *buf = NULL;
         size_t len = 0;
         if (admin_read_file(CMD, path, CT_BENCH_MAX_BYTES, "an uplink benchmark output", &buf,
@@ -804,7 +770,7 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
     if (rc != ADMIN_OK)
         return rc;
     calib_build_plan(P, (int)N, (int)C, r->jobid, a->quick);
-    calib_plan_uplinks(P, (int)N, (int)C, r->jobid, r->dir, info);
+    calib_plan_uplinks(P, (int)N, r->jobid, r->dir, info);
     if ((rc = run_steps(P, r->dir, info)) != ADMIN_OK)
         return rc;
     calib_scancel(r->jobid, r->dir);

@@ -388,42 +388,6 @@ int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, 
             u += (size_t)snprintf(src + u, sizeof src - u, " %s %.3g MB/s (%d pair%s)%s",
                                   t->sw[s].name, ck / 1e6, k, k > 1 ? "s" : "",
                                   saturated ? "" : " at least");
-        /* many flows at once (crossing u<s>x<F>n<M>, calib_plan_uplinks): the
-         * uplink's capacity under F communications per direction (our
-         * extension, doc/multiswitch.md "Many flows through an uplink"),
-         * written like uplink_MBps (scale x the aggregate), and only when
-         * the uplink, not the M NICs of the smaller side, held them */
-        char nx[CT_SCHEME_NAME_MAX];
-        int lx = snprintf(nx, sizeof nx, "u%dx", (int)s);
-        for (size_t i = 0; i < r->d.nupl; i++) {
-            const ct_conflict_sample *c = &r->d.upl[i];
-            char *e1 = NULL, *e2 = NULL;
-            if (strncmp(c->scheme, nx, (size_t)lx) != 0)
-                continue;
-            long fl = strtol(c->scheme + lx, &e1, 10);
-            long mn = *e1 == 'n' ? strtol(e1 + 1, &e2, 10) : 0;
-            if (fl < 2 || fl > CT_TOPO_MAX_MANY_FLOWS || mn < 1 || !e2 || *e2 || !(c->t > 0) ||
-                !(c->m > 0))
-                continue;
-            double ax, bx;
-            ct_fabric_p2p_at(fab, c->m, &ax, &bx);
-            double cx = (double)fl * c->m / (c->t > ax ? c->t - ax : c->t);
-            if (cx >= 0.9 * (double)mn * nic) {
-                fprintf(info, "uplink of %s: %ld flows per direction together %.4g MB/s: the "
-                              "NICs, not the uplink, limited; no many-flow capacity written\n",
-                        t->sw[s].name, fl, cx / 1e6);
-                continue;
-            }
-            t->sw[s].many_flows = (int32_t)fl;
-            t->sw[s].many_bw = scale * cx;
-            fprintf(info, "uplink of %s: %ld flows per direction together %.4g MB/s (%.2f x %d "
-                          "pair%s together) -> uplink_many_flows %ld, uplink_many_MBps %.4g\n",
-                    t->sw[s].name, fl, cx / 1e6, cx / ck, k, k > 1 ? "s" : "", fl,
-                    scale * cx / 1e6);
-            if (u < sizeof src)
-                u += (size_t)snprintf(src + u, sizeof src - u, ", %.3g MB/s (%ld flows)",
-                                      cx / 1e6, fl);
-        }
     }
     if (nr == 0) {
         ct_topology_free(t);

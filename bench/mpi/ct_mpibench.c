@@ -4,10 +4,6 @@
  *   ct-mpibench alltoall --sizes LIST                 MPI_Alltoall, all ranks
  *   ct-mpibench conflict --scheme [NAME=]SPEC --size M  paper 001 §IV-B conflict schemes
  *   ct-mpibench pattern  --pattern ring|halves|halo2d|halo3d --size M [--phased]
- *   ct-mpibench crossing --side [NAME=]IN[/OUT] --size M  every rank on the nodes IN
- *                        exchanges M bytes with every rank on the nodes OUT (default: all
- *                        others), all at once: the many flows through a switch's uplink
- *                        (doc/multiswitch.md)
  * common: --reps R (5) --warmup W (1) --max-time S (per size, 20) --poll-us U (500)
  *         --no-header --blocking (alltoall: MPI_Alltoall instead of a polled MPI_Ialltoall)
  *
@@ -18,8 +14,7 @@
  * (the detail column only for conflict and pattern, which `contention-admin
  * fit` does not read). pingpong: one-way time (round trip / 2); alltoall:
  * size per destination, time = slowest rank; conflict: one line per communication, time of that
- * communication at its sender, detail NAME:LABEL:SRC>DST; crossing: time = slowest rank,
- * detail NAME:x:IN>OUT (IN the side's first node, OUT the first node outside); pattern: detail
+ * communication at its sender, detail NAME:LABEL:SRC>DST; pattern: detail
  * PATTERN[/phased]:LAYOUT where LAYOUT (block, cyclic, other) is read from where the
  * ranks actually run. Nodes are told apart by CT_NODE, else SLURMD_NODENAME,
  * else the MPI processor name (emulated nodes share one host name), and are
@@ -250,8 +245,7 @@ static void emit(const char *bench, int tasks, double m, double avg, double mn, 
         printf("\n");
     }
     printf("%s,%d,%.0f,%.9g,%.9g,%d,%d", bench, tasks, m, avg, mn, nodes, tpn);
-    if (strcmp(bench, "conflict") == 0 || strcmp(bench, "pattern") == 0 ||
-        strcmp(bench, "crossing") == 0)
+    if (strcmp(bench, "conflict") == 0 || strcmp(bench, "pattern") == 0)
         printf(",%s", detail ? detail : "");
     printf("\n");
     fflush(stdout);
@@ -636,120 +630,10 @@ static void run_pattern(const char *pat, double size, int phased)
     free(rb);
 }
 
-/* ---- crossing: every rank on one side of a switch exchanges with every rank
- * on the other side, all posted at once (a bipartite all-to-all: the cross-leaf
- * part of an Alltoall, without its local traffic) ---- */
-typedef struct side {
-    char name[NAME_LEN];
-    int n, nout; /* nout = 0: every node not in node[] is the other side */
-    int node[MAX_COMMS], out[MAX_COMMS];
-} side;
-
-static int parse_nodes(const char *arg, const char *list, int *node)
-{
-    int n = 0;
-    char *dup = strdup(list), *save = NULL;
-    for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        int a, used = 0;
-        if (n == MAX_COMMS)
-            die("side '%s': more than %d nodes", arg, MAX_COMMS);
-        if (sscanf(t, "%d%n", &a, &used) != 1 || t[used] || a < 0)
-            die("side '%s': bad node index '%s' (accepted: [NAME=]IN[/OUT], node indices, e.g. "
-                "0,1/2,3)", arg, t);
-        node[n++] = a;
-    }
-    free(dup);
-    return n;
-}
-
-static void parse_side(const char *arg, int idx, side *sd)
-{
-    memset(sd, 0, sizeof *sd);
-    const char *spec = strchr(arg, '=');
-    if (spec) {
-        snprintf(sd->name, sizeof sd->name, "%.*s", (int)(spec - arg), arg);
-        spec++;
-    } else {
-        snprintf(sd->name, sizeof sd->name, "x%d", idx);
-        spec = arg;
-    }
-    char *dup = strdup(spec), *slash = strchr(dup, '/');
-    if (slash) {
-        *slash = '\0';
-        sd->nout = parse_nodes(arg, slash + 1, sd->out);
-        if (sd->nout == 0)
-            die("side '%s' has an empty other side", arg);
-    }
-    sd->n = parse_nodes(arg, dup, sd->node);
-    free(dup);
-    if (sd->n == 0)
-        die("side '%s' has no node", arg);
-}
-
-static void run_crossing(const side *sides, int nsides, double size)
-{
-    print_header(1);
-    int m = (int)size;
-    int *peer = malloc(sizeof(int) * (size_t)nranks);
-    MPI_Request *r = malloc(sizeof(MPI_Request) * 2 * (size_t)nranks);
-    char *sb = xalloc(size * nranks), *rb = xalloc(size * nranks);
-    for (int si = 0; si < nsides; si++) {
-        const side *sd = &sides[si];
-        /* in[v]: 1 on the side, 2 on the other side, 0 idle */
-        char *in = calloc((size_t)nnodes, 1);
-        for (int i = 0; i < sd->n + sd->nout; i++) {
-            int v = i < sd->n ? sd->node[i] : sd->out[i - sd->n];
-            if (v >= nnodes)
-                die("side %s needs node %d but the job has %d nodes", sd->name, v, nnodes);
-            if (in[v])
-                die("side %s names node %d twice", sd->name, v);
-            in[v] = i < sd->n ? 1 : 2;
-        }
-        int out_node = -1;
-        for (int v = 0; v < nnodes; v++) {
-            if (!in[v] && !sd->nout)
-                in[v] = 2;
-            if (in[v] == 2 && out_node < 0)
-                out_node = v;
-        }
-        if (out_node < 0)
-            die("side %s holds every node of the job: nothing crosses", sd->name);
-        int k = 0;
-        for (int q = 0; q < nranks && in[node_of[rank]]; q++)
-            if (in[node_of[q]] && in[node_of[q]] != in[node_of[rank]])
-                peer[k++] = q;
-        timing tm = timing_start();
-        while (more(tm.done, tm.spent)) {
-            barrier();
-            double t0 = MPI_Wtime();
-            int q = 0;
-            for (int i = 0; i < k; i++)
-                MPI_Irecv(rb + (size_t)i * (size_t)m, m, MPI_CHAR, peer[i], 5, MPI_COMM_WORLD,
-                          &r[q++]);
-            for (int i = 0; i < k; i++)
-                MPI_Isend(sb + (size_t)i * (size_t)m, m, MPI_CHAR, peer[i], 5, MPI_COMM_WORLD,
-                          &r[q++]);
-            wait_all(q, r);
-            double t = reduce_max(MPI_Wtime() - t0);
-            timing_add(&tm, t, t);
-        }
-        char detail[NAME_LEN + 32];
-        snprintf(detail, sizeof detail, "%.63s:x:%d>%d", sd->name, sd->node[0], out_node);
-        emit("crossing", nranks, size, tm.sum / tm.n, tm.mn, nnodes, max_tasks_per_node(), tm.n,
-             detail);
-        free(in);
-    }
-    free(sb);
-    free(rb);
-    free(peer);
-    free(r);
-}
-
 static void usage(void)
 {
     die("usage: ct-mpibench pingpong|alltoall --sizes LIST | conflict --scheme [NAME=]SPEC... "
-        "--size M | pattern --pattern ring|halves|halo2d|halo3d --size M [--phased] | crossing --side "
-        "[NAME=]IN[/OUT]... --size M  [--reps R] [--warmup W] "
+        "--size M | pattern --pattern ring|halves|halo2d|halo3d --size M [--phased]  [--reps R] [--warmup W] "
         "[--max-time S] [--poll-us U] [--no-header] [--blocking]");
 }
 
@@ -767,8 +651,7 @@ int main(int argc, char **argv)
     const char *mode = argv[1];
     static double sizes[MAX_SIZES];
     static scheme schemes[MAX_SCHEMES];
-    static side sides[MAX_SCHEMES];
-    int nsizes = 0, nschemes = 0, nsides = 0;
+    int nsizes = 0, nschemes = 0;
     const char *pat = NULL;
     int phased = 0;
     for (int i = 2; i < argc; i++) {
@@ -784,11 +667,6 @@ int main(int argc, char **argv)
                 die("more than %d --scheme options", MAX_SCHEMES);
             parse_scheme(v, nschemes, &schemes[nschemes]);
             nschemes++;
-        } else if (strcmp(a, "--side") == 0 && v) {
-            if (nsides == MAX_SCHEMES)
-                die("more than %d --side options", MAX_SCHEMES);
-            parse_side(v, nsides, &sides[nsides]);
-            nsides++;
         } else if (strcmp(a, "--pattern") == 0 && v) {
             pat = v;
         } else if (strcmp(a, "--reps") == 0 && v) {
@@ -824,8 +702,6 @@ int main(int argc, char **argv)
         run_alltoall(sizes, nsizes);
     else if (strcmp(mode, "conflict") == 0 && nschemes && nsizes)
         run_conflict(schemes, nschemes, sizes[0]);
-    else if (strcmp(mode, "crossing") == 0 && nsides && nsizes)
-        run_crossing(sides, nsides, sizes[0]);
     else if (strcmp(mode, "pattern") == 0 && pat && nsizes)
         run_pattern(pat, sizes[0], phased);
     else

@@ -411,12 +411,12 @@ int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict
             return ct_err_set(err, "%s:%zu: %d fields where the header has %d (accepted: one "
                                    "value per column)", name, lineno, nt, ncols);
         }
-        if (strcasecmp(tok[col_b], "conflict") != 0 && strcasecmp(tok[col_b], "crossing") != 0)
+        if (strcasecmp(tok[col_b], "conflict") != 0)
             continue;
         if (col_d < 0) {
             *n = start;
-            return ct_err_set(err, "%s:%zu: %s row but no detail column (accepted: "
-                                   "ct-mpibench conflict or crossing output)", name, lineno, tok[col_b]);
+            return ct_err_set(err, "%s:%zu: conflict row but no detail column (accepted: "
+                                   "ct-mpibench conflict output)", name, lineno);
         }
         ct_conflict_sample c;
         memset(&c, 0, sizeof c);

@@ -262,10 +262,7 @@ int ct_lg_tree_alltoall(const int32_t *tasks, const ct_tree_map *t, double alpha
             n2 = x;
             t1 = tmax_out;
         }
-        /* the uplink's capacity under the n1 * n2 communications per
-         * direction the exchange puts across it (topology.h; our extension) */
-        double cap = ct_tree_map_uplink_cap(t, s, (double)n1 * (double)n2);
-        double share = fmax(1.0, (double)n1 / cap);
+        double share = fmax(1.0, (double)n1 / t->up_cap[s]);
         share = fmax(share, (double)(t1 < n1 ? t1 : n1));
         double steps = (double)((n2 + n1 - 1) / n1);
         /* 002 eq. 7 with beta_w = beta * share (see grid_lg.h) */

@@ -494,10 +494,8 @@ static int load_name_list(const ctx *c, const ynode *list, const char *what)
 static int load_topology(const ctx *c, const ynode *map, const char *path, ct_fabric *fab)
 {
     static const char *const keys[] = {"source", "switches", NULL};
-    static const char *const skeys[] = {"nodes",           "switches",
-                                        "uplink_MBps",     "uplink_oversubscription",
-                                        "uplink_many_flows", "uplink_many_MBps",
-                                        NULL};
+    static const char *const skeys[] = {"nodes", "switches", "uplink_MBps",
+                                        "uplink_oversubscription", NULL};
     if (y_expect(c->name, map, Y_MAP, path, c->err) < 0 ||
         ymap_check_keys(c->name, map, path, keys, c->err) < 0)
         return -1;
@@ -572,29 +570,6 @@ static int load_topology(const ctx *c, const ynode *map, const char *path, ct_fa
                 return y_err(c->err, c->name, n,
                                 "%s is %s (accepted: a number > 0, e.g. 4 for 4:1)", fw, n->str);
             t->sw[i].oversub = x;
-        }
-        const ynode *mf = ymap_get(v, "uplink_many_flows"), *mb = ymap_get(v, "uplink_many_MBps");
-        if (!mf != !mb)
-            return y_err(c->err, c->name, mf ? mf : mb,
-                         "%s gives %s without %s (accepted: both, what that many flows per "
-                         "direction got through the uplink together)",
-                         sp, mf ? "uplink_many_flows" : "uplink_many_MBps",
-                         mf ? "uplink_many_MBps" : "uplink_many_flows");
-        if (mf) {
-            long long x;
-            snprintf(fw, sizeof fw, "%s.uplink_many_flows", sp);
-            if (y_integer(c->name, mf, fw, 2, CT_TOPO_MAX_MANY_FLOWS, &x, c->err) < 0)
-                return -1;
-            t->sw[i].many_flows = (int32_t)x;
-            double y;
-            snprintf(fw, sizeof fw, "%s.uplink_many_MBps", sp);
-            if (y_number(c->name, mb, fw, &y, c->err) < 0)
-                return -1;
-            double si = to_si(CONV_MBPS, mb->str);
-            if (!(y > 0) || !isfinite(si) || !(si > 0))
-                return y_err(c->err, c->name, mb, "%s is %s (accepted: a number > 0)", fw,
-                             mb->str);
-            t->sw[i].many_bw = si;
         }
         if (t->sw[i].uplink_bw > 0 && t->sw[i].oversub > 0)
             return y_err(c->err, c->name, ymap_get(v, "uplink_oversubscription"),
@@ -1364,12 +1339,6 @@ static void write_topology(FILE *f, const ct_topology *t)
         if (t->sw[s].oversub > 0) {
             fputs("          uplink_oversubscription: ", f);
             write_value(f, CONV_PLAIN, t->sw[s].oversub);
-            fputc('\n', f);
-        }
-        if (t->sw[s].many_flows >= 2) {
-            fprintf(f, "          uplink_many_flows: %d\n", (int)t->sw[s].many_flows);
-            fputs("          uplink_many_MBps: ", f);
-            write_value(f, CONV_MBPS, t->sw[s].many_bw);
             fputc('\n', f);
         }
     }

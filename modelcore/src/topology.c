@@ -232,25 +232,6 @@ int ct_topology_resolve(ct_topology *t, double nic_bw, int32_t *at_switch, ct_er
             goto out;
         }
     }
-    for (int32_t s = 0; s < ns; s++) {
-        const ct_topo_switch *w = &t->sw[s];
-        *at = s;
-        if (w->many_flows == 0 && w->many_bw == 0)
-            continue;
-        if (w->parent < 0) {
-            ct_err_set(err, "switch '%s' is the top of the tree but has uplink_many_flows (accepted: "
-                            "the many-flow keys under a switch that has a parent)", w->name);
-            goto out;
-        }
-        if (w->many_flows < 2 || w->many_flows > CT_TOPO_MAX_MANY_FLOWS ||
-            !(isfinite(w->many_bw) && w->many_bw > 0)) {
-            ct_err_set(err,
-                       "switch '%s': uplink_many_flows %d with uplink_many_MBps %g (accepted: both, "
-                       "flows 2..%d and MB/s > 0)",
-                       w->name, (int)w->many_flows, w->many_bw / 1e6, CT_TOPO_MAX_MANY_FLOWS);
-            goto out;
-        }
-    }
     *at = -1;
     for (int32_t v = 0; v < t->nnodes; v++) {
         if (t->node_switch[v] < 0 || t->node_switch[v] >= ns) {
@@ -308,8 +289,7 @@ int ct_topology_equal(const ct_topology *a, const ct_topology *b)
     for (int32_t s = 0; s < a->nswitches; s++) {
         int32_t o = ct_topology_switch(b, a->sw[s].name);
         if (o < 0 || a->sw[s].uplink_bw != b->sw[o].uplink_bw ||
-            a->sw[s].oversub != b->sw[o].oversub || a->sw[s].many_flows != b->sw[o].many_flows ||
-            a->sw[s].many_bw != b->sw[o].many_bw)
+            a->sw[s].oversub != b->sw[o].oversub)
             return 0;
         int32_t pa = a->sw[s].parent, pb = b->sw[o].parent;
         if ((pa < 0) != (pb < 0) || (pa >= 0 && strcmp(a->sw[pa].name, b->sw[pb].name)))
@@ -332,8 +312,6 @@ void ct_tree_map_free(ct_tree_map *m)
     free(m->parent);
     free(m->depth);
     free(m->up_cap);
-    free(m->many_flows);
-    free(m->many_cap);
     free(m->name);
     free(m->leaf);
     memset(m, 0, sizeof *m);
@@ -391,19 +369,6 @@ int ct_tree_map_build(const ct_topology *t, double nic_bw, const char *const *na
         out->depth[s] = t->sw[s].depth;
         out->up_cap[s] = t->sw[s].up_cap / nic_bw;
         memcpy(out->name[s], t->sw[s].name, sizeof out->name[s]);
-        if (t->sw[s].many_flows >= 2 && !out->many_flows) {
-            out->many_flows = calloc((size_t)t->nswitches, sizeof *out->many_flows);
-            out->many_cap = calloc((size_t)t->nswitches, sizeof *out->many_cap);
-            if (!out->many_flows || !out->many_cap) {
-                free(nx.idx);
-                ct_tree_map_free(out);
-                return ct_err_set(err, "out of memory for a tree map of %d nodes", (int)n);
-            }
-        }
-        if (t->sw[s].many_flows >= 2) {
-            out->many_flows[s] = t->sw[s].many_flows;
-            out->many_cap[s] = t->sw[s].many_bw / nic_bw;
-        }
     }
     for (int32_t i = 0; i < n; i++) {
         int32_t v = names[i] ? ni_find(&nx, names[i]) : -1;
@@ -420,18 +385,6 @@ int ct_tree_map_build(const ct_topology *t, double nic_bw, const char *const *na
     }
     free(nx.idx);
     return 0;
-}
-
-/* our extension (doc/multiswitch.md, "Many flows through an uplink"): the
- * two measured points, one flow at up_cap and many_flows[s] at many_cap,
- * joined linearly; past the last measured count the measured rate holds */
-double ct_tree_map_uplink_cap(const ct_tree_map *m, int32_t s, double flows)
-{
-    double c = m->up_cap[s];
-    if (!m->many_flows || !m->many_cap || m->many_flows[s] < 2 || !(flows > 1))
-        return c;
-    double f = (flows - 1) / (double)(m->many_flows[s] - 1);
-    return c + (f < 1 ? f : 1) * (m->many_cap[s] - c);
 }
 
 int32_t ct_tree_map_leaves(const ct_tree_map *m)

@@ -336,23 +336,6 @@ static void test_tree_alltoall_is_eq7(void **state)
             ct_lg_tree_alltoall(tasks, &t, net.alpha, net.beta, m, &net.sig, 0, &T, NULL, &err), 0);
         want = ct_lg_eq7(2, 3, m, &net, &net, net.alpha, 2 * net.beta);
         assert_true(fabs(T - want) <= 1e-12 * want);
-        /* the uplinks measured under many flows (topology.h): 2 x 3 tasks put
-         * 6 communications per direction across; measured at 6 flows, half
-         * a NIC: beta_w = beta * 2 / 0.5; measured at 11, the 6 flows get
-         * 1 + 5/10 (0.5 - 1) = 0.75 NIC */
-        int32_t many[] = {0, 6, 6};
-        double mcap[] = {0, 0.5, 0.5};
-        t.many_flows = many, t.many_cap = mcap;
-        assert_int_equal(
-            ct_lg_tree_alltoall(tasks, &t, net.alpha, net.beta, m, &net.sig, 0, &T, NULL, &err), 0);
-        want = ct_lg_eq7(2, 3, m, &net, &net, net.alpha, 4 * net.beta);
-        assert_true(fabs(T - want) <= 1e-12 * want);
-        many[1] = many[2] = 11;
-        assert_int_equal(
-            ct_lg_tree_alltoall(tasks, &t, net.alpha, net.beta, m, &net.sig, 0, &T, NULL, &err), 0);
-        want = ct_lg_eq7(2, 3, m, &net, &net, net.alpha, 2 / 0.75 * net.beta);
-        assert_true(fabs(T - want) <= 1e-12 * want);
-        t.many_flows = NULL, t.many_cap = NULL;
         cap[1] = cap[2] = 100;
     }
     int32_t one[] = {1, 1, 1, 1, 1};

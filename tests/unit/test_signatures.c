@@ -110,11 +110,6 @@ static const bad_case bad_cases[] = {
     {"bad_topology_unit.yaml", 8, 30, "unknown key 'uplink_Mbps' in fabrics.emu.topology"},
     {"bad_topology_unknown_switch.yaml", 7, 35,
      "fabrics.emu.topology.switches.spine.switches names 'leaf9', which is not a switch"},
-    {"bad_topology_many_half.yaml", 8, 67,
-     "fabrics.emu.topology.switches.leaf1 gives uplink_many_MBps without uplink_many_flows"},
-    {"bad_topology_many_flows.yaml", 8, 68,
-     "fabrics.emu.topology.switches.leaf1.uplink_many_flows is '1' (accepted: an unquoted "
-     "integer from 2 to 1000000)"},
     {"bad_topology_zero_uplink.yaml", 8, 43,
      "fabrics.emu.topology.switches.leaf1.uplink_MBps is 0 (accepted: a number > 0)"},
 };
@@ -397,9 +392,6 @@ static void test_topology_section(void **state)
     assert_float_equal(t->sw[l2].oversub, 2.0, 0);
     assert_int_equal(t->node_switch[ct_topology_node(t, "n3")], l2);
     assert_int_equal(ct_topology_node(t, "n9"), -1);
-    assert_int_equal(t->sw[l1].many_flows, 16);
-    assert_float_equal(t->sw[l1].many_bw, 3.125e6, 1e-6);
-    assert_int_equal(t->sw[l2].many_flows, 0);
 
     /* the job's view: nodes given out of switch order */
     const char *names[] = {"n3", "n1", "n4", "n2"};
@@ -409,13 +401,6 @@ static void test_topology_section(void **state)
     assert_int_equal(m.leaf[1], l1);
     assert_float_equal(m.up_cap[l1], 0.5, 1e-12);
     assert_float_equal(m.up_cap[l2], 1.0, 1e-12);
-    /* the uplink under many flows: 0.5 NIC for one flow, 0.25 from 16 on,
-     * linear in the flow count between; leaf2 has no measurement */
-    assert_float_equal(ct_tree_map_uplink_cap(&m, l1, 1), 0.5, 1e-12);
-    assert_float_equal(ct_tree_map_uplink_cap(&m, l1, 6), 0.5 - 0.25 * 5.0 / 15.0, 1e-12);
-    assert_float_equal(ct_tree_map_uplink_cap(&m, l1, 16), 0.25, 1e-12);
-    assert_float_equal(ct_tree_map_uplink_cap(&m, l1, 64), 0.25, 1e-12);
-    assert_float_equal(ct_tree_map_uplink_cap(&m, l2, 64), 1.0, 1e-12);
     assert_int_equal(ct_tree_map_leaves(&m), 2);
     int32_t perm[4];
     assert_int_equal(ct_tree_map_switch_order(&m, perm, &err), 0);
@@ -437,11 +422,6 @@ static void test_topology_section(void **state)
     g.topology = &t2;
     char buf[200];
     assert_int_equal(ct_fabric_diff(f, &g, buf, sizeof buf), 0);
-    t2.sw[l1].many_bw = 2e6;
-    assert_int_equal(ct_fabric_diff(f, &g, buf, sizeof buf), 1);
-    assert_string_equal(buf, "topology");
-    t2.sw[l1].many_bw = 3.125e6;
-    assert_int_equal(ct_fabric_diff(f, &g, buf, sizeof buf), 0);
     t2.sw[l1].uplink_bw = 3e6;
     assert_int_equal(ct_fabric_diff(f, &g, buf, sizeof buf), 1);
     assert_string_equal(buf, "topology");
@@ -452,14 +432,6 @@ static void test_topology_section(void **state)
     g.topology = &t2;
     assert_int_equal(ct_fabric_validate(&g, &err), -1);
     assert_non_null(strstr(err.msg, "switch 'leaf1' gives no uplink capacity"));
-    t2.sw[l1].uplink_bw = 3e6;
-    t2.sw[l1].many_flows = 1;
-    assert_int_equal(ct_fabric_validate(&g, &err), -1);
-    assert_non_null(strstr(err.msg, "switch 'leaf1': uplink_many_flows 1 with uplink_many_MBps 3.125"));
-    t2.sw[l1].many_flows = 0;
-    t2.sw[spine].many_flows = 4, t2.sw[spine].many_bw = 1e6;
-    assert_int_equal(ct_fabric_validate(&g, &err), -1);
-    assert_non_null(strstr(err.msg, "switch 'spine' is the top of the tree but has uplink_many_flows"));
     ct_topology_free(&t2);
     ct_sigfile_free(&sf);
 }

@@ -141,8 +141,7 @@ typedef struct ct_conflict_sample {
 
 /* Parse the conflict rows of a ct-mpibench CSV (header naming at least
  * benchmark, size_bytes, t_avg_s and detail; '#' lines are comments; rows of
- * other benchmarks are skipped). Crossing rows (ct-mpibench crossing, detail
- * NAME:x:IN>OUT, time = the slowest rank) are read the same way. Appends to *out (realloc'd), count in *n.
+ * other benchmarks are skipped). Appends to *out (realloc'd), count in *n.
  * Errors: "NAME:LINE: what is wrong (what is accepted)". */
 int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict_sample **out,
                       size_t *n, ct_err *err);

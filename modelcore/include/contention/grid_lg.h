@@ -94,10 +94,7 @@ double ct_lg_eq7(int64_t n1, int64_t n2, double m, const ct_lg_net *c1, const ct
  * (T_Cn: the layout-aware eq. 5 of each side, alltoall.h) and the
  * inter-cluster beta_w = beta * max(1, n1/C, t1): the n1 packed phase-2
  * transfers of the Local Group schedule cross the uplink together and share
- * it, and t1 (most tasks of one node, capped at n1) share a NIC. C is the
- * uplink's capacity under the n1 * n2 communications per direction the
- * exchange puts across it (ct_tree_map_uplink_cap: the uplink_many_*
- * measurement when the fabric has one, else its uplink capacity).
+ * it, and t1 (most tasks of one node, capped at n1) share a NIC.
  * tasks[i] is graph node i's task count, t->leaf[i] its leaf. *T = the largest
  * T_s (0 when every task sits under one leaf), *worst = that switch (-1). */
 int ct_lg_tree_alltoall(const int32_t *tasks, const ct_tree_map *t, double alpha, double beta,

@@ -23,7 +23,6 @@
 #define CT_TOPO_TEXT_MAX 256
 #define CT_TOPO_MAX_SWITCHES 65536
 #define CT_TOPO_MAX_NODES (1 << 20)
-#define CT_TOPO_MAX_MANY_FLOWS 1000000
 
 typedef struct ct_topo_switch {
     char name[CT_TOPO_NAME_MAX];
@@ -32,11 +31,6 @@ typedef struct ct_topo_switch {
     double oversub;       /* uplink_oversubscription as written, 0 when not given */
     double up_cap;        /* resolved uplink capacity, bytes/s (0 for the root) */
     int32_t depth;        /* root 0 */
-    /* the uplink under many flows (our extension, doc/multiswitch.md): what
-     * uplink_many_flows communications per direction got together through
-     * it, uplink_many_MBps as written (bytes/s); 0, 0 when not given */
-    int32_t many_flows;
-    double many_bw;
 } ct_topo_switch;
 
 typedef struct ct_topology {
@@ -80,11 +74,6 @@ typedef struct ct_tree_map {
     int32_t *parent;   /* per switch, -1 for the root */
     int32_t *depth;    /* per switch */
     double *up_cap;    /* per switch: uplink capacity / NIC bandwidth (root: 0) */
-    /* per switch, NULL when no switch has them: the uplink's capacity under
-     * many_flows[s] flows per direction (NIC units; many_flows[s] = 0: not
-     * measured), read through ct_tree_map_uplink_cap */
-    int32_t *many_flows;
-    double *many_cap;
     char (*name)[CT_TOPO_NAME_MAX]; /* per switch */
     int32_t nnodes;    /* graph nodes */
     int32_t *leaf;     /* per graph node: its switch */
@@ -96,13 +85,6 @@ int ct_tree_map_build(const ct_topology *t, double nic_bw, const char *const *na
                       ct_tree_map *out, ct_err *err);
 int ct_tree_map_flat(int32_t n, ct_tree_map *out, ct_err *err);
 void ct_tree_map_free(ct_tree_map *m);
-/* Capacity of switch s's uplink (NIC units) when `flows` communications per
- * direction cross it at once. Without a many-flow measurement: up_cap[s].
- * With one (our extension, doc/multiswitch.md "Many flows through an
- * uplink"): up_cap[s] for one flow, many_cap[s] from many_flows[s] flows on,
- * linear in the flow count in between (where the loss regime sets in is not
- * measured). */
-double ct_tree_map_uplink_cap(const ct_tree_map *m, int32_t s, double flows);
 /* Number of distinct leaves the graph nodes use. */
 int32_t ct_tree_map_leaves(const ct_tree_map *m);
 /* Order of the graph nodes that keeps each switch's nodes together
