@@ -13,6 +13,7 @@
 #include "contention/collective.h"
 #include "contention/models.h"
 #include "contention/simulate.h"
+#include "contention/topology.h"
 #include "contention/trace.h"
 #include "ctslurm/slurmfmt.h"
 
@@ -24,6 +25,7 @@ static void help(void)
            "           (--cpus-per-node SPEC | --nodes N --cores C)\n"
            "           [--placement rrn|rrp|random[:SEED]|list:FILE]\n"
            "           [--model gige|stopgo|fairshare|none] [--measured FILE]\n"
+           "           [--nodelist HOSTLIST]\n"
            "           [--config PATH] [--summary] [--json]\n\n"
            "Replay the application TRACE (format: doc/trace-format.md) on a cluster with\n"
            "the simulator of paper 001 §VI-A: tasks run their compute and communication\n"
@@ -42,6 +44,9 @@ static void help(void)
            "                         list:FILE: 'TASK NODE' lines (doc/trace-format.md)\n"
            "  --model M              override the fabric's penalty model: gige (needs the\n"
            "                         fabric's GigE parameters), stopgo, fairshare or none\n"
+           "  --nodelist HOSTLIST    the cluster's hosts in node order, e.g. n[1-4]: transfers\n"
+           "                         are routed over the fabric's switch tree (its topology\n"
+           "                         section) and share its uplinks (doc/multiswitch.md)\n"
            "  --measured FILE        'LABEL SECONDS' per communication: adds E_rel per\n"
            "                         communication and E_abs per graph and per task (001 §VI-B)\n"
            "  --summary              per task and totals only, no per-communication lines\n"
@@ -156,13 +161,22 @@ static void print_model(FILE *f, const ct_sim_params *p)
 
 static void print_text(const ct_trace *tr, const ct_layout *l, const char *fabric,
                        const ct_sim_params *p, const placement *pl, const ct_sim_result *r,
-                       const ct_sim_eval *ev, const double *meas, int summary)
+                       const ct_sim_eval *ev, const double *meas, int summary, char **hosts)
 {
     char b1[32], b2[32], b3[32], b4[32], b5[32];
     printf("trace     %s: %d tasks, %zu communications (%zu events), %s\n", tr->name,
            (int)tr->ntasks, tr->ncomm, tr->nevents,
            admin_fmt_bytes(tr->total_bytes, b1, sizeof b1));
     printf("cluster   %d nodes, placement %s\n", (int)l->nnodes, pl->name);
+    const ct_tree_map *t = p->model.tree;
+    if (t) {
+        printf("tree      %d leaves:", (int)ct_tree_map_leaves(t));
+        for (int32_t i = 0; i < t->nnodes; i++)
+            printf(" %s(%s)", hosts[i], t->name[t->leaf[i]]);
+        printf("\n");
+    } else if (hosts) {
+        printf("tree      none: the fabric has no topology section (one switch)\n");
+    }
     char intra[32];
     if (p->intra_bw > 0)
         snprintf(intra, sizeof intra, "%.6g MB/s", p->intra_bw / 1e6);
@@ -235,7 +249,7 @@ static void json_num(const char *key, double v, int comma)
 
 static void print_json(const ct_trace *tr, const ct_layout *l, const char *fabric,
                        const ct_sim_params *p, const placement *pl, const ct_sim_result *r,
-                       const ct_sim_eval *ev, const double *meas, int summary)
+                       const ct_sim_eval *ev, const double *meas, int summary, char **hosts)
 {
     char kind[32];
     printf("{\"trace\": ");
@@ -248,6 +262,18 @@ static void print_json(const ct_trace *tr, const ct_layout *l, const char *fabri
     admin_json_string(stdout, fabric);
     printf(", \"model\": ");
     admin_json_string(stdout, ct_model_name(p->model.kind));
+    const ct_tree_map *t = p->model.tree;
+    if (t) {
+        printf(", \"leaves\": %d, \"node_leaf\": [", (int)ct_tree_map_leaves(t));
+        for (int32_t i = 0; i < t->nnodes; i++) {
+            printf("%s{\"host\": ", i ? ", " : "");
+            admin_json_string(stdout, hosts[i]);
+            printf(", \"leaf\": ");
+            admin_json_string(stdout, t->name[t->leaf[i]]);
+            printf("}");
+        }
+        printf("]");
+    }
     printf(", ");
     json_num("alpha", p->alpha, 1);
     json_num("beta", p->beta, 1);
@@ -326,18 +352,20 @@ int cmd_simulate(int argc, char **argv)
                                          {"placement", required_argument, NULL, 'p'},
                                          {"model", required_argument, NULL, 'm'},
                                          {"measured", required_argument, NULL, 'M'},
+                                         {"nodelist", required_argument, NULL, 'L'},
                                          {"summary", no_argument, NULL, 's'},
                                          {"json", no_argument, NULL, 'j'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
-                      .shortopts = "f:g:C:N:c:p:m:M:sjh",
+                      .shortopts = "f:g:C:N:c:p:m:M:L:sjh",
                       .longopts = opts,
                       .accepted = "--fabric, --config, --cpus-per-node, --nodes, --cores, "
-                                  "--placement, --model, --measured, --summary, --json, --help",
+                                  "--placement, --model, --measured, --nodelist, --summary, "
+                                  "--json, --help",
                       .help = help,
                       .config = CT_DEFAULT_SIGNATURES};
-    const char *spec = NULL, *model = NULL, *measured = NULL, *place = "rrp";
+    const char *spec = NULL, *model = NULL, *measured = NULL, *place = "rrp", *nodelist = NULL;
     long nodes = -1, cores = -1;
     int summary = 0, c;
     while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
@@ -361,6 +389,9 @@ int cmd_simulate(int argc, char **argv)
             break;
         case 'M':
             measured = optarg;
+            break;
+        case 'L':
+            nodelist = optarg;
             break;
         case 's':
             summary = 1;
@@ -392,6 +423,23 @@ int cmd_simulate(int argc, char **argv)
                   : ct_alloc_uniform((int32_t)nodes, (int32_t)cores, &alloc, &err);
     if (rc < 0)
         return admin_usage(CMD, "%s%s", spec ? "--cpus-per-node: " : "", err.msg);
+    char **hosts = NULL;
+    int64_t nhosts = 0;
+    if (nodelist) {
+        int32_t nn = alloc.nnodes;
+        if (ctslurm_expand_hosts(nodelist, (int64_t)nn + 1, &hosts, &nhosts, &err) < 0) {
+            ct_alloc_free(&alloc);
+            return admin_usage(CMD, "--nodelist '%s': %s", nodelist, err.msg);
+        }
+        if (nhosts != nn) {
+            ctslurm_hosts_free(hosts, nhosts);
+            ct_alloc_free(&alloc);
+            return admin_usage(CMD,
+                               "--nodelist '%s' names %lld hosts but the cluster has %d nodes "
+                               "(they must match)",
+                               nodelist, (long long)nhosts, (int)nn);
+        }
+    }
 
     ct_sigfile sf;
     memset(&sf, 0, sizeof sf);
@@ -404,6 +452,8 @@ int cmd_simulate(int argc, char **argv)
     ct_sim_eval ev;
     memset(&ev, 0, sizeof ev);
     double *meas = NULL;
+    ct_tree_map tree;
+    memset(&tree, 0, sizeof tree);
     rc = ADMIN_INVALID;
     const ct_fabric *fab = admin_load_fabric(CMD, opt.config, opt.fabric, &sf);
     if (!fab)
@@ -439,6 +489,16 @@ int cmd_simulate(int argc, char **argv)
         memset(&p.model, 0, sizeof p.model);
         p.model.kind = mk;
     }
+    if (nodelist && fab->topology) {
+        /* the simulator's engine re-prices everything in flight over the
+         * tree's links (penalty.h: the model's tree) */
+        if (ct_tree_map_build(fab->topology, 1.0 / fab->beta, (const char *const *)hosts,
+                              (int32_t)nhosts, &tree, &err) < 0) {
+            admin_fail(CMD, "--nodelist: %s", err.msg);
+            goto out;
+        }
+        p.model.tree = &tree;
+    }
     p.keep_comms = 1;
     ct_coll_params cp; /* collectives: algorithms the fabric's models select */
     ct_coll_params_from_fabric(fab, &cp);
@@ -469,12 +529,14 @@ int cmd_simulate(int argc, char **argv)
         }
     }
     if (opt.json)
-        print_json(&tr, &l, fab->name, &p, &pl, &res, measured ? &ev : NULL, meas, summary);
+        print_json(&tr, &l, fab->name, &p, &pl, &res, measured ? &ev : NULL, meas, summary, hosts);
     else
-        print_text(&tr, &l, fab->name, &p, &pl, &res, measured ? &ev : NULL, meas, summary);
+        print_text(&tr, &l, fab->name, &p, &pl, &res, measured ? &ev : NULL, meas, summary, hosts);
     rc = ADMIN_OK;
 out:
     free(meas);
+    ct_tree_map_free(&tree);
+    ctslurm_hosts_free(hosts, nhosts);
     ct_sim_eval_free(&ev);
     ct_sim_result_free(&res);
     ct_layout_free(&l);

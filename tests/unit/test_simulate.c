@@ -812,6 +812,78 @@ static void test_cli_fig4(void **state)
     assert_non_null(strstr(o.out, "E_abs(G)"));
 }
 
+/* contention-admin simulate on cross_leaf.trace with the given config, hosts
+ * (NULL: no --nodelist) and output form (getopt permutes argv: built anew) */
+static void run_tree(cli_out *o, const char *sig, const char *hosts, const char *form)
+{
+    char *a[16] = {"simulate", TRACES "/cross_leaf.trace", "--config", (char *)sig,
+                   "--nodes",  "4", "--cores", "1", "--placement", "rrn", (char *)form};
+    int n = 11;
+    if (hosts) {
+        a[n++] = "--nodelist";
+        a[n++] = (char *)hosts;
+    }
+    a[n] = NULL;
+    run_cli(o, n, a);
+}
+
+/* --nodelist routes the replay over the fabric's switch tree (issue 14):
+ * two 1 MiB transfers from the nodes under leaf1 to those under leaf2 share
+ * leaf1's uplink of half a NIC (valid_topology.yaml), max-min fair share:
+ * a quarter NIC each, penalty 4, 4 (alpha + m beta) as 001 prices a
+ * penalty on the transfer alone; without the tree, or on a
+ * fabric without one, each runs alone. */
+static void test_cli_tree(void **state)
+{
+    (void)state;
+    static cli_out o;
+    const char *sig = CT_SOURCE_ROOT "/tests/fixtures/signatures/valid_topology.yaml";
+    run_tree(&o, sig, "n[1-4]", "--json");
+    if (o.rc != 0)
+        fail_msg("rc %d: %s", o.rc, o.err);
+    const double m = 1048576, alpha = 100e-6, beta = 1 / 12.5e6;
+    assert_true(fabs(json_field(o.out, "a", "p_eff") - 4) < 1e-9);
+    assert_true(fabs(json_field(o.out, "b", "p_eff") - 4) < 1e-9);
+    assert_true(fabs(json_field(o.out, "a", "time") - 4 * (alpha + m * beta)) < 1e-9);
+    assert_non_null(strstr(o.out, "\"leaves\": 2, \"node_leaf\": [{\"host\": \"n1\", \"leaf\": "
+                                  "\"leaf1\"}"));
+    /* hosts in another order: n3 n4 under leaf2 send, to n1 n2 under leaf1,
+     * whose downlink is the same half NIC */
+    run_tree(&o, sig, "n3,n4,n1,n2", "--json");
+    assert_int_equal(o.rc, 0);
+    assert_true(fabs(json_field(o.out, "a", "p_eff") - 4) < 1e-9);
+    /* n3 -> n4 and n1 -> n2 under one leaf each: no uplink, alone */
+    run_tree(&o, sig, "n3,n1,n4,n2", "--json");
+    assert_int_equal(o.rc, 0);
+    assert_true(fabs(json_field(o.out, "a", "p_eff") - 1) < 1e-9);
+    /* n1 -> n3 up leaf1, n4 -> n2 up leaf2 (2:1 of two NICs: one NIC):
+     * one flow on each uplink and downlink, leaf1's half NIC holds a at 2 */
+    run_tree(&o, sig, "n1,n4,n3,n2", "--json");
+    assert_int_equal(o.rc, 0);
+    assert_true(fabs(json_field(o.out, "a", "p_eff") - 2) < 1e-9);
+    assert_true(fabs(json_field(o.out, "b", "p_eff") - 2) < 1e-9);
+    /* one switch: alone */
+    run_tree(&o, sig, NULL, "--json");
+    assert_int_equal(o.rc, 0);
+    assert_true(fabs(json_field(o.out, "a", "time") - (alpha + m * beta)) < 1e-9);
+    assert_null(strstr(o.out, "\"leaves\""));
+    /* the text form names each host's leaf */
+    run_tree(&o, sig, "n[1-4]", "--summary");
+    assert_int_equal(o.rc, 0);
+    assert_non_null(strstr(o.out, "tree      2 leaves: n1(leaf1) n2(leaf1) n3(leaf2) n4(leaf2)"));
+    /* refusals: a host count that is not the cluster's, a host the tree lacks */
+    run_tree(&o, sig, "n[1-3]", "--summary");
+    assert_int_equal(o.rc, ADMIN_USAGE);
+    assert_non_null(strstr(o.err, "--nodelist 'n[1-3]' names 3 hosts but the cluster has 4 nodes"));
+    run_tree(&o, sig, "n[1-3],n7", "--summary");
+    assert_int_equal(o.rc, ADMIN_INVALID);
+    assert_non_null(strstr(o.err, "node 'n7' is not in the fabric's topology"));
+    /* a fabric without a tree: said, and one switch */
+    run_tree(&o, CT_SOURCE_ROOT "/conf/signatures.yaml", "n[1-4]", "--summary");
+    assert_int_equal(o.rc, 0);
+    assert_non_null(strstr(o.out, "tree      none: the fabric has no topology section"));
+}
+
 static void test_cli_errors(void **state)
 {
     (void)state;
@@ -931,6 +1003,7 @@ int main(void)
         cmocka_unit_test(test_rejected_inputs),
         cmocka_unit_test(test_cli_fig4),
         cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_cli_tree),
         cmocka_unit_test(test_cli_synthetic_graphs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
