@@ -133,10 +133,18 @@ int ctslurm_count_hosts(const char *nodelist, int64_t *count, ct_err *err)
                 const char *num = p;
                 long lo = read_uint(&p, LONG_MAX / 4);
                 long hi = lo;
+                size_t wide = (size_t)(p - num); /* digits as written (zero padding) */
                 if (lo >= 0 && *p == '-') {
-                    p++;
+                    const char *h = ++p;
                     hi = read_uint(&p, LONG_MAX / 4);
+                    if ((size_t)(p - h) > wide)
+                        wide = (size_t)(p - h);
                 }
+                if (wide > CTSLURM_RANGE_DIGITS_MAX)
+                    return ct_err_set(err, "host list '%s': column %d: a range number of more "
+                                           "than %d digits at '%.16s' (%s)",
+                                      nodelist, (int)(num - nodelist) + 1, CTSLURM_RANGE_DIGITS_MAX,
+                                      num, hostlist_accepted);
                 if (lo < 0 || hi < lo)
                     return ct_err_set(err, "host list '%s': column %d: bad range at '%.16s' (%s)",
                                       nodelist, (int)(num - nodelist) + 1, num, hostlist_accepted);
@@ -235,7 +243,7 @@ static int expand_term(hosts_out *o, char *pre, size_t plen, size_t precap, cons
         /* lo[-hi] with the width of lo as written */
         const char *dash = memchr(p, '-', (size_t)(q - p));
         size_t wlo = (size_t)((dash ? dash : q) - p);
-        char buf[32];
+        char buf[CTSLURM_RANGE_DIGITS_MAX + 1];
         if (wlo == 0 || wlo >= sizeof buf)
             return -3;
         memcpy(buf, p, wlo);

@@ -6,7 +6,12 @@
  * or run long; refusals leave the allocation empty and carry a message; an
  * accepted CPU list has 1..CT_ALLOC_MAX_NODES nodes of 1..CT_ALLOC_MAX_CPUS
  * CPUs, and survives re-compression (printed back and parsed again it is
- * the same allocation); an accepted host list counts at least one host. */
+ * the same allocation); an accepted host list counts at least one host and,
+ * up to 4,096 hosts, expands (ctslurm_expand_hosts: the plugin's switch
+ * tree, contention-admin simulate --nodelist) to exactly that many
+ * non-empty names -- or, for a list over 255 characters, may be refused
+ * with a message (a name longer than that) -- and is refused with a
+ * message when given one host fewer as its cap. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +82,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ctslurm_count_hosts(hosts, &n, &err) == 0) {
         if (n < 1)
             abort();
+        if (n <= 4096) {
+            char **names = NULL;
+            int64_t k = -1;
+            int rc = ctslurm_expand_hosts(hosts, n, &names, &k, &err);
+            if (rc < 0 && strlen(hosts) > 255 && err.msg[0] && !names)
+                goto refused; /* a name no expansion of a shorter list reaches */
+            if (rc < 0 || k != n) {
+                fprintf(stderr, "'%s' counts %lld hosts but expands to %lld (%s)\n", hosts,
+                        (long long)n, (long long)k, err.msg);
+                abort();
+            }
+            for (int64_t i = 0; i < k; i++)
+                if (!names[i] || !names[i][0])
+                    abort();
+            ctslurm_hosts_free(names, k);
+            err.msg[0] = '\0';
+            if (ctslurm_expand_hosts(hosts, n - 1, &names, &k, &err) == 0 || names || !err.msg[0])
+                abort();
+        }
+    refused:;
     } else if (!err.msg[0]) {
         abort();
     }

@@ -135,6 +135,25 @@ static void test_nodelist_expand(void **state)
     assert_int_equal(n, 0);
     assert_int_equal(ctslurm_expand_hosts("n[1-300]", 10, &v, &n, &err), -1);
     assert_non_null(strstr(err.msg, "names 300 hosts (accepted: at most 10)"));
+    /* found by fuzzing (session 9, fuzz_cpulist): a range number zero-padded
+     * past 31 digits was counted but could not be expanded; both refuse it
+     * now, and 31 digits expand as written */
+    char pad[80];
+    snprintf(pad, sizeof pad, "g[%032d,3]7", 0);
+    int64_t cnt = -1;
+    assert_int_equal(ctslurm_count_hosts(pad, &cnt, &err), -1);
+    assert_non_null(strstr(err.msg, "column 3: a range number of more than 31 digits"));
+    assert_int_equal(cnt, -1);
+    assert_int_equal(ctslurm_expand_hosts(pad, 100, &v, &n, &err), -1);
+    snprintf(pad, sizeof pad, "g[%031d-%031d]", 8, 9);
+    assert_int_equal(ctslurm_count_hosts(pad, &cnt, &err), 0);
+    assert_int_equal(cnt, 2);
+    assert_int_equal(ctslurm_expand_hosts(pad, 100, &v, &n, &err), 0);
+    assert_int_equal(n, 2);
+    char want[64];
+    snprintf(want, sizeof want, "g%031d", 9);
+    assert_string_equal(v[1], want);
+    ctslurm_hosts_free(v, n);
 }
 
 /* SLURM_HOSTFILE as srun -m arbitrary reads it: comments, blank lines,

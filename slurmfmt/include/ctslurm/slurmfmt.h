@@ -18,6 +18,9 @@
  * ct_alloc_free. */
 int ctslurm_parse_cpus_per_node(const char *spec, ct_alloc *a, ct_err *err);
 
+/* Most digits a host-range number may have as written (n[0001-0100]: 4). */
+#define CTSLURM_RANGE_DIGITS_MAX 31
+
 /* Count the hosts in a Slurm host list such as "n[1-4,7],login2" or
  * "rack[1-2]-n[01-16]" (ranges multiply), e.g. SLURM_JOB_NODELIST. No names
  * are expanded. *count is untouched on error. */
