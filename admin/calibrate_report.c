@@ -365,25 +365,16 @@ int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, 
         if (k > 1 && c1 < 0.9 * nic && ck > c1)
             ck = c1, capped = 1;
         /* both ways at once (u<s>d: the k pairs each way, calib_plan_uplinks):
-         * when one pair alone is already held by the uplink (c1 < 0.9 NIC),
-         * the uplink's queue is never empty under load and each direction's
-         * queue also carries the other way's acknowledgements: what one
-         * direction then gets is the uplink's capacity as patterns (and the
-         * Alltoall) load it, both ways, whatever the flow count. An uplink
-         * that passes one pair at the NIC's rate builds no queue for one flow
-         * each way, so its one-way capacity stays (our extension,
-         * doc/multiswitch.md "Both ways at once") */
-        char both[240] = "";
+         * each direction's queue also carries the other way's
+         * acknowledgements; what one direction then gets is the uplink's
+         * capacity as patterns (and the Alltoall) load it, when it is less
+         * than one way alone (our extension, doc/multiswitch.md) */
+        char both[200] = "";
         double ck_one = ck;
         int kd = nd_comms / 2, used_both = 0;
         if (kd >= 1 && td > 0) {
             double cd = td > al ? kd * m / (td - al) : kd * m / td;
-            if (cd < ck && !(c1 < 0.9 * nic)) {
-                snprintf(both, sizeof both, ", %d pair%s both ways at once %.4g MB/s each way "
-                                            "(%.2f x one way; not used: one pair alone is not "
-                                            "held by the uplink)",
-                         kd, kd > 1 ? "s" : "", cd / 1e6, cd / ck);
-            } else if (cd < ck) {
+            if (cd < ck) {
                 snprintf(both, sizeof both, ", %d pair%s both ways at once %.4g MB/s each way "
                                             "(%.2f x one way)",
                          kd, kd > 1 ? "s" : "", cd / 1e6, cd / ck);
