@@ -20,7 +20,7 @@
 
 #define CMD "calibrate"
 #define MAX_STEPS 32
-#define MAX_ARGS 64
+#define MAX_ARGS 48
 #define MAX_SIZES 16
 #define CALIB_INTERRUPTED 130 /* exit status after Ctrl-C / SIGTERM / SIGHUP */
 
@@ -75,10 +75,9 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);
  * Slurm (`scontrol show topology` -> dir/topology.txt, the allocation's
  * nodes -> dir/hosts.txt) and, when the allocation spans two or more
  * leaves, add the uplink step (uplink.csv: per leaf, one pair of nodes
- * across its uplink alone, then k pairs at once, and with C >= 2 tasks per
- * node the k pairs both ways at once). Silent when Slurm has no
+ * across its uplink alone, then k pairs at once). Silent when Slurm has no
  * tree; a tree that cannot be read is reported on info and skipped. */
-void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *dir, FILE *info);
+void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE *info);
 /* --sizes "32K,64K,...": ADMIN_OK or ADMIN_USAGE with the message printed. */
 int calib_parse_sizes(const char *s, plan *p);
 

@@ -434,7 +434,7 @@ static char *slurp(const char *path)
     return buf;
 }
 
-void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *dir, FILE *info)
+void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE *info)
 {
     char topo_p[PATH_MAX], hosts_p[PATH_MAX], errp[PATH_MAX], raw_p[PATH_MAX], jb[64];
     snprintf(topo_p, sizeof topo_p, "%s/topology.txt", dir);
@@ -493,11 +493,7 @@ void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *di
     /* per leaf with allocation nodes (at most 7: the step's argument room),
      * its nodes S and the others O: scheme u<sw>a = S0>O0 alone, u<sw>k =
      * S0>O0, ..., S(k-1)>O(k-1), k = min(|S|, |O|, 8) pairs through the
-     * uplink at once (distinct nodes: no NIC is shared), and, with 2 tasks
-     * per node, u<sw>d = the k pairs both ways at once (S0>O0, O0>S0, ...):
-     * the uplink as patterns load it, data one way and the other way's data
-     * and acknowledgements sharing each direction's queue */
-    const int tpn = C >= 2 ? 2 : 1;
+     * uplink at once (distinct nodes: no NIC is shared) */
     step *s = NULL;
     int nleaf = 0;
     for (int i = 0; i < N && nleaf < 7; i++) {
@@ -516,7 +512,7 @@ void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *di
         if (no == 0)
             break; /* one leaf holds the whole allocation */
         if (!s) {
-            s = new_step(p, ST_UPLINK, N, tpn, "uplink.csv");
+            s = new_step(p, ST_UPLINK, N, 1, "uplink.csv");
             srun_prefix(p, s, jobid);
             arg(s, "conflict");
             arg(s, "--size");
@@ -537,15 +533,7 @@ void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *di
             arg(s, "--scheme");
             arg(s, "%s", spec);
         }
-        if (tpn >= 2) {
-            u = (size_t)snprintf(spec, sizeof spec, "u%dd=", (int)leaf[i]);
-            for (int c = 0; c < k && u < sizeof spec; c++)
-                u += (size_t)snprintf(spec + u, sizeof spec - u, "%s%d>%d,%d>%d", c ? "," : "",
-                                      in[c], outn[c], outn[c], in[c]);
-            arg(s, "--scheme");
-            arg(s, "%s", spec);
-        }
-        s->work += (1.0 + k + (tpn >= 2 ? 2.0 * k : 0)) * p->csize * (p->reps + 1);
+        s->work += (1.0 + k) * p->csize * (p->reps + 1);
         nleaf++;
     }
     free(leaf);
@@ -554,8 +542,8 @@ void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *di
                       "not measured, no switch tree written\n", N);
         goto drop;
     }
-    snprintf(s->label, sizeof s->label, "uplinks of %d leaf switch%s: 1 and k cross-leaf pairs%s",
-             nleaf, nleaf > 1 ? "es" : "", tpn >= 2 ? ", one way and both ways" : "");
+    snprintf(s->label, sizeof s->label, "uplinks of %d leaf switch%s: 1 and k cross-leaf pairs",
+             nleaf, nleaf > 1 ? "es" : "");
     goto out;
 drop:
     unlink(topo_p);
@@ -782,7 +770,7 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
     if (rc != ADMIN_OK)
         return rc;
     calib_build_plan(P, (int)N, (int)C, r->jobid, a->quick);
-    calib_plan_uplinks(P, (int)N, (int)C, r->jobid, r->dir, info);
+    calib_plan_uplinks(P, (int)N, r->jobid, r->dir, info);
     if ((rc = run_steps(P, r->dir, info)) != ADMIN_OK)
         return rc;
     calib_scancel(r->jobid, r->dir);

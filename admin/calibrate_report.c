@@ -334,20 +334,17 @@ int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, 
     for (int32_t s = 0; s < t->nswitches; s++) {
         if (t->sw[s].parent < 0)
             continue;
-        char na[CT_SCHEME_NAME_MAX], nk[CT_SCHEME_NAME_MAX], nd[CT_SCHEME_NAME_MAX];
+        char na[CT_SCHEME_NAME_MAX], nk[CT_SCHEME_NAME_MAX];
         snprintf(na, sizeof na, "u%da", (int)s);
         snprintf(nk, sizeof nk, "u%dk", (int)s);
-        snprintf(nd, sizeof nd, "u%dd", (int)s);
-        double t1 = 0, tk = 0, td = 0, m = 0;
-        int k = 0, nd_comms = 0;
+        double t1 = 0, tk = 0, m = 0;
+        int k = 0;
         for (size_t i = 0; i < r->d.nupl; i++) {
             const ct_conflict_sample *c = &r->d.upl[i];
             if (strcmp(c->scheme, na) == 0)
                 t1 = c->t, m = c->m;
             else if (strcmp(c->scheme, nk) == 0)
                 tk = c->t > tk ? c->t : tk, k++;
-            else if (strcmp(c->scheme, nd) == 0)
-                td = c->t > td ? c->t : td, nd_comms++;
         }
         if (!(t1 > 0) || !(m > 0))
             continue;
@@ -364,27 +361,6 @@ int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, 
         int capped = 0;
         if (k > 1 && c1 < 0.9 * nic && ck > c1)
             ck = c1, capped = 1;
-        /* both ways at once (u<s>d: the k pairs each way, calib_plan_uplinks):
-         * each direction's queue also carries the other way's
-         * acknowledgements; what one direction then gets is the uplink's
-         * capacity as patterns (and the Alltoall) load it, when it is less
-         * than one way alone (our extension, doc/multiswitch.md) */
-        char both[200] = "";
-        double ck_one = ck;
-        int kd = nd_comms / 2, used_both = 0;
-        if (kd >= 1 && td > 0) {
-            double cd = td > al ? kd * m / (td - al) : kd * m / td;
-            if (cd < ck) {
-                snprintf(both, sizeof both, ", %d pair%s both ways at once %.4g MB/s each way "
-                                            "(%.2f x one way)",
-                         kd, kd > 1 ? "s" : "", cd / 1e6, cd / ck);
-                ck = cd, used_both = 1;
-            } else {
-                snprintf(both, sizeof both, ", %d pair%s both ways at once %.4g MB/s each way "
-                                            "(not less than one way)",
-                         kd, kd > 1 ? "s" : "", cd / 1e6);
-            }
-        }
         int saturated = ck < 0.9 * k * nic; /* else the NICs, not the uplink, limited */
         double cap = scale * ck;
         double below = t->sw[s].up_cap; /* oversubscription 1 = everything below */
@@ -402,17 +378,16 @@ int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, 
         else if (k > 1 && c1 < 0.9 * nic)
             snprintf(eff, sizeof eff, " (%.2f x one pair alone)", ck / c1);
         fprintf(info,
-                "uplink of %s: 1 pair %.4g MB/s, %d pair%s together %.4g MB/s%s%s%s -> "
-                "uplink_MBps %.4g (%s%.2f x the aggregate)\n",
-                t->sw[s].name, c1 / 1e6, k, k > 1 ? "s" : "", ck_one / 1e6, eff, both,
+                "uplink of %s: 1 pair %.4g MB/s, %d pair%s together %.4g MB/s%s%s -> uplink_MBps "
+                "%.4g (%s%.2f x the aggregate)\n",
+                t->sw[s].name, c1 / 1e6, k, k > 1 ? "s" : "", ck / 1e6, eff,
                 saturated ? "" : "; NOT saturated: the NICs limited, the uplink is at least this",
                 cap / 1e6, pm->kind == CT_MODEL_GIGE ? "model gige: share beta " : "",
                 scale);
         if (u < sizeof src)
-            u += (size_t)snprintf(src + u, sizeof src - u, " %s %.3g MB/s (%d pair%s%s)%s",
-                                  t->sw[s].name, ck / 1e6, used_both ? kd : k,
-                                  (used_both ? kd : k) > 1 ? "s" : "",
-                                  used_both ? ", both ways" : "", saturated ? "" : " at least");
+            u += (size_t)snprintf(src + u, sizeof src - u, " %s %.3g MB/s (%d pair%s)%s",
+                                  t->sw[s].name, ck / 1e6, k, k > 1 ? "s" : "",
+                                  saturated ? "" : " at least");
     }
     if (nr == 0) {
         ct_topology_free(t);
