@@ -129,19 +129,20 @@ static const char *user_distribution(const ctp_srun_args *args, ctp_getenv_fn fn
     return args->has_dist ? args->dist : env(fn, ctx, "SLURM_DISTRIBUTION");
 }
 
-/* Report mode with the user's -m arbitrary: their SLURM_HOSTFILE is the
- * layout that launches, and it is priced (user_layout) rather than refused. */
-static int reports_user_hostfile(const ctp_config *cfg, const ctp_srun_args *args,
-                                 ctp_getenv_fn fn, void *ctx)
+/* Report mode with the user's -m arbitrary (user_dist, user_distribution):
+ * their SLURM_HOSTFILE is the layout that launches, and it is priced
+ * (user_layout) rather than refused. */
+static int reports_user_hostfile(ctp_mode mode, const char *user_dist)
 {
-    const char *u = user_distribution(args, fn, ctx);
-    return u && strncmp(u, "arbitrary", 9) == 0 &&
-           (u[9] == '\0' || u[9] == ':' || u[9] == ',') &&
-           ctp_effective_mode(cfg, args, fn, ctx) == CTP_MODE_REPORT;
+    const char *u = user_dist;
+    return mode == CTP_MODE_REPORT && u && strncmp(u, "arbitrary", 9) == 0 &&
+           (u[9] == '\0' || u[9] == ':' || u[9] == ',');
 }
 
+/* user_hf: reports_user_hostfile (SLURM_HOSTFILE is then the user's layout,
+ * not a reason to leave the step alone) */
 static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn,
-                        void *ctx, int explicit_mode, ctp_decision *d, geometry *g)
+                        void *ctx, int explicit_mode, int user_hf, ctp_decision *d, geometry *g)
 {
     ctp_level quiet_or_info = explicit_mode ? CTP_LEVEL_INFO : CTP_LEVEL_VERBOSE;
     char what[CTP_MSG_MAX];
@@ -179,7 +180,6 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
         {"SLURM_EXCLUSIVE", "--exclusive"},
         {"SLURM_EXACT", "--exact"},
     };
-    const int user_hf = reports_user_hostfile(cfg, args, fn, ctx);
     for (size_t i = 0; i < sizeof unsupported_env / sizeof unsupported_env[0]; i++) {
         const char *v = env(fn, ctx, unsupported_env[i].var);
         if (v && !(user_hf && strcmp(unsupported_env[i].var, "SLURM_HOSTFILE") == 0)) {
@@ -718,6 +718,7 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
         return;
     }
     const char *user_dist = user_distribution(args, fn, ctx);
+    const int user_hf = reports_user_hostfile(mode, user_dist);
     if (user_dist && mode != CTP_MODE_REPORT) {
         strf(d->log.why, sizeof d->log.why, "%s", args->has_dist ? "user-m" : "user-env");
         strf(d->log.launched, sizeof d->log.launched, "%s", user_dist);
@@ -745,7 +746,7 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
         strf(d->log.why, sizeof d->log.why, "forced");
         strf(d->log.launched, sizeof d->log.launched, "%s", dist);
         d->log.applied = 1;
-        if (get_geometry(cfg, args, fn, ctx, 0, &scratch, &g)) {
+        if (get_geometry(cfg, args, fn, ctx, 0, 0, &scratch, &g)) {
             log_geometry(&d->log, &g);
             if (score(cfg, args, fn, ctx, &g, &res, NULL, ctxline, sizeof ctxline, what,
                       sizeof what, &d->log, NULL, NULL, 0) == 0) {
@@ -765,7 +766,8 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
     }
 
     /* auto and report need the geometry and the fabric */
-    if (!get_geometry(cfg, args, fn, ctx, explicit_mode || mode == CTP_MODE_REPORT, d, &g)) {
+    if (!get_geometry(cfg, args, fn, ctx, explicit_mode || mode == CTP_MODE_REPORT, user_hf, d,
+                      &g)) {
         if (!d->log.why[0])
             strf(d->log.why, sizeof d->log.why, "%s",
                  strstr(d->message, "whatever the mapping") ||
@@ -797,16 +799,16 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
              (int)args->nodes_min, ctp_slurm_version_name(args->version));
     /* report with -m arbitrary: the user's own layout is what launches;
      * price their SLURM_HOSTFILE too (hfnote: why it could not be) */
-    const char *user_hf = NULL;
+    const char *hostfile = NULL;
     char hfnote[200] = "";
-    if (reports_user_hostfile(cfg, args, fn, ctx)) {
-        user_hf = env(fn, ctx, "SLURM_HOSTFILE");
-        if (!user_hf)
+    if (user_hf) {
+        hostfile = env(fn, ctx, "SLURM_HOSTFILE");
+        if (!hostfile)
             strf(hfnote, sizeof hfnote, "no SLURM_HOSTFILE");
     }
     ctp_placed placed;
     int rc = score(cfg, args, fn, ctx, &g, &res, want_place ? &placed : NULL, ctxline,
-                   sizeof ctxline, what, sizeof what, &d->log, user_hf, hfnote, sizeof hfnote);
+                   sizeof ctxline, what, sizeof what, &d->log, hostfile, hfnote, sizeof hfnote);
     ct_alloc_free(&g.alloc);
     if (rc == 0)
         log_scores(&d->log, &res);
