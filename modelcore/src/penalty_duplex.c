@@ -152,16 +152,6 @@ static int apply_incast(double incast, const ct_graph *g, const unsigned char *a
     return 0;
 }
 
-int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
-                          const unsigned char *active, double *penalty, ct_err *err)
-{
-    if (!(incast >= 0) || !isfinite(incast))
-        return ct_err_set(err, "duplex_incast = %g (accepted: a finite number >= 0)", incast);
-    if (ct_duplex_penalties_ex(duplex, g, active, penalty, err) < 0)
-        return -1;
-    return apply_incast(incast, g, active, penalty, err);
-}
-
 /* The progressive filling, with one switch (t NULL: the 2 * nodes NIC
  * constraints) or over a tree (t, and the arcs' routes off/path, links.h:
  * each switch link one more constraint of capacity up_cap and weight 1).
@@ -273,6 +263,26 @@ int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char
     return duplex_fill(duplex, g, active, NULL, NULL, NULL, penalty, err);
 }
 
+/* The whole model: the filling (one switch: t NULL; a tree: t and the
+ * routes off/path), then its incast term; one entry for both. */
+static int duplex_incast_fill(double duplex, double incast, const ct_graph *g,
+                              const unsigned char *active, const ct_tree_map *t,
+                              const size_t *off, const int32_t *path, double *penalty,
+                              ct_err *err)
+{
+    if (!(incast >= 0) || !isfinite(incast))
+        return ct_err_set(err, "duplex_incast = %g (accepted: a finite number >= 0)", incast);
+    if (duplex_fill(duplex, g, active, t, off, path, penalty, err) < 0)
+        return -1;
+    return apply_incast(incast, g, active, penalty, err);
+}
+
+int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
+                          const unsigned char *active, double *penalty, ct_err *err)
+{
+    return duplex_incast_fill(duplex, incast, g, active, NULL, NULL, NULL, penalty, err);
+}
+
 /* ---- the model's entry in the registry (model.h) */
 
 static int duplex_penalties(const ct_penalty_model *m, const ct_graph *g,
@@ -311,16 +321,12 @@ static const ct_model_key duplex_keys[] = {
 static int duplex_tree(const ct_penalty_model *m, const ct_tree_map *t, const ct_graph *g,
                        const unsigned char *active, double *penalty, ct_err *err)
 {
-    const double incast = m->real[CT_DUPLEX_INCAST];
-    if (!(incast >= 0) || !isfinite(incast))
-        return ct_err_set(err, "duplex_incast = %g (accepted: a finite number >= 0)", incast);
     size_t *off = NULL;
     int32_t *path = NULL;
     int rc = links_routes(t, g, active, &off, &path, err);
     if (rc == 0)
-        rc = duplex_fill(m->real[CT_DUPLEX_COUPLING], g, active, t, off, path, penalty, err);
-    if (rc == 0)
-        rc = apply_incast(incast, g, active, penalty, err);
+        rc = duplex_incast_fill(m->real[CT_DUPLEX_COUPLING], m->real[CT_DUPLEX_INCAST], g, active,
+                                t, off, path, penalty, err);
     free(off), free(path);
     return rc;
 }
