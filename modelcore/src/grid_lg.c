@@ -265,8 +265,10 @@ int ct_lg_tree_alltoall(const int32_t *tasks, const ct_tree_map *t, double alpha
         double share = fmax(1.0, (double)n1 / t->up_cap[s]);
         share = fmax(share, (double)(t1 < n1 ? t1 : n1));
         double steps = (double)((n2 + n1 - 1) / n1);
-        /* 002 eq. 7 with beta_w = beta * share (see grid_lg.h) */
-        double ts = fmax(t_in, t_out) + steps * (alpha + beta * share * m * (double)n1);
+        /* 002 eq. 7's terms with beta_w = beta * share, the phases overlapped
+         * (max, not +; see grid_lg.h) */
+        double cross = steps * (alpha + beta * share * m * (double)n1);
+        double ts = fmax(fmax(t_in, t_out), cross);
         if (ts > *T) {
             *T = ts;
             if (worst)

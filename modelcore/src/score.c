@@ -53,7 +53,7 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
         rc = -1;
         goto out;
     }
-    if (tree) { /* the uplinks: 002 eq. 7 per uplink of the tree (grid_lg.h) */
+    if (tree) { /* the uplinks: 002 eq. 7's terms per uplink, overlapped (grid_lg.h) */
         double t_up;
         if (ct_lg_tree_alltoall(cnt, tree, alpha, beta, m, sig, f->intra_bw, &t_up, NULL, err) <
             0) {

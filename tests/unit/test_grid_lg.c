@@ -302,10 +302,12 @@ static void test_models_hand(void **state)
 
 
 /* The tree form (issue 14): one task per node, two leaves of 2 and 3 nodes
- * under a wide uplink, is 002 eq. 7 exactly; a narrow uplink (capacity 1
- * NIC) shares the n1 = 2 phase-2 transfers: beta_w = 2 beta; every node
- * under one leaf gives no uplink term. */
-static void test_tree_alltoall_is_eq7(void **state)
+ * under a wide uplink, is 002 eq. 7's two terms overlapped: the larger of
+ * the local phase max(T_C1, T_C2) and the crossing ceil(3/2) (alpha + beta m 2);
+ * a narrow uplink (capacity 1 NIC) shares the n1 = 2 crossing transfers:
+ * beta_w = 2 beta, so the crossing sets the time from some size on; every
+ * node under one leaf gives no uplink term. */
+static void test_tree_alltoall_overlaps_eq7(void **state)
 {
     (void)state;
     ct_err err;
@@ -322,22 +324,34 @@ static void test_tree_alltoall_is_eq7(void **state)
     const int32_t tasks[] = {1, 1, 1, 1, 1};
     ct_lg_net net = {.alpha = 60e-6, .beta = 1 / 12.5e6,
                      .sig = {.gamma = 1.0195, .delta = 8.23e-3, .M = 2048}};
+    int crossing_sets = 0, local_sets = 0;
     for (double m = 1024; m <= 1 << 20; m *= 4) {
         double T;
         int32_t worst;
         assert_int_equal(
             ct_lg_tree_alltoall(tasks, &t, net.alpha, net.beta, m, &net.sig, 0, &T, &worst, &err),
             0);
-        double want = ct_lg_eq7(2, 3, m, &net, &net, net.alpha, net.beta);
+        double local = fmax(ct_a2a_eq5(2, net.alpha, net.beta, m, &net.sig),
+                            ct_a2a_eq5(3, net.alpha, net.beta, m, &net.sig));
+        double cross = 2 * (net.alpha + net.beta * m * 2); /* ceil(3/2) (alpha_w + beta_w m n1) */
+        /* eq. 7 is the sum of the same two terms */
+        assert_true(fabs(ct_lg_eq7(2, 3, m, &net, &net, net.alpha, net.beta) - (local + cross)) <=
+                    1e-12 * (local + cross));
+        double want = fmax(local, cross);
         assert_true(fabs(T - want) <= 1e-12 * want);
         assert_true(worst == 1 || worst == 2);
         cap[1] = cap[2] = 1;
         assert_int_equal(
             ct_lg_tree_alltoall(tasks, &t, net.alpha, net.beta, m, &net.sig, 0, &T, NULL, &err), 0);
-        want = ct_lg_eq7(2, 3, m, &net, &net, net.alpha, 2 * net.beta);
+        cross = 2 * (net.alpha + 2 * net.beta * m * 2);
+        want = fmax(local, cross);
         assert_true(fabs(T - want) <= 1e-12 * want);
+        crossing_sets += cross > local;
+        local_sets += local > cross;
         cap[1] = cap[2] = 100;
     }
+    /* both regimes occur over 1 KiB .. 1 MiB, so both branches are checked */
+    assert_true(crossing_sets > 0 && local_sets > 0);
     int32_t one[] = {1, 1, 1, 1, 1};
     for (int i = 0; i < 5; i++)
         leaf[i] = 2;
@@ -353,7 +367,7 @@ int main(void)
         cmocka_unit_test(test_replay_many),      cmocka_unit_test(test_worked_example_fixture),
         cmocka_unit_test(test_store_node_rules), cmocka_unit_test(test_schedule_rejects),
         cmocka_unit_test(test_models_hand),
-        cmocka_unit_test(test_tree_alltoall_is_eq7),
+        cmocka_unit_test(test_tree_alltoall_overlaps_eq7),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

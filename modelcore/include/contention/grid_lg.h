@@ -89,12 +89,17 @@ double ct_lg_eq7(int64_t n1, int64_t n2, double m, const ct_lg_net *c1, const ct
  * the tasks under the switch and the others, joined by a slower link).
  * For every switch s below the top with tasks on both sides, n1 <= n2 the
  * two sides' task counts, C the uplink capacity in NIC units:
- *   T_s = max(T_C1, T_C2) + ceil(n2/n1) * (alpha + beta * m * n1 * max(1, n1/C, t1))
- * which is 002 eq. 7 with the local networks' alpha, beta and signature
+ *   T_s = max(T_C1, T_C2, ceil(n2/n1) * (alpha + beta * m * n1 * max(1, n1/C, t1)))
+ * 002 eq. 7's two terms with the local networks' alpha, beta and signature
  * (T_Cn: the layout-aware eq. 5 of each side, alltoall.h) and the
- * inter-cluster beta_w = beta * max(1, n1/C, t1): the n1 packed phase-2
- * transfers of the Local Group schedule cross the uplink together and share
- * it, and t1 (most tasks of one node, capped at n1) share a NIC.
+ * inter-cluster beta_w = beta * max(1, n1/C, t1): the n1 packed transfers
+ * cross the uplink together and share it, and t1 (most tasks of one node,
+ * capped at n1) share a NIC. Eq. 7 adds the terms because the Local Group
+ * algorithm runs its local phase before the crossing one; the Alltoall a
+ * signature is fitted on (the MPI library's: Open MPI posts every transfer
+ * at once) overlaps them, so the uplink prices as one more resource of the
+ * same Alltoall and the larger term sets the time (our change, session 10;
+ * doc/multiswitch.md). ct_lg_eq7 keeps the printed sum for the LG schedule.
  * tasks[i] is graph node i's task count, t->leaf[i] its leaf. *T = the largest
  * T_s (0 when every task sits under one leaf), *worst = that switch (-1). */
 int ct_lg_tree_alltoall(const int32_t *tasks, const ct_tree_map *t, double alpha, double beta,

@@ -100,7 +100,8 @@ typedef struct ct_score_request {
     /* the switch tree over the allocation's nodes (topology.h: allocation
      * node i under tree->leaf[i]), NULL for one switch. Point-to-point
      * patterns are priced by the link model (penalty_links.c), Alltoall
-     * gains the uplink term of ct_lg_tree_alltoall (002 eq. 7 per uplink). */
+     * gains the uplink term of ct_lg_tree_alltoall (002 eq. 7's terms per uplink,
+     * overlapped). */
     const struct ct_tree_map *tree;
     /* trace patterns: replay at most this many (expanded) events, aggregate
      * past it; 0 = CT_SCORE_REPLAY_MAX_EVENTS, < 0 = always replay */
