@@ -138,10 +138,28 @@ typedef struct calib_fit {
     ct_duplex_fit dx;
     int have_duplex;
     char duplex_err[CT_ERR_MAX];
+    /* on several leaves: the Alltoall samples the signature is fitted on,
+     * without those an uplink sets (calib_uplink_bound); NULL: all */
+    ct_a2a_sample *a2a_kept;
+    size_t na2a_kept, nbound;
 } calib_fit;
 
 void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *g, int have_gige,
                         const char *gige_err);
+/* Issue 14 (our extension): the Alltoall samples whose busiest resource is
+ * an uplink, not a NIC -- the uplink carries more than CALIB_UPLINK_BOUND
+ * times a NIC's messages at the capacity uplink.csv measured (physical
+ * rates: k pairs' aggregate over one message's rate at the conflict size;
+ * penalty.h ct_links_alltoall_uplink_excess; a step of N nodes runs on the
+ * allocation's first N of dir/hosts.txt). They time the uplink, which the
+ * tree's uplink term prices (grid_lg.h), so the NIC signature (000 eq. 5's
+ * gamma) is fitted without them. bound[i], excess[i] per bench sample;
+ * returns how many are bound (0 without a measured tree; *why says what
+ * was missing when the check could not be made). */
+#define CALIB_UPLINK_BOUND 1.1
+#define CALIB_MAX_HOSTS 4096
+size_t calib_uplink_bound(const calib_run *r, unsigned char *bound, double *excess, char *why,
+                          size_t whysz);
 /* The fabric's switch tree from dir/topology.txt + dir/hosts.txt with the
  * uplinks measured in uplink.csv (none measured: fab->topology stays NULL);
  * lines on info say what was measured. */

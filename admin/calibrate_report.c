@@ -284,124 +284,150 @@ static int cmp_dbl(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Issue 14: the switch tree Slurm reports, with each measured leaf's uplink.
- * For a leaf with k cross-leaf pairs measured together (scheme u<sw>k) the
- * delivered aggregate is c_k = k m / (t_k - alpha), t_k the slowest pair;
- * alone (u<sw>a) c_1 = m / (t_1 - alpha). The link model prices k
- * communications on a link of capacity C as penalty scale * k / C (in NIC
- * units; scale = the GigE share beta: gige_link in penalty_gige.c; 1 for
- * Stop & Go, duplex and fair share, whose link rules are k / C), so the
- * capacity written is the one with which the
- * fabric's own model reproduces the k pairs: C = scale * c_k (our
+/* One leaf's uplink measurements (uplink.csv, schemes u<sw>a and u<sw>k):
+ * for k cross-leaf pairs measured together the delivered aggregate c_k = k m /
+ * (t_k - alpha), t_k the slowest pair; alone c_1 = m / (t_1 - alpha). One
+ * pair alone already held by the uplink (c_1 < 0.9 NIC): k pairs cannot get
+ * more than that link's rate; a larger c_k comes from pairs that did not
+ * overlap (starts staggered on a loaded host), so it is capped at c_1
+ * (*capped, *ck_raw the uncapped rate). 0 when switch sw was not measured. */
+typedef struct uplink_rate {
+    double m, c1, ck, ck_raw;
+    int k, capped;
+} uplink_rate;
+
+static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink_rate *u)
+{
+    memset(u, 0, sizeof *u);
+    char na[CT_SCHEME_NAME_MAX], nk[CT_SCHEME_NAME_MAX];
+    snprintf(na, sizeof na, "u%da", (int)sw);
+    snprintf(nk, sizeof nk, "u%dk", (int)sw);
+    double t1 = 0, tk = 0;
+    for (size_t i = 0; i < d->nupl; i++) {
+        const ct_conflict_sample *c = &d->upl[i];
+        if (strcmp(c->scheme, na) == 0)
+            t1 = c->t, u->m = c->m;
+        else if (strcmp(c->scheme, nk) == 0)
+            tk = c->t > tk ? c->t : tk, u->k++;
+    }
+    if (!(t1 > 0) || !(u->m > 0))
+        return 0;
+    u->c1 = t1 > al ? u->m / (t1 - al) : u->m / t1;
+    u->ck = u->k >= 2 ? (tk > al ? u->k * u->m / (tk - al) : u->k * u->m / tk) : u->c1;
+    if (u->k < 2)
+        u->k = 1;
+    u->ck_raw = u->ck;
+    if (u->k > 1 && u->c1 < 0.9 * nic && u->ck > u->c1)
+        u->ck = u->c1, u->capped = 1;
+    return 1;
+}
+
+/* Issue 14: the switch tree Slurm reports, with each measured leaf's uplink
+ * (uplink_rates). The link model prices k communications on a link of
+ * capacity C as penalty scale * k / C (in NIC units; scale = the GigE share
+ * beta: gige_link in penalty_gige.c; 1 for Stop & Go, duplex and fair share,
+ * whose link rules are k / C), so the capacity written is the one with which
+ * the fabric's own model reproduces the k pairs: C = scale * c_k (our
  * extension: the sharing measured on the link, TCP's losses at an
  * oversubscribed uplink included, enters through its capacity). Switches
  * without a measurement (not above the allocation's leaves) get the median
- * oversubscription of the measured ones. */
-int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, FILE *info)
+ * oversubscription of the measured ones. info NULL: silent, no source. */
+static int fill_uplinks(const data *d, ct_topology *t, double al, double nic, double scale,
+                        int gige, const char *today, FILE *info)
 {
-    (void)f;
-    if (!r->d.nupl)
-        return ADMIN_OK;
-    char tp[PATH_MAX], hp[PATH_MAX];
-    snprintf(tp, sizeof tp, "%s/topology.txt", r->dir);
-    snprintf(hp, sizeof hp, "%s/hosts.txt", r->dir);
-    char *text = NULL;
-    size_t len = 0;
-    if (admin_read_file(CMD, tp, 1u << 20, "scontrol show topology's output", &text, &len) !=
-        ADMIN_OK)
-        return ADMIN_INVALID;
-    ct_topology *t = calloc(1, sizeof *t);
-    if (!t) {
-        free(text);
-        return admin_fail(CMD, "out of memory");
-    }
-    double nic = 1.0 / fab->beta;
-    int rc = admin_topology_from_scontrol("scontrol show topology", text, nic, t);
-    free(text);
-    if (rc != ADMIN_OK) {
-        free(t);
-        return rc;
-    }
-    const ct_penalty_model *pm = &fab->penalty;
-    double scale = pm->kind == CT_MODEL_GIGE ? pm->real[CT_GIGE_SHARE] : 1.0;
     double ratios[64];
     int nr = 0;
     char src[CT_TOPO_TEXT_MAX];
     size_t u = (size_t)snprintf(src, sizeof src,
                                 "contention-admin calibrate %s: scontrol show topology; uplinks "
                                 "from cross-leaf pairs of %.0f bytes:",
-                                r->today, r->d.upl[0].m);
+                                today, d->upl[0].m);
     for (int32_t s = 0; s < t->nswitches; s++) {
-        if (t->sw[s].parent < 0)
+        uplink_rate ur;
+        if (t->sw[s].parent < 0 || !uplink_rates(d, s, al, nic, &ur))
             continue;
-        char na[CT_SCHEME_NAME_MAX], nk[CT_SCHEME_NAME_MAX];
-        snprintf(na, sizeof na, "u%da", (int)s);
-        snprintf(nk, sizeof nk, "u%dk", (int)s);
-        double t1 = 0, tk = 0, m = 0;
-        int k = 0;
-        for (size_t i = 0; i < r->d.nupl; i++) {
-            const ct_conflict_sample *c = &r->d.upl[i];
-            if (strcmp(c->scheme, na) == 0)
-                t1 = c->t, m = c->m;
-            else if (strcmp(c->scheme, nk) == 0)
-                tk = c->t > tk ? c->t : tk, k++;
-        }
-        if (!(t1 > 0) || !(m > 0))
-            continue;
-        double al, be;
-        ct_fabric_p2p_at(fab, m, &al, &be);
-        double c1 = t1 > al ? m / (t1 - al) : m / t1;
-        double ck = k >= 2 ? (tk > al ? k * m / (tk - al) : k * m / tk) : c1;
-        if (k < 2)
-            k = 1;
-        /* one pair alone already held by the uplink (c1 < 0.9 NIC): k pairs
-         * cannot get more than that link's rate; a larger c_k comes from pairs
-         * that did not overlap (starts staggered on a loaded host), so it is
-         * capped at c1 and the report says so */
-        int capped = 0;
-        if (k > 1 && c1 < 0.9 * nic && ck > c1)
-            ck = c1, capped = 1;
-        int saturated = ck < 0.9 * k * nic; /* else the NICs, not the uplink, limited */
-        double cap = scale * ck;
+        int saturated = ur.ck < 0.9 * ur.k * nic; /* else the NICs, not the uplink, limited */
+        double cap = scale * ur.ck;
         double below = t->sw[s].up_cap; /* oversubscription 1 = everything below */
         t->sw[s].uplink_bw = cap;
         t->sw[s].oversub = 0;
         if (nr < 64 && below > 0)
             ratios[nr++] = below / cap;
+        if (!info)
+            continue;
         /* sharing efficiency: what k pairs get together against one pair
          * alone, when one pair alone is already held by the uplink */
         char eff[160] = "";
-        if (capped)
+        if (ur.capped)
             snprintf(eff, sizeof eff, " (measured %.4g MB/s, more than one pair alone: the pairs "
                                       "did not overlap; capped at one pair's rate)",
-                     (k * m / (tk > al ? tk - al : tk)) / 1e6);
-        else if (k > 1 && c1 < 0.9 * nic)
-            snprintf(eff, sizeof eff, " (%.2f x one pair alone)", ck / c1);
+                     ur.ck_raw / 1e6);
+        else if (ur.k > 1 && ur.c1 < 0.9 * nic)
+            snprintf(eff, sizeof eff, " (%.2f x one pair alone)", ur.ck / ur.c1);
         fprintf(info,
                 "uplink of %s: 1 pair %.4g MB/s, %d pair%s together %.4g MB/s%s%s -> uplink_MBps "
                 "%.4g (%s%.2f x the aggregate)\n",
-                t->sw[s].name, c1 / 1e6, k, k > 1 ? "s" : "", ck / 1e6, eff,
+                t->sw[s].name, ur.c1 / 1e6, ur.k, ur.k > 1 ? "s" : "", ur.ck / 1e6, eff,
                 saturated ? "" : "; NOT saturated: the NICs limited, the uplink is at least this",
-                cap / 1e6, pm->kind == CT_MODEL_GIGE ? "model gige: share beta " : "",
-                scale);
+                cap / 1e6, gige ? "model gige: share beta " : "", scale);
         if (u < sizeof src)
             u += (size_t)snprintf(src + u, sizeof src - u, " %s %.3g MB/s (%d pair%s)%s",
-                                  t->sw[s].name, ck / 1e6, k, k > 1 ? "s" : "",
+                                  t->sw[s].name, ur.ck / 1e6, ur.k, ur.k > 1 ? "s" : "",
                                   saturated ? "" : " at least");
     }
-    if (nr == 0) {
+    if (nr == 0)
+        return 0;
+    qsort(ratios, (size_t)nr, sizeof *ratios, cmp_dbl);
+    double med = nr % 2 ? ratios[nr / 2] : (ratios[nr / 2 - 1] + ratios[nr / 2]) / 2;
+    for (int32_t s = 0; s < t->nswitches; s++)
+        if (t->sw[s].parent >= 0 && !(t->sw[s].uplink_bw > 0))
+            t->sw[s].oversub = med < 1 ? 1 : med;
+    if (info)
+        snprintf(t->source, sizeof t->source, "%s", src);
+    return nr;
+}
+
+/* dir/topology.txt (scontrol show topology) into t, capacities in units of
+ * nic bytes/s. */
+static int read_topology(const char *dir, double nic, ct_topology *t)
+{
+    char tp[PATH_MAX];
+    snprintf(tp, sizeof tp, "%s/topology.txt", dir);
+    char *text = NULL;
+    size_t len = 0;
+    if (admin_read_file(CMD, tp, 1u << 20, "scontrol show topology's output", &text, &len) !=
+        ADMIN_OK)
+        return ADMIN_INVALID;
+    int rc = admin_topology_from_scontrol("scontrol show topology", text, nic, t);
+    free(text);
+    return rc;
+}
+
+int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, FILE *info)
+{
+    (void)f;
+    if (!r->d.nupl)
+        return ADMIN_OK;
+    ct_topology *t = calloc(1, sizeof *t);
+    if (!t)
+        return admin_fail(CMD, "out of memory");
+    double nic = 1.0 / fab->beta;
+    int rc = read_topology(r->dir, nic, t);
+    if (rc != ADMIN_OK) {
+        free(t);
+        return rc;
+    }
+    const ct_penalty_model *pm = &fab->penalty;
+    double scale = pm->kind == CT_MODEL_GIGE ? pm->real[CT_GIGE_SHARE] : 1.0;
+    double al, be;
+    ct_fabric_p2p_at(fab, r->d.upl[0].m, &al, &be);
+    if (fill_uplinks(&r->d, t, al, nic, scale, pm->kind == CT_MODEL_GIGE, r->today, info) == 0) {
         ct_topology_free(t);
         free(t);
         fprintf(info, "calibrate: no uplink measurement matches the switch tree: no tree "
                       "written\n");
         return ADMIN_OK;
     }
-    qsort(ratios, (size_t)nr, sizeof *ratios, cmp_dbl);
-    double med = nr % 2 ? ratios[nr / 2] : (ratios[nr / 2 - 1] + ratios[nr / 2]) / 2;
-    for (int32_t s = 0; s < t->nswitches; s++)
-        if (t->sw[s].parent >= 0 && !(t->sw[s].uplink_bw > 0))
-            t->sw[s].oversub = med < 1 ? 1 : med;
-    snprintf(t->source, sizeof t->source, "%s", src);
     ct_err err;
     int32_t at;
     if (ct_topology_resolve(t, nic, &at, &err) < 0) {
@@ -413,6 +439,97 @@ int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, 
     free(fab->topology);
     fab->topology = t;
     return ADMIN_OK;
+}
+
+/* The NIC's rate for the uplink-bound check: the fastest of one message of
+ * the conflict size alone (conflict scheme ref), one cross-leaf pair alone
+ * (u<sw>a: it passes two NICs too) and the largest ping-pong size -- each a
+ * rate the NIC passed, and a repetition slowed by the host only lowers it. */
+static double nic_rate(const data *d)
+{
+    double r = 0;
+    for (size_t i = 0; i < d->nconf; i++)
+        if (strcmp(d->conf[i].scheme, "ref") == 0 && d->conf[i].t > 0)
+            r = fmax(r, d->conf[i].m / d->conf[i].t);
+    for (size_t i = 0; i < d->nupl; i++) {
+        size_t l = strlen(d->upl[i].scheme);
+        if (l > 1 && d->upl[i].scheme[0] == 'u' && d->upl[i].scheme[l - 1] == 'a' &&
+            d->upl[i].t > 0)
+            r = fmax(r, d->upl[i].m / d->upl[i].t);
+    }
+    double m = 0, t = 0;
+    for (size_t i = 0; i < d->bench.np2p; i++)
+        if (d->bench.p2p[i].m > m && d->bench.p2p[i].t > 0)
+            m = d->bench.p2p[i].m, t = d->bench.p2p[i].t;
+    return m > 0 ? fmax(r, m / t) : r;
+}
+
+size_t calib_uplink_bound(const calib_run *r, unsigned char *bound, double *excess, char *why,
+                          size_t whysz)
+{
+    const data *d = &r->d;
+    why[0] = '\0';
+    if (!d->nupl || !d->bench.na2a)
+        return 0;
+    double nic = nic_rate(d);
+    if (!(nic > 0)) {
+        snprintf(why, whysz, "no ping-pong or conflict ref to set a NIC's rate");
+        return 0;
+    }
+    ct_topology t;
+    memset(&t, 0, sizeof t);
+    char hp[PATH_MAX], *text = NULL, *names[CALIB_MAX_HOSTS];
+    size_t len = 0, nb = 0;
+    int32_t nh = 0;
+    ct_tree_map map;
+    memset(&map, 0, sizeof map);
+    int32_t *tasks = NULL;
+    if (read_topology(r->dir, nic, &t) != ADMIN_OK) {
+        snprintf(why, whysz, "%s/topology.txt unreadable", r->dir);
+        return 0;
+    }
+    snprintf(hp, sizeof hp, "%s/hosts.txt", r->dir);
+    if (admin_read_file(CMD, hp, 1u << 20, "the allocation's nodes, one per line", &text, &len) !=
+        ADMIN_OK) {
+        snprintf(why, whysz, "%s unreadable", hp);
+        goto out;
+    }
+    for (char *save = NULL, *tok = strtok_r(text, "\n", &save); tok && nh < CALIB_MAX_HOSTS;
+         tok = strtok_r(NULL, "\n", &save))
+        if (*tok)
+            names[nh++] = tok;
+    /* physical rates (no model share, no fitted alpha): which resource the
+     * sample's bytes saturate */
+    ct_err err;
+    int32_t at;
+    if (fill_uplinks(d, &t, 0, nic, 1.0, 0, r->today, NULL) == 0 ||
+        ct_topology_resolve(&t, nic, &at, &err) < 0 ||
+        ct_tree_map_build(&t, nic, (const char *const *)names, nh, &map, &err) < 0 ||
+        !(tasks = calloc((size_t)(nh > 0 ? nh : 1), sizeof *tasks))) {
+        snprintf(why, whysz, "the switch tree of %s does not place the allocation's nodes",
+                 r->dir);
+        goto out;
+    }
+    for (size_t i = 0; i < d->bench.na2a; i++) {
+        const ct_a2a_sample *s = &d->bench.a2a[i];
+        bound[i] = 0;
+        excess[i] = 0;
+        if (s->nodes > nh)
+            continue;
+        /* a step of N nodes runs on the allocation's first N (Slurm's order) */
+        for (int32_t v = 0; v < nh; v++)
+            tasks[v] = v < s->nodes ? s->tasks_per_node : 0;
+        if (ct_links_alltoall_uplink_excess(&map, tasks, &excess[i], NULL, &err) < 0)
+            continue;
+        bound[i] = excess[i] > CALIB_UPLINK_BOUND;
+        nb += bound[i];
+    }
+out:
+    free(tasks);
+    ct_tree_map_free(&map);
+    ct_topology_free(&t);
+    free(text);
+    return nb;
 }
 
 int calib_write(const calib_args *a, const calib_run *r, const calib_fit *f, ct_fabric *fab,

@@ -233,6 +233,76 @@ static int output_dir(const calib_args *a, calib_run *r)
 /* Fit Hockney, the Alltoall signature and (when conflicts were measured)
  * the GigE penalty (modelcore's calibrate.h), check the fit against its own
  * points and print the report. */
+/* The Alltoall samples without those an uplink sets (calib_uplink_bound)
+ * into f->a2a_kept (NULL: none left out, or too few configurations would
+ * remain to fit), reported on info. -1: out of memory. */
+static int uplink_bound_out(const calib_run *r, calib_fit *f, FILE *info)
+{
+    const data *d = &r->d;
+    f->a2a_kept = NULL;
+    f->na2a_kept = f->nbound = 0;
+    if (!d->nupl || !d->bench.na2a)
+        return 0;
+    size_t n = d->bench.na2a;
+    unsigned char *bound = calloc(n, 1);
+    double *excess = calloc(n, sizeof *excess);
+    if (!bound || !excess) {
+        free(bound);
+        free(excess);
+        return -1;
+    }
+    char why[256];
+    size_t nb = calib_uplink_bound(r, bound, excess, why, sizeof why);
+    if (nb == 0 && why[0])
+        fprintf(info, "calibrate: uplink-bound Alltoall samples not checked: %s\n", why);
+    /* the configurations kept and left out, once each */
+    int kept_cfg = 0, nout = 0;
+    char list[512] = "";
+    size_t u = 0;
+    for (size_t i = 0; i < n && nb; i++) {
+        const ct_a2a_sample *s = &d->bench.a2a[i];
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= d->bench.a2a[j].nodes == s->nodes &&
+                    d->bench.a2a[j].tasks_per_node == s->tasks_per_node;
+        if (seen)
+            continue;
+        if (!bound[i]) {
+            kept_cfg++;
+        } else if (u < sizeof list) {
+            u += (size_t)snprintf(list + u, sizeof list - u, "%s%dx%d (%.2f x)", nout ? ", " : "",
+                                  (int)s->nodes, (int)s->tasks_per_node, excess[i]);
+            nout++;
+        }
+    }
+    if (nb && kept_cfg == 0) {
+        fprintf(info, "calibrate: every Alltoall configuration crosses an uplink that carries "
+                      "more than a NIC (%s): the signature is fitted on all of them, the "
+                      "uplink's time included\n", list);
+        nb = 0;
+    }
+    if (nb) {
+        f->a2a_kept = malloc((n - nb) * sizeof *f->a2a_kept);
+        if (!f->a2a_kept) {
+            free(bound);
+            free(excess);
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (!bound[i])
+                f->a2a_kept[f->na2a_kept++] = d->bench.a2a[i];
+        f->nbound = nb;
+        fprintf(info,
+                "calibrate: Alltoall configurations left out of the signature fit, an uplink "
+                "sets their time (it carries this many times a NIC's messages at the measured "
+                "capacity; the tree's uplink term prices it): %s; %zu of %zu samples kept\n",
+                list, f->na2a_kept, n);
+    }
+    free(bound);
+    free(excess);
+    return 0;
+}
+
 static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
 {
     ct_err err;
@@ -255,8 +325,29 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     f->co.sustained = a->nseg > 1; /* a token bucket's burst is no sustained rate */
     f->co.max_fit_err = a->max_err_pct / 100;
     f->co.force = !a->strict; /* calibrate flags loudly; --strict refuses */
-    if (ct_calibrate_alltoall(d->bench.p2p, d->bench.np2p, d->bench.a2a, d->bench.na2a, &f->co,
-                              &f->res, &err) < 0)
+    /* on several leaves: the samples an uplink sets are left out of the NIC
+     * signature (calibrate.h calib_uplink_bound; the overlap floor above
+     * keeps them: a rate through an uplink is still one the NIC passed) */
+    const ct_a2a_sample *a2a = d->bench.a2a;
+    size_t na2a = d->bench.na2a;
+    if (uplink_bound_out(r, f, info) < 0)
+        return admin_fail(CMD, "out of memory for %zu Alltoall samples", d->bench.na2a);
+    if (f->a2a_kept) {
+        a2a = f->a2a_kept;
+        na2a = f->na2a_kept;
+        if (ct_calibrate_alltoall(d->bench.p2p, d->bench.np2p, a2a, na2a, &f->co, &f->res,
+                                  &err) < 0) {
+            fprintf(info, "calibrate: the signature fit without the uplink-bound samples failed "
+                          "(%s): fitted on every sample\n", err.msg);
+            ct_calib_result_free(&f->res);
+            memset(&f->res, 0, sizeof f->res);
+            a2a = d->bench.a2a;
+            na2a = d->bench.na2a;
+            f->nbound = 0;
+        }
+    }
+    if (a2a == d->bench.a2a &&
+        ct_calibrate_alltoall(d->bench.p2p, d->bench.np2p, a2a, na2a, &f->co, &f->res, &err) < 0)
         return admin_fail(CMD, "%s", err.msg);
     /* the point-to-point curve against its own ping-pong sizes: a single line
      * through a bending curve is the papers' fit's usual failure (issue 12) */
@@ -277,8 +368,8 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     }
     /* the training-error threshold, the papers' fit included (fit_alltoall.h) */
     f->train_err = 0;
-    for (size_t i = 0; !a->incast && i < d->bench.na2a; i++) {
-        const ct_a2a_sample *s = &d->bench.a2a[i];
+    for (size_t i = 0; !a->incast && i < na2a; i++) {
+        const ct_a2a_sample *s = &a2a[i];
         if (!(s->m > 0) || !ct_calib_result_in_fit(&f->res, s) ||
             ct_a2a_sample_spread(s) > f->co.max_fit_err)
             continue;
@@ -301,14 +392,16 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         ct_p2p_curve cur = f->res.p2p;
         if (cur.nseg == 0)
             ct_p2p_single(&cur, f->res.alpha, f->res.beta);
-        if (ct_fit_duplex(&cur, d->bench.a2a, d->bench.na2a, f->co.saturated_m, &f->dx, &err) == 0)
+        if (ct_fit_duplex(&cur, a2a, na2a, f->co.saturated_m, &f->dx, &err) == 0)
             f->have_duplex = 1;
         else
             snprintf(f->duplex_err, sizeof f->duplex_err, "%s", err.msg);
     }
     if (f->res.nheld == 0)
         fprintf(stderr, "contention-admin calibrate: warning: no held-back samples: the "
-                        "signature is not validated (measure more than one configuration)\n");
+                        "signature is not validated (%s)\n",
+                f->nbound ? "the configurations no uplink sets are all in the fit"
+                          : "measure more than one configuration");
     calib_print_report(info, &f->res, &f->g, f->have_gige, f->gige_err);
     if (f->have_duplex)
         fprintf(info,
@@ -394,6 +487,7 @@ int cmd_calibrate(int argc, char **argv)
     if (!r.keep)
         calib_rmtree_flat(r.dir);
     ct_calib_result_free(&f.res);
+    free(f.a2a_kept);
     ct_bench_free(&r.d.bench);
     free(r.d.conf);
     free(r.d.upl);

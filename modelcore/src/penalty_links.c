@@ -244,6 +244,42 @@ int ct_links_busiest_alltoall(const ct_tree_map *t, const int32_t *tasks, ct_lin
     return 0;
 }
 
+int ct_links_alltoall_uplink_excess(const ct_tree_map *t, const int32_t *tasks,
+                                    double *excess, int32_t *sw, ct_err *err)
+{
+    *excess = 0;
+    if (sw)
+        *sw = -1;
+    const int32_t nn = t->nnodes, ns = t->nswitches;
+    double *under = calloc((size_t)(ns > 0 ? ns : 1), sizeof *under);
+    if (!under)
+        return ct_err_set(err, "out of memory for %d switches", (int)ns);
+    double n = 0, nic = 0;
+    for (int32_t v = 0; v < nn; v++) {
+        n += tasks[v];
+        int32_t steps = 0;
+        for (int32_t x = t->leaf[v]; x >= 0 && steps <= ns; x = t->parent[x], steps++)
+            under[x] += tasks[v];
+    }
+    for (int32_t v = 0; v < nn; v++) {
+        double load = (double)tasks[v] * (n - tasks[v]); /* one NIC, each way */
+        nic = load > nic ? load : nic;
+    }
+    double up = 0;
+    for (int32_t s = 0; s < ns; s++) {
+        double load = under[s] * (n - under[s]); /* the uplink, each way */
+        if (t->parent[s] >= 0 && load > 0 && t->up_cap[s] > 0 && load / t->up_cap[s] > up) {
+            up = load / t->up_cap[s];
+            if (sw)
+                *sw = s;
+        }
+    }
+    free(under);
+    if (up > 0 && nic > 0)
+        *excess = up / nic;
+    return 0;
+}
+
 const char *ct_link_label(const ct_tree_map *t, const ct_link_use *u, char *buf, size_t sz)
 {
     if (u->index < 0)

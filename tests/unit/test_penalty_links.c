@@ -258,6 +258,42 @@ static void test_two_leaves_halves_block(void **state)
     ct_graph_free(&g);
 }
 
+/* The Alltoall's uplink excess (calibrate's uplink-bound samples): two
+ * leaves of two nodes. 4 x 1 through an uplink of one NIC: the uplink carries
+ * 2 x 2 = 4 messages each way, a NIC 3: 4/3. 4 x 2: 4 x 4 = 16 against
+ * 2 x 6 = 12: 4/3. 3 x 1 (n1, n2 | n3): leaf2's uplink 1 x 2 = 2, a NIC 2:
+ * 1. A half-NIC uplink doubles each; one leaf, or no tasks across, is 0. */
+static void test_alltoall_uplink_excess(void **state)
+{
+    (void)state;
+    ct_err err;
+    const int32_t parent[] = {-1, 0, 0}, leaf[] = {1, 1, 2, 2};
+    const double cap[] = {0, 1, 1};
+    ct_tree_map tm;
+    make_map(&tm, 3, parent, cap, 4, leaf);
+    double x;
+    int32_t sw;
+    const int32_t t41[] = {1, 1, 1, 1}, t42[] = {2, 2, 2, 2}, t31[] = {1, 1, 1, 0},
+                  t21[] = {1, 1, 0, 0};
+    assert_int_equal(ct_links_alltoall_uplink_excess(&tm, t41, &x, &sw, &err), 0);
+    close_rel(x, 4.0 / 3, 1e-12, "4 x 1, uplink of one NIC");
+    assert_int_equal(sw, 1);
+    assert_int_equal(ct_links_alltoall_uplink_excess(&tm, t42, &x, NULL, &err), 0);
+    close_rel(x, 16.0 / 12, 1e-12, "4 x 2");
+    assert_int_equal(ct_links_alltoall_uplink_excess(&tm, t31, &x, &sw, &err), 0);
+    close_rel(x, 1.0, 1e-12, "3 x 1");
+    tm.up_cap[1] = tm.up_cap[2] = 0.5;
+    assert_int_equal(ct_links_alltoall_uplink_excess(&tm, t31, &x, &sw, &err), 0);
+    close_rel(x, 2.0, 1e-12, "3 x 1, half-NIC uplink");
+    assert_int_equal(ct_links_alltoall_uplink_excess(&tm, t41, &x, NULL, &err), 0);
+    close_rel(x, 8.0 / 3, 1e-12, "4 x 1, half-NIC uplink");
+    /* the first two nodes share leaf1: nothing crosses */
+    assert_int_equal(ct_links_alltoall_uplink_excess(&tm, t21, &x, &sw, &err), 0);
+    assert_true(x == 0);
+    assert_int_equal(sw, -1);
+    ct_tree_map_free(&tm);
+}
+
 /* Max-min fairness over every link of random 3-level trees: no link over
  * its capacity, and every communication crosses a saturated link on which
  * no communication gets a larger rate (its bottleneck). */
@@ -338,6 +374,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_single_switch_is_exactly_node_level),
         cmocka_unit_test(test_two_leaves_halves_block),
+        cmocka_unit_test(test_alltoall_uplink_excess),
         cmocka_unit_test(test_duplex_joint_filling),
         cmocka_unit_test(test_fairshare_maxmin_on_random_trees),
     };

@@ -187,6 +187,15 @@ int ct_links_busiest(const struct ct_tree_map *t, const ct_graph *g, const unsig
  * switch link T(n - T) for the T tasks under it. */
 int ct_links_busiest_alltoall(const struct ct_tree_map *t, const int32_t *tasks, ct_link_use *out,
                               ct_err *err);
+/* How much more an uplink carries than any NIC in that Alltoall: the
+ * largest T(n - T) / C over the switches below the top (T tasks under the
+ * switch, C its uplink capacity in NIC units) over the largest t(n - t) of
+ * one NIC, into *excess (0 when every task sits under one switch); *sw = that
+ * switch (-1). Above 1 the uplink, not a NIC, is the Alltoall's busiest
+ * resource: calibrate leaves such samples out of the NIC signature fit
+ * (cmd_calibrate.c; our extension, issue 14). */
+int ct_links_alltoall_uplink_excess(const struct ct_tree_map *t, const int32_t *tasks,
+                                    double *excess, int32_t *sw, ct_err *err);
 /* "node 3 NIC out", "leaf2 uplink"... into buf. */
 const char *ct_link_label(const struct ct_tree_map *t, const ct_link_use *u, char *buf,
                           size_t sz);
