@@ -290,7 +290,7 @@ static int cmp_dbl(const void *a, const void *b)
  * pair alone already held by the uplink (c_1 < 0.9 NIC): k pairs cannot get
  * more than that link's rate; a larger c_k comes from pairs that did not
  * overlap (starts staggered on a loaded host), so it is capped at c_1
- * (*capped, *ck_raw the uncapped rate). 0 when switch sw was not measured. */
+ * (capped; ck_raw: the rate before the cap). 0 when switch sw was not measured. */
 typedef struct uplink_rate {
     double m, c1, ck, ck_raw;
     int k, capped;

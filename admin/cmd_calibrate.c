@@ -230,9 +230,6 @@ static int output_dir(const calib_args *a, calib_run *r)
     return ADMIN_OK;
 }
 
-/* Fit Hockney, the Alltoall signature and (when conflicts were measured)
- * the GigE penalty (modelcore's calibrate.h), check the fit against its own
- * points and print the report. */
 /* The Alltoall samples without those an uplink sets (calib_uplink_bound)
  * into f->a2a_kept (NULL: none left out, or too few configurations would
  * remain to fit), reported on info. -1: out of memory. */
@@ -303,6 +300,9 @@ static int uplink_bound_out(const calib_run *r, calib_fit *f, FILE *info)
     return 0;
 }
 
+/* Fit Hockney, the Alltoall signature and (when conflicts were measured)
+ * the GigE penalty (modelcore's calibrate.h), check the fit against its own
+ * points and print the report. */
 static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
 {
     ct_err err;
