@@ -1017,6 +1017,43 @@ static void test_calibrate_tree_2to1(void **state)
     expect_in(r.err, ": 4x1 (1.35 x), 4x2 (1.35 x); 12 of 20 samples kept");
     expect_in(r.err, "fitted robustly on 2x1 3x1 2x2, 12 samples");
     expect_in(r.err, "the configurations no uplink sets are all in the fit");
+    /* hosts.txt naming a node the tree lacks: the check is skipped with one
+     * line and every sample is fitted, as on one switch; the tree itself
+     * (topology.txt, uplink.csv) is still written */
+    char hd[] = "/tmp/ct-admin-tree-XXXXXX";
+    assert_non_null(mkdtemp(hd));
+    static const char *const tf[] = {"alltoall-2x1.csv", "alltoall-2x2.csv", "alltoall-3x1.csv",
+                                     "alltoall-4x1.csv", "alltoall-4x2.csv", "conflict.csv",
+                                     "intra.csv",        "pingpong.csv",     "topology.txt",
+                                     "uplink.csv"};
+    const size_t ntf = sizeof tf / sizeof tf[0];
+    for (size_t i = 0; i < ntf; i++) {
+        char from[512], to[512];
+        snprintf(from, sizeof from, "%s/calibrate/emu-tree-2to1/%s", CT_FIXTURES, tf[i]);
+        snprintf(to, sizeof to, "%s/%s", hd, tf[i]);
+        assert_int_equal(symlink(from, to), 0);
+    }
+    char hosts[512];
+    snprintf(hosts, sizeof hosts, "%s/hosts.txt", hd);
+    FILE *hf = fopen(hosts, "w");
+    assert_non_null(hf);
+    fputs("n1\nn2\nn3\nx9\n", hf);
+    fclose(hf);
+    result r2 = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige",
+                    "--from", hd, NULL);
+    expect_status(&r2, 0);
+    expect_in(r2.err, "calibrate: uplink-bound Alltoall samples not checked: the switch tree of ");
+    expect_not_in(r2.err, "left out of the signature fit");
+    expect_in(r2.err, "fitted robustly on 2x1 4x1 4x2,");
+    expect_in(r2.out, "uplink_MBps");
+    done(&r2);
+    for (size_t i = 0; i < ntf; i++) {
+        char to[512];
+        snprintf(to, sizeof to, "%s/%s", hd, tf[i]);
+        unlink(to);
+    }
+    unlink(hosts);
+    rmdir(hd);
     ct_sigfile sf;
     ct_err err;
     int rc = ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err);
