@@ -205,22 +205,33 @@ int ct_links_busiest(const ct_tree_map *t, const ct_graph *g, const unsigned cha
     return 0;
 }
 
+/* The tasks under each switch (malloc'ed, per switch; NULL: out of memory)
+ * and in all (*n) for an Alltoall of tasks[v] tasks on graph node v. */
+static double *tasks_under(const ct_tree_map *t, const int32_t *tasks, double *n)
+{
+    const int32_t nn = t->nnodes, ns = t->nswitches;
+    double *under = calloc((size_t)(ns > 0 ? ns : 1), sizeof *under);
+    *n = 0;
+    if (!under)
+        return NULL;
+    for (int32_t v = 0; v < nn; v++) {
+        *n += tasks[v];
+        int32_t steps = 0;
+        for (int32_t x = t->leaf[v]; x >= 0 && steps <= ns; x = t->parent[x], steps++)
+            under[x] += tasks[v];
+    }
+    return under;
+}
+
 int ct_links_busiest_alltoall(const ct_tree_map *t, const int32_t *tasks, ct_link_use *out,
                               ct_err *err)
 {
     memset(out, 0, sizeof *out);
     out->index = -1;
     const int32_t nn = t->nnodes, ns = t->nswitches;
-    double *under = calloc((size_t)ns, sizeof *under);
+    double n, *under = tasks_under(t, tasks, &n);
     if (!under)
         return ct_err_set(err, "out of memory for %d switches", (int)ns);
-    double n = 0;
-    for (int32_t v = 0; v < nn; v++) {
-        n += tasks[v];
-        int32_t steps = 0;
-        for (int32_t x = t->leaf[v]; x >= 0 && steps <= ns; x = t->parent[x], steps++)
-            under[x] += tasks[v];
-    }
     for (int32_t v = 0; v < nn; v++) {
         double load = (double)tasks[v] * (n - tasks[v]);
         if (load > out->ratio) {
@@ -251,16 +262,9 @@ int ct_links_alltoall_uplink_excess(const ct_tree_map *t, const int32_t *tasks,
     if (sw)
         *sw = -1;
     const int32_t nn = t->nnodes, ns = t->nswitches;
-    double *under = calloc((size_t)(ns > 0 ? ns : 1), sizeof *under);
+    double n, nic = 0, *under = tasks_under(t, tasks, &n);
     if (!under)
         return ct_err_set(err, "out of memory for %d switches", (int)ns);
-    double n = 0, nic = 0;
-    for (int32_t v = 0; v < nn; v++) {
-        n += tasks[v];
-        int32_t steps = 0;
-        for (int32_t x = t->leaf[v]; x >= 0 && steps <= ns; x = t->parent[x], steps++)
-            under[x] += tasks[v];
-    }
     for (int32_t v = 0; v < nn; v++) {
         double load = (double)tasks[v] * (n - tasks[v]); /* one NIC, each way */
         nic = load > nic ? load : nic;

@@ -35,6 +35,37 @@
 #define BENCH CT_FIXTURES "/bench/"
 #define SIG CT_FIXTURES "/signatures/"
 
+/* The signature file a command printed on stdout, loaded (fails the test,
+ * with the loader's message, when it does not load). */
+static void load_stdout(const result *r, ct_sigfile *sf)
+{
+    ct_err err;
+    int rc = ct_sigfile_load_buffer("stdout", r->out, strlen(r->out), sf, &err);
+    if (rc)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, 0);
+}
+
+/* Symlinks dir/NAME -> src/NAME for the n names, and their removal. */
+static void link_files(const char *dir, const char *src, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char from[512], to[512];
+        snprintf(from, sizeof from, "%s/%s", src, names[i]);
+        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
+        assert_int_equal(symlink(from, to), 0);
+    }
+}
+
+static void unlink_files(const char *dir, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char to[512];
+        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
+        unlink(to);
+    }
+}
+
 /* The number after "key": in a JSON text (first occurrence after from). */
 static double json_num(const char *json, const char *key)
 {
@@ -854,21 +885,12 @@ static void test_fit_threshold_and_extensions(void **state)
     assert_non_null(mkdtemp(nc));
     static const char *const files[] = {"pingpong.csv", "alltoall-2x1.csv", "alltoall-4x1.csv",
                                         "alltoall-4x2.csv"};
-    for (size_t i = 0; i < 4; i++) {
-        char from[512], to[512];
-        snprintf(from, sizeof from, "%s%s", EMU, files[i]);
-        snprintf(to, sizeof to, "%s/%s", nc, files[i]);
-        assert_int_equal(symlink(from, to), 0);
-    }
+    link_files(nc, EMU, files, 4);
     r = run("calibrate", "--fabric", "emu", "--from", nc, "--pattern-model", "gige", NULL);
     expect_status(&r, 1);
     expect_in(r.err, "--pattern-model gige: the GigE model was not fitted");
     done(&r);
-    for (size_t i = 0; i < 4; i++) {
-        char to[512];
-        snprintf(to, sizeof to, "%s/%s", nc, files[i]);
-        unlink(to);
-    }
+    unlink_files(nc, files, 4);
     rmdir(nc);
     r = run("fit", "--fabric", "emu", "--max-fit-error", "-1", EMU "pingpong.csv", NULL);
     expect_status(&r, 2);
@@ -948,11 +970,7 @@ static void test_calibrate_tree(void **state)
     expect_in(r.err, "beta = 1 from penalty(2 out) = 2 (measured 1.965)");
     expect_in(r.err, "overlap floor: one NIC passes at most 10.98 MB/s");
     ct_sigfile sf;
-    ct_err err;
-    int rc = ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err);
-    if (rc)
-        print_error("%s\n", err.msg);
-    assert_int_equal(rc, 0);
+    load_stdout(&r, &sf);
     const ct_fabric *f = &sf.fabrics[0];
     assert_non_null(f->topology);
     const ct_topology *t = f->topology;
@@ -1027,12 +1045,7 @@ static void test_calibrate_tree_2to1(void **state)
                                      "intra.csv",        "pingpong.csv",     "topology.txt",
                                      "uplink.csv"};
     const size_t ntf = sizeof tf / sizeof tf[0];
-    for (size_t i = 0; i < ntf; i++) {
-        char from[512], to[512];
-        snprintf(from, sizeof from, "%s/calibrate/emu-tree-2to1/%s", CT_FIXTURES, tf[i]);
-        snprintf(to, sizeof to, "%s/%s", hd, tf[i]);
-        assert_int_equal(symlink(from, to), 0);
-    }
+    link_files(hd, CT_FIXTURES "/calibrate/emu-tree-2to1", tf, ntf);
     char hosts[512];
     snprintf(hosts, sizeof hosts, "%s/hosts.txt", hd);
     FILE *hf = fopen(hosts, "w");
@@ -1047,19 +1060,11 @@ static void test_calibrate_tree_2to1(void **state)
     expect_in(r2.err, "fitted robustly on 2x1 4x1 4x2,");
     expect_in(r2.out, "uplink_MBps");
     done(&r2);
-    for (size_t i = 0; i < ntf; i++) {
-        char to[512];
-        snprintf(to, sizeof to, "%s/%s", hd, tf[i]);
-        unlink(to);
-    }
+    unlink_files(hd, tf, ntf);
     unlink(hosts);
     rmdir(hd);
     ct_sigfile sf;
-    ct_err err;
-    int rc = ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err);
-    if (rc)
-        print_error("%s\n", err.msg);
-    assert_int_equal(rc, 0);
+    load_stdout(&r, &sf);
     const ct_fabric *f = &sf.fabrics[0];
     close_rel(f->alltoall.gamma_incast, 0.0594, 2e-3, "gamma_incast without the trunk");
     assert_non_null(f->topology);
