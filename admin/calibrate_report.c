@@ -502,12 +502,18 @@ size_t calib_uplink_bound(const calib_run *r, unsigned char *bound, double *exce
      * sample's bytes saturate */
     ct_err err;
     int32_t at;
-    if (fill_uplinks(d, &t, 0, nic, 1.0, 0, r->today, NULL) == 0 ||
-        ct_topology_resolve(&t, nic, &at, &err) < 0 ||
-        ct_tree_map_build(&t, nic, (const char *const *)names, nh, &map, &err) < 0 ||
-        !(tasks = calloc((size_t)(nh > 0 ? nh : 1), sizeof *tasks))) {
-        snprintf(why, whysz, "the switch tree of %s does not place the allocation's nodes",
-                 r->dir);
+    if (fill_uplinks(d, &t, 0, nic, 1.0, 0, r->today, NULL) == 0) {
+        snprintf(why, whysz, "no uplink measurement in %s matches the switch tree", r->dir);
+        goto out;
+    }
+    if (ct_topology_resolve(&t, nic, &at, &err) < 0 ||
+        ct_tree_map_build(&t, nic, (const char *const *)names, nh, &map, &err) < 0) {
+        snprintf(why, whysz, "the switch tree of %s does not place the allocation's nodes: %s",
+                 r->dir, err.msg);
+        goto out;
+    }
+    if (!(tasks = calloc((size_t)(nh > 0 ? nh : 1), sizeof *tasks))) {
+        snprintf(why, whysz, "out of memory for %d nodes", (int)nh);
         goto out;
     }
     for (size_t i = 0; i < d->bench.na2a; i++) {

@@ -328,26 +328,24 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     /* on several leaves: the samples an uplink sets are left out of the NIC
      * signature (calibrate.h calib_uplink_bound; the overlap floor above
      * keeps them: a rate through an uplink is still one the NIC passed) */
-    const ct_a2a_sample *a2a = d->bench.a2a;
-    size_t na2a = d->bench.na2a;
     if (uplink_bound_out(r, f, info) < 0)
         return admin_fail(CMD, "out of memory for %zu Alltoall samples", d->bench.na2a);
-    if (f->a2a_kept) {
-        a2a = f->a2a_kept;
-        na2a = f->na2a_kept;
-        if (ct_calibrate_alltoall(d->bench.p2p, d->bench.np2p, a2a, na2a, &f->co, &f->res,
-                                  &err) < 0) {
-            fprintf(info, "calibrate: the signature fit without the uplink-bound samples failed "
-                          "(%s): fitted on every sample\n", err.msg);
-            ct_calib_result_free(&f->res);
-            memset(&f->res, 0, sizeof f->res);
-            a2a = d->bench.a2a;
-            na2a = d->bench.na2a;
-            f->nbound = 0;
-        }
+    const ct_a2a_sample *a2a = f->a2a_kept ? f->a2a_kept : d->bench.a2a;
+    size_t na2a = f->a2a_kept ? f->na2a_kept : d->bench.na2a;
+    int fitted = ct_calibrate_alltoall(d->bench.p2p, d->bench.np2p, a2a, na2a, &f->co, &f->res,
+                                       &err) == 0;
+    if (!fitted && f->a2a_kept) {
+        fprintf(info, "calibrate: the signature fit without the uplink-bound samples failed "
+                      "(%s): fitted on every sample\n", err.msg);
+        ct_calib_result_free(&f->res);
+        memset(&f->res, 0, sizeof f->res);
+        a2a = d->bench.a2a;
+        na2a = d->bench.na2a;
+        f->nbound = 0;
+        fitted = ct_calibrate_alltoall(d->bench.p2p, d->bench.np2p, a2a, na2a, &f->co, &f->res,
+                                       &err) == 0;
     }
-    if (a2a == d->bench.a2a &&
-        ct_calibrate_alltoall(d->bench.p2p, d->bench.np2p, a2a, na2a, &f->co, &f->res, &err) < 0)
+    if (!fitted)
         return admin_fail(CMD, "%s", err.msg);
     /* the point-to-point curve against its own ping-pong sizes: a single line
      * through a bending curve is the papers' fit's usual failure (issue 12) */
