@@ -493,7 +493,9 @@ void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE
     /* per leaf with allocation nodes (at most 7: the step's argument room),
      * its nodes S and the others O: scheme u<sw>a = S0>O0 alone, u<sw>k =
      * S0>O0, ..., S(k-1)>O(k-1), k = min(|S|, |O|, 8) pairs through the
-     * uplink at once (distinct nodes: no NIC is shared) */
+     * uplink at once (distinct nodes: no NIC is shared), and u<sw>d = S0>O0,
+     * O1>S1, one pair each way (four distinct nodes: each NIC one direction,
+     * so only the uplink's two directions meet; session 11) */
     step *s = NULL;
     int nleaf = 0;
     for (int i = 0; i < N && nleaf < 7; i++) {
@@ -533,7 +535,13 @@ void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE
             arg(s, "--scheme");
             arg(s, "%s", spec);
         }
-        s->work += (1.0 + k) * p->csize * (p->reps + 1);
+        if (k >= 2) {
+            snprintf(spec, sizeof spec, "u%dd=%d>%d,%d>%d", (int)leaf[i], in[0], outn[0],
+                     outn[1], in[1]);
+            arg(s, "--scheme");
+            arg(s, "%s", spec);
+        }
+        s->work += (1.0 + k + (k >= 2 ? 1 : 0)) * p->csize * (p->reps + 1);
         nleaf++;
     }
     free(leaf);
@@ -542,8 +550,9 @@ void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE
                       "not measured, no switch tree written\n", N);
         goto drop;
     }
-    snprintf(s->label, sizeof s->label, "uplinks of %d leaf switch%s: 1 and k cross-leaf pairs",
-             nleaf, nleaf > 1 ? "es" : "");
+    snprintf(s->label, sizeof s->label,
+             "uplinks of %d leaf switch%s: 1 and k cross-leaf pairs, 1 each way", nleaf,
+             nleaf > 1 ? "es" : "");
     goto out;
 drop:
     unlink(topo_p);

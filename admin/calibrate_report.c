@@ -294,14 +294,19 @@ static int cmp_dbl(const void *a, const void *b)
 typedef struct uplink_rate {
     double m, c1, ck, ck_raw;
     int k, capped;
+    double t1;     /* u<sw>a: one pair alone's time */
+    double td;     /* u<sw>d, one pair each way: the slower pair's time (0: not measured) */
+    double duplex; /* (td - alpha) / (t1 - alpha) - 1 in [0, 1] (measured == 1) */
+    int measured;  /* duplex measurable: u<sw>d present and the uplink saturated */
 } uplink_rate;
 
 static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink_rate *u)
 {
     memset(u, 0, sizeof *u);
-    char na[CT_SCHEME_NAME_MAX], nk[CT_SCHEME_NAME_MAX];
+    char na[CT_SCHEME_NAME_MAX], nk[CT_SCHEME_NAME_MAX], nd[CT_SCHEME_NAME_MAX];
     snprintf(na, sizeof na, "u%da", (int)sw);
     snprintf(nk, sizeof nk, "u%dk", (int)sw);
+    snprintf(nd, sizeof nd, "u%dd", (int)sw);
     double t1 = 0, tk = 0;
     for (size_t i = 0; i < d->nupl; i++) {
         const ct_conflict_sample *c = &d->upl[i];
@@ -309,9 +314,12 @@ static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink
             t1 = c->t, u->m = c->m;
         else if (strcmp(c->scheme, nk) == 0)
             tk = c->t > tk ? c->t : tk, u->k++;
+        else if (strcmp(c->scheme, nd) == 0)
+            u->td = c->t > u->td ? c->t : u->td;
     }
     if (!(t1 > 0) || !(u->m > 0))
         return 0;
+    u->t1 = t1;
     u->c1 = t1 > al ? u->m / (t1 - al) : u->m / t1;
     u->ck = u->k >= 2 ? (tk > al ? u->k * u->m / (tk - al) : u->k * u->m / tk) : u->c1;
     if (u->k < 2)
@@ -319,6 +327,20 @@ static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink
     u->ck_raw = u->ck;
     if (u->k > 1 && u->c1 < 0.9 * nic && u->ck > u->c1)
         u->ck = u->c1, u->capped = 1;
+    /* Duplex share (our extension, session 11): one pair each way through
+     * the uplink, on four distinct NICs, against one pair alone. On TCP the
+     * ACKs of each direction's stream queue behind the other direction's
+     * data where the uplink is the bottleneck (measured on the emulated
+     * 4:1 trunk: 1.15-1.3 x one pair alone; none at 2:1, where the trunk
+     * is as fast as a NIC and its queue stays empty). In the link model a
+     * communication then takes duplex of the other direction, so one pair
+     * each way runs at (1 + duplex) x one alone. Measurable only where the
+     * uplink is saturated (one pair alone, or the k pairs, held by it). */
+    if (u->td > 0 && (u->c1 < 0.9 * nic || u->ck < 0.9 * u->k * nic)) {
+        double base = t1 > al ? t1 - al : t1, both = u->td > al ? u->td - al : u->td;
+        u->duplex = fmin(1.0, fmax(0.0, both / base - 1.0));
+        u->measured = 1;
+    }
     return 1;
 }
 
@@ -351,6 +373,7 @@ static int fill_uplinks(const data *d, ct_topology *t, double al, double nic, do
         double below = t->sw[s].up_cap; /* oversubscription 1 = everything below */
         t->sw[s].uplink_bw = cap;
         t->sw[s].oversub = 0;
+        t->sw[s].duplex = ur.measured ? round(ur.duplex * 1000) / 1000 : 0;
         if (nr < 64 && below > 0)
             ratios[nr++] = below / cap;
         if (!info)
@@ -370,6 +393,17 @@ static int fill_uplinks(const data *d, ct_topology *t, double al, double nic, do
                 t->sw[s].name, ur.c1 / 1e6, ur.k, ur.k > 1 ? "s" : "", ur.ck / 1e6, eff,
                 saturated ? "" : "; NOT saturated: the NICs limited, the uplink is at least this",
                 cap / 1e6, gige ? "model gige: share beta " : "", scale);
+        if (ur.td > 0 && ur.measured)
+            fprintf(info,
+                    "uplink of %s: 1 pair each way %.4g s against %.4g s alone (%.2f x) -> "
+                    "uplink_duplex %.3g%s\n",
+                    t->sw[s].name, ur.td, ur.t1, ur.td / ur.t1, t->sw[s].duplex,
+                    ur.duplex >= 1 ? " (capped: at most 1, half duplex)" : "");
+        else if (ur.td > 0)
+            fprintf(info,
+                    "uplink of %s: 1 pair each way %.4g s; the uplink is not saturated (the "
+                    "NICs limited): uplink_duplex not measurable, none written\n",
+                    t->sw[s].name, ur.td);
         if (u < sizeof src)
             u += (size_t)snprintf(src + u, sizeof src - u, " %s %.3g MB/s (%d pair%s)%s",
                                   t->sw[s].name, ur.ck / 1e6, ur.k, ur.k > 1 ? "s" : "",

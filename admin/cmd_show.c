@@ -100,6 +100,9 @@ static void text_fabric(const ct_fabric *f)
                    t->sw[s].up_cap / 1e6, t->sw[s].oversub > 0 ? " (oversubscribed" : "");
         if (t->sw[s].parent >= 0 && t->sw[s].oversub > 0)
             printf(" %g:1)", t->sw[s].oversub);
+        if (t->sw[s].parent >= 0 && t->sw[s].duplex > 0)
+            printf(", duplex %.3g (each direction takes %.3g of the other's traffic)",
+                   t->sw[s].duplex, t->sw[s].duplex);
         putchar('\n');
     }
 }
@@ -220,6 +223,7 @@ static void json_fabric(const ct_fabric *f)
             json_str("name", t->sw[s].name, &sf);
             json_str("parent", t->sw[s].parent >= 0 ? t->sw[t->sw[s].parent].name : "", &sf);
             json_num("uplink_bytes_per_s", t->sw[s].up_cap, &sf);
+            json_num("uplink_duplex", t->sw[s].duplex, &sf);
             json_key("nodes", &sf);
             putchar('[');
             int nf = 1;

@@ -262,7 +262,11 @@ int ct_lg_tree_alltoall(const int32_t *tasks, const ct_tree_map *t, double alpha
             n2 = x;
             t1 = tmax_out;
         }
-        double share = fmax(1.0, (double)n1 / t->up_cap[s]);
+        /* an Alltoall loads both directions of the uplink: each direction
+         * takes the other's duplex share too, n1 (1 + δ) / C (topology.h
+         * up_duplex; our extension, session 11; δ = 0 when not measured) */
+        const double dup = t->up_duplex ? t->up_duplex[s] : 0.0;
+        double share = fmax(1.0, (double)n1 * (1.0 + dup) / t->up_cap[s]);
         share = fmax(share, (double)(t1 < n1 ? t1 : n1));
         double steps = (double)((n2 + n1 - 1) / n1);
         /* 002 eq. 7's terms with beta_w = beta * share, the phases overlapped

@@ -16,6 +16,14 @@
 #include "contention/error.h"
 #include "contention/topology.h"
 
+/* Uplink duplex of switch link l's switch (topology.h up_duplex; 0 when the
+ * map has none): a communication on link l also takes this share of link
+ * l ^ 1, the same uplink's other direction (our extension, session 11). */
+static inline double links_duplex(const ct_tree_map *t, int32_t l)
+{
+    return t->up_duplex ? t->up_duplex[l / 2] : 0.0;
+}
+
 /* Longest route: up and down a tree of at most LINKS_MAX_DEPTH levels. */
 #define LINKS_MAX_DEPTH 60
 #define LINKS_MAX_ROUTE 128

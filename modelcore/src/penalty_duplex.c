@@ -154,7 +154,9 @@ static int apply_incast(double incast, const ct_graph *g, const unsigned char *a
 
 /* The progressive filling, with one switch (t NULL: the 2 * nodes NIC
  * constraints) or over a tree (t, and the arcs' routes off/path, links.h:
- * each switch link one more constraint of capacity up_cap and weight 1).
+ * each switch link one more constraint of capacity up_cap and weight 1, and
+ * the same uplink's other direction weight up_duplex when the calibration
+ * measured one: the NICs' δ coupling on an uplink, session 11).
  * One code path for both, so that with no switch link on any route the
  * tree computes the same doubles. */
 static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *active,
@@ -184,10 +186,15 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
             x->wfree += (j < 2 ? 1.0 : duplex) * (double)c[i].mult;
             x->nfree += c[i].mult;
         }
-        for (size_t j = t ? off[i] : 0; t && j < off[i + 1]; j++) {
-            sl[path[j]].wfree += (double)c[i].mult;
-            sl[path[j]].nfree += c[i].mult;
-        }
+        for (size_t j = t ? off[i] : 0; t && j < off[i + 1]; j++)
+            for (int d = 0; d < 2; d++) {
+                const int32_t l = d ? path[j] ^ 1 : path[j];
+                const double w = d ? links_duplex(t, path[j]) : 1.0;
+                if (w > 0) {
+                    sl[l].wfree += w * (double)c[i].mult;
+                    sl[l].nfree += c[i].mult;
+                }
+            }
         rate[i] = -1.0; /* unfrozen */
         unfrozen++;
     }
@@ -212,10 +219,13 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
                 const dcons *x = &k[cons_of(&c[i], j)];
                 hit = x->wfree > 0 && (1.0 - x->used) / x->wfree <= level + tol;
             }
-            for (size_t j = t ? off[i] : 0; t && j < off[i + 1] && !hit; j++) {
-                const dcons *x = &sl[path[j]];
-                hit = (t->up_cap[path[j] / 2] - x->used) / x->wfree <= level + tol;
-            }
+            for (size_t j = t ? off[i] : 0; t && j < off[i + 1] && !hit; j++)
+                for (int d = 0; d < 2 && !hit; d++) {
+                    const int32_t l = d ? path[j] ^ 1 : path[j];
+                    const dcons *x = &sl[l];
+                    hit = (d == 0 || links_duplex(t, path[j]) > 0) && x->wfree > 0 &&
+                          (t->up_cap[l / 2] - x->used) / x->wfree <= level + tol;
+                }
             if (hit)
                 rate[i] = -2.0; /* freeze after the scan: levels must not move */
         }
@@ -231,12 +241,16 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
                 x->nfree -= c[i].mult;
                 x->wfree = x->nfree > 0 ? x->wfree - w : 0.0;
             }
-            for (size_t j = t ? off[i] : 0; t && j < off[i + 1]; j++) {
-                dcons *x = &sl[path[j]];
-                x->used += level * (double)c[i].mult;
-                x->nfree -= c[i].mult;
-                x->wfree = x->nfree > 0 ? x->wfree - (double)c[i].mult : 0.0;
-            }
+            for (size_t j = t ? off[i] : 0; t && j < off[i + 1]; j++)
+                for (int d = 0; d < 2; d++) {
+                    const double w = (d ? links_duplex(t, path[j]) : 1.0) * (double)c[i].mult;
+                    if (!(w > 0))
+                        continue;
+                    dcons *x = &sl[d ? path[j] ^ 1 : path[j]];
+                    x->used += level * w;
+                    x->nfree -= c[i].mult;
+                    x->wfree = x->nfree > 0 ? x->wfree - w : 0.0;
+                }
             unfrozen--;
             frozen++;
         }
@@ -305,9 +319,11 @@ static const ct_model_key duplex_keys[] = {
  *
  * One max-min over every constraint a flow meets: the δ-coupled NIC
  * constraints of its two end nodes (above) and the switch links of its
- * route, each of capacity up_cap (NIC units, links.h) and weight 1 (switch
- * links are full duplex: the coupling is a property of the nodes' NICs and
- * stacks). Until session 8 a link's penalty k/C was composed by taking the
+ * route, each of capacity up_cap (NIC units, links.h) and weight 1; an
+ * uplink also weighs up_duplex in its other direction (topology.h; 0 unless
+ * calibrate measured it: one pair each way across an uplink slower than the
+ * NICs feeding it ran 1.15-1.3 x one pair alone on the emulated 4:1 trunk,
+ * none at 2:1, session 11). Until session 8 a link's penalty k/C was composed by taking the
  * max with the node-level penalty (penalty_links.c), which lets the flows
  * that do not cross a saturated uplink keep the NIC share the crossing ones
  * cannot use on neither side: with the uplink the bottleneck of every

@@ -15,7 +15,9 @@
  *    model on the NICs as it is (001 §V-A / §V-B) and, for each switch link
  *    l carrying load_l communications in flight, takes the model's penalty
  *    of that link; a communication's penalty is the largest along its route,
- *    as 001 §V-A takes p = max(p_o, p_i) over its two NICs.
+ *    as 001 §V-A takes p = max(p_o, p_i) over its two NICs. An uplink with a
+ *    measured duplex share δ (topology.h) counts the communications of its
+ *    other direction at weight δ in load_l (our extension, session 11).
  * With one switch no route has a switch link, so the penalties are the
  * node-level model's, bit for bit.
  */
@@ -145,17 +147,29 @@ int ct_links_penalties_active(const ct_penalty_model *m, const ct_tree_map *t, c
     int any;
     link_loads(t, g, active, load, &any);
     if (any) {
+        /* a communication also loads its uplink's other direction by the
+         * uplink's duplex share (topology.h; our extension, session 11):
+         * link l is priced at load_l + duplex * load_(l^1) */
+        const size_t nl = 2 * (size_t)t->nswitches;
+        double *eff = malloc((nl ? nl : 1) * sizeof *eff);
+        if (!eff) {
+            free(load);
+            return ct_err_set(err, "out of memory for %zu switch links", nl);
+        }
+        for (size_t l = 0; l < nl; l++)
+            eff[l] = load[l] + links_duplex(t, (int32_t)l) * load[l ^ 1];
         int32_t r[LINKS_MAX_ROUTE];
         for (size_t i = 0; i < g->ncomm; i++) {
             if (active && !active[i])
                 continue;
             size_t k = links_route(t, g->comm[i].src, g->comm[i].dst, r);
             for (size_t j = 0; j < k; j++) {
-                double p = o->link_penalty(m, load[r[j]], t->up_cap[r[j] / 2]);
+                double p = o->link_penalty(m, eff[r[j]], t->up_cap[r[j] / 2]);
                 if (p > penalty[i])
                     penalty[i] = p;
             }
         }
+        free(eff);
     }
     free(load);
     return 0;

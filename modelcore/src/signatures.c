@@ -495,7 +495,7 @@ static int load_topology(const ctx *c, const ynode *map, const char *path, ct_fa
 {
     static const char *const keys[] = {"source", "switches", NULL};
     static const char *const skeys[] = {"nodes", "switches", "uplink_MBps",
-                                        "uplink_oversubscription", NULL};
+                                        "uplink_oversubscription", "uplink_duplex", NULL};
     if (y_expect(c->name, map, Y_MAP, path, c->err) < 0 ||
         ymap_check_keys(c->name, map, path, keys, c->err) < 0)
         return -1;
@@ -570,6 +570,18 @@ static int load_topology(const ctx *c, const ynode *map, const char *path, ct_fa
                 return y_err(c->err, c->name, n,
                                 "%s is %s (accepted: a number > 0, e.g. 4 for 4:1)", fw, n->str);
             t->sw[i].oversub = x;
+        }
+        if ((n = ymap_get(v, "uplink_duplex"))) {
+            snprintf(fw, sizeof fw, "%s.uplink_duplex", sp);
+            double x;
+            if (y_number(c->name, n, fw, &x, c->err) < 0)
+                return -1;
+            if (!(x >= 0 && x <= 1))
+                return y_err(c->err, c->name, n,
+                                "%s is %s (accepted: a number from 0 to 1: the share of the "
+                                "uplink's other direction a communication takes)",
+                                fw, n->str);
+            t->sw[i].duplex = x;
         }
         if (t->sw[i].uplink_bw > 0 && t->sw[i].oversub > 0)
             return y_err(c->err, c->name, ymap_get(v, "uplink_oversubscription"),
@@ -1321,7 +1333,8 @@ static void write_topology(FILE *f, const ct_topology *t)
             empty = t->sw[x].parent != s;
         for (int32_t v = 0; v < t->nnodes && empty; v++)
             empty = t->node_switch[v] != s;
-        if (empty && t->sw[s].uplink_bw == 0 && t->sw[s].oversub == 0) {
+        if (empty && t->sw[s].uplink_bw == 0 && t->sw[s].oversub == 0 &&
+            t->sw[s].duplex == 0) {
             fputs(" {}\n", f);
             continue;
         }
@@ -1339,6 +1352,11 @@ static void write_topology(FILE *f, const ct_topology *t)
         if (t->sw[s].oversub > 0) {
             fputs("          uplink_oversubscription: ", f);
             write_value(f, CONV_PLAIN, t->sw[s].oversub);
+            fputc('\n', f);
+        }
+        if (t->sw[s].duplex > 0) {
+            fputs("          uplink_duplex: ", f);
+            write_value(f, CONV_PLAIN, t->sw[s].duplex);
             fputc('\n', f);
         }
     }

@@ -203,10 +203,11 @@ int ct_topology_resolve(ct_topology *t, double nic_bw, int32_t *at_switch, ct_er
         ct_topo_switch *w = &t->sw[s];
         *at = s;
         if (w->parent < 0) {
-            if (w->uplink_bw != 0 || w->oversub != 0) {
+            if (w->uplink_bw != 0 || w->oversub != 0 || w->duplex != 0) {
                 ct_err_set(err,
                            "switch '%s' is the top of the tree but has an uplink (accepted: "
-                           "no uplink_MBps or uplink_oversubscription on the top switch)",
+                           "no uplink_MBps, uplink_oversubscription or uplink_duplex on the "
+                           "top switch)",
                            w->name);
                 goto out;
             }
@@ -229,6 +230,11 @@ int ct_topology_resolve(ct_topology *t, double nic_bw, int32_t *at_switch, ct_er
         if (has_ratio && !(isfinite(w->oversub) && w->oversub > 0)) {
             ct_err_set(err, "switch '%s': uplink_oversubscription %g (accepted: > 0)", w->name,
                        w->oversub);
+            goto out;
+        }
+        if (!(w->duplex >= 0 && w->duplex <= 1)) {
+            ct_err_set(err, "switch '%s': uplink_duplex %g (accepted: 0 to 1)", w->name,
+                       w->duplex);
             goto out;
         }
     }
@@ -289,7 +295,7 @@ int ct_topology_equal(const ct_topology *a, const ct_topology *b)
     for (int32_t s = 0; s < a->nswitches; s++) {
         int32_t o = ct_topology_switch(b, a->sw[s].name);
         if (o < 0 || a->sw[s].uplink_bw != b->sw[o].uplink_bw ||
-            a->sw[s].oversub != b->sw[o].oversub)
+            a->sw[s].oversub != b->sw[o].oversub || a->sw[s].duplex != b->sw[o].duplex)
             return 0;
         int32_t pa = a->sw[s].parent, pb = b->sw[o].parent;
         if ((pa < 0) != (pb < 0) || (pa >= 0 && strcmp(a->sw[pa].name, b->sw[pb].name)))
@@ -312,6 +318,7 @@ void ct_tree_map_free(ct_tree_map *m)
     free(m->parent);
     free(m->depth);
     free(m->up_cap);
+    free(m->up_duplex);
     free(m->name);
     free(m->leaf);
     memset(m, 0, sizeof *m);
@@ -323,9 +330,10 @@ static int map_alloc(ct_tree_map *m, int32_t ns, int32_t n)
     m->parent = malloc((size_t)ns * sizeof *m->parent);
     m->depth = malloc((size_t)ns * sizeof *m->depth);
     m->up_cap = malloc((size_t)ns * sizeof *m->up_cap);
+    m->up_duplex = calloc((size_t)ns, sizeof *m->up_duplex);
     m->name = malloc((size_t)ns * sizeof *m->name);
     m->leaf = malloc((size_t)(n > 0 ? n : 1) * sizeof *m->leaf);
-    if (!m->parent || !m->depth || !m->up_cap || !m->name || !m->leaf) {
+    if (!m->parent || !m->depth || !m->up_cap || !m->up_duplex || !m->name || !m->leaf) {
         ct_tree_map_free(m);
         return -1;
     }
@@ -368,6 +376,7 @@ int ct_tree_map_build(const ct_topology *t, double nic_bw, const char *const *na
         out->parent[s] = t->sw[s].parent;
         out->depth[s] = t->sw[s].depth;
         out->up_cap[s] = t->sw[s].up_cap / nic_bw;
+        out->up_duplex[s] = t->sw[s].parent >= 0 ? t->sw[s].duplex : 0;
         memcpy(out->name[s], t->sw[s].name, sizeof out->name[s]);
     }
     for (int32_t i = 0; i < n; i++) {

@@ -487,12 +487,14 @@ static void test_topology_import(void **state)
     expect_status(&r, 0);
     expect_in(r.out, "switches:    3, 4 nodes (topology/tree)");
     expect_in(r.out, "leaf2        2 nodes, 0 switches below, uplink to spine 12.5 MB/s "
-                     "(oversubscribed 2:1)");
+                     "(oversubscribed 2:1)\n");
+    expect_in(r.out, "leaf1        2 nodes, 0 switches below, uplink to spine 6.25 MB/s, duplex "
+                     "0.2 (each direction takes 0.2 of the other's traffic)\n");
     done(&r);
     r = run("show", "--json", "--config", SIG "valid_topology.yaml", NULL);
     expect_status(&r, 0);
     expect_in(r.out, "{\"name\": \"leaf1\", \"parent\": \"spine\", \"uplink_bytes_per_s\": "
-                     "6250000, \"nodes\": [\"n1\", \"n2\"]}");
+                     "6250000, \"uplink_duplex\": 0.2, \"nodes\": [\"n1\", \"n2\"]}");
     done(&r);
     /* a switch without LinkSpeed when LinkSpeed is the capacity asked for */
     r = run("topology", "import", "--config", SIG "valid_topology.yaml", "--linkspeed-unit",
@@ -1068,8 +1070,73 @@ static void test_calibrate_tree_2to1(void **state)
     const ct_fabric *f = &sf.fabrics[0];
     close_rel(f->alltoall.gamma_incast, 0.0594, 2e-3, "gamma_incast without the trunk");
     assert_non_null(f->topology);
+    /* measured before u<sw>d existed: no duplex share */
+    for (int32_t s = 0; s < f->topology->nswitches; s++)
+        assert_true(f->topology->sw[s].duplex == 0);
+    expect_not_in(r.err, "uplink_duplex");
     ct_sigfile_free(&sf);
     done(&r);
+}
+
+/* The uplink's duplex share (session 11): r4o's raw outputs (4:1 trunk,
+ * emu-tree-4to1-duplex) hold u<sw>d, one cross-leaf pair each way: the
+ * slower pair against one pair alone is 1.07 x through leaf1's uplink and
+ * 1.14 x through leaf2's, written as uplink_duplex 0.07 and 0.135. Where
+ * the uplink is not saturated (one pair and the two pairs at a NIC's rate
+ * each) the share is not measurable and none is written; the 2:1 fixture,
+ * calibrated before u<sw>d existed, writes none either. */
+static void test_calibrate_tree_duplex(void **state)
+{
+    (void)state;
+    const char *fx = CT_FIXTURES "/calibrate/emu-tree-4to1-duplex";
+    result r = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige",
+                   "--from", fx, NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "uplink of leaf1: 1 pair each way 0.1867 s against 0.1745 s alone (1.07 x) "
+                     "-> uplink_duplex 0.07\n");
+    expect_in(r.err, "uplink of leaf2: 1 pair each way 0.1983 s against 0.1746 s alone (1.14 x) "
+                     "-> uplink_duplex 0.135\n");
+    ct_sigfile sf;
+    load_stdout(&r, &sf);
+    const ct_topology *t = sf.fabrics[0].topology;
+    assert_non_null(t);
+    close_rel(t->sw[ct_topology_switch(t, "leaf1")].duplex, 0.07, 1e-12, "leaf1 duplex");
+    close_rel(t->sw[ct_topology_switch(t, "leaf2")].duplex, 0.135, 1e-12, "leaf2 duplex");
+    ct_sigfile_free(&sf);
+    done(&r);
+    /* an uplink as fast as the pairs: one pair and two pairs at ~12 MB/s each */
+    char hd[] = "/tmp/ct-admin-duplex-XXXXXX";
+    assert_non_null(mkdtemp(hd));
+    static const char *const tf[] = {"alltoall-2x1.csv", "alltoall-2x2.csv", "alltoall-3x1.csv",
+                                     "alltoall-4x1.csv", "alltoall-4x2.csv", "conflict.csv",
+                                     "hosts.txt",        "intra.csv",        "pingpong.csv",
+                                     "topology.txt"};
+    const size_t ntf = sizeof tf / sizeof tf[0];
+    link_files(hd, fx, tf, ntf);
+    char up[512];
+    snprintf(up, sizeof up, "%s/uplink.csv", hd);
+    FILE *uf = fopen(up, "w");
+    assert_non_null(uf);
+    fputs("benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n", uf);
+    for (int sw = 0; sw < 2; sw++)
+        fprintf(uf,
+                "conflict,2,1048576,0.0875,0.087,3,1,u%da:a:0>2\n"
+                "conflict,4,1048576,0.0876,0.087,4,1,u%dk:a:0>2\n"
+                "conflict,4,1048576,0.0877,0.087,4,1,u%dk:b:1>3\n"
+                "conflict,4,1048576,0.0930,0.087,4,1,u%dd:a:0>2\n"
+                "conflict,4,1048576,0.0880,0.087,4,1,u%dd:b:3>1\n",
+                sw, sw, sw, sw, sw);
+    fclose(uf);
+    result r2 = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige",
+                    "--from", hd, NULL);
+    expect_status(&r2, 0);
+    expect_in(r2.err, "uplink of leaf1: 1 pair each way 0.093 s; the uplink is not saturated (the "
+                      "NICs limited): uplink_duplex not measurable, none written\n");
+    expect_not_in(r2.out, "uplink_duplex");
+    done(&r2);
+    unlink_files(hd, tf, ntf);
+    unlink(up);
+    rmdir(hd);
 }
 
 /* contention-admin report over a hand-written decision log (issue 10,
@@ -1131,6 +1198,7 @@ int main(void)
         cmocka_unit_test(test_fit_threshold_and_extensions),
         cmocka_unit_test(test_calibrate_tree),
         cmocka_unit_test(test_calibrate_tree_2to1),
+        cmocka_unit_test(test_calibrate_tree_duplex),
         cmocka_unit_test(test_p2p_miss_flagged),
         cmocka_unit_test(test_topology_import),
         cmocka_unit_test(test_report),

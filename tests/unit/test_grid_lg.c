@@ -348,7 +348,21 @@ static void test_tree_alltoall_overlaps_eq7(void **state)
         assert_true(fabs(T - want) <= 1e-12 * want);
         crossing_sets += cross > local;
         local_sets += local > cross;
+        /* a measured duplex share of 0.25 on both uplinks (session 11):
+         * the n1 = 2 transfers each way weigh 2 (1 + 0.25) on the one-NIC
+         * uplink, beta_w = 2.5 beta; with a wide uplink nothing changes */
+        double dup[3] = {0, 0.25, 0.25};
+        t.up_duplex = dup;
+        assert_int_equal(
+            ct_lg_tree_alltoall(tasks, &t, net.alpha, net.beta, m, &net.sig, 0, &T, NULL, &err), 0);
+        double cross_d = 2 * (net.alpha + 2.5 * net.beta * m * 2);
+        assert_true(fabs(T - fmax(local, cross_d)) <= 1e-12 * fmax(local, cross_d));
         cap[1] = cap[2] = 100;
+        assert_int_equal(
+            ct_lg_tree_alltoall(tasks, &t, net.alpha, net.beta, m, &net.sig, 0, &T, NULL, &err), 0);
+        want = fmax(local, 2 * (net.alpha + net.beta * m * 2));
+        assert_true(fabs(T - want) <= 1e-12 * want);
+        t.up_duplex = NULL;
     }
     /* both regimes occur over 1 KiB .. 1 MiB, so both branches are checked */
     assert_true(crossing_sets > 0 && local_sets > 0);

@@ -52,6 +52,7 @@ static void make_map(ct_tree_map *m, int32_t nsw, const int32_t *parent, const d
     m->parent = malloc((size_t)nsw * sizeof *m->parent);
     m->depth = malloc((size_t)nsw * sizeof *m->depth);
     m->up_cap = malloc((size_t)nsw * sizeof *m->up_cap);
+    m->up_duplex = calloc((size_t)nsw, sizeof *m->up_duplex);
     m->name = calloc((size_t)nsw, sizeof *m->name);
     m->leaf = malloc((size_t)nn * sizeof *m->leaf);
     for (int32_t s = 0; s < nsw; s++) {
@@ -258,6 +259,73 @@ static void test_two_leaves_halves_block(void **state)
     ct_graph_free(&g);
 }
 
+/* An uplink's duplex share (session 11): one pair each way across a
+ * half-NIC trunk, on four distinct NICs (0 -> 2 up leaf1's uplink, 3 -> 1
+ * down it), ran 1.15-1.3 x one pair alone on the emulated 4:1 trunk. With
+ * duplex δ = 0.2 each direction carries 1 + 0.2 communications' worth:
+ * Stop & Go and GigE price (1 + δ) x the one-way penalty (2 -> 2.4; GigE's
+ * share 0.75 -> 1.5 x 1.2 = 1.8), the duplex model's joint filling gives
+ * each flow 0.5 / 1.2. One way only, or two flows the same way, are
+ * unchanged; δ = 0 (and no up_duplex at all) gives the same doubles. */
+static void test_uplink_duplex(void **state)
+{
+    (void)state;
+    ct_err err;
+    ct_graph g;
+    assert_int_equal(ct_graph_init(&g, 4, &err), 0);
+    assert_int_equal(ct_graph_add(&g, 0, 2, 1, 1e6, &err), 0);
+    assert_int_equal(ct_graph_add(&g, 3, 1, 1, 1e6, &err), 0);
+    const int32_t parent[] = {-1, 0, 0}, leaf[] = {1, 1, 2, 2};
+    const double cap[] = {0, 0.5, 0.5};
+    ct_tree_map tm;
+    make_map(&tm, 3, parent, cap, 4, leaf);
+    const ct_model_kind kinds[] = {CT_MODEL_STOPGO, CT_MODEL_GIGE, CT_MODEL_DUPLEX,
+                                   CT_MODEL_FAIRSHARE};
+    const double one_way[] = {2.0, 1.5, 2.0, 2.0}, both[] = {2.4, 1.8, 2.4, 2.0};
+    for (int k = 0; k < 4; k++) {
+        ct_penalty_model m = model(kinds[k], 0);
+        m.tree = &tm;
+        double p0[2], p[2];
+        assert_non_null(tm.up_duplex);
+        tm.up_duplex[1] = tm.up_duplex[2] = 0;
+        assert_int_equal(ct_penalties(&m, &g, p0, &err), 0);
+        close_rel(p0[0], one_way[k], 1e-12, "duplex 0: the one-way penalty");
+        double *keep = tm.up_duplex;
+        tm.up_duplex = NULL; /* a map without the array: the same doubles */
+        assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+        assert_memory_equal(p, p0, sizeof p);
+        tm.up_duplex = keep;
+        tm.up_duplex[1] = tm.up_duplex[2] = 0.2;
+        assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+        for (int i = 0; i < 2; i++)
+            close_rel(p[i], both[k], 1e-12,
+                      k == 3 ? "fair share (the baseline) ignores it" : "one pair each way");
+        /* both the same way: nothing in the other direction */
+        ct_graph h;
+        assert_int_equal(ct_graph_init(&h, 4, &err), 0);
+        assert_int_equal(ct_graph_add(&h, 0, 2, 1, 1e6, &err), 0);
+        assert_int_equal(ct_graph_add(&h, 1, 3, 1, 1e6, &err), 0);
+        assert_int_equal(ct_penalties(&m, &h, p, &err), 0);
+        tm.up_duplex[1] = tm.up_duplex[2] = 0;
+        assert_int_equal(ct_penalties(&m, &h, p0, &err), 0);
+        assert_memory_equal(p, p0, sizeof p);
+        ct_graph_free(&h);
+    }
+    /* an unequal load: 2 up, 1 down, δ = 0.5, Stop & Go: the up direction
+     * carries 2 + 0.5 = 2.5 -> 5 on the half-NIC link, the down 1 + 1 = 2 -> 4 */
+    assert_int_equal(ct_graph_add(&g, 1, 3, 1, 1e6, &err), 0);
+    tm.up_duplex[1] = tm.up_duplex[2] = 0.5;
+    ct_penalty_model m = model(CT_MODEL_STOPGO, 0);
+    m.tree = &tm;
+    double p[3];
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    close_rel(p[0], 5.0, 1e-12, "up, 2 + 0.5 x 1");
+    close_rel(p[2], 5.0, 1e-12, "up, 2 + 0.5 x 1");
+    close_rel(p[1], 4.0, 1e-12, "down, 1 + 0.5 x 2");
+    ct_tree_map_free(&tm);
+    ct_graph_free(&g);
+}
+
 /* The Alltoall's uplink excess (calibrate's uplink-bound samples): two
  * leaves of two nodes. 4 x 1 through an uplink of one NIC: the uplink carries
  * 2 x 2 = 4 messages each way, a NIC 3: 4/3. 4 x 2: 4 x 4 = 16 against
@@ -375,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_single_switch_is_exactly_node_level),
         cmocka_unit_test(test_two_leaves_halves_block),
         cmocka_unit_test(test_alltoall_uplink_excess),
+        cmocka_unit_test(test_uplink_duplex),
         cmocka_unit_test(test_duplex_joint_filling),
         cmocka_unit_test(test_fairshare_maxmin_on_random_trees),
     };

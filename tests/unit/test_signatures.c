@@ -110,6 +110,11 @@ static const bad_case bad_cases[] = {
     {"bad_topology_unit.yaml", 8, 30, "unknown key 'uplink_Mbps' in fabrics.emu.topology"},
     {"bad_topology_unknown_switch.yaml", 7, 35,
      "fabrics.emu.topology.switches.spine.switches names 'leaf9', which is not a switch"},
+    {"bad_topology_duplex.yaml", 10, 26,
+     "fabrics.emu.topology.switches.leaf1.uplink_duplex is 1.5 (accepted: a number from 0 to 1"},
+    {"bad_topology_duplex_top.yaml", 7, 9,
+     "switch 'spine' is the top of the tree but has an uplink (accepted: no uplink_MBps, "
+     "uplink_oversubscription or uplink_duplex on the top switch)"},
     {"bad_topology_zero_uplink.yaml", 8, 43,
      "fabrics.emu.topology.switches.leaf1.uplink_MBps is 0 (accepted: a number > 0)"},
 };
@@ -387,6 +392,8 @@ static void test_topology_section(void **state)
     assert_int_equal(t->sw[l2].parent, spine);
     assert_int_equal(t->sw[l1].depth, 1);
     assert_float_equal(t->sw[l1].up_cap, 6.25e6, 1e-6);
+    assert_float_equal(t->sw[l1].duplex, 0.2, 0);
+    assert_float_equal(t->sw[l2].duplex, 0, 0);
     /* 2:1 over two 12.5 MB/s NICs */
     assert_float_equal(t->sw[l2].up_cap, 12.5e6, 1e-6);
     assert_float_equal(t->sw[l2].oversub, 2.0, 0);
@@ -401,6 +408,9 @@ static void test_topology_section(void **state)
     assert_int_equal(m.leaf[1], l1);
     assert_float_equal(m.up_cap[l1], 0.5, 1e-12);
     assert_float_equal(m.up_cap[l2], 1.0, 1e-12);
+    assert_float_equal(m.up_duplex[l1], 0.2, 0);
+    assert_float_equal(m.up_duplex[l2], 0, 0);
+    assert_float_equal(m.up_duplex[spine], 0, 0);
     assert_int_equal(ct_tree_map_leaves(&m), 2);
     int32_t perm[4];
     assert_int_equal(ct_tree_map_switch_order(&m, perm, &err), 0);

@@ -89,12 +89,14 @@ double ct_lg_eq7(int64_t n1, int64_t n2, double m, const ct_lg_net *c1, const ct
  * the tasks under the switch and the others, joined by a slower link).
  * For every switch s below the top with tasks on both sides, n1 <= n2 the
  * two sides' task counts, C the uplink capacity in NIC units:
- *   T_s = max(T_C1, T_C2, ceil(n2/n1) * (alpha + beta * m * n1 * max(1, n1/C, t1)))
+ *   T_s = max(T_C1, T_C2, ceil(n2/n1) * (alpha + beta * m * n1 * max(1, n1(1+δ)/C, t1)))
  * 002 eq. 7's two terms with the local networks' alpha, beta and signature
  * (T_Cn: the layout-aware eq. 5 of each side, alltoall.h) and the
- * inter-cluster beta_w = beta * max(1, n1/C, t1): the n1 packed transfers
+ * inter-cluster beta_w = beta * max(1, n1(1+δ)/C, t1): the n1 packed transfers
  * cross the uplink together and share it, and t1 (most tasks of one node,
- * capped at n1) share a NIC. Eq. 7 adds the terms because the Local Group
+ * capped at n1) share a NIC; δ is the uplink's measured duplex share
+ * (topology.h up_duplex, 0 when not measured): the Alltoall loads both
+ * directions, and each takes δ of the other's (session 11). Eq. 7 adds the terms because the Local Group
  * algorithm runs its local phase before the crossing one; the Alltoall a
  * signature is fitted on (the MPI library's: Open MPI posts every transfer
  * at once) overlaps them, so the uplink prices as one more resource of the

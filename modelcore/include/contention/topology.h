@@ -30,6 +30,10 @@ typedef struct ct_topo_switch {
     double uplink_bw;     /* uplink_MBps as written (bytes/s), 0 when not given */
     double oversub;       /* uplink_oversubscription as written, 0 when not given */
     double up_cap;        /* resolved uplink capacity, bytes/s (0 for the root) */
+    double duplex;        /* uplink_duplex as written, 0 when not given: the share of
+                             this uplink's one direction a communication in the
+                             other direction takes (TCP's ACKs queued behind the
+                             data of a saturated uplink; 0 = full duplex, <= 1) */
     int32_t depth;        /* root 0 */
 } ct_topo_switch;
 
@@ -48,7 +52,7 @@ int ct_topology_copy(ct_topology *dst, const ct_topology *src, ct_err *err);
 
 /* Resolve and check the tree: exactly one root, no cycle, every non-root
  * switch with exactly one of uplink_bw > 0 / oversub >= 1 (the root with
- * neither), unique switch and node names. An oversubscribed uplink's
+ * neither, and no duplex), 0 <= duplex <= 1, unique switch and node names. An oversubscribed uplink's
  * capacity is the sum of the capacities below the switch (nic_bw per node,
  * each child's uplink) divided by the ratio. Fills depth and up_cap.
  * Messages name the switch and the value; *at_switch (may be NULL) receives
@@ -74,6 +78,7 @@ typedef struct ct_tree_map {
     int32_t *parent;   /* per switch, -1 for the root */
     int32_t *depth;    /* per switch */
     double *up_cap;    /* per switch: uplink capacity / NIC bandwidth (root: 0) */
+    double *up_duplex; /* per switch: its uplink_duplex; NULL: every uplink 0 */
     char (*name)[CT_TOPO_NAME_MAX]; /* per switch */
     int32_t nnodes;    /* graph nodes */
     int32_t *leaf;     /* per graph node: its switch */
