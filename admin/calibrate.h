@@ -23,6 +23,12 @@
 #define MAX_ARGS 48
 #define MAX_SIZES 16
 #define CALIB_INTERRUPTED 130 /* exit status after Ctrl-C / SIGTERM / SIGHUP */
+/* Repetitions of the cross-leaf pair schemes at least (uplink.csv): one pair
+ * each way through a 4:1 trunk ran 1.00-1.36 x one pair alone from one
+ * repetition to the next (TCP losses at the trunk's queue, session 11), so
+ * the 3 of --quick measure its mean poorly; the step costs ~0.7 s per
+ * repetition and leaf at 1 MiB there. */
+#define CALIB_UPLINK_REPS 7
 
 /* The options, as given. */
 typedef struct calib_args {
@@ -75,9 +81,11 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);
  * Slurm (`scontrol show topology` -> dir/topology.txt, the allocation's
  * nodes -> dir/hosts.txt) and, when the allocation spans two or more
  * leaves, add the uplink step (uplink.csv: per leaf, one pair of nodes
- * across its uplink alone, then k pairs at once). Silent when Slurm has no
+ * across its uplink alone, then k pairs at once, then pairs each way at
+ * once: k each way when the allocation has C >= 2 tasks per node, else one
+ * each way on four distinct nodes). Silent when Slurm has no
  * tree; a tree that cannot be read is reported on info and skipped. */
-void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE *info);
+void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *dir, FILE *info);
 /* --sizes "32K,64K,...": ADMIN_OK or ADMIN_USAGE with the message printed. */
 int calib_parse_sizes(const char *s, plan *p);
 

@@ -434,7 +434,7 @@ static char *slurp(const char *path)
     return buf;
 }
 
-void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE *info)
+void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *dir, FILE *info)
 {
     char topo_p[PATH_MAX], hosts_p[PATH_MAX], errp[PATH_MAX], raw_p[PATH_MAX], jb[64];
     snprintf(topo_p, sizeof topo_p, "%s/topology.txt", dir);
@@ -493,9 +493,13 @@ void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE
     /* per leaf with allocation nodes (at most 7: the step's argument room),
      * its nodes S and the others O: scheme u<sw>a = S0>O0 alone, u<sw>k =
      * S0>O0, ..., S(k-1)>O(k-1), k = min(|S|, |O|, 8) pairs through the
-     * uplink at once (distinct nodes: no NIC is shared), and u<sw>d = S0>O0,
-     * O1>S1, one pair each way (four distinct nodes: each NIC one direction,
-     * so only the uplink's two directions meet; session 11) */
+     * uplink at once (distinct nodes: no NIC is shared), and u<sw>d, pairs
+     * each way at once (session 11): with 2 tasks per node the k pairs of
+     * u<sw>k and their reverses Oc>Sc (each NIC one stream each way, at the
+     * uplink's share of it: the uplink, not a NIC, saturates, when the k
+     * pairs one way did), else S0>O0, O1>S1 (four distinct nodes, each NIC
+     * one direction); the uplink's two directions meet */
+    const int tpn = C >= 2 ? 2 : 1;
     step *s = NULL;
     int nleaf = 0;
     for (int i = 0; i < N && nleaf < 7; i++) {
@@ -514,13 +518,13 @@ void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE
         if (no == 0)
             break; /* one leaf holds the whole allocation */
         if (!s) {
-            s = new_step(p, ST_UPLINK, N, 1, "uplink.csv");
+            s = new_step(p, ST_UPLINK, N, tpn, "uplink.csv");
             srun_prefix(p, s, jobid);
             arg(s, "conflict");
             arg(s, "--size");
             arg(s, "%.0f", p->csize);
             arg(s, "--reps");
-            arg(s, "%d", p->reps);
+            arg(s, "%d", p->reps > CALIB_UPLINK_REPS ? p->reps : CALIB_UPLINK_REPS);
         }
         int k = ni < no ? ni : no;
         char spec[160];
@@ -535,13 +539,21 @@ void calib_plan_uplinks(plan *p, int N, const char *jobid, const char *dir, FILE
             arg(s, "--scheme");
             arg(s, "%s", spec);
         }
-        if (k >= 2) {
+        if (k >= 2 && tpn == 2) {
+            u = (size_t)snprintf(spec, sizeof spec, "u%dd=", (int)leaf[i]);
+            for (int c = 0; c < 2 * k && u < sizeof spec; c++)
+                u += (size_t)snprintf(spec + u, sizeof spec - u, "%s%d>%d", c ? "," : "",
+                                      c < k ? in[c] : outn[c - k], c < k ? outn[c] : in[c - k]);
+            arg(s, "--scheme");
+            arg(s, "%s", spec);
+        } else if (k >= 2) {
             snprintf(spec, sizeof spec, "u%dd=%d>%d,%d>%d", (int)leaf[i], in[0], outn[0],
                      outn[1], in[1]);
             arg(s, "--scheme");
             arg(s, "%s", spec);
         }
-        s->work += (1.0 + k + (k >= 2 ? 1 : 0)) * p->csize * (p->reps + 1);
+        s->work += (1.0 + k + (k >= 2 ? (tpn == 2 ? 2 * k : 2) : 0)) * p->csize *
+                   ((p->reps > CALIB_UPLINK_REPS ? p->reps : CALIB_UPLINK_REPS) + 1);
         nleaf++;
     }
     free(leaf);
@@ -779,7 +791,7 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
     if (rc != ADMIN_OK)
         return rc;
     calib_build_plan(P, (int)N, (int)C, r->jobid, a->quick);
-    calib_plan_uplinks(P, (int)N, r->jobid, r->dir, info);
+    calib_plan_uplinks(P, (int)N, (int)C, r->jobid, r->dir, info);
     if ((rc = run_steps(P, r->dir, info)) != ADMIN_OK)
         return rc;
     calib_scancel(r->jobid, r->dir);

@@ -294,10 +294,11 @@ static int cmp_dbl(const void *a, const void *b)
 typedef struct uplink_rate {
     double m, c1, ck, ck_raw;
     int k, capped;
-    double t1;     /* u<sw>a: one pair alone's time */
-    double td;     /* u<sw>d, one pair each way: the slower pair's time (0: not measured) */
-    double duplex; /* (td - alpha) / (t1 - alpha) - 1 in [0, 1] (measured == 1) */
-    int measured;  /* duplex measurable: u<sw>d present and the uplink saturated */
+    double td;     /* u<sw>d, j pairs each way: the slowest pair's time (0: not measured) */
+    double tj;     /* the model's time for j pairs one way: alpha + j m / c_k */
+    int j;         /* pairs each way in u<sw>d */
+    double duplex; /* (td - alpha) / (tj - alpha) - 1 in [0, 1] (when measured) */
+    int measured;  /* duplex measurable: u<sw>d present and j pairs saturate the uplink */
 } uplink_rate;
 
 static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink_rate *u)
@@ -315,11 +316,11 @@ static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink
         else if (strcmp(c->scheme, nk) == 0)
             tk = c->t > tk ? c->t : tk, u->k++;
         else if (strcmp(c->scheme, nd) == 0)
-            u->td = c->t > u->td ? c->t : u->td;
+            u->td = c->t > u->td ? c->t : u->td, u->j++;
     }
+    u->j /= 2;
     if (!(t1 > 0) || !(u->m > 0))
         return 0;
-    u->t1 = t1;
     u->c1 = t1 > al ? u->m / (t1 - al) : u->m / t1;
     u->ck = u->k >= 2 ? (tk > al ? u->k * u->m / (tk - al) : u->k * u->m / tk) : u->c1;
     if (u->k < 2)
@@ -327,19 +328,25 @@ static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink
     u->ck_raw = u->ck;
     if (u->k > 1 && u->c1 < 0.9 * nic && u->ck > u->c1)
         u->ck = u->c1, u->capped = 1;
-    /* Duplex share (our extension, session 11): one pair each way through
-     * the uplink, on four distinct NICs, against one pair alone. On TCP the
-     * ACKs of each direction's stream queue behind the other direction's
-     * data where the uplink is the bottleneck (measured on the emulated
-     * 4:1 trunk: 1.15-1.3 x one pair alone; none at 2:1, where the trunk
-     * is as fast as a NIC and its queue stays empty). In the link model a
-     * communication then takes duplex of the other direction, so one pair
-     * each way runs at (1 + duplex) x one alone. Measurable only where the
-     * uplink is saturated (one pair alone, or the k pairs, held by it). */
-    if (u->td > 0 && (u->c1 < 0.9 * nic || u->ck < 0.9 * u->k * nic)) {
-        double base = t1 > al ? t1 - al : t1, both = u->td > al ? u->td - al : u->td;
-        u->duplex = fmin(1.0, fmax(0.0, both / base - 1.0));
-        u->measured = 1;
+    /* Duplex share (our extension, session 11): j pairs each way through the
+     * uplink at once (u<sw>d: j = k with 2 tasks per node, else 1 on four
+     * distinct NICs) against the time the model gives j pairs one way at
+     * the capacity written, alpha + j m / c_k. On TCP the ACKs of each
+     * direction's streams queue behind the other direction's data where
+     * the uplink is saturated (probe, 1 MiB: one pair each way through the
+     * emulated 4:1 trunk 1.16-1.30 x one alone; at 2:1, where one pair does
+     * not saturate the trunk, 1.00 x, but two each way 1.12-1.26 x two one
+     * way). In the link model a communication then takes duplex of the
+     * other direction when that direction is saturated (links.h), so j
+     * pairs each way run at (1 + duplex) x j one way. Measurable only when
+     * the j pairs saturate the uplink: j NICs' worth > 1.1 c_k. */
+    if (u->td > 0 && u->j >= 1) {
+        u->tj = al + u->j * u->m / u->ck;
+        if (u->j * nic > 1.1 * u->ck) {
+            double base = u->tj - al, both = u->td > al ? u->td - al : u->td;
+            u->duplex = fmin(1.0, fmax(0.0, both / base - 1.0));
+            u->measured = 1;
+        }
     }
     return 1;
 }
@@ -395,15 +402,17 @@ static int fill_uplinks(const data *d, ct_topology *t, double al, double nic, do
                 cap / 1e6, gige ? "model gige: share beta " : "", scale);
         if (ur.td > 0 && ur.measured)
             fprintf(info,
-                    "uplink of %s: 1 pair each way %.4g s against %.4g s alone (%.2f x) -> "
+                    "uplink of %s: %d pair%s each way %.4g s against %.4g s %s (%.2f x) -> "
                     "uplink_duplex %.3g%s\n",
-                    t->sw[s].name, ur.td, ur.t1, ur.td / ur.t1, t->sw[s].duplex,
+                    t->sw[s].name, ur.j, ur.j > 1 ? "s" : "", ur.td, ur.tj,
+                    ur.j > 1 ? "one way" : "alone", ur.td / ur.tj, t->sw[s].duplex,
                     ur.duplex >= 1 ? " (capped: at most 1, half duplex)" : "");
         else if (ur.td > 0)
             fprintf(info,
-                    "uplink of %s: 1 pair each way %.4g s; the uplink is not saturated (the "
-                    "NICs limited): uplink_duplex not measurable, none written\n",
-                    t->sw[s].name, ur.td);
+                    "uplink of %s: %d pair%s each way %.4g s; %s do not saturate the uplink: "
+                    "uplink_duplex not measurable, none written\n",
+                    t->sw[s].name, ur.j, ur.j > 1 ? "s" : "", ur.td,
+                    ur.j > 1 ? "they" : "one pair's NICs");
         if (u < sizeof src)
             u += (size_t)snprintf(src + u, sizeof src - u, " %s %.3g MB/s (%d pair%s)%s",
                                   t->sw[s].name, ur.ck / 1e6, ur.k, ur.k > 1 ? "s" : "",

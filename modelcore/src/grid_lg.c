@@ -9,6 +9,8 @@
  *    travels in step 1 (keeps the step count and the worked example exact). */
 #include "contention/grid_lg.h"
 
+#include "links.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,10 +264,11 @@ int ct_lg_tree_alltoall(const int32_t *tasks, const ct_tree_map *t, double alpha
             n2 = x;
             t1 = tmax_out;
         }
-        /* an Alltoall loads both directions of the uplink: each direction
-         * takes the other's duplex share too, n1 (1 + δ) / C (topology.h
+        /* an Alltoall loads both directions of the uplink with n1 transfers
+         * at a time: where they saturate it (links.h), each direction takes
+         * the other's duplex share too, n1 (1 + δ) / C (topology.h
          * up_duplex; our extension, session 11; δ = 0 when not measured) */
-        const double dup = t->up_duplex ? t->up_duplex[s] : 0.0;
+        const double dup = links_duplex(t, 2 * s, (double)n1);
         double share = fmax(1.0, (double)n1 * (1.0 + dup) / t->up_cap[s]);
         share = fmax(share, (double)(t1 < n1 ? t1 : n1));
         double steps = (double)((n2 + n1 - 1) / n1);

@@ -16,12 +16,23 @@
 #include "contention/error.h"
 #include "contention/topology.h"
 
-/* Uplink duplex of switch link l's switch (topology.h up_duplex; 0 when the
- * map has none): a communication on link l also takes this share of link
- * l ^ 1, the same uplink's other direction (our extension, session 11). */
-static inline double links_duplex(const ct_tree_map *t, int32_t l)
+/* An uplink direction is saturated -- a standing queue forms where its
+ * communications offer more than it drains -- when it carries more than
+ * LINKS_SATURATED x its capacity (NIC units: a communication offers one
+ * NIC's rate). One flow at a NIC's rate through an uplink as fast as a NIC
+ * is not (its queue forms at the sender's NIC). */
+#define LINKS_SATURATED 1.1
+
+/* Duplex share that a communication on switch link l pays (topology.h
+ * up_duplex; our extension, session 11): its ACKs travel on l ^ 1, the same
+ * uplink's other direction, and queue behind that direction's data only
+ * where l ^ 1 is saturated (load_rev communications on it). 0 when the map
+ * has no up_duplex. */
+static inline double links_duplex(const ct_tree_map *t, int32_t l, double load_rev)
 {
-    return t->up_duplex ? t->up_duplex[l / 2] : 0.0;
+    if (!t->up_duplex || !(load_rev > LINKS_SATURATED * t->up_cap[l / 2]))
+        return 0.0;
+    return t->up_duplex[l / 2];
 }
 
 /* Longest route: up and down a tree of at most LINKS_MAX_DEPTH levels. */

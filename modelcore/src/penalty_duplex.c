@@ -171,11 +171,15 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
     const int nj = duplex > 0 ? 4 : 2; /* δ = 0: the fair-share baseline's two NICs */
     dcons *k = calloc(nc, sizeof *k), *sl = calloc(nl ? nl : 1, sizeof *sl);
     double *rate = malloc((n ? n : 1) * sizeof *rate);
-    if (!k || !sl || !rate) {
-        free(k), free(sl), free(rate);
+    double *lload = calloc(nl ? nl : 1, sizeof *lload); /* communications per switch link */
+    if (!k || !sl || !rate || !lload) {
+        free(k), free(sl), free(rate), free(lload);
         return ct_err_set(err, "out of memory for a duplex fair-share evaluation of %zu arcs", n);
     }
     const ct_comm *c = g->comm;
+    for (size_t i = 0; t && i < n; i++) /* an inactive arc has no route (links_routes) */
+        for (size_t j = off[i]; j < off[i + 1]; j++)
+            lload[path[j]] += (double)c[i].mult;
     size_t unfrozen = 0;
     for (size_t i = 0; i < n; i++) {
         rate[i] = 0.0;
@@ -189,7 +193,7 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
         for (size_t j = t ? off[i] : 0; t && j < off[i + 1]; j++)
             for (int d = 0; d < 2; d++) {
                 const int32_t l = d ? path[j] ^ 1 : path[j];
-                const double w = d ? links_duplex(t, path[j]) : 1.0;
+                const double w = d ? links_duplex(t, path[j], lload[path[j] ^ 1]) : 1.0;
                 if (w > 0) {
                     sl[l].wfree += w * (double)c[i].mult;
                     sl[l].nfree += c[i].mult;
@@ -223,7 +227,8 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
                 for (int d = 0; d < 2 && !hit; d++) {
                     const int32_t l = d ? path[j] ^ 1 : path[j];
                     const dcons *x = &sl[l];
-                    hit = (d == 0 || links_duplex(t, path[j]) > 0) && x->wfree > 0 &&
+                    hit = (d == 0 || links_duplex(t, path[j], lload[path[j] ^ 1]) > 0) &&
+                          x->wfree > 0 &&
                           (t->up_cap[l / 2] - x->used) / x->wfree <= level + tol;
                 }
             if (hit)
@@ -243,7 +248,8 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
             }
             for (size_t j = t ? off[i] : 0; t && j < off[i + 1]; j++)
                 for (int d = 0; d < 2; d++) {
-                    const double w = (d ? links_duplex(t, path[j]) : 1.0) * (double)c[i].mult;
+                    const double w =
+                        (d ? links_duplex(t, path[j], lload[path[j] ^ 1]) : 1.0) * (double)c[i].mult;
                     if (!(w > 0))
                         continue;
                     dcons *x = &sl[d ? path[j] ^ 1 : path[j]];
@@ -267,7 +273,7 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
         else
             penalty[i] = 1.0 / rate[i];
     }
-    free(k), free(sl), free(rate);
+    free(k), free(sl), free(rate), free(lload);
     return rc;
 }
 

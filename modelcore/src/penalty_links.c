@@ -17,7 +17,8 @@
  *    of that link; a communication's penalty is the largest along its route,
  *    as 001 §V-A takes p = max(p_o, p_i) over its two NICs. An uplink with a
  *    measured duplex share δ (topology.h) counts the communications of its
- *    other direction at weight δ in load_l (our extension, session 11).
+ *    other direction at weight δ in load_l when that direction is saturated
+ *    (links.h; our extension, session 11).
  * With one switch no route has a switch link, so the penalties are the
  * node-level model's, bit for bit.
  */
@@ -148,8 +149,9 @@ int ct_links_penalties_active(const ct_penalty_model *m, const ct_tree_map *t, c
     link_loads(t, g, active, load, &any);
     if (any) {
         /* a communication also loads its uplink's other direction by the
-         * uplink's duplex share (topology.h; our extension, session 11):
-         * link l is priced at load_l + duplex * load_(l^1) */
+         * uplink's duplex share where that direction is saturated
+         * (topology.h, links.h; our extension, session 11): link l is
+         * priced at load_l + duplex * load_(l^1) */
         const size_t nl = 2 * (size_t)t->nswitches;
         double *eff = malloc((nl ? nl : 1) * sizeof *eff);
         if (!eff) {
@@ -157,7 +159,7 @@ int ct_links_penalties_active(const ct_penalty_model *m, const ct_tree_map *t, c
             return ct_err_set(err, "out of memory for %zu switch links", nl);
         }
         for (size_t l = 0; l < nl; l++)
-            eff[l] = load[l] + links_duplex(t, (int32_t)l) * load[l ^ 1];
+            eff[l] = load[l] + links_duplex(t, (int32_t)l, load[l ^ 1]) * load[l ^ 1];
         int32_t r[LINKS_MAX_ROUTE];
         for (size_t i = 0; i < g->ncomm; i++) {
             if (active && !active[i])

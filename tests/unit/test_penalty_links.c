@@ -265,7 +265,8 @@ static void test_two_leaves_halves_block(void **state)
  * duplex δ = 0.2 each direction carries 1 + 0.2 communications' worth:
  * Stop & Go and GigE price (1 + δ) x the one-way penalty (2 -> 2.4; GigE's
  * share 0.75 -> 1.5 x 1.2 = 1.8), the duplex model's joint filling gives
- * each flow 0.5 / 1.2. One way only, or two flows the same way, are
+ * each flow 0.5 / 1.2 (the reverse direction carries 1 > 1.1 x 0.5: it is
+ * saturated, links.h). One way only, or two flows the same way, are
  * unchanged; δ = 0 (and no up_duplex at all) gives the same doubles. */
 static void test_uplink_duplex(void **state)
 {
@@ -322,6 +323,28 @@ static void test_uplink_duplex(void **state)
     close_rel(p[0], 5.0, 1e-12, "up, 2 + 0.5 x 1");
     close_rel(p[2], 5.0, 1e-12, "up, 2 + 0.5 x 1");
     close_rel(p[1], 4.0, 1e-12, "down, 1 + 0.5 x 2");
+    /* a trunk as fast as a NIC: one flow each way does not saturate it (its
+     * queue forms at the sender's NIC; links.h): no share; two each way do */
+    tm.up_cap[1] = tm.up_cap[2] = 1;
+    ct_graph one;
+    assert_int_equal(ct_graph_init(&one, 4, &err), 0);
+    assert_int_equal(ct_graph_add(&one, 0, 2, 1, 1e6, &err), 0);
+    assert_int_equal(ct_graph_add(&one, 3, 1, 1, 1e6, &err), 0);
+    assert_int_equal(ct_penalties(&m, &one, p, &err), 0);
+    close_rel(p[0], 1.0, 1e-12, "trunk 1, one each way: not saturated");
+    assert_int_equal(ct_graph_add(&one, 1, 3, 1, 1e6, &err), 0);
+    assert_int_equal(ct_graph_add(&one, 2, 0, 1, 1e6, &err), 0);
+    double q[4];
+    assert_int_equal(ct_penalties(&m, &one, q, &err), 0);
+    for (int i = 0; i < 4; i++)
+        close_rel(q[i], 3.0, 1e-12, "trunk 1, two each way: 2 + 0.5 x 2");
+    ct_penalty_model dm = model(CT_MODEL_DUPLEX, 0);
+    dm.real[CT_DUPLEX_INCAST] = 0;
+    dm.tree = &tm;
+    assert_int_equal(ct_penalties(&dm, &one, q, &err), 0);
+    for (int i = 0; i < 4; i++)
+        close_rel(q[i], 3.0, 1e-12, "duplex model, trunk 1, two each way: 1 / (1 / 3)");
+    ct_graph_free(&one);
     ct_tree_map_free(&tm);
     ct_graph_free(&g);
 }
