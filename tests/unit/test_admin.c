@@ -1079,9 +1079,9 @@ static void test_calibrate_tree_2to1(void **state)
 }
 
 /* The uplink's duplex share (session 11): r4o's raw outputs (4:1 trunk,
- * emu-tree-4to1-duplex) hold u<sw>d, one cross-leaf pair each way: the
- * slower pair against one pair alone is 1.07 x through leaf1's uplink and
- * 1.14 x through leaf2's, written as uplink_duplex 0.07 and 0.135. Where
+ * emu-tree-4to1-duplex) hold u<sw>d, one cross-leaf pair each way: their
+ * mean against one pair alone is 1.05 x through leaf1's uplink and 1.09 x
+ * through leaf2's, written as uplink_duplex 0.053 and 0.09. Where
  * the uplink is not saturated (one pair and the two pairs at a NIC's rate
  * each) the share is not measurable and none is written; the 2:1 fixture,
  * calibrated before u<sw>d existed, writes none either. */
@@ -1092,16 +1092,16 @@ static void test_calibrate_tree_duplex(void **state)
     result r = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige",
                    "--from", fx, NULL);
     expect_status(&r, 0);
-    expect_in(r.err, "uplink of leaf1: 1 pair each way 0.1867 s against 0.1745 s alone (1.07 x) "
-                     "-> uplink_duplex 0.07\n");
-    expect_in(r.err, "uplink of leaf2: 1 pair each way 0.1983 s against 0.1746 s alone (1.14 x) "
-                     "-> uplink_duplex 0.135\n");
+    expect_in(r.err, "uplink of leaf1: 1 pair each way, mean 0.1837 s, against 0.1745 s alone "
+                     "(1.05 x) -> uplink_duplex 0.053\n");
+    expect_in(r.err, "uplink of leaf2: 1 pair each way, mean 0.1904 s, against 0.1746 s alone "
+                     "(1.09 x) -> uplink_duplex 0.09\n");
     ct_sigfile sf;
     load_stdout(&r, &sf);
     const ct_topology *t = sf.fabrics[0].topology;
     assert_non_null(t);
-    close_rel(t->sw[ct_topology_switch(t, "leaf1")].duplex, 0.07, 1e-12, "leaf1 duplex");
-    close_rel(t->sw[ct_topology_switch(t, "leaf2")].duplex, 0.135, 1e-12, "leaf2 duplex");
+    close_rel(t->sw[ct_topology_switch(t, "leaf1")].duplex, 0.053, 1e-12, "leaf1 duplex");
+    close_rel(t->sw[ct_topology_switch(t, "leaf2")].duplex, 0.09, 1e-12, "leaf2 duplex");
     ct_sigfile_free(&sf);
     done(&r);
     /* an uplink as fast as the pairs: one pair and two pairs at ~12 MB/s each */
@@ -1130,9 +1130,31 @@ static void test_calibrate_tree_duplex(void **state)
     result r2 = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige",
                     "--from", hd, NULL);
     expect_status(&r2, 0);
-    expect_in(r2.err, "uplink of leaf1: 1 pair each way 0.093 s; one pair's NICs do not "
+    expect_in(r2.err, "uplink of leaf1: 1 pair each way, mean 0.0905 s; one pair's NICs do not "
                       "saturate the uplink: uplink_duplex not measurable, none written\n");
     expect_not_in(r2.out, "uplink_duplex");
+    done(&r2);
+    /* two pairs each way (2 tasks per node) through an uplink the two pairs
+     * one way saturate: mean 0.2 s against their mean 0.168 s one way */
+    uf = fopen(up, "w");
+    assert_non_null(uf);
+    fputs("benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n", uf);
+    for (int sw = 0; sw < 2; sw++)
+        fprintf(uf,
+                "conflict,2,1048576,0.0875,0.087,3,1,u%da:a:0>2\n"
+                "conflict,4,1048576,0.170,0.160,4,1,u%dk:a:0>2\n"
+                "conflict,4,1048576,0.166,0.160,4,1,u%dk:b:1>3\n"
+                "conflict,8,1048576,0.190,0.180,4,2,u%dd:a:0>2\n"
+                "conflict,8,1048576,0.210,0.180,4,2,u%dd:b:1>3\n"
+                "conflict,8,1048576,0.195,0.180,4,2,u%dd:c:2>0\n"
+                "conflict,8,1048576,0.205,0.180,4,2,u%dd:d:3>1\n",
+                sw, sw, sw, sw, sw, sw, sw);
+    fclose(uf);
+    r2 = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige", "--from", hd,
+             NULL);
+    expect_status(&r2, 0);
+    expect_in(r2.err, "uplink of leaf1: 2 pairs each way, mean 0.2 s, against 0.168 s one way "
+                      "(mean) (1.19 x) -> uplink_duplex 0.19");
     done(&r2);
     unlink_files(hd, tf, ntf);
     unlink(up);
