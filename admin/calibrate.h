@@ -23,7 +23,8 @@
 #define MAX_ARGS 48
 #define MAX_SIZES 16
 #define CALIB_INTERRUPTED 130 /* exit status after Ctrl-C / SIGTERM / SIGHUP */
-/* Repetitions of the cross-leaf pair schemes at least (uplink.csv): one pair
+/* Repetitions of the cross-leaf pair schemes at least with --uplink-duplex
+ * (uplink.csv): one pair
  * each way through a 4:1 trunk ran 1.00-1.36 x one pair alone from one
  * repetition to the next (TCP losses at the trunk's queue, session 11), so
  * the 3 of --quick measure its mean poorly; the step costs ~0.7 s per
@@ -35,6 +36,7 @@ typedef struct calib_args {
     const char *name, *part, *out, *svg, *raw, *from, *bench, *sizes, *points;
     long N, C, reps, tlimit, nseg;
     int quick, incast, strict;
+    int uplink_duplex; /* --uplink-duplex: write the uplinks' measured duplex share */
     int pattern_model; /* --pattern-model: CALIB_PM_* */
     double max_err_pct;
 } calib_args;
@@ -82,10 +84,12 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);
  * nodes -> dir/hosts.txt) and, when the allocation spans two or more
  * leaves, add the uplink step (uplink.csv: per leaf, one pair of nodes
  * across its uplink alone, then k pairs at once, then pairs each way at
- * once: k each way when the allocation has C >= 2 tasks per node, else one
- * each way on four distinct nodes). Silent when Slurm has no
+ * once: with duplex (--uplink-duplex) and C >= 2 tasks per node k each way,
+ * at least CALIB_UPLINK_REPS repetitions; else one each way on four
+ * distinct nodes, the step as before it). Silent when Slurm has no
  * tree; a tree that cannot be read is reported on info and skipped. */
-void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *dir, FILE *info);
+void calib_plan_uplinks(plan *p, int N, int C, int duplex, const char *jobid, const char *dir,
+                        FILE *info);
 /* --sizes "32K,64K,...": ADMIN_OK or ADMIN_USAGE with the message printed. */
 int calib_parse_sizes(const char *s, plan *p);
 
@@ -136,6 +140,7 @@ typedef struct calib_fit {
     int have_gige;
     char gige_err[CT_ERR_MAX];
     ct_calib_opts co;
+    int uplink_duplex; /* --uplink-duplex: calib_fill_topology writes uplink_duplex */
     double train_err; /* largest error on the points the fit trusts */
     int over;         /* train_err above --max-fit-error */
     /* the ping-pong curve against its own sizes (ct_p2p_worst_miss) */

@@ -434,7 +434,8 @@ static char *slurp(const char *path)
     return buf;
 }
 
-void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *dir, FILE *info)
+void calib_plan_uplinks(plan *p, int N, int C, int duplex, const char *jobid, const char *dir,
+                        FILE *info)
 {
     char topo_p[PATH_MAX], hosts_p[PATH_MAX], errp[PATH_MAX], raw_p[PATH_MAX], jb[64];
     snprintf(topo_p, sizeof topo_p, "%s/topology.txt", dir);
@@ -494,12 +495,14 @@ void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *di
      * its nodes S and the others O: scheme u<sw>a = S0>O0 alone, u<sw>k =
      * S0>O0, ..., S(k-1)>O(k-1), k = min(|S|, |O|, 8) pairs through the
      * uplink at once (distinct nodes: no NIC is shared), and u<sw>d, pairs
-     * each way at once (session 11): with 2 tasks per node the k pairs of
-     * u<sw>k and their reverses Oc>Sc (each NIC one stream each way, at the
-     * uplink's share of it: the uplink, not a NIC, saturates, when the k
-     * pairs one way did), else S0>O0, O1>S1 (four distinct nodes, each NIC
-     * one direction); the uplink's two directions meet */
-    const int tpn = C >= 2 ? 2 : 1;
+     * each way at once (session 11): with --uplink-duplex and 2 tasks per
+     * node the k pairs of u<sw>k and their reverses Oc>Sc (each NIC one
+     * stream each way, at the uplink's share of it: the uplink, not a NIC,
+     * saturates, when the k pairs one way did), at least CALIB_UPLINK_REPS
+     * repetitions; else S0>O0, O1>S1 (four distinct nodes, each NIC one
+     * direction; the other schemes run as before session 11) */
+    const int tpn = duplex && C >= 2 ? 2 : 1;
+    const int reps = duplex && p->reps < CALIB_UPLINK_REPS ? CALIB_UPLINK_REPS : p->reps;
     step *s = NULL;
     int nleaf = 0;
     for (int i = 0; i < N && nleaf < 7; i++) {
@@ -524,7 +527,7 @@ void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *di
             arg(s, "--size");
             arg(s, "%.0f", p->csize);
             arg(s, "--reps");
-            arg(s, "%d", p->reps > CALIB_UPLINK_REPS ? p->reps : CALIB_UPLINK_REPS);
+            arg(s, "%d", reps);
         }
         int k = ni < no ? ni : no;
         char spec[160];
@@ -552,8 +555,7 @@ void calib_plan_uplinks(plan *p, int N, int C, const char *jobid, const char *di
             arg(s, "--scheme");
             arg(s, "%s", spec);
         }
-        s->work += (1.0 + k + (k >= 2 ? (tpn == 2 ? 2 * k : 2) : 0)) * p->csize *
-                   ((p->reps > CALIB_UPLINK_REPS ? p->reps : CALIB_UPLINK_REPS) + 1);
+        s->work += (1.0 + k + (k >= 2 ? (tpn == 2 ? 2 * k : 2) : 0)) * p->csize * (reps + 1);
         nleaf++;
     }
     free(leaf);
@@ -791,7 +793,7 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
     if (rc != ADMIN_OK)
         return rc;
     calib_build_plan(P, (int)N, (int)C, r->jobid, a->quick);
-    calib_plan_uplinks(P, (int)N, (int)C, r->jobid, r->dir, info);
+    calib_plan_uplinks(P, (int)N, (int)C, a->uplink_duplex, r->jobid, r->dir, info);
     if ((rc = run_steps(P, r->dir, info)) != ADMIN_OK)
         return rc;
     calib_scancel(r->jobid, r->dir);

@@ -320,6 +320,8 @@ static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink
     }
     if (u->j > 0)
         u->td /= u->j;
+    if (u->j % 2) /* not pairs each way: calibrate never writes that */
+        u->td = 0;
     u->j /= 2;
     if (!(t1 > 0) || !(u->m > 0))
         return 0;
@@ -370,7 +372,7 @@ static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink
  * without a measurement (not above the allocation's leaves) get the median
  * oversubscription of the measured ones. info NULL: silent, no source. */
 static int fill_uplinks(const data *d, ct_topology *t, double al, double nic, double scale,
-                        int gige, const char *today, FILE *info)
+                        int gige, int write_duplex, const char *today, FILE *info)
 {
     double ratios[64];
     int nr = 0;
@@ -388,7 +390,8 @@ static int fill_uplinks(const data *d, ct_topology *t, double al, double nic, do
         double below = t->sw[s].up_cap; /* oversubscription 1 = everything below */
         t->sw[s].uplink_bw = cap;
         t->sw[s].oversub = 0;
-        t->sw[s].duplex = ur.measured ? round(ur.duplex * 1000) / 1000 : 0;
+        double dup = ur.measured ? round(ur.duplex * 1000) / 1000 : 0;
+        t->sw[s].duplex = write_duplex ? dup : 0;
         if (nr < 64 && below > 0)
             ratios[nr++] = below / cap;
         if (!info)
@@ -411,10 +414,11 @@ static int fill_uplinks(const data *d, ct_topology *t, double al, double nic, do
         if (ur.td > 0 && ur.measured)
             fprintf(info,
                     "uplink of %s: %d pair%s each way, mean %.4g s, against %.4g s %s (%.2f x) "
-                    "-> uplink_duplex %.3g%s\n",
+                    "-> uplink_duplex %.3g%s%s\n",
                     t->sw[s].name, ur.j, ur.j > 1 ? "s" : "", ur.td, ur.tj,
-                    ur.j > 1 ? "one way (mean)" : "alone", ur.td / ur.tj, t->sw[s].duplex,
-                    ur.duplex >= 1 ? " (capped: at most 1, half duplex)" : "");
+                    ur.j > 1 ? "one way (mean)" : "alone", ur.td / ur.tj, dup,
+                    ur.duplex >= 1 ? " (capped: at most 1, half duplex)" : "",
+                    write_duplex ? "" : " (not written: --uplink-duplex writes it)");
         else if (ur.td > 0)
             fprintf(info,
                     "uplink of %s: %d pair%s each way, mean %.4g s; %s do not saturate the uplink: "
@@ -456,7 +460,6 @@ static int read_topology(const char *dir, double nic, ct_topology *t)
 
 int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, FILE *info)
 {
-    (void)f;
     if (!r->d.nupl)
         return ADMIN_OK;
     ct_topology *t = calloc(1, sizeof *t);
@@ -472,7 +475,8 @@ int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, 
     double scale = pm->kind == CT_MODEL_GIGE ? pm->real[CT_GIGE_SHARE] : 1.0;
     double al, be;
     ct_fabric_p2p_at(fab, r->d.upl[0].m, &al, &be);
-    if (fill_uplinks(&r->d, t, al, nic, scale, pm->kind == CT_MODEL_GIGE, r->today, info) == 0) {
+    if (fill_uplinks(&r->d, t, al, nic, scale, pm->kind == CT_MODEL_GIGE, f->uplink_duplex,
+                     r->today, info) == 0) {
         ct_topology_free(t);
         free(t);
         fprintf(info, "calibrate: no uplink measurement matches the switch tree: no tree "
@@ -553,7 +557,7 @@ size_t calib_uplink_bound(const calib_run *r, unsigned char *bound, double *exce
      * sample's bytes saturate */
     ct_err err;
     int32_t at;
-    if (fill_uplinks(d, &t, 0, nic, 1.0, 0, r->today, NULL) == 0) {
+    if (fill_uplinks(d, &t, 0, nic, 1.0, 0, 0, r->today, NULL) == 0) {
         snprintf(why, whysz, "no uplink measurement in %s matches the switch tree", r->dir);
         goto out;
     }

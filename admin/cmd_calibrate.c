@@ -66,6 +66,10 @@ static void help(void)
            "  --max-fit-error PCT     flag (loudly) a signature that misses its own points whose\n"
            "                          spread is within PCT by more than PCT (default 15; 0: off)\n"
            "  --strict                refuse such a signature (exit 1) instead of flagging it\n"
+           "  --uplink-duplex         write each uplink's measured duplex share (uplink_duplex:\n"
+           "                          one direction's cost of the other, from cross-leaf pairs\n"
+           "                          each way; our extension, off by default: it did not\n"
+           "                          improve held-out runs, doc/multiswitch.md)\n"
            "  --help\n\n"
            "Under topology/tree (scontrol show topology lists switches) and an allocation\n"
            "over two or more leaf switches, one more step measures each leaf's uplink with\n"
@@ -102,6 +106,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                          {"p2p-segments", required_argument, NULL, 'S'},
                                          {"max-fit-error", required_argument, NULL, 'E'},
                                          {"strict", no_argument, NULL, 'X'},
+                                         {"uplink-duplex", no_argument, NULL, 'U'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
@@ -111,7 +116,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                   "--plot, --sizes, --reps, --quick, --no-conflicts, "
                                   "--conflict-size, --raw, --from, --bench, --mpi, "
                                   "--time-limit, --points, --incast, --pattern-model, --p2p-segments, "
-                                  "--max-fit-error, --strict, --help",
+                                  "--max-fit-error, --strict, --uplink-duplex, --help",
                       .help = help};
     memset(a, 0, sizeof *a);
     a->tlimit = 60;
@@ -157,6 +162,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
             break;
         case 'T': a->points = optarg; break;
         case 'I': a->incast = 1; break;
+        case 'U': a->uplink_duplex = 1; break;
         case 'M':
             if (strcmp(optarg, "gige") == 0)
                 a->pattern_model = CALIB_PM_GIGE;
@@ -321,6 +327,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     if (d->intra_bw > 0) /* one node's halves: how MPI really moves intra-node bytes */
         f->co.intra_bw = d->intra_bw;
     f->co.incast = a->incast;
+    f->uplink_duplex = a->uplink_duplex;
     f->co.p2p_max_seg = (size_t)a->nseg;
     f->co.sustained = a->nseg > 1; /* a token bucket's burst is no sustained rate */
     f->co.max_fit_err = a->max_err_pct / 100;

@@ -35,7 +35,8 @@ typedef struct model_ops {
      * our extension of 001's one-switch models). Set exactly one:
      *  - link_penalty: the penalty a switch link of capacity cap (in NIC
      *    bandwidths) carrying load communications in flight gives each of
-     *    them. The generic composition keeps `penalties` on the NICs and
+     *    them (load counts the other direction's at the uplink's duplex
+     *    share where that one is saturated: links.h links_duplex). The generic composition keeps `penalties` on the NICs and
      *    gives each communication the largest of its node-level penalty and
      *    its route's link penalties (001 §V-A's max over the links it uses).
      *  - tree_penalties: the whole tree computed by the model, for sharing

@@ -1081,7 +1081,8 @@ static void test_calibrate_tree_2to1(void **state)
 /* The uplink's duplex share (session 11): r4o's raw outputs (4:1 trunk,
  * emu-tree-4to1-duplex) hold u<sw>d, one cross-leaf pair each way: their
  * mean against one pair alone is 1.05 x through leaf1's uplink and 1.09 x
- * through leaf2's, written as uplink_duplex 0.053 and 0.09. Where
+ * through leaf2's, reported always and written as uplink_duplex 0.053 and
+ * 0.09 with --uplink-duplex. Where
  * the uplink is not saturated (one pair and the two pairs at a NIC's rate
  * each) the share is not measurable and none is written; the 2:1 fixture,
  * calibrated before u<sw>d existed, writes none either. */
@@ -1089,8 +1090,17 @@ static void test_calibrate_tree_duplex(void **state)
 {
     (void)state;
     const char *fx = CT_FIXTURES "/calibrate/emu-tree-4to1-duplex";
+    /* by default measured and reported, not written */
+    result r0 = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige",
+                    "--from", fx, NULL);
+    expect_status(&r0, 0);
+    expect_in(r0.err, "uplink of leaf1: 1 pair each way, mean 0.1837 s, against 0.1745 s alone "
+                      "(1.05 x) -> uplink_duplex 0.053 (not written: --uplink-duplex writes "
+                      "it)\n");
+    expect_not_in(r0.out, "uplink_duplex");
+    done(&r0);
     result r = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige",
-                   "--from", fx, NULL);
+                   "--uplink-duplex", "--from", fx, NULL);
     expect_status(&r, 0);
     expect_in(r.err, "uplink of leaf1: 1 pair each way, mean 0.1837 s, against 0.1745 s alone "
                      "(1.05 x) -> uplink_duplex 0.053\n");
@@ -1128,7 +1138,7 @@ static void test_calibrate_tree_duplex(void **state)
                 sw, sw, sw, sw, sw);
     fclose(uf);
     result r2 = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige",
-                    "--from", hd, NULL);
+                    "--uplink-duplex", "--from", hd, NULL);
     expect_status(&r2, 0);
     expect_in(r2.err, "uplink of leaf1: 1 pair each way, mean 0.0905 s; one pair's NICs do not "
                       "saturate the uplink: uplink_duplex not measurable, none written\n");
@@ -1150,8 +1160,8 @@ static void test_calibrate_tree_duplex(void **state)
                 "conflict,8,1048576,0.205,0.180,4,2,u%dd:d:3>1\n",
                 sw, sw, sw, sw, sw, sw, sw);
     fclose(uf);
-    r2 = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige", "--from", hd,
-             NULL);
+    r2 = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige",
+             "--uplink-duplex", "--from", hd, NULL);
     expect_status(&r2, 0);
     expect_in(r2.err, "uplink of leaf1: 2 pairs each way, mean 0.2 s, against 0.168 s one way "
                       "(mean) (1.19 x) -> uplink_duplex 0.19");
