@@ -542,20 +542,19 @@ void calib_plan_uplinks(plan *p, int N, int C, int duplex, const char *jobid, co
             arg(s, "--scheme");
             arg(s, "%s", spec);
         }
-        if (k >= 2 && tpn == 2) {
+        /* u<sw>d: j pairs each way, Sc>Oc then the reverses; with one task
+         * per node the reverse pair is O1>S1, on two other nodes */
+        const int j = k < 2 ? 0 : tpn == 2 ? k : 1, rev = tpn == 2 ? 0 : 1;
+        if (j > 0) {
             u = (size_t)snprintf(spec, sizeof spec, "u%dd=", (int)leaf[i]);
-            for (int c = 0; c < 2 * k && u < sizeof spec; c++)
+            for (int c = 0; c < 2 * j && u < sizeof spec; c++)
                 u += (size_t)snprintf(spec + u, sizeof spec - u, "%s%d>%d", c ? "," : "",
-                                      c < k ? in[c] : outn[c - k], c < k ? outn[c] : in[c - k]);
-            arg(s, "--scheme");
-            arg(s, "%s", spec);
-        } else if (k >= 2) {
-            snprintf(spec, sizeof spec, "u%dd=%d>%d,%d>%d", (int)leaf[i], in[0], outn[0],
-                     outn[1], in[1]);
+                                      c < j ? in[c] : outn[c - j + rev],
+                                      c < j ? outn[c] : in[c - j + rev]);
             arg(s, "--scheme");
             arg(s, "%s", spec);
         }
-        s->work += (1.0 + k + (k >= 2 ? (tpn == 2 ? 2 * k : 2) : 0)) * p->csize * (reps + 1);
+        s->work += (1.0 + k + 2 * j) * p->csize * (reps + 1);
         nleaf++;
     }
     free(leaf);
@@ -565,8 +564,8 @@ void calib_plan_uplinks(plan *p, int N, int C, int duplex, const char *jobid, co
         goto drop;
     }
     snprintf(s->label, sizeof s->label,
-             "uplinks of %d leaf switch%s: 1 and k cross-leaf pairs, 1 each way", nleaf,
-             nleaf > 1 ? "es" : "");
+             "uplinks of %d leaf switch%s: 1 and k cross-leaf pairs, %s each way", nleaf,
+             nleaf > 1 ? "es" : "", tpn == 2 ? "k" : "1");
     goto out;
 drop:
     unlink(topo_p);

@@ -298,7 +298,7 @@ typedef struct uplink_rate {
     double tj;     /* j pairs one way: the mean of u<sw>k's (j = k) or u<sw>a's (j = 1) */
     int j;         /* pairs each way in u<sw>d */
     double duplex; /* (td - alpha) / (tj - alpha) - 1 in [0, 1] (when measured) */
-    int measured;  /* duplex measurable: u<sw>d present and j pairs saturate the uplink */
+    int measured;  /* duplex measured: u<sw>d present (td > 0), j pairs saturate the uplink */
 } uplink_rate;
 
 static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink_rate *u)
@@ -411,7 +411,7 @@ static int fill_uplinks(const data *d, ct_topology *t, double al, double nic, do
                 t->sw[s].name, ur.c1 / 1e6, ur.k, ur.k > 1 ? "s" : "", ur.ck / 1e6, eff,
                 saturated ? "" : "; NOT saturated: the NICs limited, the uplink is at least this",
                 cap / 1e6, gige ? "model gige: share beta " : "", scale);
-        if (ur.td > 0 && ur.measured)
+        if (ur.measured)
             fprintf(info,
                     "uplink of %s: %d pair%s each way, mean %.4g s, against %.4g s %s (%.2f x) "
                     "-> uplink_duplex %.3g%s%s\n",

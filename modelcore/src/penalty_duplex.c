@@ -171,15 +171,22 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
     const int nj = duplex > 0 ? 4 : 2; /* δ = 0: the fair-share baseline's two NICs */
     dcons *k = calloc(nc, sizeof *k), *sl = calloc(nl ? nl : 1, sizeof *sl);
     double *rate = malloc((n ? n : 1) * sizeof *rate);
-    double *lload = calloc(nl ? nl : 1, sizeof *lload); /* communications per switch link */
-    if (!k || !sl || !rate || !lload) {
-        free(k), free(sl), free(rate), free(lload);
+    /* rw[l]: the weight a flow on switch link l puts on l ^ 1, the uplink's
+     * other direction (links_duplex of that direction's load) */
+    double *rw = calloc(nl ? nl : 1, sizeof *rw);
+    if (!k || !sl || !rate || !rw) {
+        free(k), free(sl), free(rate), free(rw);
         return ct_err_set(err, "out of memory for a duplex fair-share evaluation of %zu arcs", n);
     }
     const ct_comm *c = g->comm;
-    for (size_t i = 0; t && i < n; i++) /* an inactive arc has no route (links_routes) */
+    for (size_t i = 0; t && i < n; i++) /* loads first; an inactive arc has no route */
         for (size_t j = off[i]; j < off[i + 1]; j++)
-            lload[path[j]] += (double)c[i].mult;
+            rw[path[j]] += (double)c[i].mult;
+    for (size_t l = 0; l + 1 < nl; l += 2) {
+        const double up = rw[l], down = rw[l + 1];
+        rw[l] = links_duplex(t, (int32_t)l, down);
+        rw[l + 1] = links_duplex(t, (int32_t)l + 1, up);
+    }
     size_t unfrozen = 0;
     for (size_t i = 0; i < n; i++) {
         rate[i] = 0.0;
@@ -193,7 +200,7 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
         for (size_t j = t ? off[i] : 0; t && j < off[i + 1]; j++)
             for (int d = 0; d < 2; d++) {
                 const int32_t l = d ? path[j] ^ 1 : path[j];
-                const double w = d ? links_duplex(t, path[j], lload[path[j] ^ 1]) : 1.0;
+                const double w = d ? rw[path[j]] : 1.0;
                 if (w > 0) {
                     sl[l].wfree += w * (double)c[i].mult;
                     sl[l].nfree += c[i].mult;
@@ -227,8 +234,7 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
                 for (int d = 0; d < 2 && !hit; d++) {
                     const int32_t l = d ? path[j] ^ 1 : path[j];
                     const dcons *x = &sl[l];
-                    hit = (d == 0 || links_duplex(t, path[j], lload[path[j] ^ 1]) > 0) &&
-                          x->wfree > 0 &&
+                    hit = (d == 0 || rw[path[j]] > 0) && x->wfree > 0 &&
                           (t->up_cap[l / 2] - x->used) / x->wfree <= level + tol;
                 }
             if (hit)
@@ -248,8 +254,7 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
             }
             for (size_t j = t ? off[i] : 0; t && j < off[i + 1]; j++)
                 for (int d = 0; d < 2; d++) {
-                    const double w =
-                        (d ? links_duplex(t, path[j], lload[path[j] ^ 1]) : 1.0) * (double)c[i].mult;
+                    const double w = (d ? rw[path[j]] : 1.0) * (double)c[i].mult;
                     if (!(w > 0))
                         continue;
                     dcons *x = &sl[d ? path[j] ^ 1 : path[j]];
@@ -273,7 +278,7 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
         else
             penalty[i] = 1.0 / rate[i];
     }
-    free(k), free(sl), free(rate), free(lload);
+    free(k), free(sl), free(rate), free(rw);
     return rc;
 }
 
