@@ -30,6 +30,8 @@
  * the 3 of --quick measure its mean poorly; the step costs ~0.7 s per
  * repetition and leaf at 1 MiB there. */
 #define CALIB_UPLINK_REPS 7
+/* Cross-leaf pairs measured together per leaf (u<sw>k) at most. */
+#define CALIB_UPLINK_PAIRS_MAX 8
 
 /* The options, as given. */
 typedef struct calib_args {

@@ -511,11 +511,11 @@ void calib_plan_uplinks(plan *p, int N, int C, int duplex, const char *jobid, co
             first &= leaf[j] != leaf[i];
         if (!first)
             continue;
-        int in[8], outn[8], ni = 0, no = 0;
+        int in[CALIB_UPLINK_PAIRS_MAX], outn[CALIB_UPLINK_PAIRS_MAX], ni = 0, no = 0;
         for (int j = 0; j < N; j++) {
-            if (leaf[j] == leaf[i] && ni < 8)
+            if (leaf[j] == leaf[i] && ni < CALIB_UPLINK_PAIRS_MAX)
                 in[ni++] = j;
-            else if (leaf[j] != leaf[i] && no < 8)
+            else if (leaf[j] != leaf[i] && no < CALIB_UPLINK_PAIRS_MAX)
                 outn[no++] = j;
         }
         if (no == 0)

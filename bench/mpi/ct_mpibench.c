@@ -8,8 +8,10 @@
  *         --no-header --blocking (alltoall: MPI_Alltoall instead of a polled MPI_Ialltoall)
  *
  * Output (rank 0, stdout), one CSV line per measurement, each after a
- * '# ...' comment line saying how many repetitions it averages (and, but for
- * conflict, a '# times: T1 T2 ...' line with each repetition's time):
+ * '# ...' comment line saying how many repetitions it averages and a
+ * '# times: T1 T2 ...' line with each repetition's time (conflict: that
+ * communication's, repetitions in the same order for every communication
+ * of a scheme, so a scheme's slowest per repetition can be taken):
  *   benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node[,detail]
  * (the detail column only for conflict and pattern, which `contention-admin
  * fit` does not read). pingpong: one-way time (round trip / 2); alltoall:
@@ -231,17 +233,20 @@ static void print_header(int with_detail)
                with_detail ? ",detail" : "");
 }
 
-static void emit(const char *bench, int tasks, double m, double avg, double mn, int nodes, int tpn,
-                 int nrep, const char *detail)
+/* times, ntimes: the repetitions' times (NULL: the last timing's, kept[]) */
+static void emit_times(const char *bench, int tasks, double m, double avg, double mn, int nodes,
+                       int tpn, int nrep, const char *detail, const double *times, int ntimes)
 {
     if (rank != 0)
         return;
+    if (!times)
+        times = kept, ntimes = nkept;
     printf("# %s m=%.0f: %d repetitions%s%s\n", bench, m, nrep, detail ? ", " : "",
            detail ? detail : "");
-    if (nkept > 0 && strcmp(bench, "conflict") != 0) {
+    if (ntimes > 0) {
         printf("# times:");
-        for (int i = 0; i < nkept; i++)
-            printf(" %.9g", kept[i]);
+        for (int i = 0; i < ntimes; i++)
+            printf(" %.9g", times[i]);
         printf("\n");
     }
     printf("%s,%d,%.0f,%.9g,%.9g,%d,%d", bench, tasks, m, avg, mn, nodes, tpn);
@@ -249,6 +254,12 @@ static void emit(const char *bench, int tasks, double m, double avg, double mn, 
         printf(",%s", detail ? detail : "");
     printf("\n");
     fflush(stdout);
+}
+
+static void emit(const char *bench, int tasks, double m, double avg, double mn, int nodes, int tpn,
+                 int nrep, const char *detail)
+{
+    emit_times(bench, tasks, m, avg, mn, nodes, tpn, nrep, detail, NULL, 0);
 }
 
 static int parse_sizes(const char *s, double *out, int max)
@@ -449,6 +460,10 @@ static void run_conflict(const scheme *schemes, int nschemes, double size)
         double *sum = calloc((size_t)s->ncomm, sizeof(double));
         double *mn = malloc(sizeof(double) * (size_t)s->ncomm);
         double *mine = calloc((size_t)nranks, sizeof(double));
+        /* each communication's kept repetitions, rep-major: times[c * MAX_KEPT + i] */
+        double *times = malloc(sizeof(double) * (size_t)s->ncomm * MAX_KEPT);
+        if (!sum || !mn || !mine || !times)
+            die("out of memory for scheme %s", s->name);
         for (int c = 0; c < s->ncomm; c++)
             mn[c] = INFINITY;
         double spent = 0;
@@ -486,6 +501,8 @@ static void run_conflict(const scheme *schemes, int nschemes, double size)
                     if (done >= warmup) {
                         sum[c] += tc;
                         mn[c] = tc < mn[c] ? tc : mn[c];
+                        if (n < MAX_KEPT)
+                            times[(size_t)c * MAX_KEPT + (size_t)n] = tc;
                     }
                 }
                 spent += tmax;
@@ -498,7 +515,8 @@ static void run_conflict(const scheme *schemes, int nschemes, double size)
             char detail[160];
             snprintf(detail, sizeof detail, "%.63s:%.7s:%d>%d", s->name, s->label[c], s->src[c],
                      s->dst[c]);
-            emit("conflict", 2 * s->ncomm, size, sum[c] / n, mn[c], need_nodes, need_tpn, n, detail);
+            emit_times("conflict", 2 * s->ncomm, size, sum[c] / n, mn[c], need_nodes, need_tpn, n,
+                       detail, times + (size_t)c * MAX_KEPT, n < MAX_KEPT ? n : MAX_KEPT);
         }
         free(sender);
         free(receiver);
@@ -507,6 +525,7 @@ static void run_conflict(const scheme *schemes, int nschemes, double size)
         free(sum);
         free(mn);
         free(mine);
+        free(times);
     }
     free(buf);
 }

@@ -302,7 +302,7 @@ int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double 
 
 /* ---- conflict rows --------------------------------------------------------- */
 
-#define LINE_MAX_LEN 1024
+#define LINE_MAX_LEN 4096 /* a '# times:' line of CT_CONFLICT_REPS_MAX values fits */
 #define MAX_COLS 32
 
 static char *trim(char *s)
@@ -345,6 +345,34 @@ static int parse_detail(const char *d, ct_conflict_sample *c)
     return 0;
 }
 
+/* "# times: T1 T2 ..." (after '#' and blanks): 1 with the times in rep[],
+ * 0 when the comment is something else, -1 (with *bad the offending text)
+ * for a value that is not a time or more than CT_CONFLICT_REPS_MAX of them */
+static int parse_times(const char *t, double *rep, int32_t *nrep, const char **bad)
+{
+    t++;
+    while (*t == ' ' || *t == '\t')
+        t++;
+    if (strncmp(t, "times:", 6) != 0)
+        return 0;
+    *nrep = 0;
+    for (const char *p = t + 6;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            return 1;
+        char *end;
+        errno = 0;
+        double v = strtod(p, &end);
+        *bad = p;
+        if (end == p || (*end && *end != ' ' && *end != '\t') || errno || !isfinite(v) ||
+            !(v > 0) || *nrep == CT_CONFLICT_REPS_MAX)
+            return -1;
+        rep[(*nrep)++] = v;
+        p = end;
+    }
+}
+
 int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict_sample **out,
                       size_t *n, ct_err *err)
 {
@@ -355,6 +383,8 @@ int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict
     size_t cap = *n, start = *n;
     int col_b = -1, col_m = -1, col_t = -1, col_d = -1, ncols = 0;
     size_t pos = 0, lineno = 0;
+    double reps[CT_CONFLICT_REPS_MAX]; /* the pending '# times:' */
+    int32_t nreps = 0;
     while (pos < len) {
         size_t e = pos;
         while (e < len && buf[e] != '\n')
@@ -370,8 +400,25 @@ int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict
         line[e - pos] = '\0';
         pos = e + 1;
         char *t = trim(line);
-        if (!*t || *t == '#')
+        if (*t == '#') {
+            const char *bad = NULL;
+            int32_t nr = 0;
+            int k = parse_times(t, reps, &nr, &bad);
+            if (k < 0) {
+                *n = start;
+                int bl = (int)strcspn(bad, " \t");
+                return ct_err_set(err, "%s:%zu: repetition time '%.*s' (accepted: '# times:' "
+                                       "then at most %d times in seconds, each > 0)",
+                                  name, lineno, bl < 30 ? bl : 30, bad, CT_CONFLICT_REPS_MAX);
+            }
+            if (k > 0)
+                nreps = nr;
             continue;
+        }
+        if (!*t)
+            continue;
+        int32_t row_reps = nreps;
+        nreps = 0; /* a '# times:' belongs to the line right after it */
         char *tok[MAX_COLS];
         int nt = 0;
         for (char *p = t;;) {
@@ -435,6 +482,8 @@ int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict
             return ct_err_set(err, "%s:%zu: t_avg_s '%.40s' (accepted: seconds > 0)", name,
                               lineno, tok[col_t]);
         }
+        c.nrep = row_reps;
+        memcpy(c.rep, reps, sizeof(double) * (size_t)row_reps);
         if (grow_array((void **)out, &cap, *n + 1, sizeof **out, 32) < 0) {
             *n = start;
             return ct_err_set(err, "%s: out of memory", name);

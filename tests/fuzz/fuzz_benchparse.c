@@ -1,6 +1,9 @@
 /* libFuzzer harness for the benchmark parsers (scripts/fuzz builds it):
  * never crash, never leak, refusals carry a position and what is accepted,
- * accepted samples are finite and within the documented ranges. */
+ * accepted samples are finite and within the documented ranges. Both the
+ * point-to-point/Alltoall parser (benchparse.h) and the conflict-scheme
+ * parser calibrate runs on ct-mpibench's conflict and uplink outputs
+ * (calibrate.h: ct_conflict_parse, with its '# times:' repetitions). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,6 +11,7 @@
 #include <string.h>
 
 #include "contention/benchparse.h"
+#include "contention/calibrate.h"
 
 static void check(const ct_bench_data *d)
 {
@@ -25,8 +29,33 @@ static void check(const ct_bench_data *d)
     }
 }
 
+static void conflicts(const uint8_t *data, size_t size)
+{
+    ct_conflict_sample *c = NULL;
+    size_t n = 0;
+    ct_err err;
+    if (ct_conflict_parse("fuzz", (const char *)data, size, &c, &n, &err) < 0) {
+        if (strncmp(err.msg, "fuzz", 4) != 0 ||
+            (!strchr(err.msg, '(') && !strstr(err.msg, "out of memory")))
+            abort();
+        if (n)
+            abort(); /* a refusal appends nothing */
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!(c[i].m >= 0) || !(c[i].t > 0) || !isfinite(c[i].t) || c[i].src < 0 ||
+            c[i].dst < 0 || c[i].nrep < 0 || c[i].nrep > CT_CONFLICT_REPS_MAX ||
+            !memchr(c[i].scheme, 0, sizeof c[i].scheme) || !memchr(c[i].label, 0, sizeof c[i].label))
+            abort();
+        for (int32_t r = 0; r < c[i].nrep; r++)
+            if (!(c[i].rep[r] > 0) || !isfinite(c[i].rep[r]))
+                abort();
+    }
+    free(c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    conflicts(data, size);
     static const ct_bench_defaults defs[2] = {{0, 0}, {8, 2}};
     for (int k = 0; k < 2; k++) {
         ct_bench_data d;

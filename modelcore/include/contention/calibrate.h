@@ -128,6 +128,7 @@ ct_calib_summary ct_calib_summarise(const ct_calib_point *p, size_t n, int held,
 /* --- conflict schemes (paper 001 §IV-B) --- */
 
 #define CT_SCHEME_NAME_MAX 32
+#define CT_CONFLICT_REPS_MAX 256 /* repetition times kept per communication */
 
 /* One communication of a measured conflict scheme: its time at the sender
  * (bench/mpi/ct-mpibench conflict rows, detail NAME:LABEL:SRC>DST). */
@@ -137,11 +138,16 @@ typedef struct ct_conflict_sample {
     int32_t src, dst;    /* node indices within the scheme; src == dst: intra-node */
     double m;            /* bytes */
     double t;            /* s, average */
+    int32_t nrep;        /* repetition times in rep[] (0: the file gave none) */
+    double rep[CT_CONFLICT_REPS_MAX]; /* s, each repetition's, in the order run */
 } ct_conflict_sample;
 
 /* Parse the conflict rows of a ct-mpibench CSV (header naming at least
  * benchmark, size_bytes, t_avg_s and detail; '#' lines are comments; rows of
- * other benchmarks are skipped). Appends to *out (realloc'd), count in *n.
+ * other benchmarks are skipped). A '# times: T1 T2 ...' comment gives the
+ * repetitions' times of the next row (each finite and > 0, at most
+ * CT_CONFLICT_REPS_MAX; files without it parse as before, nrep 0). Appends
+ * to *out (realloc'd), count in *n.
  * Errors: "NAME:LINE: what is wrong (what is accepted)". */
 int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict_sample **out,
                       size_t *n, ct_err *err);
