@@ -291,17 +291,20 @@ static double median_of(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The time of the communications c[0..k) measured together, robust to one
- * straggling repetition (our change, session 12): per repetition the slowest
- * of them (when the last byte of the k is delivered), the median over the
- * repetitions. One TCP retransmission timeout (200 ms on Linux) in one
- * repetition of one pair made that pair's mean over 7 repetitions 2 x the
- * other's in the runs r4u, r4v of doc/multiswitch.md (0.55-0.62 s against
- * 0.25-0.28 s), and with it the capacity written for every pattern across
- * the uplink; the pattern times the model is checked against are medians of
- * their repetitions too. 0 when the file gave fewer than 3 repetition times
- * (ct-mpibench before session 12) or they do not line up: the caller then
- * takes the slowest mean, as before. */
+/* The time of the communications c[0..k) measured together (our change,
+ * session 12): per repetition the slowest of them (the k messages are
+ * through when the last one is), the median over the repetitions. The
+ * pairs' means, used before, are biased twice: a repetition stretched by a
+ * TCP retransmission timeout (200 ms minimum on Linux) moves the mean, and
+ * so the capacity written for every pattern across the uplink (in runs
+ * r4u, r4v of doc/multiswitch.md one pair of two averaged 0.55-0.62 s
+ * against 0.25-0.28 s; without repetition times it cannot be told whether
+ * a few repetitions or all of them were slow); and pairs that take turns
+ * being the slow one have means below the time the k took together, which
+ * over-states the aggregate. The pattern times the model is checked
+ * against are medians of their repetitions too. 0 when the file gave fewer
+ * than 3 repetition times (ct-mpibench before session 12) or they do not
+ * line up: the caller then takes the slowest mean, as before. */
 static double together_median(const ct_conflict_sample *const *c, int k)
 {
     int n = k > 0 ? c[0]->nrep : 0;
@@ -361,6 +364,7 @@ static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink
         } else if (strcmp(c->scheme, nd) == 0)
             u->td += c->t, u->j++;
     }
+    const double t1_mean = t1; /* the duplex share's one pair alone: mean against mean */
     double t1_med = alone ? together_median(&alone, 1) : 0;
     double tk_med = u->k >= 2 && u->k <= CALIB_UPLINK_PAIRS_MAX ? together_median(pairs, u->k) : 0;
     if (t1_med > 0 && (u->k < 2 || tk_med > 0)) {
@@ -401,7 +405,7 @@ static int uplink_rates(const data *d, int32_t sw, double al, double nic, uplink
      * after the 37 runs of doc/multiswitch.md, against the slowest pair
      * over the model's time: session 11's note there.) */
     if (u->td > 0 && u->j >= 1) {
-        u->tj = u->j == u->k && u->k > 1 ? tk_sum / u->k : t1;
+        u->tj = u->j == u->k && u->k > 1 ? tk_sum / u->k : t1_mean;
         if ((u->j == 1 || u->j == u->k) && u->j * nic > 1.1 * u->ck) {
             double base = u->tj - al, both = u->td > al ? u->td - al : u->td;
             u->duplex = fmin(1.0, fmax(0.0, both / base - 1.0));

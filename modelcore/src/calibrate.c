@@ -424,7 +424,8 @@ int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict
         for (char *p = t;;) {
             if (nt == MAX_COLS) {
                 *n = start;
-                return ct_err_set(err, "%s:%zu: more than %d columns", name, lineno, MAX_COLS);
+                return ct_err_set(err, "%s:%zu: more than %d columns (accepted: ct-mpibench CSV)",
+                                  name, lineno, MAX_COLS);
             }
             char *c = strchr(p, ',');
             if (c)
