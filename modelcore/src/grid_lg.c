@@ -215,20 +215,15 @@ int ct_lg_tree_alltoall(const int32_t *tasks, const ct_tree_map *t, double alpha
     if (worst)
         *worst = -1;
     const int32_t nn = t->nnodes, ns = t->nswitches;
-    int64_t *under = calloc((size_t)ns, sizeof *under);
+    double *under = calloc((size_t)(ns > 0 ? ns : 1), sizeof *under);
     int32_t *in = malloc((size_t)nn * sizeof *in), *out = malloc((size_t)nn * sizeof *out);
     int rc = 0;
     if (!under || !in || !out) {
         rc = ct_err_set(err, "out of memory for the uplink terms of %d switches", (int)ns);
         goto done;
     }
-    int64_t n = 0;
-    for (int32_t v = 0; v < nn; v++) {
-        n += tasks[v];
-        int32_t steps = 0;
-        for (int32_t x = t->leaf[v]; x >= 0 && steps <= ns; x = t->parent[x], steps++)
-            under[x] += tasks[v];
-    }
+    /* task counts: integers, exact in a double */
+    const int64_t n = (int64_t)links_tasks_under(t, tasks, under);
     for (int32_t s = 0; s < ns; s++) {
         if (t->parent[s] < 0 || under[s] <= 0 || under[s] >= n)
             continue;
@@ -256,7 +251,7 @@ int ct_lg_tree_alltoall(const int32_t *tasks, const ct_tree_map *t, double alpha
             rc = -1;
             goto done;
         }
-        int64_t n1 = under[s], n2 = n - under[s];
+        int64_t n1 = (int64_t)under[s], n2 = n - n1;
         int32_t t1 = tmax_in;
         if (n1 > n2) {
             int64_t x = n1;

@@ -35,6 +35,21 @@ static inline double links_duplex(const ct_tree_map *t, int32_t l, double load_r
     return t->up_duplex[l / 2];
 }
 
+/* Tasks under each switch (under[s], ns zeroed entries filled; the node's
+ * leaf and every switch above it count its tasks), and the job's total. The
+ * walk up stops after ns steps, so a parent cycle cannot hang it. */
+static inline double links_tasks_under(const ct_tree_map *t, const int32_t *tasks, double *under)
+{
+    double n = 0;
+    for (int32_t v = 0; v < t->nnodes; v++) {
+        n += tasks[v];
+        int32_t steps = 0;
+        for (int32_t x = t->leaf[v]; x >= 0 && steps <= t->nswitches; x = t->parent[x], steps++)
+            under[x] += tasks[v];
+    }
+    return n;
+}
+
 /* Longest route: up and down a tree of at most LINKS_MAX_DEPTH levels. */
 #define LINKS_MAX_DEPTH 60
 #define LINKS_MAX_ROUTE 128

@@ -225,17 +225,10 @@ int ct_links_busiest(const ct_tree_map *t, const ct_graph *g, const unsigned cha
  * and in all (*n) for an Alltoall of tasks[v] tasks on graph node v. */
 static double *tasks_under(const ct_tree_map *t, const int32_t *tasks, double *n)
 {
-    const int32_t nn = t->nnodes, ns = t->nswitches;
-    double *under = calloc((size_t)(ns > 0 ? ns : 1), sizeof *under);
+    double *under = calloc((size_t)(t->nswitches > 0 ? t->nswitches : 1), sizeof *under);
     *n = 0;
-    if (!under)
-        return NULL;
-    for (int32_t v = 0; v < nn; v++) {
-        *n += tasks[v];
-        int32_t steps = 0;
-        for (int32_t x = t->leaf[v]; x >= 0 && steps <= ns; x = t->parent[x], steps++)
-            under[x] += tasks[v];
-    }
+    if (under)
+        *n = links_tasks_under(t, tasks, under);
     return under;
 }
 

@@ -455,10 +455,12 @@ static void test_intra_from_pattern(void **state)
     assert_non_null(strstr(err.msg, "p:1: pattern row"));
 }
 
+#define CONFLICT_HEADER "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n"
+
 static void test_conflict_parse(void **state)
 {
     (void)state;
-    const char *ok = "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n"
+    const char *ok = CONFLICT_HEADER
                      "# conflict m=1048576: 3 repetitions, ref:a:0>1\n"
                      "conflict,2,1048576,0.0912,0.0901,2,1,ref:a:0>1\n"
                      "pattern,8,1048576,0.2,0.19,4,2,ring:block\n"
@@ -472,7 +474,7 @@ static void test_conflict_parse(void **state)
     assert_string_equal(c[1].label, "b");
     assert_int_equal(c[1].dst, 2);
     close_rel(c[0].t, 0.0912, 1e-12, "t_avg_s");
-    const char *bad = "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n"
+    const char *bad = CONFLICT_HEADER
                       "conflict,2,1048576,0.09,0.09,2,1,ref-a-0-1\n";
     assert_int_equal(ct_conflict_parse("y.csv", bad, strlen(bad), &c, &n, &err), -1);
     assert_non_null(strstr(err.msg, "y.csv:2:"));
@@ -482,46 +484,39 @@ static void test_conflict_parse(void **state)
     assert_int_equal(ct_conflict_parse("z.csv", noheader, strlen(noheader), &c, &n, &err), -1);
     assert_non_null(strstr(err.msg, "z.csv:1:"));
     free(c);
-}
-
-/* '# times:' (ct-mpibench since session 12): the repetitions of the row
- * right after it, kept in order; a row without one has none; a value that
- * is not a positive time, or more than CT_CONFLICT_REPS_MAX of them, is
- * refused with its line, and nothing is appended */
-static void test_conflict_parse_times(void **state)
-{
-    (void)state;
-    const char *ok = "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n"
-                     "# conflict m=1048576: 3 repetitions, u1k:a:0>2\n"
-                     "# times: 0.25 0.61 0.26\n"
-                     "conflict,4,1048576,0.373333,0.25,4,1,u1k:a:0>2\n"
-                     "# times: 9 9 9\n"
-                     "pattern,8,1048576,9,9,4,2,ring:block\n"
-                     "conflict,4,1048576,0.27,0.26,4,1,u1k:b:1>3\n";
-    ct_conflict_sample *c = NULL;
-    size_t n = 0;
-    ct_err err;
-    assert_int_equal(ct_conflict_parse("t.csv", ok, strlen(ok), &c, &n, &err), 0);
+    c = NULL;
+    n = 0;
+    /* '# times:' (ct-mpibench since session 12): the repetitions of the row
+     * right after it, kept in order; a row without one has none; a value that
+     * is not a positive time, or more than CT_CONFLICT_REPS_MAX of them, is
+     * refused with its line, and nothing is appended */
+    const char *timed = CONFLICT_HEADER
+                        "# conflict m=1048576: 3 repetitions, u1k:a:0>2\n"
+                        "# times: 0.25 0.61 0.26\n"
+                        "conflict,4,1048576,0.373333,0.25,4,1,u1k:a:0>2\n"
+                        "# times: 9 9 9\n"
+                        "pattern,8,1048576,9,9,4,2,ring:block\n"
+                        "conflict,4,1048576,0.27,0.26,4,1,u1k:b:1>3\n";
+    assert_int_equal(ct_conflict_parse("t.csv", timed, strlen(timed), &c, &n, &err), 0);
     assert_int_equal(n, 2);
     assert_int_equal(c[0].nrep, 3);
     close_rel(c[0].rep[0], 0.25, 1e-12, "first repetition");
     close_rel(c[0].rep[1], 0.61, 1e-12, "second repetition, in order");
     assert_int_equal(c[1].nrep, 0); /* the 9s belonged to the pattern row */
-    const char *neg = "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n"
+    const char *neg = CONFLICT_HEADER
                       "# times: 0.25 -0.61 0.26\n"
                       "conflict,4,1048576,0.37,0.25,4,1,u1k:a:0>2\n";
     assert_int_equal(ct_conflict_parse("neg.csv", neg, strlen(neg), &c, &n, &err), -1);
     assert_non_null(strstr(err.msg, "neg.csv:2: repetition time '-0.61'"));
     assert_non_null(strstr(err.msg, "accepted:"));
     assert_int_equal(n, 2);
-    const char *word = "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n"
+    const char *word = CONFLICT_HEADER
                        "# times: 0.25 0.3x\n";
     assert_int_equal(ct_conflict_parse("w.csv", word, strlen(word), &c, &n, &err), -1);
     assert_non_null(strstr(err.msg, "w.csv:2: repetition time '0.3x'"));
     /* CT_CONFLICT_REPS_MAX + 1 values */
     char many[8192];
-    size_t u = (size_t)snprintf(many, sizeof many, "benchmark,tasks,size_bytes,t_avg_s,t_min_s,"
-                                                   "nodes,tasks_per_node,detail\n# times:");
+    size_t u = (size_t)snprintf(many, sizeof many, CONFLICT_HEADER "# times:");
     for (int i = 0; i <= CT_CONFLICT_REPS_MAX; i++)
         u += (size_t)snprintf(many + u, sizeof many - u, " %d", i + 1);
     snprintf(many + u, sizeof many - u, "\nconflict,4,1,0.3,0.2,4,1,u1k:a:0>2\n");
@@ -700,7 +695,6 @@ int main(void)
         cmocka_unit_test(test_gige_overlap_floor),
         cmocka_unit_test(test_nic_overlap_rate),
         cmocka_unit_test(test_conflict_parse),
-        cmocka_unit_test(test_conflict_parse_times),
         cmocka_unit_test(test_recorded_emulated_cluster),
         cmocka_unit_test(test_recorded_incast_mode),
         cmocka_unit_test(test_gige_mix4),
