@@ -23,12 +23,15 @@
 #define MAX_ARGS 48
 #define MAX_SIZES 16
 #define CALIB_INTERRUPTED 130 /* exit status after Ctrl-C / SIGTERM / SIGHUP */
-/* Repetitions of the cross-leaf pair schemes at least with --uplink-duplex
- * (uplink.csv): one pair
+/* Repetitions of the cross-leaf pair schemes at least (uplink.csv; with
+ * --uplink-duplex since session 11, always since session 12): one pair
  * each way through a 4:1 trunk ran 1.00-1.36 x one pair alone from one
- * repetition to the next (TCP losses at the trunk's queue, session 11), so
- * the 3 of --quick measure its mean poorly; the step costs ~0.7 s per
- * repetition and leaf at 1 MiB there. */
+ * repetition to the next (TCP losses at the trunk's queue, session 11), and
+ * two pairs together stalled (> 1.4 x their usual time, retransmission
+ * timeouts of 0.2-2 s) in 5 of 60 repetitions of session 12's first twenty
+ * runs at 4:1, two of three in one leaf of r4ae, whose median of 3 then
+ * wrote 2.04 MB/s for a 6 MB/s trunk; a median of 7 needs 4 stalled. The
+ * step costs ~0.7 s per repetition and leaf at 1 MiB there. */
 #define CALIB_UPLINK_REPS 7
 /* Cross-leaf pairs measured together per leaf (u<sw>k) at most. */
 #define CALIB_UPLINK_PAIRS_MAX 8
@@ -87,8 +90,8 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);
  * leaves, add the uplink step (uplink.csv: per leaf, one pair of nodes
  * across its uplink alone, then k pairs at once, then pairs each way at
  * once: with duplex (--uplink-duplex) and C >= 2 tasks per node k each way,
- * at least CALIB_UPLINK_REPS repetitions; else one each way on four
- * distinct nodes, the step as before it). Silent when Slurm has no
+ * else one each way on four distinct nodes; at least CALIB_UPLINK_REPS
+ * repetitions). Silent when Slurm has no
  * tree; a tree that cannot be read is reported on info and skipped. */
 void calib_plan_uplinks(plan *p, int N, int C, int duplex, const char *jobid, const char *dir,
                         FILE *info);

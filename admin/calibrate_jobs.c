@@ -498,11 +498,13 @@ void calib_plan_uplinks(plan *p, int N, int C, int duplex, const char *jobid, co
      * each way at once (session 11): with --uplink-duplex and 2 tasks per
      * node the k pairs of u<sw>k and their reverses Oc>Sc (each NIC one
      * stream each way, at the uplink's share of it: the uplink, not a NIC,
-     * saturates, when the k pairs one way did), at least CALIB_UPLINK_REPS
-     * repetitions; else S0>O0, O1>S1 (four distinct nodes, each NIC one
-     * direction; the other schemes run as before session 11) */
+     * saturates, when the k pairs one way did); else S0>O0, O1>S1 (four
+     * distinct nodes, each NIC one direction; the other schemes run as
+     * before session 11). Every scheme at least CALIB_UPLINK_REPS
+     * repetitions (session 12: the median over them, calibrate_report.c
+     * together_median, needs more than --quick's 3) */
     const int tpn = duplex && C >= 2 ? 2 : 1;
-    const int reps = duplex && p->reps < CALIB_UPLINK_REPS ? CALIB_UPLINK_REPS : p->reps;
+    const int reps = p->reps < CALIB_UPLINK_REPS ? CALIB_UPLINK_REPS : p->reps;
     step *s = NULL;
     int nleaf = 0;
     for (int i = 0; i < N && nleaf < 7; i++) {
