@@ -491,8 +491,7 @@ static int fill_uplinks(const data *d, ct_topology *t, double al, double nic, do
     }
     if (nr == 0)
         return 0;
-    qsort(ratios, (size_t)nr, sizeof *ratios, cmp_dbl);
-    double med = nr % 2 ? ratios[nr / 2] : (ratios[nr / 2 - 1] + ratios[nr / 2]) / 2;
+    double med = median_of(ratios, nr);
     for (int32_t s = 0; s < t->nswitches; s++)
         if (t->sw[s].parent >= 0 && !(t->sw[s].uplink_bw > 0))
             t->sw[s].oversub = med < 1 ? 1 : med;

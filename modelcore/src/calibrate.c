@@ -345,10 +345,11 @@ static int parse_detail(const char *d, ct_conflict_sample *c)
     return 0;
 }
 
-/* "# times: T1 T2 ..." (after '#' and blanks): 1 with the times in rep[],
- * 0 when the comment is something else, -1 (with *bad the offending text)
- * for a value that is not a time or more than CT_CONFLICT_REPS_MAX of them */
-static int parse_times(const char *t, double *rep, int32_t *nrep, const char **bad)
+/* "# times: T1 T2 ..." (after '#' and blanks; t is split in place): 1 with
+ * the times in rep[], 0 when the comment is something else, -1 (with *bad
+ * the offending value) for a value that is not a time (parse_num, > 0) or
+ * more than CT_CONFLICT_REPS_MAX of them */
+static int parse_times(char *t, double *rep, int32_t *nrep, const char **bad)
 {
     t++;
     while (*t == ' ' || *t == '\t')
@@ -356,21 +357,15 @@ static int parse_times(const char *t, double *rep, int32_t *nrep, const char **b
     if (strncmp(t, "times:", 6) != 0)
         return 0;
     *nrep = 0;
-    for (const char *p = t + 6;;) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!*p)
-            return 1;
-        char *end;
-        errno = 0;
-        double v = strtod(p, &end);
-        *bad = p;
-        if (end == p || (*end && *end != ' ' && *end != '\t') || errno || !isfinite(v) ||
-            !(v > 0) || *nrep == CT_CONFLICT_REPS_MAX)
+    char *save = NULL;
+    for (char *tok = strtok_r(t + 6, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        double v;
+        *bad = tok;
+        if (*nrep == CT_CONFLICT_REPS_MAX || parse_num(tok, &v) < 0 || !(v > 0))
             return -1;
         rep[(*nrep)++] = v;
-        p = end;
     }
+    return 1;
 }
 
 int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict_sample **out,
@@ -406,10 +401,9 @@ int ct_conflict_parse(const char *name, const char *buf, size_t len, ct_conflict
             int k = parse_times(t, reps, &nr, &bad);
             if (k < 0) {
                 *n = start;
-                int bl = (int)strcspn(bad, " \t");
-                return ct_err_set(err, "%s:%zu: repetition time '%.*s' (accepted: '# times:' "
+                return ct_err_set(err, "%s:%zu: repetition time '%.30s' (accepted: '# times:' "
                                        "then at most %d times in seconds, each > 0)",
-                                  name, lineno, bl < 30 ? bl : 30, bad, CT_CONFLICT_REPS_MAX);
+                                  name, lineno, bad, CT_CONFLICT_REPS_MAX);
             }
             if (k > 0)
                 nreps = nr;
