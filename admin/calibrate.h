@@ -33,6 +33,11 @@
  * wrote 2.04 MB/s for a 6 MB/s trunk; a median of 7 needs 4 stalled. The
  * step costs ~0.7 s per repetition and leaf at 1 MiB there. */
 #define CALIB_UPLINK_REPS 7
+/* --pattern-model tcpshare's bias (penalty_tcpshare.c): a flow through h
+ * standing queues rises at h^-1.5 of a one-queue flow's rate, from Mathis
+ * et al. 1997 (rate ~ 1 / (RTT sqrt(p)), RTT and p each ~ h). A constant of
+ * the formula, not fitted. */
+#define CALIB_TCP_BIAS 1.5
 /* Cross-leaf pairs measured together per leaf (u<sw>k) at most. */
 #define CALIB_UPLINK_PAIRS_MAX 8
 
@@ -49,7 +54,7 @@ typedef struct calib_args {
 /* The penalty model written for point-to-point patterns (--pattern-model):
  * by default the duplex fair share when --incast fitted it, else 001's GigE
  * model when the conflict schemes fitted it, else the fair-share baseline. */
-enum { CALIB_PM_DEFAULT, CALIB_PM_GIGE, CALIB_PM_DUPLEX, CALIB_PM_FAIRSHARE };
+enum { CALIB_PM_DEFAULT, CALIB_PM_GIGE, CALIB_PM_DUPLEX, CALIB_PM_FAIRSHARE, CALIB_PM_TCPSHARE };
 
 /* ---- plan (calibrate_jobs.c) */
 

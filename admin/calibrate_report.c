@@ -250,6 +250,12 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: fair-share baseline (--pattern-model fairshare)",
                  r->today);
+    } else if (pm == CALIB_PM_TCPSHARE) {
+        fab->penalty = CT_TCPSHARE_MODEL(CALIB_TCP_BIAS); /* our extension: penalty_tcpshare.c */
+        snprintf(fab->penalty_source, sizeof fab->penalty_source,
+                 "contention-admin calibrate %s: TCP share (our extension, --pattern-model "
+                 "tcpshare): fair share, a flow through h standing queues at h^-%g (Mathis 1997)",
+                 r->today, CALIB_TCP_BIAS);
     } else if (calib_writes_duplex(a, f)) {
         fab->penalty = CT_DUPLEX_MODEL(f->dx.delta); /* our extension: penalty_duplex.c */
         fab->penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&f->res.sig);

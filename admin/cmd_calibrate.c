@@ -59,8 +59,10 @@ static void help(void)
            "  --pattern-model M       the penalty model written for point-to-point patterns:\n"
            "                          gige (001 V-A, from the conflict schemes), duplex (the\n"
            "                          duplex fair share, our extension, delta from the 2x1\n"
-           "                          Alltoall) or fairshare; default duplex with --incast,\n"
-           "                          else gige (fairshare without conflict schemes)\n"
+           "                          Alltoall), fairshare, or tcpshare (the fair share with\n"
+           "                          flows through h standing queues at h^-1.5: TCP's bias,\n"
+           "                          our extension); default duplex with --incast, else gige\n"
+           "                          (fairshare without conflict schemes)\n"
            "  --p2p-segments K        up to K Hockney segments by size range (default 1; 4 with\n"
            "                          --incast); written as p2p.segments\n"
            "  --max-fit-error PCT     flag (loudly) a signature that misses its own points whose\n"
@@ -171,8 +173,12 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                 a->pattern_model = CALIB_PM_DUPLEX;
             else if (strcmp(optarg, "fairshare") == 0)
                 a->pattern_model = CALIB_PM_FAIRSHARE;
+            else if (strcmp(optarg, "tcpshare") == 0)
+                a->pattern_model = CALIB_PM_TCPSHARE;
             else
-                return admin_usage(CMD, "--pattern-model '%s' (accepted: gige, duplex, fairshare)",
+                return admin_usage(CMD,
+                                   "--pattern-model '%s' (accepted: gige, duplex, fairshare, "
+                                   "tcpshare)",
                                    optarg);
             break;
         case 'X': a->strict = 1; break;

@@ -66,4 +66,12 @@ size_t links_route(const ct_tree_map *t, int32_t a, int32_t b, int32_t *out);
 int links_routes(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
                  size_t **off, int32_t **path, ct_err *err);
 
+/* Max-min fair share by progressive filling over every link of g's active
+ * arcs' routes (t NULL: one switch, the NICs only), each unfrozen arc rising
+ * at weight[i] x the common level (weight NULL: all 1, the max-min baseline
+ * of penalty_fairshare.c bit for bit): rate[i], in NIC units, for each
+ * active arc, 0 for the others. Defined in penalty_fairshare.c. */
+int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
+                    const double *weight, double *rate, ct_err *err);
+
 #endif

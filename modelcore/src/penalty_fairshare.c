@@ -90,27 +90,37 @@ int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err)
  * The sharing couples a route's links, so the model computes the whole tree
  * itself. Mirrors ct_fairshare_penalties_ex step for step (same level
  * formula, same tolerance, same freezing order), so that with no switch link
- * on any route it computes the same doubles. */
-static int fairshare_tree(const ct_penalty_model *m, const ct_tree_map *t, const ct_graph *g,
-                          const unsigned char *active, double *penalty, ct_err *err)
+ * on any route it computes the same doubles.
+ *
+ * Weighted (links.h links_fair_fill; weight non-NULL, our extension, session
+ * 13): every unfrozen flow i rises at weight[i] x the level, a link filling
+ * at level (cap - used) / (sum of its unfrozen flows' weights); the TCP share
+ * (penalty_tcpshare.c) uses it. weight NULL is the max-min above, bit for
+ * bit (each weight 1: the sums are the integer counts). */
+int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
+                    const double *weight, double *rate, ct_err *err)
 {
-    (void)m;
-    const size_t n = g->ncomm, nn = (size_t)g->nnodes, nl = 2 * (size_t)t->nswitches;
+    const size_t n = g->ncomm, nn = (size_t)g->nnodes, nl = t ? 2 * (size_t)t->nswitches : 0;
     typedef struct lk {
-        double cap, used;
+        double cap, used, wfree; /* wfree: the unfrozen flows' weights (counts when unweighted) */
         int64_t nfree;
     } lk;
-    lk *out = calloc(nn, sizeof *out), *in = calloc(nn, sizeof *in), *sl = calloc(nl, sizeof *sl);
-    double *rate = malloc((n ? n : 1) * sizeof *rate);
+    lk *out = calloc(nn, sizeof *out), *in = calloc(nn, sizeof *in),
+       *sl = calloc(nl ? nl : 1, sizeof *sl);
     size_t *off = NULL;
     int32_t *path = NULL;
     int rc = -1;
-    if (!out || !in || !sl || !rate) {
+    if (!out || !in || !sl) {
         ct_err_set(err, "out of memory for a link fair-share evaluation of %zu arcs", n);
         goto done;
     }
-    if (links_routes(t, g, active, &off, &path, err) < 0)
+    if (t) {
+        if (links_routes(t, g, active, &off, &path, err) < 0)
+            goto done;
+    } else if (!(off = calloc(n + 1, sizeof *off))) { /* one switch: no route has a link */
+        ct_err_set(err, "out of memory for a link fair-share evaluation of %zu arcs", n);
         goto done;
+    }
     for (size_t v = 0; v < nn; v++)
         out[v].cap = in[v].cap = 1.0;
     for (size_t s = 0; s < nl; s++)
@@ -121,35 +131,33 @@ static int fairshare_tree(const ct_penalty_model *m, const ct_tree_map *t, const
         rate[i] = 0.0;
         if (active && !active[i])
             continue;
-        out[c[i].src].nfree += c[i].mult;
-        in[c[i].dst].nfree += c[i].mult;
+        const double wm = (weight ? weight[i] : 1.0) * (double)c[i].mult;
+        out[c[i].src].nfree += c[i].mult, out[c[i].src].wfree += wm;
+        in[c[i].dst].nfree += c[i].mult, in[c[i].dst].wfree += wm;
         for (size_t j = off[i]; j < off[i + 1]; j++)
-            sl[path[j]].nfree += c[i].mult;
+            sl[path[j]].nfree += c[i].mult, sl[path[j]].wfree += wm;
         rate[i] = -1.0;
         unfrozen++;
     }
+#define FILL_AT(x) (((x)->cap - (x)->used) / (x)->wfree)
     while (unfrozen > 0) {
         double level = INFINITY;
         for (size_t v = 0; v < nn; v++) {
-            if (out[v].nfree > 0 && (out[v].cap - out[v].used) / (double)out[v].nfree < level)
-                level = (out[v].cap - out[v].used) / (double)out[v].nfree;
-            if (in[v].nfree > 0 && (in[v].cap - in[v].used) / (double)in[v].nfree < level)
-                level = (in[v].cap - in[v].used) / (double)in[v].nfree;
+            if (out[v].nfree > 0 && FILL_AT(&out[v]) < level)
+                level = FILL_AT(&out[v]);
+            if (in[v].nfree > 0 && FILL_AT(&in[v]) < level)
+                level = FILL_AT(&in[v]);
         }
         for (size_t s = 0; s < nl; s++)
-            if (sl[s].nfree > 0 && (sl[s].cap - sl[s].used) / (double)sl[s].nfree < level)
-                level = (sl[s].cap - sl[s].used) / (double)sl[s].nfree;
+            if (sl[s].nfree > 0 && FILL_AT(&sl[s]) < level)
+                level = FILL_AT(&sl[s]);
         const double tol = level * 1e-12;
         for (size_t i = 0; i < n; i++) {
             if (rate[i] >= 0)
                 continue;
-            const lk *o = &out[c[i].src], *d = &in[c[i].dst];
-            int hit = (o->cap - o->used) / (double)o->nfree <= level + tol ||
-                      (d->cap - d->used) / (double)d->nfree <= level + tol;
-            for (size_t j = off[i]; j < off[i + 1] && !hit; j++) {
-                const lk *x = &sl[path[j]];
-                hit = (x->cap - x->used) / (double)x->nfree <= level + tol;
-            }
+            int hit = FILL_AT(&out[c[i].src]) <= level + tol || FILL_AT(&in[c[i].dst]) <= level + tol;
+            for (size_t j = off[i]; j < off[i + 1] && !hit; j++)
+                hit = FILL_AT(&sl[path[j]]) <= level + tol;
             if (hit)
                 rate[i] = -2.0;
         }
@@ -157,15 +165,15 @@ static int fairshare_tree(const ct_penalty_model *m, const ct_tree_map *t, const
         for (size_t i = 0; i < n; i++) {
             if (rate[i] != -2.0)
                 continue;
-            rate[i] = level;
-            out[c[i].src].used += level * (double)c[i].mult;
-            out[c[i].src].nfree -= c[i].mult;
-            in[c[i].dst].used += level * (double)c[i].mult;
-            in[c[i].dst].nfree -= c[i].mult;
-            for (size_t j = off[i]; j < off[i + 1]; j++) {
-                sl[path[j]].used += level * (double)c[i].mult;
-                sl[path[j]].nfree -= c[i].mult;
-            }
+            const double w = weight ? weight[i] : 1.0, r = w * level;
+            const double used = r * (double)c[i].mult, wm = w * (double)c[i].mult;
+            rate[i] = r;
+            out[c[i].src].used += used, out[c[i].src].nfree -= c[i].mult;
+            out[c[i].src].wfree -= wm;
+            in[c[i].dst].used += used, in[c[i].dst].nfree -= c[i].mult, in[c[i].dst].wfree -= wm;
+            for (size_t j = off[i]; j < off[i + 1]; j++)
+                sl[path[j]].used += used, sl[path[j]].nfree -= c[i].mult,
+                    sl[path[j]].wfree -= wm;
             unfrozen--;
             frozen++;
         }
@@ -174,11 +182,25 @@ static int fairshare_tree(const ct_penalty_model *m, const ct_tree_map *t, const
             goto done;
         }
     }
-    for (size_t i = 0; i < n; i++)
-        penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
+#undef FILL_AT
     rc = 0;
 done:
-    free(out), free(in), free(sl), free(rate), free(off), free(path);
+    free(out), free(in), free(sl), free(off), free(path);
+    return rc;
+}
+
+static int fairshare_tree(const ct_penalty_model *m, const ct_tree_map *t, const ct_graph *g,
+                          const unsigned char *active, double *penalty, ct_err *err)
+{
+    (void)m;
+    const size_t n = g->ncomm;
+    double *rate = malloc((n ? n : 1) * sizeof *rate);
+    if (!rate)
+        return ct_err_set(err, "out of memory for a link fair-share evaluation of %zu arcs", n);
+    int rc = links_fair_fill(t, g, active, NULL, rate, err);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
+    free(rate);
     return rc;
 }
 

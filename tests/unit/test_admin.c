@@ -915,7 +915,7 @@ static void test_fit_threshold_and_extensions(void **state)
     done(&r);
     r = run("calibrate", "--fabric", "emu", "--from", EMU, "--pattern-model", "stopgo", NULL);
     expect_status(&r, 2);
-    expect_in(r.err, "--pattern-model 'stopgo' (accepted: gige, duplex, fairshare)");
+    expect_in(r.err, "--pattern-model 'stopgo' (accepted: gige, duplex, fairshare, tcpshare)");
     done(&r);
     /* a model that was not fitted is refused, not replaced: no conflict
      * schemes, no GigE model */

@@ -46,7 +46,7 @@ static const bad_case bad_cases[] = {
     {"bad_zero_bandwidth.yaml", 4, 41,
      "fabrics.eth0.p2p.bandwidth_MBps is 0 (accepted: a number > 0)"},
     {"bad_unknown_model.yaml", 6, 14,
-     "unknown penalty model 'infiniband' (accepted: none, gige, stopgo, fairshare, duplex)"},
+     "unknown penalty model 'infiniband' (accepted: none, gige, stopgo, fairshare, duplex, tcpshare)"},
     {"bad_gige_missing.yaml", 6, 7,
      "fabrics.eth0.penalty: missing required key 'gamma_o' (required here: beta, gamma_i, "
      "gamma_o)"},

@@ -83,6 +83,14 @@ enum {
 #define CT_DUPLEX_MODEL(delta)                                                                     \
     ((ct_penalty_model){.kind = CT_MODEL_DUPLEX, .real = {[CT_DUPLEX_COUPLING] = (delta)}})
 
+/* Slot of CT_MODEL_TCPSHARE (our extension, penalty_tcpshare.c; YAML key bias). */
+enum {
+    CT_TCPSHARE_BIAS = 0, /* real: a flow through h standing queues rises at h^-bias in the
+                             fair share's filling; 0 = the fair share, 1.5 from Mathis 1997 */
+};
+#define CT_TCPSHARE_MODEL(bias)                                                                    \
+    ((ct_penalty_model){.kind = CT_MODEL_TCPSHARE, .real = {[CT_TCPSHARE_BIAS] = (bias)}})
+
 #define CT_STOPGO_MODEL(method, seed)                                                              \
     ((ct_penalty_model){.kind = CT_MODEL_STOPGO,                                                   \
                         .integer = {[CT_STOPGO_METHOD] = (method), [CT_STOPGO_SEED] = (seed)}})
