@@ -47,6 +47,7 @@ typedef struct calib_args {
     long N, C, reps, tlimit, nseg;
     int quick, incast, strict;
     int uplink_duplex; /* --uplink-duplex: write the uplinks' measured duplex share */
+    int no_uplink_duplex; /* --no-uplink-duplex: not even with the TCP share */
     int pattern_model; /* --pattern-model: CALIB_PM_* */
     double max_err_pct;
 } calib_args;
@@ -188,9 +189,15 @@ size_t calib_uplink_bound(const calib_run *r, unsigned char *bound, double *exce
  * lines on info say what was measured. */
 int calib_fill_topology(const calib_run *r, const calib_fit *f, ct_fabric *fab, FILE *info);
 /* The fabric entry from the fit (fab already named by admin_new_fabric). */
+/* 1 when the fabric written gets the TCP share for its patterns:
+ * --pattern-model tcpshare, or left to its default with --incast on a
+ * partition whose nodes span several leaf switches (the uplink step
+ * measured; doc/multiswitch.md, "The TCP share"). */
+int calib_writes_tcpshare(const calib_args *a, const calib_run *r);
 /* 1 when the fabric written gets the duplex fair share for its patterns:
- * fitted, and --pattern-model is duplex or left to its default. */
-int calib_writes_duplex(const calib_args *a, const calib_fit *f);
+ * fitted, and --pattern-model is duplex or left to its default (and the
+ * default is not the TCP share). */
+int calib_writes_duplex(const calib_args *a, const calib_run *r, const calib_fit *f);
 int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
                       ct_fabric *fab);
 /* Output files: signature YAML (--out, else stdout), --plot SVG, --points

@@ -192,10 +192,16 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
     }
 }
 
-int calib_writes_duplex(const calib_args *a, const calib_fit *f)
+int calib_writes_tcpshare(const calib_args *a, const calib_run *r)
 {
-    return f->have_duplex &&
-           (a->pattern_model == CALIB_PM_DEFAULT || a->pattern_model == CALIB_PM_DUPLEX);
+    return a->pattern_model == CALIB_PM_TCPSHARE ||
+           (a->pattern_model == CALIB_PM_DEFAULT && a->incast && r->d.nupl > 0);
+}
+
+int calib_writes_duplex(const calib_args *a, const calib_run *r, const calib_fit *f)
+{
+    return f->have_duplex && (a->pattern_model == CALIB_PM_DUPLEX ||
+                              (a->pattern_model == CALIB_PM_DEFAULT && !calib_writes_tcpshare(a, r)));
 }
 
 int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
@@ -250,13 +256,16 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: fair-share baseline (--pattern-model fairshare)",
                  r->today);
-    } else if (pm == CALIB_PM_TCPSHARE) {
+    } else if (calib_writes_tcpshare(a, r)) {
         fab->penalty = CT_TCPSHARE_MODEL(CALIB_TCP_BIAS); /* our extension: penalty_tcpshare.c */
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
-                 "contention-admin calibrate %s: TCP share (our extension, --pattern-model "
-                 "tcpshare): fair share, a flow through h standing queues at h^-%g (Mathis 1997)",
-                 r->today, CALIB_TCP_BIAS);
-    } else if (calib_writes_duplex(a, f)) {
+                 "contention-admin calibrate %s: TCP share (our extension%s): fair share, a "
+                 "flow through h standing queues at h^-%g (Mathis 1997)",
+                 r->today,
+                 pm == CALIB_PM_TCPSHARE ? ", --pattern-model tcpshare"
+                                         : ", the default with --incast on several leaves",
+                 CALIB_TCP_BIAS);
+    } else if (calib_writes_duplex(a, r, f)) {
         fab->penalty = CT_DUPLEX_MODEL(f->dx.delta); /* our extension: penalty_duplex.c */
         fab->penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&f->res.sig);
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
@@ -483,7 +492,7 @@ static int fill_uplinks(const data *d, ct_topology *t, double al, double nic, do
                     t->sw[s].name, ur.j, ur.j > 1 ? "s" : "", ur.td, ur.tj,
                     ur.j > 1 ? "one way (mean)" : "alone", ur.td / ur.tj, dup,
                     ur.duplex >= 1 ? " (capped: at most 1, half duplex)" : "",
-                    write_duplex ? "" : " (not written: --uplink-duplex writes it)");
+                    write_duplex ? "" : " (not written: --uplink-duplex or the TCP share writes it)");
         else if (ur.td > 0)
             fprintf(info,
                     "uplink of %s: %d pair%s each way, mean %.4g s; %s do not saturate the uplink: "

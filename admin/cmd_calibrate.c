@@ -61,8 +61,9 @@ static void help(void)
            "                          duplex fair share, our extension, delta from the 2x1\n"
            "                          Alltoall), fairshare, or tcpshare (the fair share with\n"
            "                          flows through h standing queues at h^-1.5: TCP's bias,\n"
-           "                          our extension); default duplex with --incast, else gige\n"
-           "                          (fairshare without conflict schemes)\n"
+           "                          our extension); default with --incast: tcpshare on a\n"
+           "                          partition over several leaf switches, else duplex;\n"
+           "                          without: gige (fairshare without conflict schemes)\n"
            "  --p2p-segments K        up to K Hockney segments by size range (default 1; 4 with\n"
            "                          --incast); written as p2p.segments\n"
            "  --max-fit-error PCT     flag (loudly) a signature that misses its own points whose\n"
@@ -70,9 +71,11 @@ static void help(void)
            "  --strict                refuse such a signature (exit 1) instead of flagging it\n"
            "  --uplink-duplex         write each uplink's measured duplex share (uplink_duplex:\n"
            "                          one direction's cost of the other, from cross-leaf pairs\n"
-           "                          each way; our extension, off by default: on held-out\n"
-           "                          runs it improved the times and cost decisions,\n"
-           "                          doc/multiswitch.md)\n"
+           "                          each way; our extension) and measure it with 2 tasks per\n"
+           "                          node; written by default with the TCP share (held-out runs:\n"
+           "                          more accurate, the same decisions), off by default for the\n"
+           "                          other models (doc/multiswitch.md)\n"
+           "  --no-uplink-duplex      do not write it (the TCP share without it)\n"
            "  --help\n\n"
            "Under topology/tree (scontrol show topology lists switches) and an allocation\n"
            "over two or more leaf switches, one more step measures each leaf's uplink with\n"
@@ -110,6 +113,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                          {"max-fit-error", required_argument, NULL, 'E'},
                                          {"strict", no_argument, NULL, 'X'},
                                          {"uplink-duplex", no_argument, NULL, 'U'},
+                                         {"no-uplink-duplex", no_argument, NULL, 'D'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
@@ -119,7 +123,8 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                   "--plot, --sizes, --reps, --quick, --no-conflicts, "
                                   "--conflict-size, --raw, --from, --bench, --mpi, "
                                   "--time-limit, --points, --incast, --pattern-model, --p2p-segments, "
-                                  "--max-fit-error, --strict, --uplink-duplex, --help",
+                                  "--max-fit-error, --strict, --uplink-duplex, --no-uplink-duplex, "
+                                  "--help",
                       .help = help};
     memset(a, 0, sizeof *a);
     a->tlimit = 60;
@@ -166,6 +171,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
         case 'T': a->points = optarg; break;
         case 'I': a->incast = 1; break;
         case 'U': a->uplink_duplex = 1; break;
+        case 'D': a->no_uplink_duplex = 1; break;
         case 'M':
             if (strcmp(optarg, "gige") == 0)
                 a->pattern_model = CALIB_PM_GIGE;
@@ -205,6 +211,9 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
     if (a->part && (strlen(a->part) >= CT_NAME_MAX || strpbrk(a->part, " \t\n,")))
         return admin_usage(CMD, "--partition '%s' (accepted: a Slurm partition name)",
                            a->part);
+    if (a->uplink_duplex && a->no_uplink_duplex)
+        return admin_usage(CMD, "--uplink-duplex and --no-uplink-duplex together (accepted: "
+                                "at most one of them)");
     if (!a->nseg)
         a->nseg = a->incast ? 4 : 1;
     P->reps = a->reps ? (int)a->reps : a->quick ? 3 : 5;
@@ -334,7 +343,9 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     if (d->intra_bw > 0) /* one node's halves: how MPI really moves intra-node bytes */
         f->co.intra_bw = d->intra_bw;
     f->co.incast = a->incast;
-    f->uplink_duplex = a->uplink_duplex;
+    /* the uplinks' duplex share: asked for, or with the TCP share (checked
+     * together on session 13's held-out runs, doc/multiswitch.md) */
+    f->uplink_duplex = a->uplink_duplex || (calib_writes_tcpshare(a, r) && !a->no_uplink_duplex);
     f->co.p2p_max_seg = (size_t)a->nseg;
     f->co.sustained = a->nseg > 1; /* a token bucket's burst is no sustained rate */
     f->co.max_fit_err = a->max_err_pct / 100;
@@ -424,7 +435,9 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 f->dx.delta, f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
                 f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "",
                 ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig),
-                calib_writes_duplex(a, f) ? "; penalty model written: duplex fair share" : "");
+                calib_writes_duplex(a, r, f) ? "; penalty model written: duplex fair share"
+                : calib_writes_tcpshare(a, r) ? "; penalty model written: TCP share (several leaves)"
+                                              : "");
     else if (a->incast || a->pattern_model == CALIB_PM_DUPLEX)
         fprintf(info, "duplex coupling not fitted: %s\n", f->duplex_err);
     if (r->d.intra_bw > 0)

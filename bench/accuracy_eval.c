@@ -2,7 +2,7 @@
  * and print every prediction against its measurement (CSV on stdout), for the
  * accuracy matrix of doc/accuracy.md.
  *
- *   ct-accuracy-eval DIR paper|incast|incast-gige|wire
+ *   ct-accuracy-eval DIR paper|incast|incast-gige|incast-tcpshare|wire
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
  * `contention-admin calibrate --raw`) and, written by accuracy-report,
@@ -17,6 +17,8 @@
  *         bandwidth from the one-node halves, gammas from mix4).
  * incast-gige: the same fits with 001's GigE model for the patterns instead
  *         of the duplex fair share (calibrate --incast --pattern-model gige).
+ * incast-tcpshare: the same fits with the TCP share (our extension, bias
+ *         1.5; calibrate --incast --pattern-model tcpshare).
  * wire:   no fit: the network floor of every pattern point, the time the
  *         network alone needs (each NIC at the line rate of DIR/setup, fair
  *         share, no latency, no send/receive coupling; intra-node transfers at
@@ -109,14 +111,17 @@ static int predict_pattern(const ct_fabric *f, int nodes, int tpn, const char *p
 int main(int argc, char **argv)
 {
     if (argc != 3 || (strcmp(argv[2], "paper") && strcmp(argv[2], "incast") &&
-                      strcmp(argv[2], "incast-gige") && strcmp(argv[2], "wire"))) {
-        fprintf(stderr, "usage: ct-accuracy-eval DIR paper|incast|incast-gige|wire\n");
+                      strcmp(argv[2], "incast-gige") && strcmp(argv[2], "incast-tcpshare") &&
+                      strcmp(argv[2], "wire"))) {
+        fprintf(stderr,
+                "usage: ct-accuracy-eval DIR paper|incast|incast-gige|incast-tcpshare|wire\n");
         return 2;
     }
     const char *dir = argv[1];
     int wire = strcmp(argv[2], "wire") == 0;
     int keep_gige = strcmp(argv[2], "incast-gige") == 0; /* --pattern-model gige */
-    int incast = wire || keep_gige || strcmp(argv[2], "incast") == 0;
+    int tcp = strcmp(argv[2], "incast-tcpshare") == 0; /* --pattern-model tcpshare */
+    int incast = wire || keep_gige || tcp || strcmp(argv[2], "incast") == 0;
     char path[4096];
     ct_err err;
     ct_bench_data pp = {0}, a2 = {0};
@@ -296,6 +301,8 @@ int main(int argc, char **argv)
         f.has_alltoall = 0;
         f.penalty = (ct_penalty_model){.kind = CT_MODEL_FAIRSHARE};
         r.npoints = 0; /* pattern rows only */
+    } else if (tcp) {
+        f.penalty = CT_TCPSHARE_MODEL(1.5); /* Mathis 1997's exponent (penalty_tcpshare.c) */
     } else if (incast && !(keep_gige && have_gige)) {
         ct_p2p_curve cur = r.p2p;
         if (cur.nseg == 0)

@@ -13,7 +13,8 @@
  * case the switch-ordered start is for).
  *
  *   bench_score_tree [NODES [TASKS_PER_NODE [LEAVES [REPEATS [interleaved]]]]]
- *   CT_BENCH_MODEL=duplex: the duplex fair share instead of GigE.
+ *   CT_BENCH_MODEL=duplex: the duplex fair share instead of GigE;
+ *   CT_BENCH_MODEL=tcpshare: the TCP share (bias 1.5, penalty_tcpshare.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +56,12 @@ int main(int argc, char **argv)
         f.penalty = CT_DUPLEX_MODEL(0.12);
         f.penalty.real[CT_DUPLEX_INCAST] = 0.09;
         snprintf(f.name, sizeof f.name, "duplex_tree");
+    } else if (mdl && strcmp(mdl, "tcpshare") == 0) {
+        f.penalty = CT_TCPSHARE_MODEL(1.5);
+        snprintf(f.name, sizeof f.name, "tcpshare_tree");
     } else if (mdl && strcmp(mdl, "gige") != 0) {
-        fprintf(stderr, "bench_score_tree: CT_BENCH_MODEL=%s (accepted: gige, duplex)\n", mdl);
+        fprintf(stderr, "bench_score_tree: CT_BENCH_MODEL=%s (accepted: gige, duplex, tcpshare)\n",
+                mdl);
         return 2;
     }
 

@@ -70,8 +70,10 @@ int links_routes(const ct_tree_map *t, const ct_graph *g, const unsigned char *a
  * arcs' routes (t NULL: one switch, the NICs only), each unfrozen arc rising
  * at weight[i] x the common level (weight NULL: all 1, the max-min baseline
  * of penalty_fairshare.c bit for bit): rate[i], in NIC units, for each
- * active arc, 0 for the others. Defined in penalty_fairshare.c. */
+ * active arc, 0 for the others. uplink_duplex: each flow on switch link l
+ * also weighs links_duplex() in l ^ 1 (0: the uplinks' duplex share is not
+ * used). Defined in penalty_fairshare.c. */
 int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
-                    const double *weight, double *rate, ct_err *err);
+                    const double *weight, int uplink_duplex, double *rate, ct_err *err);
 
 #endif

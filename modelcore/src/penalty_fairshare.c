@@ -96,9 +96,12 @@ int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err)
  * 13): every unfrozen flow i rises at weight[i] x the level, a link filling
  * at level (cap - used) / (sum of its unfrozen flows' weights); the TCP share
  * (penalty_tcpshare.c) uses it. weight NULL is the max-min above, bit for
- * bit (each weight 1: the sums are the integer counts). */
+ * bit (each weight 1: the sums are the integer counts). uplink_duplex: a
+ * flow on switch link l also weighs links_duplex (links.h) in l ^ 1, the
+ * uplink's other direction, where that one is saturated and the map has a
+ * measured share, as in the duplex model's tree rule (penalty_duplex.c). */
 int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
-                    const double *weight, double *rate, ct_err *err)
+                    const double *weight, int uplink_duplex, double *rate, ct_err *err)
 {
     const size_t n = g->ncomm, nn = (size_t)g->nnodes, nl = t ? 2 * (size_t)t->nswitches : 0;
     typedef struct lk {
@@ -107,10 +110,12 @@ int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char
     } lk;
     lk *out = calloc(nn, sizeof *out), *in = calloc(nn, sizeof *in),
        *sl = calloc(nl ? nl : 1, sizeof *sl);
+    /* rw[l]: the weight a flow on switch link l puts on l ^ 1 (uplink_duplex) */
+    double *rw = calloc(nl ? nl : 1, sizeof *rw);
     size_t *off = NULL;
     int32_t *path = NULL;
     int rc = -1;
-    if (!out || !in || !sl) {
+    if (!out || !in || !sl || !rw) {
         ct_err_set(err, "out of memory for a link fair-share evaluation of %zu arcs", n);
         goto done;
     }
@@ -126,6 +131,16 @@ int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char
     for (size_t s = 0; s < nl; s++)
         sl[s].cap = t->up_cap[s / 2];
     const ct_comm *c = g->comm;
+    if (uplink_duplex && t && t->up_duplex) {
+        for (size_t i = 0; i < n; i++) /* loads first; an inactive arc has no route */
+            for (size_t j = off[i]; j < off[i + 1]; j++)
+                rw[path[j]] += (double)c[i].mult;
+        for (size_t l = 0; l + 1 < nl; l += 2) {
+            const double up = rw[l], down = rw[l + 1];
+            rw[l] = links_duplex(t, (int32_t)l, down);
+            rw[l + 1] = links_duplex(t, (int32_t)l + 1, up);
+        }
+    }
     size_t unfrozen = 0;
     for (size_t i = 0; i < n; i++) {
         rate[i] = 0.0;
@@ -134,8 +149,11 @@ int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char
         const double wm = (weight ? weight[i] : 1.0) * (double)c[i].mult;
         out[c[i].src].nfree += c[i].mult, out[c[i].src].wfree += wm;
         in[c[i].dst].nfree += c[i].mult, in[c[i].dst].wfree += wm;
-        for (size_t j = off[i]; j < off[i + 1]; j++)
+        for (size_t j = off[i]; j < off[i + 1]; j++) {
             sl[path[j]].nfree += c[i].mult, sl[path[j]].wfree += wm;
+            if (rw[path[j]] > 0)
+                sl[path[j] ^ 1].nfree += c[i].mult, sl[path[j] ^ 1].wfree += rw[path[j]] * wm;
+        }
         rate[i] = -1.0;
         unfrozen++;
     }
@@ -157,7 +175,8 @@ int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char
                 continue;
             int hit = FILL_AT(&out[c[i].src]) <= level + tol || FILL_AT(&in[c[i].dst]) <= level + tol;
             for (size_t j = off[i]; j < off[i + 1] && !hit; j++)
-                hit = FILL_AT(&sl[path[j]]) <= level + tol;
+                hit = FILL_AT(&sl[path[j]]) <= level + tol ||
+                      (rw[path[j]] > 0 && FILL_AT(&sl[path[j] ^ 1]) <= level + tol);
             if (hit)
                 rate[i] = -2.0;
         }
@@ -171,9 +190,13 @@ int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char
             out[c[i].src].used += used, out[c[i].src].nfree -= c[i].mult;
             out[c[i].src].wfree -= wm;
             in[c[i].dst].used += used, in[c[i].dst].nfree -= c[i].mult, in[c[i].dst].wfree -= wm;
-            for (size_t j = off[i]; j < off[i + 1]; j++)
-                sl[path[j]].used += used, sl[path[j]].nfree -= c[i].mult,
-                    sl[path[j]].wfree -= wm;
+            for (size_t j = off[i]; j < off[i + 1]; j++) {
+                lk *x = &sl[path[j]], *y = &sl[path[j] ^ 1];
+                x->used += used, x->nfree -= c[i].mult, x->wfree -= wm;
+                if (rw[path[j]] > 0)
+                    y->used += rw[path[j]] * used, y->nfree -= c[i].mult,
+                        y->wfree -= rw[path[j]] * wm;
+            }
             unfrozen--;
             frozen++;
         }
@@ -185,7 +208,7 @@ int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char
 #undef FILL_AT
     rc = 0;
 done:
-    free(out), free(in), free(sl), free(off), free(path);
+    free(out), free(in), free(sl), free(rw), free(off), free(path);
     return rc;
 }
 
@@ -197,7 +220,7 @@ static int fairshare_tree(const ct_penalty_model *m, const ct_tree_map *t, const
     double *rate = malloc((n ? n : 1) * sizeof *rate);
     if (!rate)
         return ct_err_set(err, "out of memory for a link fair-share evaluation of %zu arcs", n);
-    int rc = links_fair_fill(t, g, active, NULL, rate, err);
+    int rc = links_fair_fill(t, g, active, NULL, 0, rate, err);
     for (size_t i = 0; rc == 0 && i < n; i++)
         penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
     free(rate);

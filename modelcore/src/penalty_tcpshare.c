@@ -31,12 +31,21 @@
  *
  * (offered_l(u): the same, over l's communications only), and l holds a
  * queue when offered(l) > LINKS_SATURATED x cap(l). So a NIC in fed by one
- * sender's NIC holds none (that sender's NIC queues first), nor does a
- * 2-leaf tree's downlink, fed by the one uplink before it, nor a wide
- * uplink below one NIC; a slow uplink below two busy NICs does. Computed per evaluation from the
+ * sender's NIC holds none (that sender's NIC queues first), nor a wide
+ * uplink below one NIC; a slow uplink below two busy NICs does. A switch
+ * link whose communications all come through one other switch link (a
+ * two-leaf tree's downlink after the other leaf's uplink) holds none
+ * either, whatever their capacities: both are calibrated from pairs' rates
+ * that differ by measurement noise (5.3 and 5.9 MB/s for two 50 Mbit/s
+ * trunks in one run), and a queue between them would be read from that
+ * noise; a queue there needs two upstream switch links merging. Computed per evaluation from the
  * communications in flight, so the progressive evaluation and the simulator
  * see queues drain as communications end. With one switch the links are the
  * NICs alone and the same rule applies there.
+ *
+ * An uplink with a measured duplex share (topology.h up_duplex, calibrate
+ * --uplink-duplex) couples its two directions in the filling as in the
+ * duplex model's tree rule (links.h links_duplex).
  *
  * Measured on the emulated two-leaf cluster (doc/multiswitch.md, session 13).
  */
@@ -170,8 +179,14 @@ static int queue_weights(double bias, const ct_tree_map *t, const ct_graph *g,
     const seqs q = {.t = t, .nn = nn, .first = first, .link = link, .mult = mult};
     for (size_t l = 0; l < nlinks; l++) {
         size_t m = lo[l + 1] - lo[l];
-        for (size_t k = 0; k < m; k++)
+        int64_t up1 = -2; /* the one switch link before l, -1 when several or a NIC */
+        for (size_t k = 0; k < m; k++) {
             it[k] = (item){.arc = byl[lo[l] + k] >> 8, .pos = byl[lo[l] + k] & 0xff};
+            int64_t u = it[k].pos ? link[first[it[k].arc] + it[k].pos - 1] : -1;
+            up1 = (up1 == -2 || up1 == u) && u >= 2 * (int64_t)nn ? u : -1;
+        }
+        if (l >= 2 * nn && up1 >= 0)
+            continue; /* a switch link after one other: one pipe, see the top */
         queue[l] = m > 0 && feed(&q, it, m, 0) > LINKS_SATURATED * link_cap(t, nn, (int64_t)l);
     }
     for (size_t i = 0; i < n; i++) {
@@ -205,7 +220,7 @@ static int tcpshare_eval(const ct_penalty_model *m, const ct_tree_map *t, const 
     if (!w || !rate)
         ct_err_set(err, "out of memory for a TCP-share evaluation of %zu arcs", n);
     else if (queue_weights(m->real[CT_TCPSHARE_BIAS], t, g, active, w, err) == 0 &&
-             links_fair_fill(t, g, active, w, rate, err) == 0) {
+             links_fair_fill(t, g, active, w, 1, rate, err) == 0) {
         for (size_t i = 0; i < n; i++)
             penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
         rc = 0;

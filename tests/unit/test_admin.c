@@ -993,6 +993,52 @@ static void test_p2p_miss_flagged(void **state)
  * written capacity is the GigE share beta x the aggregate, the aggregate
  * capped at one pair's rate: the two pairs' 6.66 MB/s are more than the
  * 50 Mbit/s trunk carries (their starts were staggered on the loaded host). */
+/* On a partition over several leaves, --incast writes the TCP share
+ * (penalty_tcpshare.c, bias 1.5) unless --pattern-model says otherwise; the
+ * same outputs without the uplink step (one switch) keep the duplex fair
+ * share (doc/multiswitch.md, "The TCP share"). */
+static void test_calibrate_tree_tcpshare_default(void **state)
+{
+    (void)state;
+    const char *dir = CT_FIXTURES "/calibrate/emu-tree-4to1";
+    result r = run("calibrate", "--fabric", "emu", "--from", dir, "--incast", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "penalty model written: TCP share (several leaves)");
+    ct_sigfile sf;
+    load_stdout(&r, &sf);
+    assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_TCPSHARE);
+    close_rel(sf.fabrics[0].penalty.real[CT_TCPSHARE_BIAS], 1.5, 0, "bias");
+    assert_non_null(strstr(sf.fabrics[0].penalty_source, "the default with --incast"));
+    assert_non_null(sf.fabrics[0].topology);
+    ct_sigfile_free(&sf);
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--from", dir, "--incast", "--pattern-model", "duplex",
+            NULL);
+    expect_status(&r, 0);
+    load_stdout(&r, &sf);
+    assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_DUPLEX);
+    ct_sigfile_free(&sf);
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--from", dir, "--pattern-model", "tcpshare", NULL);
+    expect_status(&r, 0);
+    load_stdout(&r, &sf);
+    assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_TCPSHARE);
+    assert_non_null(strstr(sf.fabrics[0].penalty_source, "--pattern-model tcpshare"));
+    ct_sigfile_free(&sf);
+    done(&r);
+    /* the same outputs without uplink.csv: one switch, the duplex fair share */
+    char tmp[] = "/tmp/ct-tcpshare-XXXXXX";
+    fixture_but(tmp, dir, "uplink.csv");
+    r = run("calibrate", "--fabric", "emu", "--from", tmp, "--incast", NULL);
+    expect_status(&r, 0);
+    load_stdout(&r, &sf);
+    assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_DUPLEX);
+    assert_null(sf.fabrics[0].topology);
+    ct_sigfile_free(&sf);
+    done(&r);
+    fixture_drop(tmp);
+}
+
 static void test_calibrate_tree(void **state)
 {
     (void)state;
@@ -1193,8 +1239,8 @@ static void test_calibrate_tree_duplex(void **state)
                     "--from", fx, NULL);
     expect_status(&r0, 0);
     expect_in(r0.err, "uplink of leaf1: 1 pair each way, mean 0.1837 s, against 0.1745 s alone "
-                      "(1.05 x) -> uplink_duplex 0.053 (not written: --uplink-duplex writes "
-                      "it)\n");
+                      "(1.05 x) -> uplink_duplex 0.053 (not written: --uplink-duplex or the TCP "
+                      "share writes it)\n");
     expect_not_in(r0.out, "uplink_duplex");
     done(&r0);
     result r = run("calibrate", "--fabric", "emu", "--incast", "--pattern-model", "gige",
@@ -1211,6 +1257,28 @@ static void test_calibrate_tree_duplex(void **state)
     close_rel(t->sw[ct_topology_switch(t, "leaf1")].duplex, 0.053, 1e-12, "leaf1 duplex");
     close_rel(t->sw[ct_topology_switch(t, "leaf2")].duplex, 0.09, 1e-12, "leaf2 duplex");
     ct_sigfile_free(&sf);
+    done(&r);
+    /* the TCP share (--incast's default on several leaves) writes it too,
+     * unless --no-uplink-duplex; both options at once are refused */
+    r = run("calibrate", "--fabric", "emu", "--incast", "--from", fx, NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "(1.09 x) -> uplink_duplex 0.09\n");
+    load_stdout(&r, &sf);
+    assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_TCPSHARE);
+    t = sf.fabrics[0].topology;
+    close_rel(t->sw[ct_topology_switch(t, "leaf2")].duplex, 0.09, 1e-12, "leaf2 duplex, tcpshare");
+    ct_sigfile_free(&sf);
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--incast", "--no-uplink-duplex", "--from", fx, NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "-> uplink_duplex 0.09 (not written");
+    expect_not_in(r.out, "uplink_duplex");
+    expect_in(r.out, "model: tcpshare");
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--uplink-duplex", "--no-uplink-duplex", "--from", fx,
+            NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--uplink-duplex and --no-uplink-duplex together (accepted: at most one");
     done(&r);
     /* an uplink as fast as the pairs: one pair and two pairs at ~12 MB/s each */
     char hd[] = "/tmp/ct-admin-duplex-XXXXXX";
@@ -1319,6 +1387,7 @@ int main(void)
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_threshold_and_extensions),
         cmocka_unit_test(test_calibrate_tree),
+        cmocka_unit_test(test_calibrate_tree_tcpshare_default),
         cmocka_unit_test(test_calibrate_tree_2to1),
         cmocka_unit_test(test_calibrate_tree_duplex),
         cmocka_unit_test(test_calibrate_tree_times),

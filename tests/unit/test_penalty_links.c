@@ -284,10 +284,13 @@ static void test_uplink_duplex(void **state)
     const double cap[] = {0, 0.5, 0.5};
     ct_tree_map tm;
     make_map(&tm, 3, parent, cap, 4, leaf);
+    /* the TCP share: each flow crosses one standing queue (its uplink; its
+     * NICs carry one communication, the downlink is fed by the uplink), so
+     * it fills as the duplex model does */
     const ct_model_kind kinds[] = {CT_MODEL_STOPGO, CT_MODEL_GIGE, CT_MODEL_DUPLEX,
-                                   CT_MODEL_FAIRSHARE};
-    const double one_way[] = {2.0, 1.5, 2.0, 2.0}, both[] = {2.4, 1.8, 2.4, 2.0};
-    for (int k = 0; k < 4; k++) {
+                                   CT_MODEL_FAIRSHARE, CT_MODEL_TCPSHARE};
+    const double one_way[] = {2.0, 1.5, 2.0, 2.0, 2.0}, both[] = {2.4, 1.8, 2.4, 2.0, 2.4};
+    for (int k = 0; k < 5; k++) {
         ct_penalty_model m = model(kinds[k], 0);
         m.tree = &tm;
         double p0[2], p[2];
@@ -517,6 +520,29 @@ static void test_tcpshare_beat_down(void **state)
     assert_int_equal(ct_penalties(&fs, &g, q, &err), 0);
     close_rel(p[1], 4.0, 1e-12, "tcpshare, wide uplink");
     close_rel(q[1], 4.0, 1e-12, "fairshare, wide uplink");
+    /* a ring over both leaves whose uplinks were measured 12 % apart (0.446
+     * and 0.4998 NIC, run r4aa) with their duplex shares: the crossing flow
+     * from the faster uplink into the slower downlink reads no queue there
+     * (one pipe), so both crossing flows fill as in the duplex model's
+     * coupling, 0.446 / 1.158 each (before that rule: 2.37 and 6.70) */
+    ct_graph r;
+    assert_int_equal(ct_graph_init(&r, 4, &err), 0);
+    for (int32_t v = 0; v < 4; v++)
+        assert_int_equal(ct_graph_add(&r, v, (v + 1) % 4, 1, 1e6, &err), 0);
+    tm.up_cap[1] = 0.446, tm.up_cap[2] = 0.4998;
+    tm.up_duplex[1] = 0.158, tm.up_duplex[2] = 0.068;
+    ct_penalty_model dx = CT_DUPLEX_MODEL(0);
+    dx.tree = &tm;
+    double pr[4], pd[4];
+    m.real[CT_TCPSHARE_BIAS] = 1.5;
+    assert_int_equal(ct_penalties(&m, &r, pr, &err), 0);
+    assert_int_equal(ct_penalties(&dx, &r, pd, &err), 0);
+    for (int k = 0; k < 4; k++)
+        close_rel(pr[k], pd[k], 1e-12, "tcpshare = duplex coupling, uplinks 12 % apart");
+    close_rel(pr[1], 1.158 / 0.446, 1e-12, "crossing flow, leaf1's uplink");
+    close_rel(pr[3], pr[1], 1e-12, "the other crossing flow alike");
+    tm.up_duplex[1] = tm.up_duplex[2] = 0;
+    ct_graph_free(&r);
     /* out of range: refused by its key */
     m.real[CT_TCPSHARE_BIAS] = 5;
     assert_int_equal(ct_penalties(&m, &g, p, &err), -1);

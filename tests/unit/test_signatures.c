@@ -55,6 +55,8 @@ static const bad_case bad_cases[] = {
      "source)"},
     {"bad_gamma_i_range.yaml", 5, 49,
      "fabrics.eth0.penalty.gamma_i is 1.5 (accepted: a number >= 0 and < 1)"},
+    {"bad_tcpshare_bias.yaml", 5, 38,
+     "fabrics.emu.penalty.bias is 5 (accepted: a number >= 0 and <= 4)"},
     {"bad_stopgo_method.yaml", 5, 38,
      "fabrics.myri.penalty.method 'fastest' is unknown (accepted: auto, exact, scalable)"},
     {"bad_duplicate_fabric.yaml", 7, 3, "duplicate name 'eth0' in fabrics, first at line 3"},
