@@ -35,6 +35,25 @@ static inline double links_duplex(const ct_tree_map *t, int32_t l, double load_r
     return t->up_duplex[l / 2];
 }
 
+/* rw[l] (2 * t->nswitches zeroed entries filled): the weight a flow on
+ * switch link l puts on l ^ 1, the uplink's other direction, from the
+ * routes off/path of g's arcs (links_routes; an inactive arc has none):
+ * links_duplex of that direction's load. Used by the fillings that couple
+ * an uplink's two directions (the duplex and TCP shares). */
+static inline void links_duplex_weights(const ct_tree_map *t, const ct_graph *g, const size_t *off,
+                                        const int32_t *path, double *rw)
+{
+    const size_t nl = 2 * (size_t)t->nswitches;
+    for (size_t i = 0; i < g->ncomm; i++) /* loads first */
+        for (size_t j = off[i]; j < off[i + 1]; j++)
+            rw[path[j]] += (double)g->comm[i].mult;
+    for (size_t l = 0; l + 1 < nl; l += 2) {
+        const double up = rw[l], down = rw[l + 1];
+        rw[l] = links_duplex(t, (int32_t)l, down);
+        rw[l + 1] = links_duplex(t, (int32_t)l + 1, up);
+    }
+}
+
 /* Tasks under each switch (under[s], ns zeroed entries filled; the node's
  * leaf and every switch above it count its tasks), and the job's total. The
  * walk up stops after ns steps, so a parent cycle cannot hang it. */

@@ -179,14 +179,8 @@ static int duplex_fill(double duplex, const ct_graph *g, const unsigned char *ac
         return ct_err_set(err, "out of memory for a duplex fair-share evaluation of %zu arcs", n);
     }
     const ct_comm *c = g->comm;
-    for (size_t i = 0; t && i < n; i++) /* loads first; an inactive arc has no route */
-        for (size_t j = off[i]; j < off[i + 1]; j++)
-            rw[path[j]] += (double)c[i].mult;
-    for (size_t l = 0; l + 1 < nl; l += 2) {
-        const double up = rw[l], down = rw[l + 1];
-        rw[l] = links_duplex(t, (int32_t)l, down);
-        rw[l + 1] = links_duplex(t, (int32_t)l + 1, up);
-    }
+    if (t)
+        links_duplex_weights(t, g, off, path, rw);
     size_t unfrozen = 0;
     for (size_t i = 0; i < n; i++) {
         rate[i] = 0.0;

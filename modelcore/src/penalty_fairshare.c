@@ -131,16 +131,8 @@ int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char
     for (size_t s = 0; s < nl; s++)
         sl[s].cap = t->up_cap[s / 2];
     const ct_comm *c = g->comm;
-    if (uplink_duplex && t && t->up_duplex) {
-        for (size_t i = 0; i < n; i++) /* loads first; an inactive arc has no route */
-            for (size_t j = off[i]; j < off[i + 1]; j++)
-                rw[path[j]] += (double)c[i].mult;
-        for (size_t l = 0; l + 1 < nl; l += 2) {
-            const double up = rw[l], down = rw[l + 1];
-            rw[l] = links_duplex(t, (int32_t)l, down);
-            rw[l + 1] = links_duplex(t, (int32_t)l + 1, up);
-        }
-    }
+    if (uplink_duplex && t && t->up_duplex)
+        links_duplex_weights(t, g, off, path, rw);
     size_t unfrozen = 0;
     for (size_t i = 0; i < n; i++) {
         rate[i] = 0.0;
