@@ -13,69 +13,28 @@
 #include <math.h>
 #include <stdlib.h>
 
-typedef struct nic {
-    double used;     /* bandwidth taken by frozen flows */
-    int64_t nfree;   /* unfrozen flows through this NIC (communications) */
-} nic;
+/* Penalties 1 / rate from links_fair_fill (below) on the tree t, or on the
+ * NICs alone (t NULL: one switch). */
+static int fair_penalties(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
+                          double *penalty, ct_err *err)
+{
+    const size_t n = g->ncomm;
+    double *rate = malloc((n ? n : 1) * sizeof *rate);
+    if (!rate)
+        return ct_err_set(err, "out of memory for a fair-share evaluation of %zu arcs", n);
+    int rc = links_fair_fill(t, g, active, NULL, 0, rate, err);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
+    free(rate);
+    return rc;
+}
 
 int ct_fairshare_penalties_ex(const ct_graph *g, const unsigned char *active, double *penalty,
                               ct_err *err)
 {
     if (g->nnodes < 1)
         return ct_err_set(err, "graph with %d nodes (accepted: >= 1)", (int)g->nnodes);
-    const size_t n = g->ncomm, nn = (size_t)g->nnodes;
-    nic *out = calloc(nn, sizeof *out), *in = calloc(nn, sizeof *in);
-    double *rate = malloc((n ? n : 1) * sizeof *rate);
-    if (!out || !in || !rate) {
-        free(out), free(in), free(rate);
-        return ct_err_set(err, "out of memory for a fair-share evaluation of %zu arcs", n);
-    }
-    const ct_comm *c = g->comm;
-    size_t unfrozen = 0;
-    for (size_t i = 0; i < n; i++) {
-        rate[i] = 0.0;
-        if (active && !active[i])
-            continue;
-        out[c[i].src].nfree += c[i].mult;
-        in[c[i].dst].nfree += c[i].mult;
-        rate[i] = -1.0; /* unfrozen */
-        unfrozen++;
-    }
-    while (unfrozen > 0) {
-        /* The water level at which the first NIC fills: (1 - used) / nfree. */
-        double level = INFINITY;
-        for (size_t v = 0; v < nn; v++) {
-            if (out[v].nfree > 0 && (1.0 - out[v].used) / (double)out[v].nfree < level)
-                level = (1.0 - out[v].used) / (double)out[v].nfree;
-            if (in[v].nfree > 0 && (1.0 - in[v].used) / (double)in[v].nfree < level)
-                level = (1.0 - in[v].used) / (double)in[v].nfree;
-        }
-        const double tol = level * 1e-12;
-        /* Freeze every unfrozen flow through a NIC that fills at this level. */
-        for (size_t i = 0; i < n; i++) {
-            if (rate[i] >= 0)
-                continue;
-            const nic *o = &out[c[i].src], *d = &in[c[i].dst];
-            double lo = (1.0 - o->used) / (double)o->nfree;
-            double ld = (1.0 - d->used) / (double)d->nfree;
-            if (lo <= level + tol || ld <= level + tol)
-                rate[i] = -2.0; /* marked: freeze after the scan, levels must not move */
-        }
-        for (size_t i = 0; i < n; i++) {
-            if (rate[i] != -2.0)
-                continue;
-            rate[i] = level;
-            out[c[i].src].used += level * (double)c[i].mult;
-            out[c[i].src].nfree -= c[i].mult;
-            in[c[i].dst].used += level * (double)c[i].mult;
-            in[c[i].dst].nfree -= c[i].mult;
-            unfrozen--;
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
-    free(out), free(in), free(rate);
-    return 0;
+    return fair_penalties(NULL, g, active, penalty, err);
 }
 
 int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err)
@@ -88,9 +47,9 @@ int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err)
  * Max-min fair share over every link a flow crosses: its NIC out and NIC in
  * (capacity 1) and the switch links of its route (capacity up_cap, links.h).
  * The sharing couples a route's links, so the model computes the whole tree
- * itself. Mirrors ct_fairshare_penalties_ex step for step (same level
- * formula, same tolerance, same freezing order), so that with no switch link
- * on any route it computes the same doubles.
+ * itself. One filling for both: with t NULL (one switch, ct_fairshare_
+ * penalties_ex) or no switch link on any route it is the NICs' max-min, so a
+ * tree under one switch computes the same doubles.
  *
  * Weighted (links.h links_fair_fill; weight non-NULL, our extension, session
  * 13): every unfrozen flow i rises at weight[i] x the level, a link filling
@@ -208,15 +167,7 @@ static int fairshare_tree(const ct_penalty_model *m, const ct_tree_map *t, const
                           const unsigned char *active, double *penalty, ct_err *err)
 {
     (void)m;
-    const size_t n = g->ncomm;
-    double *rate = malloc((n ? n : 1) * sizeof *rate);
-    if (!rate)
-        return ct_err_set(err, "out of memory for a link fair-share evaluation of %zu arcs", n);
-    int rc = links_fair_fill(t, g, active, NULL, 0, rate, err);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
-    free(rate);
-    return rc;
+    return fair_penalties(t, g, active, penalty, err);
 }
 
 /* ---- the model's entry in the registry (model.h) */
