@@ -23,7 +23,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 17
+tap_plan 18
 
 out=$(timeout 120 "$EMU" up 4 100mbit --tasks-per-node 2 --leaves 2 --trunk 50mbit 2>&1)
 rc=$?
@@ -65,10 +65,12 @@ tap_like "$(grep -A3 '"leaf1":' "$sig" | tr -d '\n')" 'nodes: \["n1", "n2"\] *up
     "imported: leaf1 holds n1, n2 with a 6.25 MB/s uplink"
 
 # calibrate on the two-leaf partition: the tree from scontrol show topology,
-# the uplinks measured with cross-leaf node pairs, both in the fabric
+# the uplinks measured with cross-leaf node pairs, both in the fabric; with
+# --incast (as scripts/multiswitch-report calibrates) the patterns' model on
+# several leaves is the TCP share (penalty_tcpshare.c)
 cal=$CT_EMU_DIR/calib.yaml
 log=$(timeout 500 "$ADMIN" calibrate --fabric emu --partition emu --nodes 4 --tasks-per-node 2 \
-    --quick --conflict-size 1M --out "$cal" --raw "$CT_EMU_DIR/raw" 2>&1)
+    --quick --incast --conflict-size 1M --out "$cal" --raw "$CT_EMU_DIR/raw" 2>&1)
 rc=$?
 tap_is "$rc" 0 "calibrate on a partition under two leaves exits 0"
 [ $rc -eq 0 ] || tap_diag "$(tail -20 <<<"$log")"
@@ -88,6 +90,8 @@ reps=$(sed -n 's/^# conflict m=[0-9]*: \([0-9]*\) repetitions, u0k:.*/\1/p' "$CT
     sort -u | tr '\n' ' ')
 ntimes=$(grep -A1 ', u0k:a:' "$CT_EMU_DIR/raw/uplink.csv" | sed -n 's/^# times://p' | wc -w)
 tap_is "$reps/$ntimes" "7 /7" "the uplink step ran 7 repetitions under --quick, each one's time kept"
+tap_like "$(grep -A1 'model:' "$cal" | tr -d '\n')" 'model: tcpshare *bias: 1.5' \
+    "calibrate --incast over two leaves writes the TCP share (bias 1.5) for the patterns"
 tree=$(awk '/topology:/,0' "$cal" | tr -d '\n')
 tap_like "$tree" '"leaf1":.*nodes: \["n1", "n2"\] *uplink_MBps: [0-9.]+.*"leaf2":.*nodes: \["n3", "n4"\]' \
     "the calibrated fabric carries the tree (leaf1: n1 n2, leaf2: n3 n4) with measured uplinks"
