@@ -80,7 +80,7 @@ size_t links_route(const ct_tree_map *t, int32_t a, int32_t b, int32_t *out);
 
 /* The routes of g's active arcs (active NULL: all) in one array: arc i's
  * switch links are (*path)[(*off)[i] .. (*off)[i + 1]), none for an inactive
- * arc. *off has g->ncomm + 1 entries. Both freed by the caller (also on
+ * arc, none for any arc when t is NULL (one switch). *off has g->ncomm + 1 entries. Both freed by the caller (also on
  * error: set to NULL first). */
 int links_routes(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
                  size_t **off, int32_t **path, ct_err *err);
@@ -88,11 +88,11 @@ int links_routes(const ct_tree_map *t, const ct_graph *g, const unsigned char *a
 /* Max-min fair share by progressive filling over every link of g's active
  * arcs' routes (t NULL: one switch, the NICs only), each unfrozen arc rising
  * at weight[i] x the common level (weight NULL: all 1, the max-min baseline
- * of penalty_fairshare.c bit for bit): rate[i], in NIC units, for each
- * active arc, 0 for the others. uplink_duplex: each flow on switch link l
- * also weighs links_duplex() in l ^ 1 (0: the uplinks' duplex share is not
- * used). Defined in penalty_fairshare.c. */
-int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
-                    const double *weight, int uplink_duplex, double *rate, ct_err *err);
+ * of penalty_fairshare.c bit for bit): penalty[i] = 1 / its rate (in NIC
+ * units) for each active arc, 0 for the others. uplink_duplex: each flow on
+ * switch link l also weighs links_duplex() in l ^ 1 (0: the uplinks' duplex
+ * share is not used). Defined in penalty_fairshare.c. */
+int links_fair_penalties(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
+                         const double *weight, int uplink_duplex, double *penalty, ct_err *err);
 
 #endif

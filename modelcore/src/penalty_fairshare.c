@@ -13,28 +13,12 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Penalties 1 / rate from links_fair_fill (below) on the tree t, or on the
- * NICs alone (t NULL: one switch). */
-static int fair_penalties(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
-                          double *penalty, ct_err *err)
-{
-    const size_t n = g->ncomm;
-    double *rate = malloc((n ? n : 1) * sizeof *rate);
-    if (!rate)
-        return ct_err_set(err, "out of memory for a fair-share evaluation of %zu arcs", n);
-    int rc = links_fair_fill(t, g, active, NULL, 0, rate, err);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
-    free(rate);
-    return rc;
-}
-
 int ct_fairshare_penalties_ex(const ct_graph *g, const unsigned char *active, double *penalty,
                               ct_err *err)
 {
     if (g->nnodes < 1)
         return ct_err_set(err, "graph with %d nodes (accepted: >= 1)", (int)g->nnodes);
-    return fair_penalties(NULL, g, active, penalty, err);
+    return links_fair_penalties(NULL, g, active, NULL, 0, penalty, err); /* one switch */
 }
 
 int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err)
@@ -51,7 +35,7 @@ int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err)
  * penalties_ex) or no switch link on any route it is the NICs' max-min, so a
  * tree under one switch computes the same doubles.
  *
- * Weighted (links.h links_fair_fill; weight non-NULL, our extension, session
+ * Weighted (links.h links_fair_penalties; weight non-NULL, our extension, session
  * 13): every unfrozen flow i rises at weight[i] x the level, a link filling
  * at level (cap - used) / (sum of its unfrozen flows' weights); the TCP share
  * (penalty_tcpshare.c) uses it. weight NULL is the max-min above, bit for
@@ -59,8 +43,8 @@ int ct_fairshare_penalties(const ct_graph *g, double *penalty, ct_err *err)
  * flow on switch link l also weighs links_duplex (links.h) in l ^ 1, the
  * uplink's other direction, where that one is saturated and the map has a
  * measured share, as in the duplex model's tree rule (penalty_duplex.c). */
-int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
-                    const double *weight, int uplink_duplex, double *rate, ct_err *err)
+int links_fair_penalties(const ct_tree_map *t, const ct_graph *g, const unsigned char *active,
+                         const double *weight, int uplink_duplex, double *penalty, ct_err *err)
 {
     const size_t n = g->ncomm, nn = (size_t)g->nnodes, nl = t ? 2 * (size_t)t->nswitches : 0;
     typedef struct lk {
@@ -70,21 +54,16 @@ int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char
     lk *out = calloc(nn, sizeof *out), *in = calloc(nn, sizeof *in),
        *sl = calloc(nl ? nl : 1, sizeof *sl);
     /* rw[l]: the weight a flow on switch link l puts on l ^ 1 (uplink_duplex) */
-    double *rw = calloc(nl ? nl : 1, sizeof *rw);
+    double *rw = calloc(nl ? nl : 1, sizeof *rw), *rate = malloc((n ? n : 1) * sizeof *rate);
     size_t *off = NULL;
     int32_t *path = NULL;
     int rc = -1;
-    if (!out || !in || !sl || !rw) {
+    if (!out || !in || !sl || !rw || !rate) {
         ct_err_set(err, "out of memory for a link fair-share evaluation of %zu arcs", n);
         goto done;
     }
-    if (t) {
-        if (links_routes(t, g, active, &off, &path, err) < 0)
-            goto done;
-    } else if (!(off = calloc(n + 1, sizeof *off))) { /* one switch: no route has a link */
-        ct_err_set(err, "out of memory for a link fair-share evaluation of %zu arcs", n);
+    if (links_routes(t, g, active, &off, &path, err) < 0)
         goto done;
-    }
     for (size_t v = 0; v < nn; v++)
         out[v].cap = in[v].cap = 1.0;
     for (size_t s = 0; s < nl; s++)
@@ -157,9 +136,11 @@ int links_fair_fill(const ct_tree_map *t, const ct_graph *g, const unsigned char
         }
     }
 #undef FILL_AT
+    for (size_t i = 0; i < n; i++)
+        penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
     rc = 0;
 done:
-    free(out), free(in), free(sl), free(rw), free(off), free(path);
+    free(out), free(in), free(sl), free(rw), free(rate), free(off), free(path);
     return rc;
 }
 
@@ -167,7 +148,7 @@ static int fairshare_tree(const ct_penalty_model *m, const ct_tree_map *t, const
                           const unsigned char *active, double *penalty, ct_err *err)
 {
     (void)m;
-    return fair_penalties(t, g, active, penalty, err);
+    return links_fair_penalties(t, g, active, NULL, 0, penalty, err);
 }
 
 /* ---- the model's entry in the registry (model.h) */

@@ -67,14 +67,14 @@ int links_routes(const ct_tree_map *t, const ct_graph *g, const unsigned char *a
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {
         (*off)[i] = total;
-        if (!(active && !active[i]))
+        if (t && !(active && !active[i]))
             total += links_route(t, g->comm[i].src, g->comm[i].dst, r);
     }
     (*off)[n] = total;
     *path = malloc((total ? total : 1) * sizeof **path);
     if (!*path)
         return ct_err_set(err, "out of memory for the routes of %zu arcs", n);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; t && i < n; i++)
         if (!(active && !active[i]))
             links_route(t, g->comm[i].src, g->comm[i].dst, *path + (*off)[i]);
     return 0;

@@ -14,7 +14,7 @@
  * Reading (ours): a flow through h standing queues of about the same delay
  * and drop rate (shaped links with queues of the same length) has RTT ~ h
  * and p ~ h, so its rate relative to a one-queue flow is h^(-3/2). The model
- * is the fair share's progressive filling (links.h links_fair_fill) with
+ * is the fair share's progressive filling (links.h links_fair_penalties) with
  * each flow rising at weight w = max(h, 1)^(-bias), bias = 3/2 from the
  * formula (the YAML key; 0 is the fair share exactly). Flows with equal h
  * share as in the fair share; a link's capacity is never exceeded.
@@ -38,9 +38,9 @@
  * either, whatever their capacities: both are calibrated from pairs' rates
  * that differ by measurement noise (5.3 and 5.9 MB/s for two 50 Mbit/s
  * trunks in one run), and a queue between them would be read from that
- * noise; a queue there needs two upstream switch links merging. Computed per evaluation from the
- * communications in flight, so the progressive evaluation and the simulator
- * see queues drain as communications end. With one switch the links are the
+ * noise; a queue there needs two upstream switch links merging. Computed
+ * per evaluation from the communications in flight, so the progressive
+ * evaluation and the simulator see queues drain as communications end. With one switch the links are the
  * NICs alone and the same rule applies there.
  *
  * An uplink with a measured duplex share (topology.h up_duplex, calibrate
@@ -62,10 +62,10 @@
  * in; numbered out(v) = v, in(v) = nn + v, switch link s = 2 nn + s. */
 typedef struct seqs {
     const ct_tree_map *t;
+    const ct_comm *comm; /* the graph's arcs (their multiplicities) */
     size_t nn;
     const size_t *first; /* arc i's links: link[first[i] .. first[i + 1]) */
     const int64_t *link;
-    const int64_t *mult;
 } seqs;
 
 /* (arc, position on its route): a communication arriving at a link. */
@@ -97,7 +97,7 @@ static double feed(const seqs *q, item *it, size_t n, int depth)
     if (it[0].pos == 0) { /* NIC out: every item is at position 0 of its route */
         int64_t m = 0;
         for (size_t k = 0; k < n; k++)
-            m += q->mult[it[k].arc];
+            m += q->comm[it[k].arc].mult;
         return (double)m;
     }
     for (size_t k = 0; k < n; k++)
@@ -126,23 +126,18 @@ static int queue_weights(double bias, const ct_tree_map *t, const ct_graph *g,
     const size_t nlinks = 2 * nn + nl;
     size_t *off = NULL, *first = malloc((n + 1) * sizeof *first), *byl = NULL, *lo = NULL;
     int32_t *path = NULL;
-    int64_t *link = NULL, *mult = malloc((n ? n : 1) * sizeof *mult);
+    int64_t *link = NULL;
     item *it = NULL;
     unsigned char *queue = calloc(nlinks, 1);
     int rc = -1;
-    if (!first || !mult || !queue)
+    if (!first || !queue)
         goto oom;
-    if (t) {
-        if (links_routes(t, g, active, &off, &path, err) < 0)
-            goto done;
-    } else if (!(off = calloc(n + 1, sizeof *off))) {
-        goto oom;
-    }
+    if (links_routes(t, g, active, &off, &path, err) < 0)
+        goto done;
     const ct_comm *c = g->comm;
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {
         first[i] = total;
-        mult[i] = c[i].mult;
         if (!(active && !active[i]))
             total += off[i + 1] - off[i] + 2;
     }
@@ -176,7 +171,7 @@ static int queue_weights(double bias, const ct_tree_map *t, const ct_graph *g,
                     byl[fill[link[k]]++] = i << 8 | (k - first[i]); /* pos < 2 + 128 */
         free(fill);
     }
-    const seqs q = {.t = t, .nn = nn, .first = first, .link = link, .mult = mult};
+    const seqs q = {.t = t, .comm = c, .nn = nn, .first = first, .link = link};
     for (size_t l = 0; l < nlinks; l++) {
         size_t m = lo[l + 1] - lo[l];
         int64_t up1 = -2; /* the one switch link before l, -1 when several or a NIC */
@@ -204,7 +199,7 @@ static int queue_weights(double bias, const ct_tree_map *t, const ct_graph *g,
 oom:
     ct_err_set(err, "out of memory for the standing queues of %zu arcs", n);
 done:
-    free(off), free(first), free(byl), free(lo), free(path), free(link), free(mult), free(it);
+    free(off), free(first), free(byl), free(lo), free(path), free(link), free(it);
     free(queue);
     return rc;
 }
@@ -215,17 +210,13 @@ static int tcpshare_eval(const ct_penalty_model *m, const ct_tree_map *t, const 
     if (g->nnodes < 1)
         return ct_err_set(err, "graph with %d nodes (accepted: >= 1)", (int)g->nnodes);
     const size_t n = g->ncomm;
-    double *w = malloc((n ? n : 1) * sizeof *w), *rate = malloc((n ? n : 1) * sizeof *rate);
-    int rc = -1;
-    if (!w || !rate)
-        ct_err_set(err, "out of memory for a TCP-share evaluation of %zu arcs", n);
-    else if (queue_weights(m->real[CT_TCPSHARE_BIAS], t, g, active, w, err) == 0 &&
-             links_fair_fill(t, g, active, w, 1, rate, err) == 0) {
-        for (size_t i = 0; i < n; i++)
-            penalty[i] = (active && !active[i]) ? 0.0 : 1.0 / rate[i];
-        rc = 0;
-    }
-    free(w), free(rate);
+    double *w = malloc((n ? n : 1) * sizeof *w);
+    if (!w)
+        return ct_err_set(err, "out of memory for a TCP-share evaluation of %zu arcs", n);
+    int rc = queue_weights(m->real[CT_TCPSHARE_BIAS], t, g, active, w, err);
+    if (rc == 0)
+        rc = links_fair_penalties(t, g, active, w, 1, penalty, err);
+    free(w);
     return rc;
 }
 
