@@ -24,7 +24,7 @@ static void help(void)
     printf("Usage: contention-admin simulate TRACE --fabric NAME\n"
            "           (--cpus-per-node SPEC | --nodes N --cores C)\n"
            "           [--placement rrn|rrp|random[:SEED]|list:FILE]\n"
-           "           [--model gige|stopgo|fairshare|none] [--measured FILE]\n"
+           "           [--model MODEL] [--measured FILE]\n"
            "           [--nodelist HOSTLIST]\n"
            "           [--config PATH] [--summary] [--json]\n\n"
            "Replay the application TRACE (format: doc/trace-format.md) on a cluster with\n"
@@ -42,8 +42,9 @@ static void help(void)
            "                         rrn: one task per node in turn (Slurm cyclic);\n"
            "                         random[:SEED]: seeded random (SEED default 1);\n"
            "                         list:FILE: 'TASK NODE' lines (doc/trace-format.md)\n"
-           "  --model M              override the fabric's penalty model: gige (needs the\n"
-           "                         fabric's GigE parameters), stopgo, fairshare or none\n"
+           "  --model MODEL          override the fabric's penalty model, one of: %s\n"
+           "                         (one with parameters, e.g. gige, only where the fabric\n"
+           "                         carries them: they come from the signature file)\n"
            "  --nodelist HOSTLIST    the cluster's hosts in node order, e.g. n[1-4]: transfers\n"
            "                         are routed over the fabric's switch tree (its topology\n"
            "                         section) and share its uplinks (doc/multiswitch.md)\n"
@@ -52,7 +53,7 @@ static void help(void)
            "  --summary              per task and totals only, no per-communication lines\n"
            "  --json                 one JSON object\n\n"
            "Exit status: 0 ok, 1 invalid input (trace, placement, deadlock), 2 usage error.\n",
-           CT_DEFAULT_SIGNATURES);
+           CT_DEFAULT_SIGNATURES, ct_model_names());
 }
 
 static const char *conflict_name(unsigned k, char *buf, size_t n)
