@@ -57,6 +57,20 @@ def median_ci(v, z=1.96):
     return m, s[r - 1], s[n - r]
 
 
+def median_ratio_ci(a, b, reps=4000, seed=1):
+    """median(b) / median(a) and its ~95 % percentile bootstrap interval
+    (B. Efron and R. Tibshirani, An Introduction to the Bootstrap, 1993,
+    ch. 13): each sample resampled with replacement on its own, REPS times,
+    from a fixed seed so that a report regenerates to the same figures."""
+    import random
+    import statistics
+    rng = random.Random(seed)
+    r = sorted(statistics.median(rng.choices(b, k=len(b))) /
+               statistics.median(rng.choices(a, k=len(a))) for _ in range(reps))
+    return (statistics.median(b) / statistics.median(a), r[int(0.025 * reps)],
+            r[int(0.975 * reps) - 1])
+
+
 if __name__ == "__main__":
     # 4 against 4, fully separated: 2 of the C(8,4) = 70 splits are as extreme
     assert abs(mann_whitney_p([1, 2, 3, 4], [5, 6, 7, 8]) - 2 / 70) < 1e-12
@@ -73,4 +87,11 @@ if __name__ == "__main__":
     assert p < 1e-6, p
     m, lo, hi = median_ci(list(range(1, 56)))
     assert (m, lo, hi) == (28, 20, 36), (m, lo, hi)
+    # one sample against itself: the ratio 1 inside its interval; a sample
+    # against itself doubled: 2 inside, 1 outside
+    v = [1.0 + 0.01 * ((7 * i) % 13) for i in range(40)]
+    r, lo, hi = median_ratio_ci(v, v)
+    assert r == 1.0 and lo <= 1.0 <= hi, (r, lo, hi)
+    r, lo, hi = median_ratio_ci(v, [2 * x for x in v])
+    assert abs(r - 2) < 1e-12 and lo <= 2 <= hi and lo > 1, (r, lo, hi)
     print("ranktest: ok")
