@@ -10,6 +10,8 @@ python3 scripts/lib/ranktest.py
 """
 import itertools
 import math
+import random
+import statistics
 
 
 def mann_whitney_p(a, b):
@@ -50,7 +52,7 @@ def median_ci(v, z=1.96):
     where no such interval reaches 95 %."""
     s = sorted(v)
     n = len(s)
-    m = (s[(n - 1) // 2] + s[n // 2]) / 2 if n else float("nan")
+    m = statistics.median(s) if n else float("nan")
     if n < 6:
         return m, None, None
     r = max(int(math.floor(n / 2 - z * math.sqrt(n) / 2)), 1)  # 1-based
@@ -62,8 +64,6 @@ def median_ratio_ci(a, b, reps=4000, seed=1):
     (B. Efron and R. Tibshirani, An Introduction to the Bootstrap, 1993,
     ch. 13): each sample resampled with replacement on its own, REPS times,
     from a fixed seed so that a report regenerates to the same figures."""
-    import random
-    import statistics
     rng = random.Random(seed)
     r = sorted(statistics.median(rng.choices(b, k=len(b))) /
                statistics.median(rng.choices(a, k=len(a))) for _ in range(reps))
