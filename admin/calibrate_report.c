@@ -268,11 +268,13 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
     } else if (calib_writes_duplex(a, r, f)) {
         fab->penalty = CT_DUPLEX_MODEL(f->dx.delta); /* our extension: penalty_duplex.c */
         fab->penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&f->res.sig);
+        fab->exchange = f->dx.exchange; /* signatures.h: a step's fixed time */
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
-                 "contention-admin calibrate %s: duplex fair share (our extension), delta = "
-                 "median of %zu Alltoall 2x1 points t/T_alone - 1, duplex_incast = "
+                 "contention-admin calibrate %s: duplex fair share (our extension), delta and "
+                 "p2p.exchange_us = %s of %zu Alltoall 2x1 points, duplex_incast = "
                  "gamma_incast / gamma of the Alltoall signature",
-                 r->today, f->dx.nused);
+                 r->today, f->dx.nsizes > 1 ? "slope and intercept" : "median t/T_alone - 1",
+                 f->dx.nused);
     } else if (f->have_gige) {
         fab->penalty = CT_GIGE_MODEL(f->g.share, f->g.skew_in, f->g.skew_out);
         snprintf(fab->penalty_source, sizeof fab->penalty_source,

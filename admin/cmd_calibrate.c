@@ -428,12 +428,18 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     calib_print_report(info, &f->res, &f->g, f->have_gige, f->gige_err);
     if (f->have_duplex)
         fprintf(info,
-                "duplex coupling (our extension): delta = %.3f, the median of %zu Alltoall 2x1 "
-                "points (m >= %.0f KiB: t / T_alone - 1 from %.3f to %.3f%s); incast term "
+                "duplex coupling (our extension): delta = %.3f, %s of %zu Alltoall 2x1 "
+                "points (m >= %.0f KiB: t / T_alone - 1 from %.3f to %.3f%s); exchange step "
+                "exchange_us = %.1f (%s); incast term "
                 "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
                 "1 + %.4f (k-1) times a fair share)%s\n",
-                f->dx.delta, f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
-                f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "",
+                f->dx.delta,
+                f->dx.nsizes > 1 ? "the slope against T_alone's" : "the median t / T_alone - 1",
+                f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
+                f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "", f->dx.exchange * 1e6,
+                f->dx.nsizes < 2          ? "one size: not fitted"
+                : f->dx.exchange < 0 ? "a token bucket refilled between steps"
+                                     : "host and MPI time per step",
                 ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig),
                 calib_writes_duplex(a, r, f) ? "; penalty model written: duplex fair share"
                 : calib_writes_tcpshare(a, r) ? "; penalty model written: TCP share (several leaves)"

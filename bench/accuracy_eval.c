@@ -310,6 +310,7 @@ int main(int argc, char **argv)
         if (ct_fit_duplex(&cur, a2.a2a, a2.na2a, o.saturated_m, &dx, &err) == 0) {
             have_duplex = 1;
             f.penalty = CT_DUPLEX_MODEL(dx.delta);
+            f.exchange = dx.exchange; /* a step's fixed time (signatures.h) */
             if (!failed[0]) /* the incast term from the Alltoall's gamma(k) */
                 f.penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&r.sig);
         } else {
@@ -405,11 +406,12 @@ int main(int argc, char **argv)
                g.skew_out, g.has_gammas ? g.gamma_scheme : "gammas not fitted",
                g.note[0] ? ": " : "", g.note);
     if (have_duplex)
-        printf("# duplex: delta %.3f (median of %zu Alltoall 2x1 points with m >= %.0f KiB: "
-               "t / T_alone - 1 from %.3f to %.3f), incast term %.4f (gamma_incast / gamma); "
-               "pattern penalty model: duplex fair share\n",
-               dx.delta, dx.nused, o.saturated_m / 1024, dx.lo, dx.hi,
-               f.penalty.real[CT_DUPLEX_INCAST]);
+        printf("# duplex: delta %.3f and exchange step %.0f us (%s of %zu Alltoall 2x1 points "
+               "with m >= %.0f KiB; t / T_alone - 1 from %.3f to %.3f), incast term %.4f "
+               "(gamma_incast / gamma); pattern penalty model: duplex fair share\n",
+               dx.delta, dx.exchange * 1e6,
+               dx.nsizes > 1 ? "slope and intercept" : "median t / T_alone - 1", dx.nused,
+               o.saturated_m / 1024, dx.lo, dx.hi, f.penalty.real[CT_DUPLEX_INCAST]);
     else if (incast)
         printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,
                have_gige ? "gige" : "none");

@@ -730,6 +730,7 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
     if (!r)
         return ct_err_set(err, "out of memory for %zu Alltoall samples", n);
     size_t k = 0;
+    double sm = 0, st = 0, mlo = INFINITY, mhi = 0;
     for (size_t i = 0; i < n; i++) {
         const ct_a2a_sample *s = &a2a[i];
         if (s->nodes != 2 || s->tasks_per_node != 1 || !(s->m >= min_m) || !(s->t > 0))
@@ -738,6 +739,10 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
         if (!(alone > 0))
             continue;
         r[k++] = s->t / alone - 1.0; /* two nodes exchanging: (1 + δ)·T_alone */
+        sm += s->m;
+        st += s->t;
+        mlo = fmin(mlo, s->m);
+        mhi = fmax(mhi, s->m);
     }
     if (k == 0) {
         free(r);
@@ -745,12 +750,32 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
                                "%.0f B (calibrate measures it: Alltoall at 2 x 1)",
                           min_m);
     }
-    qsort(r, k, sizeof *r, cmp_double);
     out->nused = k;
+    out->nsizes = mhi > mlo ? 2 : 1; /* two or more: the slope is defined */
+    double mbar = sm / (double)k, tbar = st / (double)k, sxx = 0, sxy = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ct_a2a_sample *s = &a2a[i];
+        if (s->nodes != 2 || s->tasks_per_node != 1 || !(s->m >= min_m) || !(s->t > 0) ||
+            !(ct_p2p_time(curve, s->m) > 0))
+            continue;
+        sxx += (s->m - mbar) * (s->m - mbar);
+        sxy += (s->m - mbar) * (s->t - tbar);
+    }
+    /* the curve's own slope and intercept over the same sizes (its top
+     * segments; a sustained curve is one line there) */
+    double ca_hi = ct_p2p_time(curve, mhi), ca_lo = ct_p2p_time(curve, mlo);
+    double sa = mhi > mlo ? (ca_hi - ca_lo) / (mhi - mlo) : 0;
+    qsort(r, k, sizeof *r, cmp_double);
     out->lo = r[0];
     out->hi = r[k - 1];
-    out->raw = k % 2 ? r[k / 2] : 0.5 * (r[k / 2 - 1] + r[k / 2]);
+    int sloped = mhi > mlo && sxx > 0 && sa > 0;
+    if (sloped)
+        out->raw = (sxy / sxx) / sa - 1.0; /* t = c + (1 + δ)·T_alone: δ from the slope */
+    else
+        out->raw = k % 2 ? r[k / 2] : 0.5 * (r[k / 2 - 1] + r[k / 2]);
     out->delta = out->raw < 0 ? 0 : out->raw > 1 ? 1 : out->raw;
+    if (sloped) /* c: the line with the written δ through the samples' centroid */
+        out->exchange = tbar - (1.0 + out->delta) * (ca_hi - sa * (mhi - mbar));
     free(r);
     return 0;
 }

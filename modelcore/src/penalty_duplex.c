@@ -13,15 +13,17 @@
  * links: the ACKs of the incoming streams queue behind the node's own
  * outgoing data in the same egress queue, and on a small host the same CPU
  * moves both directions. (Measured against the sustained point-to-point
- * rate, doc/accuracy.md session 4, δ is 0-0.15 on the emulated networks; the
- * larger values of session 3 came from a ping-pong fit above the line rate.)
+ * rate and from the slope, doc/accuracy.md session 15, δ is 0-0.08 on the
+ * emulated 100 Mbit/s networks; the larger values of sessions 3-14 read a
+ * step's fixed time, or a ping-pong fit above the line rate, as coupling.)
  * Reverse ACK traffic taking a share
  * of a link is what SimGrid's flow-level TCP model calls cross-traffic
  * (Velho, Mello Schnorr, Casanova, Legrand: "On the validity of flow-level
  * TCP network models for grid and cloud simulations", ACM TOMACS 23(4),
  * 2013), with a fixed share; here δ is fitted per network by calibrate
  * (ct_fit_duplex, calibrate.h) from the 2-node Alltoall it measures anyway:
- * two nodes each sending m to the other take (1 + δ)·T_alone(m).
+ * two nodes each sending m to the other take c + (1 + δ)·T_alone(m), δ from
+ * the slope, c (the exchange step, signatures.h) from the intercept.
  *
  * Rates by progressive filling (max-min over the 2·nodes constraints, each
  * flow weighted 1 in its own direction and δ in the other direction of both

@@ -186,6 +186,20 @@ static int time_p2p_phase(const ct_fabric *f, const ct_graph *g, double intra, i
             goto out;
         t->has_busiest = 1;
     }
+    if (g->ncomm && f->exchange != 0) {
+        /* the step's fixed time (our extension, signatures.h: ct_fabric.exchange),
+         * once per phase that crosses the network, in the contended time and the
+         * uncontended one alike (it is no contention); a bucket's refill (< 0)
+         * takes no message below its latency */
+        double lat = 0;
+        for (size_t i = 0; i < g->ncomm; i++) {
+            double a, b;
+            ct_fabric_p2p_at(f, g->comm[i].bytes, &a, &b);
+            lat = a > lat ? a : lat;
+        }
+        net = fmax(net + f->exchange, lat);
+        net0 = fmax(net0 + f->exchange, lat);
+    }
     t->remote = ct_graph_total(g);
     t->intra = intra;
     t->predicted = net > t->intra ? net : t->intra;

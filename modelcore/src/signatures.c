@@ -46,6 +46,8 @@ typedef struct numfield {
 static const numfield p2p_fields[] = {
     {"alpha_us", FOFF(alpha), CONV_US, 1, 0, 0, INFINITY, 0, 0},
     {"bandwidth_MBps", FOFF(beta), CONV_INV_MBPS, 1, 0, 1, INFINITY, 0, 0},
+    /* a pattern step's fixed time (our extension, signatures.h); absent = 0 */
+    {"exchange_us", FOFF(exchange), CONV_US, 0, -1e6, 0, 1e6, 0, 0},
 };
 static const numfield plogp_fields[] = {
     {"L_us", FOFF(plogp_L), CONV_US, 0, 0, 0, INFINITY, 0, 0},
@@ -674,7 +676,7 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
     if (!p2p)
         return missing(c, val, path, "p2p", "p2p");
     snprintf(what, sizeof what, "%s.p2p", path);
-    static const char *const p2p_keys[] = {"alpha_us", "bandwidth_MBps", "source",
+    static const char *const p2p_keys[] = {"alpha_us", "bandwidth_MBps", "exchange_us", "source",
                                            "plogp",    "segments",       NULL};
     if (y_expect(c->name, p2p, Y_MAP, what, c->err) < 0 ||
         ymap_check_keys(c->name, p2p, what, p2p_keys, c->err) < 0 ||

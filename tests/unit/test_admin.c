@@ -862,11 +862,18 @@ static void test_fit_threshold_and_extensions(void **state)
     assert_true(fabs(sf.fabrics[0].alpha - 15.15e-6) < 0.01e-6);
     assert_true(fabs(1 / sf.fabrics[0].beta / 1e6 - 11.905) < 1e-3);
     /* and the duplex coupling from the recorded 2 x 1 Alltoall against that
-     * line (128-512 KiB: t / T_alone - 1 = 12.689/11.025 - 1 = 0.151,
-     * 26.068/22.034 - 1 = 0.183, 46.175/44.053 - 1 = 0.048; median 0.151) */
+     * line (128-512 KiB: 12.689, 26.068, 46.175 ms; t / T_alone - 1 from
+     * 0.048 to 0.183). Since session 15, t = c + (1 + delta) T_alone: the
+     * least-squares slope 83.95 ns/B against the line's 84.00 gives delta
+     * -0.0006, clamped to 0, and the centroid (305835 B, 28.311 ms) against
+     * T_alone = 25.705 ms the exchange step c = 2.606 ms (the median ratio
+     * of before, 0.151, was that fixed time read as a coupling) */
     assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_DUPLEX);
-    assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_COUPLING] - 0.1509) < 5e-4);
-    expect_in(r.err, "duplex coupling (our extension): delta = 0.151");
+    assert_true(sf.fabrics[0].penalty.real[CT_DUPLEX_COUPLING] == 0);
+    assert_true(fabs(sf.fabrics[0].exchange - 2.606e-3) < 1e-6);
+    expect_in(r.err, "duplex coupling (our extension): delta = 0.000, the slope against T_alone's "
+                     "of 3 Alltoall 2x1 points (m >= 128 KiB: t / T_alone - 1 from 0.048 to "
+                     "0.183, clamped to [0, 1]); exchange step exchange_us = 2606.4");
     /* and its incast term: gamma_incast / gamma of the signature fitted on
      * 2x1 4x1 4x2 (0.08842 / 1.002 = 0.0882) */
     assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST] -
@@ -892,7 +899,8 @@ static void test_fit_threshold_and_extensions(void **state)
     assert_true(sf.fabrics[0].alltoall.gamma == robust.fabrics[0].alltoall.gamma);
     assert_true(sf.fabrics[0].alltoall.gamma_incast == robust.fabrics[0].alltoall.gamma_incast);
     assert_true(sf.fabrics[0].beta == robust.fabrics[0].beta);
-    expect_in(r.err, "duplex coupling (our extension): delta = 0.151");
+    expect_in(r.err, "duplex coupling (our extension): delta = 0.000");
+    assert_true(sf.fabrics[0].exchange == 0); /* the GigE model prices no exchange step */
     if (strstr(r.err, "penalty model written: duplex"))
         fail_msg("gige asked, duplex said: %s", r.err);
     ct_sigfile_free(&sf);

@@ -277,20 +277,22 @@ static void test_model_registry(void **state)
     ct_graph_free(&g);
 }
 
-/* δ from 2 x 1 Alltoall samples: median of t / T_alone - 1 over m >= min_m;
- * other configurations and small m ignored; clamped to [0, 1]. */
+/* δ and the exchange step c from 2 x 1 Alltoall samples, t = c + (1 + δ)
+ * T_alone over m >= min_m (session 15): δ from the least-squares slope, c
+ * through the centroid; other configurations and small m ignored; δ clamped
+ * to [0, 1]; one size only: the median of t / T_alone - 1 and c = 0. */
 static void test_fit_duplex(void **state)
 {
     (void)state;
     ct_p2p_curve c;
     ct_p2p_single(&c, 1e-4, 8e-8); /* α 100 µs, 12.5 MB/s */
     double ms[] = {131072, 262144, 524288};
-    double dl[] = {0.12, 0.08, 0.10}; /* median 0.10 */
     ct_a2a_sample s[6];
     memset(s, 0, sizeof s);
+    /* 2 ms a step and δ = 0.10: t = 0.002 + 1.1 (1e-4 + 8e-8 m) */
     for (int i = 0; i < 3; i++)
         s[i] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = ms[i],
-                               .t = (1 + dl[i]) * (1e-4 + 8e-8 * ms[i]), .t_min = 0};
+                               .t = 0.002 + 1.1 * (1e-4 + 8e-8 * ms[i]), .t_min = 0};
     s[3] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = 32768, .t = 1.0, .t_min = 0};
     s[4] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = 262144, .t = 1.0, .t_min = 0};
     s[5] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 2, .m = 262144, .t = 1.0, .t_min = 0};
@@ -298,16 +300,34 @@ static void test_fit_duplex(void **state)
     ct_err err;
     assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
     assert_int_equal(f.nused, 3);
-    assert_true(fabs(f.delta - 0.10) < 1e-9 && fabs(f.lo - 0.08) < 1e-9 &&
-                fabs(f.hi - 0.12) < 1e-9);
+    assert_int_equal(f.nsizes, 2);
+    assert_true(fabs(f.delta - 0.10) < 1e-9 && fabs(f.exchange - 0.002) < 1e-12);
+    /* the per-sample ratios are reported as before: the smallest, at 512 KiB,
+     * 0.1 + 0.002 / T_alone (42.04 ms) = 0.1476 */
+    assert_true(fabs(f.lo - (0.1 + 0.002 / (1e-4 + 8e-8 * 524288))) < 1e-9);
+    /* a token bucket's refill: 5 ms a step come free, no coupling */
     for (int i = 0; i < 3; i++)
-        s[i].t = 3.0 * (1e-4 + 8e-8 * ms[i]); /* twice as slow as half duplex: clamped */
+        s[i].t = -0.005 + (1e-4 + 8e-8 * ms[i]);
+    assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
+    assert_true(fabs(f.delta) < 1e-9 && fabs(f.exchange + 0.005) < 1e-12);
+    /* three times the bytes' time: clamped to half duplex, c through the
+     * centroid with δ = 1 (t - 2 T_alone at the mean size, 305835 B) */
+    for (int i = 0; i < 3; i++)
+        s[i].t = 3.0 * (1e-4 + 8e-8 * ms[i]);
     assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
     assert_true(f.delta == 1.0 && fabs(f.raw - 2.0) < 1e-9);
+    double mbar = (131072.0 + 262144 + 524288) / 3;
+    assert_true(fabs(f.exchange - (1e-4 + 8e-8 * mbar)) < 1e-12);
+    /* slower per byte than alone by less: δ = 0 when the slope is below */
     for (int i = 0; i < 3; i++)
-        s[i].t = 0.9 * (1e-4 + 8e-8 * ms[i]); /* faster than alone: 0 */
+        s[i].t = 0.9 * (1e-4 + 8e-8 * ms[i]);
     assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
     assert_true(f.delta == 0.0 && f.raw < 0);
+    /* one size: the rule before session 15, no exchange step */
+    s[0].t = 1.12 * (1e-4 + 8e-8 * ms[0]);
+    assert_int_equal(ct_fit_duplex(&c, s, 1, 131072, &f, &err), 0);
+    assert_int_equal(f.nsizes, 1);
+    assert_true(fabs(f.delta - 0.12) < 1e-9 && f.exchange == 0);
     assert_int_equal(ct_fit_duplex(&c, s + 3, 3, 131072, &f, &err), -1);
     assert_non_null(strstr(err.msg, "2 nodes x 1 task"));
 }

@@ -168,6 +168,53 @@ static void test_phased_halo_by_hand(void **state)
     }
 }
 
+/* The exchange step (signatures.h, our extension, session 15): its fixed
+ * time is added once to every phase that crosses the network, to the
+ * contended and the uncontended time alike; a negative one (a token
+ * bucket's refill) takes no phase below its messages' latency, and a phase
+ * that stays inside the nodes gets none. By hand with the no-contention
+ * model (alpha 1 ms, 1 MB at 10 ns/B = 10 ms, intra-node 1 GB/s):
+ * halo2d on 2(x2), block: one phase, 11 ms across the nodes beside 2 ms of
+ * copies inside them (two 1 MB messages), the larger counts: a refill of
+ * 50 ms leaves the copies' 2 ms; halo2d-phased: 11 ms (the phase across the
+ * nodes, floored at alpha = 1 ms) + 2 ms (the one inside them). */
+static void test_exchange_step_by_hand(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_fabric_init(&f);
+    snprintf(f.name, sizeof f.name, "none_test");
+    f.alpha = 1e-3;
+    f.beta = 1e-8;
+    f.penalty.kind = CT_MODEL_NONE;
+    f.intra_bw = 1e9;
+    static const struct {
+        const char *pattern;
+        double exchange, block;
+    } cases[] = {
+        {"halo2d", 0, 0.011},         {"halo2d", 0.004, 0.015},
+        {"halo2d", -0.008, 0.003},    {"halo2d", -0.05, 0.002},
+        {"halo2d-phased", 0, 0.013},  {"halo2d-phased", 0.004, 0.017},
+        {"halo2d-phased", -0.05, 0.003},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        f.exchange = cases[i].exchange;
+        ct_alloc a;
+        assert_int_equal(ctslurm_parse_cpus_per_node("2(x2)", &a, NULL), 0);
+        ct_score_request req;
+        request(&req, &a, 4, cases[i].pattern, 1e6);
+        ct_score_result r;
+        ct_err err = {{0}};
+        assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+        const ct_candidate_score *b = cand(&r, "block");
+        if (fabs(b->predicted_s - cases[i].block) > 1e-12)
+            fail_msg("%s, exchange %g: block %.17g s (expected %g)", cases[i].pattern,
+                     cases[i].exchange, b->predicted_s, cases[i].block);
+        assert_true(fabs(b->uncontended_s - b->predicted_s) < 1e-15);
+        ct_alloc_free(&a);
+    }
+}
+
 /* Under GigE, a phased halo's time is the sum of its phases, each the
  * progressive engine's last completion on that phase's graph (the
  * composition, checked on halo2d-phased, 16 tasks = 4x4 grid, 4(x4)). */
@@ -1275,6 +1322,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring_prefers_block),
+        cmocka_unit_test(test_exchange_step_by_hand),
         cmocka_unit_test(test_halves_prefers_cyclic),
         cmocka_unit_test(test_alltoall_consistency),
         cmocka_unit_test(test_segments_used_by_every_model),

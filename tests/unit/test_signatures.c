@@ -34,7 +34,7 @@ static const bad_case bad_cases[] = {
     {"bad_unknown_top.yaml", 2, 1,
      "unknown key 'fabric' in the top level (accepted: version, fabrics, partitions, default)"},
     {"bad_unknown_p2p.yaml", 5, 7,
-     "unknown key 'alpha' in fabrics.eth0.p2p (accepted: alpha_us, bandwidth_MBps, source, plogp, segments)"},
+     "unknown key 'alpha' in fabrics.eth0.p2p (accepted: alpha_us, bandwidth_MBps, exchange_us, source, plogp, segments)"},
     {"bad_not_number.yaml", 6, 14, "fabrics.eth0.alltoall.gamma is 'high', not a number"},
     {"bad_quoted_number.yaml", 4, 21,
      "fabrics.eth0.p2p.alpha_us is the quoted string '10', not a number"},
@@ -448,6 +448,37 @@ static void test_topology_section(void **state)
     ct_sigfile_free(&sf);
 }
 
+/* p2p.exchange_us (our extension, session 15): optional, absent = 0 and not
+ * written back; negative accepted (a token bucket's refill), |v| <= 1 s;
+ * diff names it. */
+static void test_exchange_step_key(void **state)
+{
+    (void)state;
+    static const char y[] =
+        "version: 1\nfabrics:\n  a:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2, exchange_us: -2500}\n"
+        "  b:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2}\n";
+    ct_sigfile sf;
+    ct_err err;
+    assert_int_equal(ct_sigfile_load_buffer("mem", y, sizeof y - 1, &sf, &err), 0);
+    assert_true(must_fabric(&sf, "a")->exchange == -2.5e-3);
+    assert_true(must_fabric(&sf, "b")->exchange == 0);
+    size_t l = 0;
+    char *t = write_mem(&sf, &l);
+    const char *at = strstr(t, "exchange_us: -2500");
+    assert_non_null(at);
+    assert_null(strstr(at + 1, "exchange_us")); /* b's absent value is not written */
+    char buf[256];
+    assert_int_equal(ct_fabric_diff(must_fabric(&sf, "a"), must_fabric(&sf, "b"), buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "p2p.exchange_us"));
+    free(t);
+    ct_sigfile_free(&sf);
+    static const char bad[] =
+        "version: 1\nfabrics:\n  a:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2, exchange_us: 2e6}\n";
+    assert_int_equal(ct_sigfile_load_buffer("mem", bad, sizeof bad - 1, &sf, &err), -1);
+    assert_non_null(strstr(err.msg, "exchange_us"));
+    assert_non_null(strstr(err.msg, "(accepted: a number >= -1e+06 and <= 1e+06)"));
+}
+
 static void test_roundtrip_every_shipped_conf(void **state)
 {
     (void)state;
@@ -565,6 +596,7 @@ static void test_roundtrip_random_values(void **state)
             f.gap_g[k] = logu(1e-9, 1);
         }
         f.plogp_L = urand() < 0.5 ? 0 : logu(1e-9, 1e-2);
+        f.exchange = urand() < 0.5 ? 0 : (urand() - 0.5) * 0.02;
         int kind = (int)(urand() * 4);
         f.penalty.kind = kind == 0   ? CT_MODEL_NONE
                          : kind == 1 ? CT_MODEL_GIGE
@@ -953,6 +985,7 @@ int main(void)
         cmocka_unit_test(test_every_bad_fixture_is_listed),
         cmocka_unit_test(test_full_file_in_si),
         cmocka_unit_test(test_no_default_means_null),
+        cmocka_unit_test(test_exchange_step_key),
         cmocka_unit_test(test_roundtrip_every_shipped_conf),
         cmocka_unit_test(test_roundtrip_full_fixture),
         cmocka_unit_test(test_shipped_signatures_are_the_published_ones),

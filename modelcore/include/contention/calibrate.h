@@ -245,16 +245,26 @@ double ct_nic_overlap_rate(const ct_a2a_sample *s, size_t n);
 
 /* --- duplex coupling δ of the duplex fair-share model (our extension,
  * penalty_duplex.c) --- from the 2-node, 1-task-per-node Alltoall calibrate
- * measures anyway: the two nodes each send m to the other at once, which the
- * model prices (1 + δ)·T_alone(m). δ = median over the samples with
- * m >= min_m of t / ct_p2p_time(curve, m) - 1, clamped to [0, 1]; needs at
- * least one such sample (-1 and a message otherwise). *nused = samples used;
- * note (may be NULL) gets one line naming the ratios' range and a clamp. */
+ * measures anyway: the two nodes each send m to the other at once. Over the
+ * samples with m >= min_m, that exchange takes
+ *
+ *     t(m) = c + (1 + δ)·T_alone(m)
+ *
+ * (session 15): δ, a sharing of bandwidth, is read from the slope (the least
+ * squares time per added byte against the curve's over the same sizes), and
+ * c, the exchange's fixed cost, from what is left at the intercept: > 0 a
+ * per-exchange cost of host and MPI progress, < 0 the part of a token bucket
+ * refilled between exchanges (ct_fabric.exchange, score.c). With fewer than
+ * two distinct sizes: δ = median of t / T_alone - 1, c = 0 (the rule before
+ * session 15). δ is clamped to [0, 1]; needs at least one such sample (-1
+ * and a message otherwise). lo, hi: the per-sample t / T_alone - 1. */
 typedef struct ct_duplex_fit {
     double delta;      /* the coupling written into the signature */
-    double raw;        /* the median ratio - 1 before clamping */
-    double lo, hi;     /* smallest and largest ratio - 1 over the samples used */
+    double raw;        /* δ before clamping */
+    double lo, hi;     /* smallest and largest t / T_alone - 1 over the samples used */
+    double exchange;   /* c, s (0 with fewer than two distinct sizes) */
     size_t nused;
+    size_t nsizes;     /* distinct sizes among the samples used */
 } ct_duplex_fit;
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
                   ct_duplex_fit *out, ct_err *err);

@@ -38,6 +38,14 @@ typedef struct ct_fabric {
      * absent, alpha/beta above hold for every size. Read it through
      * ct_fabric_p2p_at(), never directly. */
     ct_p2p_curve p2p_segments;
+    /* optional (our extension, session 15; YAML p2p.exchange_us, absent = 0):
+     * the fixed time of one exchange step beyond its bytes, added once to
+     * every phase of a point-to-point pattern that crosses the network
+     * (score.c; trace patterns, replayed message by message by the
+     * simulator, do not get it). > 0: host and MPI progress; < 0: the token
+     * bucket a link refills between steps. Fitted by calibrate
+     * (ct_fit_duplex). */
+    double exchange;               /* s */
     /* optional pLogP gap table g(m), m ascending */
     size_t ngap;
     double gap_m[CT_GAP_MAX];      /* bytes */
