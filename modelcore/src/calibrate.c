@@ -726,11 +726,13 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
                   ct_duplex_fit *out, ct_err *err)
 {
     memset(out, 0, sizeof *out);
-    double *r = malloc((n ? n : 1) * sizeof *r);
+    /* the samples used: their ratio t / T_alone - 1, size and time */
+    double *r = malloc(3 * (n ? n : 1) * sizeof *r);
     if (!r)
         return ct_err_set(err, "out of memory for %zu Alltoall samples", n);
+    double *ms = r + n, *ts = r + 2 * n;
     size_t k = 0;
-    double sm = 0, st = 0, mlo = INFINITY, mhi = 0;
+    double mlo = INFINITY, mhi = 0, mbar = 0, tbar = 0;
     for (size_t i = 0; i < n; i++) {
         const ct_a2a_sample *s = &a2a[i];
         if (s->nodes != 2 || s->tasks_per_node != 1 || !(s->m >= min_m) || !(s->t > 0))
@@ -738,9 +740,11 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
         double alone = ct_p2p_time(curve, s->m); /* Hockney α + mβ of the size's segment */
         if (!(alone > 0))
             continue;
-        r[k++] = s->t / alone - 1.0; /* two nodes exchanging: (1 + δ)·T_alone */
-        sm += s->m;
-        st += s->t;
+        r[k] = s->t / alone - 1.0; /* two nodes exchanging: (1 + δ)·T_alone */
+        ms[k] = s->m;
+        ts[k++] = s->t;
+        mbar += s->m;
+        tbar += s->t;
         mlo = fmin(mlo, s->m);
         mhi = fmax(mhi, s->m);
     }
@@ -752,23 +756,21 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
     }
     out->nused = k;
     out->nsizes = mhi > mlo ? 2 : 1; /* two or more: the slope is defined */
-    double mbar = sm / (double)k, tbar = st / (double)k, sxx = 0, sxy = 0;
-    for (size_t i = 0; i < n; i++) {
-        const ct_a2a_sample *s = &a2a[i];
-        if (s->nodes != 2 || s->tasks_per_node != 1 || !(s->m >= min_m) || !(s->t > 0) ||
-            !(ct_p2p_time(curve, s->m) > 0))
-            continue;
-        sxx += (s->m - mbar) * (s->m - mbar);
-        sxy += (s->m - mbar) * (s->t - tbar);
+    mbar /= (double)k;
+    tbar /= (double)k;
+    double sxx = 0, sxy = 0;
+    for (size_t i = 0; i < k; i++) {
+        sxx += (ms[i] - mbar) * (ms[i] - mbar);
+        sxy += (ms[i] - mbar) * (ts[i] - tbar);
     }
-    /* the curve's own slope and intercept over the same sizes (its top
-     * segments; a sustained curve is one line there) */
-    double ca_hi = ct_p2p_time(curve, mhi), ca_lo = ct_p2p_time(curve, mlo);
-    double sa = mhi > mlo ? (ca_hi - ca_lo) / (mhi - mlo) : 0;
+    /* the curve's own slope over the same sizes (its top segments; a
+     * sustained curve is one line there) */
+    double ca_hi = ct_p2p_time(curve, mhi);
+    double sa = mhi > mlo ? (ca_hi - ct_p2p_time(curve, mlo)) / (mhi - mlo) : 0;
+    int sloped = mhi > mlo && sxx > 0 && sa > 0;
     qsort(r, k, sizeof *r, cmp_double);
     out->lo = r[0];
     out->hi = r[k - 1];
-    int sloped = mhi > mlo && sxx > 0 && sa > 0;
     if (sloped)
         out->raw = (sxy / sxx) / sa - 1.0; /* t = c + (1 + δ)·T_alone: δ from the slope */
     else
