@@ -110,6 +110,17 @@ static void test_ring_prefers_block(void **state)
     ct_alloc_free(&a);
 }
 
+/* no contention model: alpha 1 ms, 10 ns/B, intra-node 1 GB/s */
+static void none_fabric(ct_fabric *f)
+{
+    ct_fabric_init(f);
+    snprintf(f->name, sizeof f->name, "none_test");
+    f->alpha = 1e-3;
+    f->beta = 1e-8;
+    f->penalty.kind = CT_MODEL_NONE;
+    f->intra_bw = 1e9;
+}
+
 /* Phased halos, by hand, with penalty model "none" (every communication
  * takes Hockney alpha + m beta = 1 ms + 1 MB / 100 MB/s = 11 ms) and
  * intra-node traffic at 1 GB/s (1 ms per MB on the node). A phase takes
@@ -128,12 +139,7 @@ static void test_phased_halo_by_hand(void **state)
 {
     (void)state;
     ct_fabric f;
-    ct_fabric_init(&f);
-    snprintf(f.name, sizeof f.name, "none_test");
-    f.alpha = 1e-3;
-    f.beta = 1e-8;
-    f.penalty.kind = CT_MODEL_NONE;
-    f.intra_bw = 1e9;
+    none_fabric(&f);
     static const struct {
         const char *cpus, *pattern;
         int32_t ntasks;
@@ -182,12 +188,7 @@ static void test_exchange_step_by_hand(void **state)
 {
     (void)state;
     ct_fabric f;
-    ct_fabric_init(&f);
-    snprintf(f.name, sizeof f.name, "none_test");
-    f.alpha = 1e-3;
-    f.beta = 1e-8;
-    f.penalty.kind = CT_MODEL_NONE;
-    f.intra_bw = 1e9;
+    none_fabric(&f);
     static const struct {
         const char *pattern;
         double exchange, block;
@@ -281,12 +282,7 @@ static void test_trace_aggregated_by_hand(void **state)
                 t, t == 0 ? 2 : 1, t, (t + 2) % 4, t, (t + 2) % 4, t, t, t ^ 1, t, t ^ 1, t);
     assert_int_equal(fclose(fp), 0);
     ct_fabric f;
-    ct_fabric_init(&f);
-    snprintf(f.name, sizeof f.name, "none_test");
-    f.alpha = 1e-3;
-    f.beta = 1e-8;
-    f.penalty.kind = CT_MODEL_NONE;
-    f.intra_bw = 1e9;
+    none_fabric(&f);
     ct_alloc a;
     assert_int_equal(ctslurm_parse_cpus_per_node("2(x2)", &a, NULL), 0);
     char pat[64];
