@@ -156,13 +156,15 @@ static int time_p2p_phase(const ct_fabric *f, const ct_graph *g, double intra, i
         rc = ct_err_set(err, "out of memory for %zu arcs", g->ncomm);
         goto out;
     }
-    double net0 = 0, net = 0;
+    double net0 = 0, net = 0, lat = 0; /* lat: the largest alpha, a phase's least time */
     for (size_t i = 0; i < g->ncomm; i++) {
         double a, b;
         ct_fabric_p2p_at(f, g->comm[i].bytes, &a, &b); /* the size range's alpha, beta */
         alone[i] = ct_hockney(a, b, g->comm[i].bytes); /* Hockney: alpha + m*beta */
         if (alone[i] > net0)
             net0 = alone[i];
+        if (a > lat)
+            lat = a;
     }
     if (g->ncomm) {
         if (progressive) {
@@ -191,12 +193,6 @@ static int time_p2p_phase(const ct_fabric *f, const ct_graph *g, double intra, i
          * once per phase that crosses the network, in the contended time and the
          * uncontended one alike (it is no contention); a bucket's refill (< 0)
          * takes no message below its latency */
-        double lat = 0;
-        for (size_t i = 0; i < g->ncomm; i++) {
-            double a, b;
-            ct_fabric_p2p_at(f, g->comm[i].bytes, &a, &b);
-            lat = a > lat ? a : lat;
-        }
         net = fmax(net + f->exchange, lat);
         net0 = fmax(net0 + f->exchange, lat);
     }
