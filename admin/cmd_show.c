@@ -31,6 +31,10 @@ static void text_fabric(const ct_fabric *f)
            admin_fmt_time(f->alpha, t1, sizeof t1), 1.0 / f->beta / 1e6, f->beta);
     if (f->p2p_source[0])
         printf("               %s\n", f->p2p_source);
+    if (f->exchange != 0) /* signatures.h: our extension, session 15 */
+        printf("  exchange:    %s a pattern step (%s; our extension)\n",
+               admin_fmt_time(f->exchange, t1, sizeof t1),
+               f->exchange < 0 ? "a token bucket's refill between steps" : "fixed time per step");
     if (f->ngap || f->plogp_L != 0) {
         printf("  pLogP:       L %s, %zu gap entries", admin_fmt_time(f->plogp_L, t1, sizeof t1),
                f->ngap);
@@ -143,6 +147,7 @@ static void json_fabric(const ct_fabric *f)
         json_num("alpha_s", f->alpha, &fi);
         json_num("beta_s_per_byte", f->beta, &fi);
         json_num("bandwidth_bytes_per_s", 1.0 / f->beta, &fi);
+        json_num("exchange_s", f->exchange, &fi); /* 0: none (signatures.h) */
         json_str("source", f->p2p_source, &fi);
         json_key("plogp", &fi);
         if (f->ngap || f->plogp_L != 0) {

@@ -206,7 +206,10 @@ void admin_fabric_line(FILE *f, const ct_fabric *fab)
                 admin_fmt_bytes(fab->alltoall.M, m, sizeof m));
     else
         fputs("; no alltoall signature", f);
-    fprintf(f, "; penalty %s\n", ct_model_name(fab->penalty.kind));
+    fprintf(f, "; penalty %s", ct_model_name(fab->penalty.kind));
+    if (fab->exchange != 0) /* signatures.h: a pattern step's fixed time */
+        fprintf(f, ", exchange step %s", admin_fmt_time(fab->exchange, a, sizeof a));
+    fputc('\n', f);
 }
 
 void admin_json_string(FILE *f, const char *s)

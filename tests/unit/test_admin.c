@@ -195,6 +195,11 @@ static void test_validate(void **state)
     for (const char *p = r.out; *p; p++)
         lines += *p == '\n';
     assert_int_equal(lines, 1 + 4);
+    assert_null(strstr(r.out, "exchange step")); /* none in the published signatures */
+    done(&r);
+    r = run("validate", SIG "valid_segments.yaml", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "; penalty none, exchange step -4.989 ms\n");
     done(&r);
 
     r = run("validate", SIG "bad_negative.yaml", NULL);
@@ -247,6 +252,20 @@ static void test_show(void **state)
     assert_true(json_num(r.out, "beta_s_per_byte") == 1.0 / 125e6);
     expect_in(r.out, "\"published\": true");
     expect_in(r.out, "\"default\": \"gigabit_ethernet\"");
+    done(&r);
+
+    /* the exchange step (p2p.exchange_us) when a fabric has one, and in JSON */
+    r = run("show", "--config", SIG "valid_segments.yaml", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "  exchange:    -4.989 ms a pattern step (a token bucket's refill between "
+                     "steps; our extension)");
+    done(&r);
+    r = run("show", "--config", SIG "valid_segments.yaml", "--json", NULL);
+    expect_status(&r, 0);
+    assert_true(json_num(r.out, "exchange_s") == -4989e-6);
+    done(&r);
+    r = run("show", "--config", CONF, NULL);
+    assert_null(strstr(r.out, "exchange:")); /* none in the published signatures */
     done(&r);
 
     r = run("show", "--config", CONF, "--fabric", "infiniband", NULL);

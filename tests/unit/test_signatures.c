@@ -931,6 +931,7 @@ static void test_segments_and_incast(void **state)
     ct_fabric_p2p_at(f, 1 << 20, &a, &b);
     assert_true(a == -5157.36e-6 && b == 1.0 / 12.5e6);
     assert_true(f->alltoall.gamma_incast == 0.15 && f->alltoall.gamma_flows == 0.01);
+    assert_true(f->exchange == -4989e-6);
     /* without segments the accessor gives the fabric's single alpha, beta */
     ct_fabric g;
     ct_fabric_init(&g);
