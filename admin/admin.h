@@ -106,6 +106,8 @@ void admin_json_number(FILE *f, double v);
 /* ct_format_time / ct_format_bytes (contention/units.h) at the 4 significant
  * digits every admin table uses. Seconds: "12.3 us", "4.93 ms", "1.25 s". */
 const char *admin_fmt_time(double s, char *buf, size_t sz);
+/* what an exchange step c (ct_fabric.exchange) is: its sign's meaning */
+const char *admin_exchange_what(double c);
 /* Bytes with a binary suffix: "2 KiB", "1.5 MiB", "300 B". */
 const char *admin_fmt_bytes(double b, char *buf, size_t sz);
 /* The WARNING text for a point-to-point curve of nseg segments (fitted

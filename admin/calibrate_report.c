@@ -273,7 +273,7 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
                  "contention-admin calibrate %s: duplex fair share (our extension), delta and "
                  "p2p.exchange_us = %s of %zu Alltoall 2x1 points, duplex_incast = "
                  "gamma_incast / gamma of the Alltoall signature",
-                 r->today, f->dx.nsizes > 1 ? "slope and intercept" : "median t/T_alone - 1",
+                 r->today, f->dx.sloped ? "slope and intercept" : "median t/T_alone - 1",
                  f->dx.nused);
     } else if (f->have_gige) {
         fab->penalty = CT_GIGE_MODEL(f->g.share, f->g.skew_in, f->g.skew_out);

@@ -434,12 +434,10 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
                 "1 + %.4f (k-1) times a fair share)%s\n",
                 f->dx.delta,
-                f->dx.nsizes > 1 ? "the slope against T_alone's" : "the median t / T_alone - 1",
+                f->dx.sloped ? "the slope against T_alone's" : "the median t / T_alone - 1",
                 f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
                 f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "", f->dx.exchange * 1e6,
-                f->dx.nsizes < 2          ? "one size: not fitted"
-                : f->dx.exchange < 0 ? "a token bucket refilled between steps"
-                                     : "host and MPI time per step",
+                f->dx.sloped ? admin_exchange_what(f->dx.exchange) : "one size: not fitted",
                 ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig),
                 calib_writes_duplex(a, r, f) ? "; penalty model written: duplex fair share"
                 : calib_writes_tcpshare(a, r) ? "; penalty model written: TCP share (several leaves)"

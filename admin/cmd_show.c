@@ -33,8 +33,7 @@ static void text_fabric(const ct_fabric *f)
         printf("               %s\n", f->p2p_source);
     if (f->exchange != 0) /* signatures.h: our extension, session 15 */
         printf("  exchange:    %s a pattern step (%s; our extension)\n",
-               admin_fmt_time(f->exchange, t1, sizeof t1),
-               f->exchange < 0 ? "a token bucket's refill between steps" : "fixed time per step");
+               admin_fmt_time(f->exchange, t1, sizeof t1), admin_exchange_what(f->exchange));
     if (f->ngap || f->plogp_L != 0) {
         printf("  pLogP:       L %s, %zu gap entries", admin_fmt_time(f->plogp_L, t1, sizeof t1),
                f->ngap);

@@ -179,6 +179,11 @@ const char *admin_fmt_time(double s, char *buf, size_t sz)
     return ct_format_time(s, 4, buf, sz);
 }
 
+const char *admin_exchange_what(double c)
+{
+    return c < 0 ? "a token bucket's refill between steps" : "host and MPI time per step";
+}
+
 const char *admin_fmt_bytes(double b, char *buf, size_t sz)
 {
     return ct_format_bytes(b, 4, buf, sz);

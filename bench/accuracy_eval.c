@@ -410,7 +410,7 @@ int main(int argc, char **argv)
                "with m >= %.0f KiB; t / T_alone - 1 from %.3f to %.3f), incast term %.4f "
                "(gamma_incast / gamma); pattern penalty model: duplex fair share\n",
                dx.delta, dx.exchange * 1e6,
-               dx.nsizes > 1 ? "slope and intercept" : "median t / T_alone - 1", dx.nused,
+               dx.sloped ? "slope and intercept" : "median t / T_alone - 1", dx.nused,
                o.saturated_m / 1024, dx.lo, dx.hi, f.penalty.real[CT_DUPLEX_INCAST]);
     else if (incast)
         printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,

@@ -755,7 +755,6 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
                           min_m);
     }
     out->nused = k;
-    out->nsizes = mhi > mlo ? 2 : 1; /* two or more: the slope is defined */
     mbar /= (double)k;
     tbar /= (double)k;
     double sxx = 0, sxy = 0;
@@ -767,16 +766,16 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
      * sustained curve is one line there) */
     double ca_hi = ct_p2p_time(curve, mhi);
     double sa = mhi > mlo ? (ca_hi - ct_p2p_time(curve, mlo)) / (mhi - mlo) : 0;
-    int sloped = mhi > mlo && sxx > 0 && sa > 0;
+    out->sloped = mhi > mlo && sxx > 0 && sa > 0;
     qsort(r, k, sizeof *r, cmp_double);
     out->lo = r[0];
     out->hi = r[k - 1];
-    if (sloped)
+    if (out->sloped)
         out->raw = (sxy / sxx) / sa - 1.0; /* t = c + (1 + δ)·T_alone: δ from the slope */
     else
         out->raw = k % 2 ? r[k / 2] : 0.5 * (r[k / 2 - 1] + r[k / 2]);
     out->delta = out->raw < 0 ? 0 : out->raw > 1 ? 1 : out->raw;
-    if (sloped) /* c: the line with the written δ through the samples' centroid */
+    if (out->sloped) /* c: the line with the written δ through the samples' centroid */
         out->exchange = tbar - (1.0 + out->delta) * (ca_hi - sa * (mhi - mbar));
     free(r);
     return 0;

@@ -300,7 +300,7 @@ static void test_fit_duplex(void **state)
     ct_err err;
     assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
     assert_int_equal(f.nused, 3);
-    assert_int_equal(f.nsizes, 2);
+    assert_int_equal(f.sloped, 1);
     assert_true(fabs(f.delta - 0.10) < 1e-9 && fabs(f.exchange - 0.002) < 1e-12);
     /* the per-sample ratios are reported as before: the smallest, at 512 KiB,
      * 0.1 + 0.002 / T_alone (42.04 ms) = 0.1476 */
@@ -326,7 +326,7 @@ static void test_fit_duplex(void **state)
     /* one size: the rule before session 15, no exchange step */
     s[0].t = 1.12 * (1e-4 + 8e-8 * ms[0]);
     assert_int_equal(ct_fit_duplex(&c, s, 1, 131072, &f, &err), 0);
-    assert_int_equal(f.nsizes, 1);
+    assert_int_equal(f.sloped, 0);
     assert_true(fabs(f.delta - 0.12) < 1e-9 && f.exchange == 0);
     assert_int_equal(ct_fit_duplex(&c, s + 3, 3, 131072, &f, &err), -1);
     assert_non_null(strstr(err.msg, "2 nodes x 1 task"));

@@ -255,7 +255,7 @@ double ct_nic_overlap_rate(const ct_a2a_sample *s, size_t n);
  * c, the exchange's fixed cost, from what is left at the intercept: > 0 a
  * per-exchange cost of host and MPI progress, < 0 the part of a token bucket
  * refilled between exchanges (ct_fabric.exchange, score.c). With fewer than
- * two distinct sizes: δ = median of t / T_alone - 1, c = 0 (the rule before
+ * two distinct sizes (sloped = 0): δ = median of t / T_alone - 1, c = 0 (the rule before
  * session 15). δ is clamped to [0, 1]; needs at least one such sample (-1
  * and a message otherwise). lo, hi: the per-sample t / T_alone - 1. */
 typedef struct ct_duplex_fit {
@@ -264,7 +264,7 @@ typedef struct ct_duplex_fit {
     double lo, hi;     /* smallest and largest t / T_alone - 1 over the samples used */
     double exchange;   /* c, s (0 with fewer than two distinct sizes) */
     size_t nused;
-    size_t nsizes;     /* distinct sizes among the samples used */
+    int sloped;        /* 1: δ and c from the slope; 0: one size (or a flat curve), the median */
 } ct_duplex_fit;
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
                   ct_duplex_fit *out, ct_err *err);
