@@ -108,6 +108,8 @@ void admin_json_number(FILE *f, double v);
 const char *admin_fmt_time(double s, char *buf, size_t sz);
 /* what an exchange step c (ct_fabric.exchange) is: its sign's meaning */
 const char *admin_exchange_what(double c);
+/* The same for an Alltoall's per-call step (alltoall.h). */
+const char *admin_call_what(double c);
 /* Bytes with a binary suffix: "2 KiB", "1.5 MiB", "300 B". */
 const char *admin_fmt_bytes(double b, char *buf, size_t sz);
 /* The WARNING text for a point-to-point curve of nseg segments (fitted

@@ -121,12 +121,17 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
         fprintf(o, "Alltoall signature, gamma(k,f) (our extension of 000 eq. 5) fitted robustly on");
         for (size_t k = 0; k < r->nfit_cfg; k++)
             fprintf(o, " %dx%d", (int)r->fit_cfg[k][0], (int)r->fit_cfg[k][1]);
-        fprintf(o, ", %zu samples: gamma = %.4g + %.4g (k-1) + %.4g (f-1), delta = %s, M = %s "
-                   "(fit max error %.1f%%, on points within their spread %.1f%%)\n",
+        if (r->fit_min_m > 0)
+            fprintf(o, " at m >= %s", admin_fmt_bytes(r->fit_min_m, t3, sizeof t3));
+        fprintf(o, ", %zu samples: gamma = %.4g + %.4g (k-1) + %.4g (f-1), delta = %s, M = %s",
                 r->nfit, r->sig.gamma, r->sig.gamma_incast, r->sig.gamma_flows,
                 admin_fmt_time(r->sig.delta, t1, sizeof t1),
-                admin_fmt_bytes(r->sig.M, t2, sizeof t2), 100 * r->a2a_diag.max_rel_err,
-                100 * r->a2a_rep.max_err_trusted);
+                admin_fmt_bytes(r->sig.M, t2, sizeof t2));
+        if (r->sig.call != 0) /* alltoall.h: the per-call step, our extension */
+            fprintf(o, ", call step call_us = %.1f (%s)", r->sig.call * 1e6,
+                    admin_call_what(r->sig.call));
+        fprintf(o, " (fit max error %.1f%%, on points within their spread %.1f%%)\n",
+                100 * r->a2a_diag.max_rel_err, 100 * r->a2a_rep.max_err_trusted);
         if (r->a2a_rep.note[0])
             fprintf(o, "  note: %s\n", r->a2a_rep.note);
     } else {

@@ -343,6 +343,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     if (d->intra_bw > 0) /* one node's halves: how MPI really moves intra-node bytes */
         f->co.intra_bw = d->intra_bw;
     f->co.incast = a->incast;
+    f->co.call_step = a->incast; /* this project's fit: the per-call step too */
     /* the uplinks' duplex share: asked for, or with the TCP share (checked
      * together on session 13's held-out runs, doc/multiswitch.md) */
     f->uplink_duplex = a->uplink_duplex || (calib_writes_tcpshare(a, r) && !a->no_uplink_duplex);

@@ -184,6 +184,11 @@ const char *admin_exchange_what(double c)
     return c < 0 ? "a token bucket's refill between steps" : "host and MPI time per step";
 }
 
+const char *admin_call_what(double c)
+{
+    return c < 0 ? "a token bucket's refill between calls" : "host and MPI time per call";
+}
+
 const char *admin_fmt_bytes(double b, char *buf, size_t sz)
 {
     return ct_format_bytes(b, 4, buf, sz);
@@ -206,9 +211,13 @@ void admin_fabric_line(FILE *f, const ct_fabric *fab)
             fab->published ? "published" : "measured", admin_fmt_time(fab->alpha, a, sizeof a),
             1.0 / fab->beta / 1e6);
     if (fab->has_alltoall)
+    {
         fprintf(f, "; alltoall gamma %.6g, delta %s, M %s", fab->alltoall.gamma,
                 admin_fmt_time(fab->alltoall.delta, d, sizeof d),
                 admin_fmt_bytes(fab->alltoall.M, m, sizeof m));
+        if (fab->alltoall.call != 0) /* alltoall.h: the per-call step */
+            fprintf(f, ", call step %s", admin_fmt_time(fab->alltoall.call, d, sizeof d));
+    }
     else
         fputs("; no alltoall signature", f);
     fprintf(f, "; penalty %s", ct_model_name(fab->penalty.kind));

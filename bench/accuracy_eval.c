@@ -229,6 +229,7 @@ int main(int argc, char **argv)
         o.p2p_max_seg = 4;
         o.sustained = 1; /* patterns and collectives run back to back */
         o.force = 1; /* the matrix shows the numbers; the flag is printed */
+        o.call_step = 1; /* as calibrate --incast */
     }
     ct_calib_result r;
     char failed[CT_ERR_MAX] = "";
@@ -395,9 +396,10 @@ int main(int argc, char **argv)
         printf("# fitted on: %dx%d\n", (int)r.fit_nodes, (int)r.fit_tasks_per_node);
     }
     if (!failed[0])
-        printf("# signature: gamma %.4f, gamma_incast %.4f, gamma_flows %.5f, delta %.1f us, M %.0f B; "
-           "training max err %.1f %%%s%s\n",
+        printf("# signature: gamma %.4f, gamma_incast %.4f, gamma_flows %.5f, delta %.1f us, M %.0f B, "
+           "call step %.0f us (fitted on m >= %.0f KiB%s); training max err %.1f %%%s%s\n",
            r.sig.gamma, r.sig.gamma_incast, r.sig.gamma_flows, r.sig.delta * 1e6, r.sig.M,
+           r.sig.call * 1e6, r.fit_min_m / 1024, r.a2a_rep.call_dropped ? "; step dropped" : "",
            100 * r.a2a_diag.max_rel_err, r.a2a_rep.over_threshold ? "; OVER THRESHOLD: " : "",
            r.a2a_rep.over_threshold ? r.a2a_rep.note : "");
     printf("# intra-node: %.1f MB/s from %s\n", intra_bw / 1e6, intra_bw > 0 ? intra_src : "-");

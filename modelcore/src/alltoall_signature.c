@@ -66,6 +66,16 @@ static double node_comm(const ct_a2a_sig *s, double beta, double m, double k, do
     return per_comm(beta, m, ct_a2a_gamma_at(s, k, f), s->delta, s->M);
 }
 
+/* A node's network time per call: its messages' cost plus the per-call step
+ * (alltoall.h, this project's extension) when the call crosses the network;
+ * a negative step (a refilled token bucket) cannot make it negative. */
+static double net_time(const ct_a2a_sig *s, double msgs, int crosses)
+{
+    if (!crosses || s->call == 0)
+        return msgs;
+    return fmax(0.0, msgs + s->call);
+}
+
 /* The busiest node's share: max_k r_k * c_k + intra_k, r_k = t_k (n - t_k). */
 static double layout_time(const int32_t *tasks, int32_t nnodes, double alpha, double beta,
                           const ct_a2a_sig *s, double m, double intra_bw)
@@ -90,7 +100,8 @@ static double layout_time(const int32_t *tasks, int32_t nnodes, double alpha, do
             continue;
         /* node k's NIC carries t_k (n - t_k) remote messages each way */
         double r = (double)t * (double)(n - t);
-        double v = r * node_comm(s, beta, m, (double)(used - 1), r) + intra_time(t, m, intra_bw);
+        double v = net_time(s, r * node_comm(s, beta, m, (double)(used - 1), r), used > 1) +
+                   intra_time(t, m, intra_bw);
         if (v > worst)
             worst = v;
     }
@@ -109,7 +120,7 @@ double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double al
                                  double m, double intra_bw)
 {
     /* 000 Prop. 1 generalised: gamma = 1, no delta */
-    ct_a2a_sig free_of_contention = {1.0, 0.0, INFINITY, 0.0, 0.0};
+    ct_a2a_sig free_of_contention = {1.0, 0.0, INFINITY, 0.0, 0.0, 0.0};
     return layout_time(tasks, nnodes, alpha, beta, &free_of_contention, m, intra_bw);
 }
 
@@ -125,7 +136,7 @@ double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, doubl
     /* same expression as layout_time() so both agree exactly */
     double r = (double)t * (double)(n - t);
     double c = node_comm(s, beta, m, (double)(nodes - 1), r);
-    return (double)(n - 1) * alpha + (r * c + intra_time(t, m, intra_bw));
+    return (double)(n - 1) * alpha + (net_time(s, r * c, nodes > 1) + intra_time(t, m, intra_bw));
 }
 
 int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, double beta, double m,
@@ -164,6 +175,10 @@ int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, do
                           "alltoall layout: alpha = %g (accepted: finite, with alpha + m*beta "
                           ">= 0)",
                           alpha);
+    if (!isfinite(s->call))
+        return ct_err_set(err, "alltoall layout: call step = %g s (accepted: a finite time, "
+                               "either sign)",
+                          s->call);
     if (isnan(intra_bw))
         return ct_err_set(err, "alltoall layout: intra_bw = nan (accepted: bytes/s > 0, or <= 0 "
                                "to ignore intra-node time)");

@@ -208,9 +208,14 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
         ao.incast = 1;
         ao.max_fit_err = o.max_fit_err;
         ao.force = o.force;
+        ao.call_step = o.call_step;
+        /* the per-call step (alltoall.h, our extension) is read where the
+         * network time is well above it: the saturated range */
+        ao.min_m = o.call_step ? o.saturated_m : 0;
         frc = ct_fit_signature_robust(fit, nfit, &r->p2p, o.intra_bw, &ao, &r->sig, &r->a2a_rep,
                                       err);
         r->a2a_diag = r->a2a_rep.diag;
+        r->fit_min_m = r->a2a_rep.fit_min_m;
     } else {
         frc = ct_fit_signature(fit, nfit, r->alpha, r->beta, o.intra_bw, NULL, 0, &r->sig,
                                &r->a2a_diag, err);
@@ -242,8 +247,8 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
         p->held = !ct_calib_result_in_fit(r, s);
         if (p->held)
             r->nheld++;
-        else
-            r->nfit++;
+        else if (s->m >= r->fit_min_m)
+            r->nfit++; /* below fit_min_m: a fit configuration's size not fitted on */
     }
     r->points = pts;
     r->npoints = np;

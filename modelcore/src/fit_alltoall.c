@@ -21,8 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NV 4 /* unknowns: gamma, gamma_incast, gamma_flows, delta */
-enum { V_G = 0, V_GK = 1, V_GF = 2, V_D = 3 };
+/* unknowns: gamma, gamma_incast, gamma_flows, delta, and the per-call step
+ * (alltoall.h) as two non-negative parts, call = c+ - c- */
+#define NV 6
+enum { V_G = 0, V_GK = 1, V_GF = 2, V_D = 3, V_CP = 4, V_CN = 5 };
 
 void ct_a2a_fit_opts_default(ct_a2a_fit_opts *o)
 {
@@ -49,9 +51,28 @@ double ct_a2a_predict_sample(const ct_a2a_sample *s, const ct_p2p_curve *p2p, do
 typedef struct row {
     double x[NV]; /* columns; x[V_D] is r, multiplied by [m >= M] when used */
     double z;     /* T - (n-1) alpha - intra */
-    double w;     /* 1 / (T sigma)^2 */
+    double w;     /* 1 / (T sigma)^2; 0 for a row below the fit range */
     double m;
+    int fitted;   /* 0: below ct_a2a_fit_opts.min_m, predicted only */
 } row;
+
+/* Row i's columns with the threshold M applied to delta's. */
+static void row_x(const row *r, double M, double *x)
+{
+    memcpy(x, r->x, sizeof r->x);
+    if (!(r->m >= M))
+        x[V_D] = 0.0;
+}
+
+/* The linear model's value for one row (coefficients p, threshold M). */
+static double row_pred(const row *r, double M, const double *p)
+{
+    double x[NV], v = 0;
+    row_x(r, M, x);
+    for (int j = 0; j < NV; j++)
+        v += p[j] * x[j];
+    return v;
+}
 
 /* Solve the normal equations restricted to the variables in `mask`;
  * returns 0 and p (others 0) when non-singular. */
@@ -103,9 +124,7 @@ static double sse_rows(const row *r, size_t n, double M, const double *p, size_t
     for (size_t i = 0; i < n; i++) {
         if (i == skip)
             continue;
-        double pred = p[V_G] * r[i].x[V_G] + p[V_GK] * r[i].x[V_GK] + p[V_GF] * r[i].x[V_GF] +
-                      (r[i].m >= M ? p[V_D] * r[i].x[V_D] : 0.0);
-        double e = r[i].z - pred;
+        double e = r[i].z - row_pred(&r[i], M, p);
         s += r[i].w * e * e;
     }
     return s;
@@ -121,8 +140,8 @@ static int nnls(const row *r, size_t n, double M, unsigned allowed, size_t skip,
     for (size_t i = 0; i < n; i++) {
         if (i == skip)
             continue;
-        double x[NV] = {r[i].x[V_G], r[i].x[V_GK], r[i].x[V_GF],
-                        r[i].m >= M ? r[i].x[V_D] : 0.0};
+        double x[NV];
+        row_x(&r[i], M, x);
         for (int a = 0; a < NV; a++) {
             bv[a] += r[i].w * x[a] * r[i].z;
             for (int c = 0; c < NV; c++)
@@ -133,6 +152,8 @@ static int nnls(const row *r, size_t n, double M, unsigned allowed, size_t skip,
     for (unsigned mask = 1; mask < (1u << NV); mask++) {
         if ((mask & allowed) != mask)
             continue;
+        if ((mask & (1u << V_CP)) && (mask & (1u << V_CN)))
+            continue; /* c+ and c- together are singular */
         int empty = 0;
         for (int j = 0; j < NV; j++)
             if ((mask & (1u << j)) && A[j][j] == 0)
@@ -214,19 +235,21 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Leave-one-out RMS of the relative errors in units of each point's sigma. */
+/* Leave-one-out RMS of the relative errors in units of each point's sigma;
+ * rows below the fit range count with the full fit's prediction. */
 static double loo_rms(const row *r, size_t n, double M, unsigned allowed, const double *T,
                       const double *sig)
 {
-    double s = 0;
+    double s = 0, all[NV];
     size_t used = 0;
+    if (nnls(r, n, M, allowed, n, all) < 0)
+        return INFINITY;
     for (size_t i = 0; i < n; i++) {
         double p[NV];
-        if (nnls(r, n, M, allowed, i, p) < 0)
+        /* a row below the fit range is held out already: the full fit predicts it */
+        if (r[i].fitted && nnls(r, n, M, allowed, i, p) < 0)
             return INFINITY;
-        double pred = p[V_G] * r[i].x[V_G] + p[V_GK] * r[i].x[V_GK] + p[V_GF] * r[i].x[V_GF] +
-                      (r[i].m >= M ? p[V_D] * r[i].x[V_D] : 0.0);
-        double e = (pred - r[i].z) / T[i] / sig[i];
+        double e = (row_pred(&r[i], M, r[i].fitted ? p : all) - r[i].z) / T[i] / sig[i];
         s += e * e;
         used++;
     }
@@ -294,6 +317,37 @@ static int check_input(const ct_a2a_sample *s, size_t n, const ct_p2p_curve *p2p
     return 0;
 }
 
+/* M by the held-out criterion: the candidate whose leave-one-out error is
+ * smallest, ties to the smaller M. Returns that error (INFINITY: no
+ * candidate could be fitted), with M in *bestM and the coefficients in p;
+ * *cv_M0 gets the criterion at M = 0. */
+static double choose_M(const row *r, size_t n, const double *cand, size_t ncand,
+                       unsigned allowed, const double *T, const double *sig, double *cv_M0,
+                       double *bestM, double *best_p)
+{
+    double best_cv = INFINITY;
+    *cv_M0 = INFINITY;
+    *bestM = 0;
+    memset(best_p, 0, NV * sizeof *best_p);
+    for (size_t c = 0; c < ncand; c++) {
+        if (c > 0 && cand[c] == cand[c - 1])
+            continue;
+        double p[NV];
+        if (nnls(r, n, cand[c], allowed, n, p) < 0)
+            continue;
+        double cv = loo_rms(r, n, cand[c], allowed, T, sig);
+        if (cand[c] == 0)
+            *cv_M0 = cv;
+        /* strictly better beyond rounding: ties keep the smaller M */
+        if (cv < best_cv * (1 - 1e-9) || (isinf(best_cv) && isfinite(cv))) {
+            best_cv = cv;
+            *bestM = cand[c];
+            memcpy(best_p, p, sizeof p);
+        }
+    }
+    return best_cv;
+}
+
 static void note_add(ct_a2a_fit_report *rep, const char *msg)
 {
     size_t len = strlen(rep->note);
@@ -340,6 +394,8 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         r[i].x[V_GK] = X * fmax(0.0, k - 1.0);  /* alltoall.h: gamma_incast (k-1) */
         r[i].x[V_GF] = X * fmax(0.0, rr - 1.0); /* alltoall.h: gamma_flows (f-1), f = r */
         r[i].x[V_D] = rr;
+        r[i].x[V_CP] = s[i].nodes > 1 ? 1.0 : 0.0; /* alltoall.h: the call step, once a call */
+        r[i].x[V_CN] = -r[i].x[V_CP];
         r[i].z = s[i].t - base;
         r[i].m = s[i].m;
         T[i] = s[i].t;
@@ -347,6 +403,36 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         rep->max_spread = fmax(rep->max_spread, sp);
         sig[i] = fmax(sp, o.spread_floor);
         r[i].w = 1.0 / (T[i] * T[i] * sig[i] * sig[i]); /* inverse variance of the rel. error */
+        r[i].fitted = 1;
+    }
+    /* the fit range: sizes >= min_m when they hold 4 samples and 3 sizes
+     * (2 sizes fix each configuration's line exactly: nothing left to tell
+     * its slope from an intercept beyond the noise) */
+    size_t nin = 0, nsizes = 0;
+    for (size_t i = 0; o.min_m > 0 && i < n; i++) {
+        if (!(s[i].m >= o.min_m))
+            continue;
+        nin++;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = s[j].m == s[i].m;
+        nsizes += !seen;
+    }
+    if (o.min_m > 0 && nin >= 4 && nsizes >= 3) {
+        rep->fit_min_m = o.min_m;
+        for (size_t i = 0; i < n; i++)
+            if (!(s[i].m >= o.min_m)) {
+                r[i].fitted = 0;
+                r[i].w = 0; /* predicted, not fitted: it still counts in M's criterion */
+            }
+    } else if (o.min_m > 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "fit range not used: %zu samples at %zu size(s) >= %.0f B (needs 4 at 3 "
+                 "sizes); fitted on every size%s",
+                 nin, nsizes, o.min_m, o.call_step ? ", without the per-call step" : "");
+        note_add(rep, msg);
+        o.call_step = 0; /* a constant per call is read only where the range holds */
     }
     unsigned allowed = (1u << V_G) | (1u << V_D);
     if (o.incast) {
@@ -370,30 +456,31 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     if (o.M_candidates && o.nM) {
         memcpy(cand, o.M_candidates, o.nM * sizeof *cand);
     } else {
+        /* a threshold inside the fit range would let delta switch on between
+         * two fitted sizes: with a range, M is its lower end (delta for every
+         * fitted size) or 0 */
         cand[0] = 0;
         for (size_t i = 0; i < n; i++)
-            cand[i + 1] = s[i].m;
+            cand[i + 1] = rep->fit_min_m > 0 ? rep->fit_min_m : s[i].m;
     }
     qsort(cand, ncand, sizeof *cand, cmp_double);
 
     double best_cv = INFINITY, bestM = 0, best_p[NV] = {0};
-    rep->cv_rms_M0 = INFINITY;
-    for (size_t c = 0; c < ncand; c++) {
-        if (c > 0 && cand[c] == cand[c - 1])
-            continue;
-        double p[NV];
-        if (nnls(r, n, cand[c], allowed, n, p) < 0)
-            continue;
-        double cv = loo_rms(r, n, cand[c], allowed, T, sig);
-        if (cand[c] == 0)
-            rep->cv_rms_M0 = cv;
-        /* strictly better beyond rounding: ties keep the smaller M */
-        if (cv < best_cv * (1 - 1e-9) || (isinf(best_cv) && isfinite(cv))) {
-            best_cv = cv;
-            bestM = cand[c];
-            memcpy(best_p, p, sizeof p);
+    if (o.call_step) {
+        /* the step takes delta's place: on the saturated sizes both would be
+         * intercepts, and a per-message one (delta r) is what over-extrapolates
+         * to a configuration with many more messages a port */
+        unsigned with_step = (allowed & ~(1u << V_D)) | (1u << V_CP) | (1u << V_CN);
+        best_cv = choose_M(r, n, cand, ncand, with_step, T, sig, &rep->cv_rms_M0, &bestM,
+                           best_p);
+        if (!isfinite(best_cv) || !(best_p[V_G] > 0)) {
+            rep->call_dropped = 1;
+            note_add(rep, "per-call step dropped: with it the best fit needs gamma <= 0 (the "
+                          "times do not grow with the bytes); fitted without it");
         }
     }
+    if (!o.call_step || rep->call_dropped)
+        best_cv = choose_M(r, n, cand, ncand, allowed, T, sig, &rep->cv_rms_M0, &bestM, best_p);
     if (!isfinite(best_cv) || !(best_p[V_G] > 0)) {
         /* say why with numbers: how many samples ran faster than the
          * contention-free time the point-to-point curve gives them */
@@ -437,6 +524,7 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     out->gamma_flows = best_p[V_GF];
     out->delta = best_p[V_D];
     out->M = out->delta > 0 ? bestM : 0.0; /* M means nothing without delta */
+    out->call = best_p[V_CP] - best_p[V_CN]; /* alltoall.h: the per-call step, 0 unless fitted */
     rep->cv_rms = best_cv;
 
     double *meas = T;
@@ -453,10 +541,16 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     }
     /* diagnostics as ct_fit_signature's */
     double mean = 0, ssr = 0, sst = 0, maxrel = 0, sumrel = 0;
+    size_t nf = 0; /* the rows fitted on (the training points) */
     for (size_t i = 0; i < n; i++)
-        mean += meas[i];
-    mean /= (double)n;
+        if (r[i].fitted) {
+            mean += meas[i];
+            nf++;
+        }
+    mean /= (double)nf;
     for (size_t i = 0; i < n; i++) {
+        if (!r[i].fitted)
+            continue;
         double e = pred[i] - meas[i];
         ssr += e * e;
         sst += (meas[i] - mean) * (meas[i] - mean);
@@ -468,11 +562,11 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         }
     }
     free(sg);
-    rep->diag.npoints = n;
+    rep->diag.npoints = nf;
     rep->diag.r2 = sst > 0 ? 1.0 - ssr / sst : (ssr == 0 ? 1.0 : 0.0);
-    rep->diag.rmse = sqrt(ssr / (double)n);
+    rep->diag.rmse = sqrt(ssr / (double)nf);
     rep->diag.max_rel_err = maxrel;
-    rep->diag.mean_abs_rel_err = sumrel / (double)n;
+    rep->diag.mean_abs_rel_err = sumrel / (double)nf;
     if (o.max_fit_err > 0 && rep->max_err_trusted > o.max_fit_err) {
         rep->over_threshold = 1;
         char msg[200];

@@ -68,8 +68,12 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
         goto out;
     }
     t->has_busiest = 1;
-    /* 000 Proposition 1, same layout */
-    t->uncontended = ct_a2a_layout_lower_bound(cnt, l->nnodes, alpha, beta, m, f->intra_bw);
+    /* 000 Proposition 1, same layout, with the signature's per-call step
+     * (alltoall.h, our extension): a fixed time per call, not contention, as
+     * the exchange step is for point-to-point phases */
+    ct_a2a_sig free_of_contention = {.gamma = 1.0, .delta = 0.0, .M = INFINITY, .call = sig->call};
+    t->uncontended = ct_a2a_layout(cnt, l->nnodes, alpha, beta, m, &free_of_contention,
+                                   f->intra_bw);
     t->intra = intra_node_time(intra, l->nnodes, f->intra_bw);
 out:
     free(cnt);

@@ -242,6 +242,46 @@ static void test_layout_invalid(void **state)
     assert_true(T == ct_a2a_layout(ok, 2, 1e-5, 1e-9, 10, &s, 0));
 }
 
+/* The per-call step (alltoall.h, our extension): once a call that crosses
+ * the network, on the busiest node's share; none on one node; a negative
+ * step (a refilled token bucket) floors the network part at 0; eq. 5 (the
+ * papers' formula) does not see it. */
+static void test_call_step(void **state)
+{
+    (void)state;
+    double a = 50e-6, b = 8e-8, m = 262144, intra = 1e9;
+    ct_a2a_sig s = {.gamma = 1.1, .delta = 1e-3, .M = 0, .gamma_incast = 0.05};
+    ct_a2a_sig c = s;
+    c.call = 2.5e-3;
+    int32_t lay[3] = {3, 1, 2};
+    close_rel(ct_a2a_layout(lay, 3, a, b, m, &c, intra),
+              ct_a2a_layout(lay, 3, a, b, m, &s, intra) + 2.5e-3, 1e-12, "+step, uneven");
+    close_rel(ct_a2a_uniform(4, 2, a, b, m, &c, intra),
+              ct_a2a_uniform(4, 2, a, b, m, &s, intra) + 2.5e-3, 1e-12, "+step, uniform");
+    assert_true(ct_a2a_uniform(4, 2, a, b, m, &c, intra) ==
+                ct_a2a_layout((int32_t[]){2, 2, 2, 2}, 4, a, b, m, &c, intra));
+    /* one node: no network, no step (3 alpha + 12 m / intra) */
+    close_rel(ct_a2a_uniform(1, 4, a, b, m, &c, intra), 3 * a + 12 * m / intra, 1e-12,
+              "one node");
+    assert_true(ct_a2a_layout((int32_t[]){4, 0}, 2, a, b, m, &c, intra) ==
+                ct_a2a_uniform(1, 4, a, b, m, &s, intra));
+    /* a negative step: 2 x 1 of 4 KiB carries 4096 b (1.1) + 1 ms = 1.36 ms
+     * of network time; a -3 ms step leaves alpha alone, not less */
+    c.call = -3e-3;
+    close_rel(ct_a2a_uniform(2, 1, a, b, 4096, &c, 0), a, 1e-12, "floored at 0");
+    close_rel(ct_a2a_uniform(2, 1, a, b, m, &c, 0), a + m * b * 1.1 + 1e-3 - 3e-3, 1e-12,
+              "above the floor");
+    /* eq. 5, the papers' formula, ignores it */
+    assert_true(ct_a2a_eq5(8, a, b, m, &c) == ct_a2a_eq5(8, a, b, m, &s));
+    /* checked: either sign, finite */
+    ct_err err;
+    double T;
+    assert_int_equal(ct_a2a_layout_checked(lay, 3, a, b, m, &c, intra, &T, &err), 0);
+    c.call = NAN;
+    assert_int_equal(ct_a2a_layout_checked(lay, 3, a, b, m, &c, intra, &T, &err), -1);
+    assert_non_null(strstr(err.msg, "call step = nan"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_layout_vs_eq5_with_total_tasks),
         cmocka_unit_test(test_layout_lower_bound),
         cmocka_unit_test(test_layout_invalid),
+        cmocka_unit_test(test_call_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

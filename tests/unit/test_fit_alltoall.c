@@ -266,6 +266,121 @@ static void test_piecewise_curve_and_input(void **state)
     assert_true(ct_a2a_sample_spread(&x) == 0);
 }
 
+/* The per-call step (alltoall.h, our extension, session 16) fitted on the
+ * saturated range. Synthetic calls t = (n-1) a + r m b g(k) + call, with the
+ * step of either sign (+2 ms: a fixed cost per call; -3 ms: a token bucket's
+ * burst refilled between calls), on calibrate's three configurations at 32
+ * KiB..512 KiB; below 128 KiB the calls follow another law (the whole call
+ * in the burst: 0.4 of the line), which the fit must not read. */
+static void test_call_step(void **state)
+{
+    (void)state;
+    const int32_t cfg[][2] = {{2, 1}, {4, 1}, {4, 2}};
+    const double sizes[] = {32768, 65536, 131072, 262144, 524288};
+    const double steps[] = {2e-3, -3e-3};
+    ct_p2p_curve c;
+    ct_p2p_single(&c, A, B);
+    for (size_t q = 0; q < 2; q++) {
+        const ct_a2a_sig sig = {.gamma = 1.04, .gamma_incast = 0.08, .call = steps[q]};
+        ct_a2a_sample s[15];
+        size_t n = 0;
+        rng_state = 11 + q;
+        for (size_t k = 0; k < 3; k++)
+            for (size_t z = 0; z < 5; z++) {
+                double T = truth(cfg[k][0], cfg[k][1], sizes[z], A, B, &sig);
+                T = sizes[z] < 131072 ? 0.4 * T : T + sig.call;
+                double t = T * (1 + 0.01 * uniform_pm1());
+                s[n++] = (ct_a2a_sample){.nodes = cfg[k][0], .tasks_per_node = cfg[k][1],
+                                         .m = sizes[z], .t = t, .t_min = t * 0.99};
+            }
+        ct_a2a_fit_opts o;
+        ct_a2a_fit_opts_default(&o);
+        o.incast = 1;
+        o.call_step = 1;
+        o.min_m = 131072;
+        ct_a2a_sig r;
+        ct_a2a_fit_report rep;
+        ct_err err;
+        int rc = ct_fit_signature_robust(s, n, &c, 0, &o, &r, &rep, &err);
+        if (rc)
+            print_error("%s\n", err.msg);
+        assert_int_equal(rc, 0);
+        print_message("step %+.1f ms: gamma %.4f + %.4f (k-1), call %+.3f ms, delta %g\n",
+                      1e3 * steps[q], r.gamma, r.gamma_incast, 1e3 * r.call, r.delta);
+        close_rel(r.gamma, 1.04, 0.02, "gamma");
+        close_rel(r.gamma_incast, 0.08, 0.15, "gamma_incast");
+        close_rel(r.call, steps[q], 0.15, "call step");
+        /* the step takes delta's place; only the 9 saturated samples count */
+        assert_true(r.delta == 0 && r.M == 0);
+        assert_true(rep.fit_min_m == 131072 && rep.call_dropped == 0);
+        assert_int_equal(rep.diag.npoints, 9);
+        assert_true(rep.diag.max_rel_err < 0.03);
+        /* held back: 4 x 4 at 512 KiB, the step once */
+        ct_a2a_sample x = {.nodes = 4, .tasks_per_node = 4, .m = 524288};
+        x.t = truth(4, 4, x.m, A, B, &sig) + sig.call;
+        double e_step = fabs(ct_a2a_predict_sample(&x, &c, 0, &r) - x.t) / x.t;
+        assert_true(e_step < 0.02);
+        /* the papers' form on every size (delta per message, M): it reads the
+         * burst-bound small calls and misses the held-back call further */
+        o.call_step = 0;
+        o.min_m = 0;
+        o.force = 1;
+        rc = ct_fit_signature_robust(s, n, &c, 0, &o, &r, &rep, &err);
+        assert_int_equal(rc, 0);
+        assert_true(r.call == 0);
+        double e_plain = fabs(ct_a2a_predict_sample(&x, &c, 0, &r) - x.t) / x.t;
+        print_message("  held 4x4 512 KiB: %.2f %% with the step, %.2f %% without\n",
+                      100 * e_step, 100 * e_plain);
+        assert_true(e_plain > e_step);
+    }
+    /* fewer than three sizes in the range (here one): neither the range nor
+     * the step is used, and that is said */
+    {
+        const ct_a2a_sig sig = {.gamma = 1.1};
+        ct_a2a_sample s[6];
+        for (size_t k = 0; k < 6; k++) {
+            double m = k < 5 ? 16384.0 * (double)(k + 1) : 262144;
+            s[k] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = m,
+                                   .t = truth(4, 1, m, A, B, &sig)};
+        }
+        ct_a2a_fit_opts o;
+        ct_a2a_fit_opts_default(&o);
+        o.call_step = 1;
+        o.min_m = 131072;
+        ct_a2a_sig r;
+        ct_a2a_fit_report rep;
+        ct_err err;
+        assert_int_equal(ct_fit_signature_robust(s, 6, &c, 0, &o, &r, &rep, &err), 0);
+        assert_true(rep.fit_min_m == 0);
+        assert_int_equal(rep.diag.npoints, 6);
+        assert_non_null(strstr(rep.note, "fit range not used: 1 samples at 1 size(s) >= "
+                                         "131072 B (needs 4 at 3 sizes); fitted on every size, "
+                                         "without the per-call step"));
+        close_rel(r.gamma, 1.1, 1e-6, "gamma, every size");
+        assert_true(fabs(r.call) < 1e-9);
+    }
+    /* times that do not grow with the bytes: with the step the best fit
+     * needs gamma <= 0, so the step is dropped (said) and the fit without it
+     * refuses as before, naming why */
+    {
+        ct_a2a_sample s[5];
+        for (size_t k = 0; k < 5; k++)
+            s[k] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = 131072.0 * (k + 1),
+                                   .t = 0.05};
+        ct_a2a_fit_opts o;
+        ct_a2a_fit_opts_default(&o);
+        o.call_step = 1;
+        o.min_m = 131072;
+        ct_a2a_sig r;
+        ct_a2a_fit_report rep;
+        ct_err err;
+        assert_int_equal(ct_fit_signature_robust(s, 5, &c, 0, &o, &r, &rep, &err), -1);
+        assert_int_equal(rep.call_dropped, 1);
+        assert_non_null(strstr(rep.note, "per-call step dropped"));
+        assert_non_null(strstr(err.msg, "gamma <= 0"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_incast_recovery),
         cmocka_unit_test(test_threshold),
         cmocka_unit_test(test_piecewise_curve_and_input),
+        cmocka_unit_test(test_call_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -646,6 +646,17 @@ static void test_alltoall_consistency(void **state)
     assert_close(r.c[0].uncontended_s, ct_a2a_lower_bound(12, f.alpha, f.beta, 65536));
     assert_true(r.margin == 0);
     ct_alloc_free(&a);
+
+    /* a per-call step (alltoall.h, our extension) is added once to the
+     * predicted and to the uncontended time: a fixed time per call, not
+     * contention (as the exchange step of point-to-point phases) */
+    f.alltoall.call = 4e-3;
+    assert_int_equal(ct_alloc_uniform(12, 1, &a, NULL), 0);
+    request(&req, &a, 12, "alltoall", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_close(r.c[0].predicted_s, ct_a2a_eq5(12, f.alpha, f.beta, 65536, &f.alltoall) + 4e-3);
+    assert_close(r.c[0].uncontended_s, ct_a2a_lower_bound(12, f.alpha, f.beta, 65536) + 4e-3);
+    ct_alloc_free(&a);
 }
 
 /* A fabric with a piecewise p2p curve: every model takes alpha, beta of the

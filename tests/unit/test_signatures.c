@@ -479,6 +479,41 @@ static void test_exchange_step_key(void **state)
     assert_non_null(strstr(err.msg, "(accepted: a number >= -1e+06 and <= 1e+06)"));
 }
 
+/* alltoall.call_us (our extension, session 16): the same rules as
+ * exchange_us; the papers' keys beside it unchanged. */
+static void test_call_step_key(void **state)
+{
+    (void)state;
+    static const char y[] =
+        "version: 1\nfabrics:\n  a:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2}\n"
+        "    alltoall: {gamma: 1.1, delta_us: 0, M_bytes: 0, call_us: -4821.5}\n"
+        "  b:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2}\n"
+        "    alltoall: {gamma: 1.1, delta_us: 0, M_bytes: 0}\n";
+    ct_sigfile sf;
+    ct_err err;
+    assert_int_equal(ct_sigfile_load_buffer("mem", y, sizeof y - 1, &sf, &err), 0);
+    assert_true(must_fabric(&sf, "a")->alltoall.call == -4821.5e-6);
+    assert_true(must_fabric(&sf, "b")->alltoall.call == 0);
+    size_t l = 0;
+    char *t = write_mem(&sf, &l);
+    const char *at = strstr(t, "call_us: -4821.5");
+    assert_non_null(at);
+    assert_null(strstr(at + 1, "call_us")); /* b's absent value is not written */
+    char buf[256];
+    assert_int_equal(ct_fabric_diff(must_fabric(&sf, "a"), must_fabric(&sf, "b"), buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "call_us"));
+    free(t);
+    ct_sigfile_free(&sf);
+    static const char bad[] =
+        "version: 1\nfabrics:\n  a:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2}\n"
+        "    alltoall: {gamma: 1.1, delta_us: 0, M_bytes: 0, call_us: -1.5e6}\n";
+    assert_int_equal(ct_sigfile_load_buffer("mem", bad, sizeof bad - 1, &sf, &err), -1);
+    print_message("%s\n", err.msg);
+    assert_non_null(strstr(err.msg, "mem:5:"));
+    assert_non_null(strstr(err.msg, "fabrics.a.alltoall.call_us is -1.5e6"));
+    assert_non_null(strstr(err.msg, "(accepted: a number >= -1e+06 and <= 1e+06)"));
+}
+
 static void test_roundtrip_every_shipped_conf(void **state)
 {
     (void)state;
@@ -932,6 +967,7 @@ static void test_segments_and_incast(void **state)
     assert_true(a == -5157.36e-6 && b == 1.0 / 12.5e6);
     assert_true(f->alltoall.gamma_incast == 0.15 && f->alltoall.gamma_flows == 0.01);
     assert_true(f->exchange == -4989e-6);
+    assert_true(f->alltoall.call == 1830e-6);
     /* without segments the accessor gives the fabric's single alpha, beta */
     ct_fabric g;
     ct_fabric_init(&g);
@@ -987,6 +1023,7 @@ int main(void)
         cmocka_unit_test(test_full_file_in_si),
         cmocka_unit_test(test_no_default_means_null),
         cmocka_unit_test(test_exchange_step_key),
+        cmocka_unit_test(test_call_step_key),
         cmocka_unit_test(test_roundtrip_every_shipped_conf),
         cmocka_unit_test(test_roundtrip_full_fixture),
         cmocka_unit_test(test_shipped_signatures_are_the_published_ones),

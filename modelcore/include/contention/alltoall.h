@@ -24,6 +24,14 @@ typedef struct ct_a2a_sig {
      * exactly it when both coefficients are 0, the published signatures). */
     double gamma_incast; /* per remote node beyond the first, >= 0 */
     double gamma_flows;  /* per remote flow beyond the first, >= 0 */
+    /* Per-call step (this project's extension, not in the papers), s, either
+     * sign: a constant added once to every Alltoall call that crosses the
+     * network. > 0: a fixed cost per call (the MPI library's and the hosts'
+     * start and finish of the exchange); < 0: a token bucket's burst, refilled
+     * between calls, that lets the first bytes of each call through free. The
+     * network part of a call never goes below 0 (ct_a2a_layout). 0 in the
+     * published signatures: eq. 5 exactly. */
+    double call;
 } ct_a2a_sig;
 
 /* gamma(k, f) of the extension above; exactly s->gamma when gamma_incast and
@@ -35,7 +43,8 @@ double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f);
 double ct_a2a_lower_bound(int64_t n, double alpha, double beta, double m);
 /* 000 eq. 4: T = (n-1) * (alpha + m*beta*gamma). */
 double ct_a2a_eq4(int64_t n, double alpha, double beta, double m, double gamma);
-/* 000 eq. 5: eq. 4 plus (n-1)*delta when m >= M. */
+/* 000 eq. 5: eq. 4 plus (n-1)*delta when m >= M. The papers' formula: it
+ * reads gamma, delta and M only (no incast terms, no per-call step). */
 double ct_a2a_eq5(int64_t n, double alpha, double beta, double m, const ct_a2a_sig *s);
 
 /* Layout-aware form of eq. 5 for several tasks per node (this project's
@@ -45,8 +54,10 @@ double ct_a2a_eq5(int64_t n, double alpha, double beta, double m, const ct_a2a_s
  * is set by the busiest NIC: node k's NIC carries r_k = t_k * (n - t_k)
  * remote messages each way, and its t_k tasks exchange t_k*(t_k-1) messages
  * through memory at intra_bw bytes/s (term dropped when intra_bw <= 0):
- *   T = (n-1)*alpha + max_k [ r_k * (m*beta*gamma_k + [m >= M]*delta)
+ *   T = (n-1)*alpha + max_k [ max(0, r_k * (m*beta*gamma_k + [m >= M]*delta) + call)
  *                             + t_k*(t_k-1)*m / intra_bw ]
+ * where the per-call step `call` counts only when tasks sit on two nodes or
+ * more (an all-local Alltoall crosses no network).
  * gamma_k = ct_a2a_gamma_at(s, K_k, r_k), K_k the number of other nodes
  * holding tasks (the port's incast degree) and r_k its remote flows.
  * With t_k = 1 everywhere, r_k = n-1 and T is exactly eq. 5 (constant gamma). */
@@ -60,7 +71,8 @@ double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double al
 double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, double beta, double m,
                       const ct_a2a_sig *s, double intra_bw);
 /* ct_a2a_layout with its input checked: tasks[k] >= 0, at least one task,
- * finite beta, m, gamma, delta, M, gamma_incast, gamma_flows, all >= 0, and
+ * finite beta, m, gamma, delta, M, gamma_incast, gamma_flows, all >= 0, a finite
+ * call step (either sign), and
  * alpha finite with alpha + m*beta >= 0 (a piecewise curve's segment may have
  * a negative alpha, p2p.h). Returns -1 with
  * a message naming the value at fault; the unchecked functions above return

@@ -55,10 +55,18 @@ typedef struct ct_calib_opts {
     /* incast mode: threshold and force of ct_a2a_fit_opts (fit_alltoall.h). */
     double max_fit_err;
     int force;
+    /* incast mode: 1 also fits the per-call step of alltoall.h (this project's
+     * extension, ct_a2a_fit_opts.call_step), on the saturated range: the fit
+     * configurations' samples with m >= saturated_m (ct_a2a_fit_opts.min_m;
+     * fit_min_m says which range was used). A step is a constant per call, so
+     * the sizes it is read from must be ones whose network time stays well
+     * above it. */
+    int call_step;
 } ct_calib_opts;
 
 /* fit_tasks_per_node 1, fit_nodes 0, saturated_m 128 KiB, intra_bw 0; the
- * paper's procedure (incast 0, one p2p line), max_fit_err 0.15, force 0. */
+ * paper's procedure (incast 0, one p2p line, no call step), max_fit_err 0.15,
+ * force 0. */
 void ct_calib_opts_default(ct_calib_opts *o);
 
 /* One Alltoall sample after the fit. */
@@ -104,6 +112,7 @@ typedef struct ct_calib_result {
     ct_a2a_fit_report a2a_rep;
     size_t nfit_cfg;
     int32_t fit_cfg[8][2];        /* nodes, tasks per node */
+    double fit_min_m;              /* bytes: the smallest size fitted on (0: every size) */
     ct_calib_summary held_all;     /* over every held-back point */
     ct_calib_summary held_saturated; /* over held-back points with m >= saturated_m */
 } ct_calib_result;

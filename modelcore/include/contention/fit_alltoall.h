@@ -28,12 +28,24 @@ typedef struct ct_a2a_fit_opts {
     double max_fit_err;
     /* 1: keep a fit over the threshold, flagged in the report (fit --force). */
     int force;
+    /* 1: fit the per-call step of alltoall.h (this project's extension),
+     * either sign, in delta's place (delta = M = 0: on saturated sizes both
+     * are intercepts, and delta's is per message); dropped (report's
+     * call_dropped: delta fitted as without it) when with it the best fit
+     * needs gamma <= 0. 0: no step (the papers' eq. 5). */
+    int call_step;
+    /* The fit range (bytes; 0 = every size): only samples with m >= min_m are
+     * fitted, when they hold 4 samples at 3 sizes or more; else every size,
+     * without the per-call step (noted). The smaller ones are predicted, not
+     * fitted, and count in the held-out criterion that chooses M. */
+    double min_m;
     /* M candidates (NULL or nM = 0: 0 and every measured size). */
     const double *M_candidates;
     size_t nM;
 } ct_a2a_fit_opts;
 
-/* incast 0, spread_floor 0.02, max_fit_err 0.15, force 0, every size a candidate. */
+/* incast 0, spread_floor 0.02, max_fit_err 0.15, force 0, call_step 0,
+ * min_m 0, every size a candidate. */
 void ct_a2a_fit_opts_default(ct_a2a_fit_opts *o);
 
 typedef struct ct_a2a_fit_report {
@@ -47,6 +59,8 @@ typedef struct ct_a2a_fit_report {
     double max_spread;      /* largest relative spread of a training point */
     int over_threshold;     /* 1: max_err_trusted > max_fit_err (kept only with force) */
     int incast_identified;  /* bit 0: gamma_incast, bit 1: gamma_flows could be fitted */
+    int call_dropped;       /* 1: call_step asked for, dropped (see call_step) */
+    double fit_min_m;       /* the fit range used: min_m, or 0 (every size) */
     char note[CT_ERR_MAX];  /* what was not identifiable, or the threshold warning */
 } ct_a2a_fit_report;
 
@@ -59,8 +73,10 @@ double ct_a2a_sample_spread(const ct_a2a_sample *s);
  * one-segment curve is the Hockney model) and intra_bw as in alltoall.h.
  * With M fixed the model is linear in its coefficients:
  *   T - (n-1) alpha(m) - intra = gamma*X + gamma_incast*X(k-1)
- *                               + gamma_flows*X(f-1) + delta*Y,
+ *                               + gamma_flows*X(f-1) + delta*Y + call*[nodes > 1],
  *   X = r m beta(m), Y = r [m >= M], r = f = t(n - t), k = nodes - 1,
+ * (call only with o->call_step; the fit is linear, so give it sizes whose
+ * network time stays above a negative step: ct_a2a_layout floors it at 0),
  * solved by non-negative weighted least squares on relative errors, each
  * weighted by 1 / max(spread, spread_floor)^2 (inverse variance: a noisy
  * small-message point weighs little). M is the candidate with the smallest
