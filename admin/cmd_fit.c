@@ -56,7 +56,9 @@ static void help(void)
            "                               (t_min_s), M by leave-one-out error\n"
            "  --incast                     --robust with gamma(k,f) = gamma + gamma_incast (k-1)\n"
            "                               + gamma_flows (f-1) (our extension; needs several\n"
-           "                               node counts and >= 2 tasks per node)\n"
+           "                               node counts and >= 2 tasks per node) and, on 3 or\n"
+           "                               more sizes >= 128 KiB, fitted on those with a\n"
+           "                               per-call step in delta's place (as calibrate)\n"
            "  --max-fit-error PCT          refuse a signature missing its own points (those\n"
            "                               whose spread is within PCT) by more than PCT\n"
            "                               (default 15; 0 never refuses)\n"
@@ -431,6 +433,11 @@ int cmd_fit(int argc, char **argv)
         ct_a2a_fit_opts ao;
         ct_a2a_fit_opts_default(&ao);
         ao.incast = incast;
+        /* --incast is calibrate --incast's fit: the per-call step on the
+         * saturated sizes (fit_alltoall.h; with fewer than 3 sizes >= 128 KiB
+         * the fit before it, noted) */
+        ao.call_step = incast;
+        ao.min_m = incast ? 128.0 * 1024.0 : 0;
         ao.max_fit_err = max_err_pct / 100;
         ao.force = force;
         if (robust) {
@@ -527,6 +534,10 @@ int cmd_fit(int argc, char **argv)
             fprintf(o, "#   gamma(k,f) = %.6g + %.6g (k-1) + %.6g (f-1) (our extension)%s%s\n",
                     sig.gamma, sig.gamma_incast, sig.gamma_flows, arep.note[0] ? "; " : "",
                     arep.note);
+        if (sig.call != 0 || arep.fit_min_m > 0)
+            fprintf(o, "#   per-call step %s (%s; our extension), fitted on m >= %s\n",
+                    admin_fmt_time(sig.call, t2, sizeof t2), admin_call_what(sig.call),
+                    admin_fmt_bytes(arep.fit_min_m, t1, sizeof t1));
         if (robust)
             fprintf(o, "#   robust fit: leave-one-out error %.2f spreads (M = 0: %.2f)\n",
                     arep.cv_rms, arep.cv_rms_M0);

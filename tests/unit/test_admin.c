@@ -846,6 +846,11 @@ static void test_fit_threshold_and_extensions(void **state)
     expect_status(&r, 0);
     expect_in(r.out, "gamma(k,f) = ");
     expect_in(r.out, "robust fit: leave-one-out error");
+    /* calibrate --incast's Alltoall fit too: the 12 samples at 128-512 KiB of
+     * the four configurations, with the per-call step in delta's place */
+    expect_in(r.out, "#   per-call step 1.765 ms (host and MPI time per call; our extension), "
+                     "fitted on m >= 128 KiB");
+    expect_in(r.out, "delta = 0 s, M = 0 bytes");
     /* the same two segments and sustained line as calibrate --incast below
      * (one fit, two front ends) */
     expect_in(r.out, "#   segment 2 from 262144 B: alpha = -1.255 ms, bandwidth = 11.9");
