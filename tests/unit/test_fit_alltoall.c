@@ -36,6 +36,17 @@ static double truth(int32_t nodes, int32_t t, double m, double a, double b, cons
 
 static const double A = 50e-6, B = 1.0 / 12.5e6; /* Fast Ethernet-like */
 
+/* The robust fit that must succeed: its message printed when it does not. */
+static void fit_ok(const ct_a2a_sample *s, size_t n, const ct_p2p_curve *c,
+                   const ct_a2a_fit_opts *o, ct_a2a_sig *r, ct_a2a_fit_report *rep)
+{
+    ct_err err;
+    int rc = ct_fit_signature_robust(s, n, c, 0, o, r, rep, &err);
+    if (rc)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, 0);
+}
+
 /* Issue 12: an 8-node Alltoall whose small messages are noisy (mean far
  * above the best run: 1 kB mean 3.4 ms, min 0.56 ms) and whose saturated
  * points are clean. The paper's plain fit weighs them all alike, picks M = 0
@@ -82,10 +93,7 @@ static void test_noisy_small_points(void **state)
     ct_a2a_fit_opts_default(&o);
     ct_a2a_sig r;
     ct_a2a_fit_report rep;
-    int rc = ct_fit_signature_robust(s, 8, &c, 0, &o, &r, &rep, &err);
-    if (rc)
-        print_error("%s\n", err.msg);
-    assert_int_equal(rc, 0);
+    fit_ok(s, 8, &c, &o, &r, &rep);
     print_message("robust: gamma %.4f delta %.4g M %.0f, trusted max err %.3f over %zu, cv %.2f "
                   "(M=0: %.2f)\n",
                   r.gamma, r.delta, r.M, rep.max_err_trusted, rep.ntrusted, rep.cv_rms,
@@ -133,10 +141,7 @@ static void test_incast_recovery(void **state)
     ct_a2a_sig r;
     ct_a2a_fit_report rep;
     ct_err err;
-    int rc = ct_fit_signature_robust(s, n, &c, 0, &o, &r, &rep, &err);
-    if (rc)
-        print_error("%s\n", err.msg);
-    assert_int_equal(rc, 0);
+    fit_ok(s, n, &c, &o, &r, &rep);
     print_message("gamma %.4f + %.4f (k-1) + %.5f (f-1), delta %.4g, M %.0f\n", r.gamma,
                   r.gamma_incast, r.gamma_flows, r.delta, r.M);
     assert_int_equal(rep.incast_identified, 3);
@@ -154,7 +159,7 @@ static void test_incast_recovery(void **state)
         assert_true(fabs(e) < 0.06);
     }
     /* one task per node only: f = k, gamma_flows cannot be told apart */
-    rc = ct_fit_signature_robust(s, 15, &c, 0, &o, &r, &rep, &err);
+    int rc = ct_fit_signature_robust(s, 15, &c, 0, &o, &r, &rep, &err);
     assert_int_equal(rc, 0);
     assert_int_equal(rep.incast_identified, 1);
     assert_true(r.gamma_flows == 0);
@@ -266,6 +271,17 @@ static void test_piecewise_curve_and_input(void **state)
     assert_true(ct_a2a_sample_spread(&x) == 0);
 }
 
+/* calibrate --incast's options: the per-call step on m >= 128 KiB. */
+static ct_a2a_fit_opts step_opts(int incast)
+{
+    ct_a2a_fit_opts o;
+    ct_a2a_fit_opts_default(&o);
+    o.incast = incast;
+    o.call_step = 1;
+    o.min_m = 131072;
+    return o;
+}
+
 /* The per-call step (alltoall.h, our extension, session 16) fitted on the
  * saturated range. Synthetic calls t = (n-1) a + r m b g(k) + call, with the
  * step of either sign (+2 ms: a fixed cost per call; -3 ms: a token bucket's
@@ -293,18 +309,10 @@ static void test_call_step(void **state)
                 s[n++] = (ct_a2a_sample){.nodes = cfg[k][0], .tasks_per_node = cfg[k][1],
                                          .m = sizes[z], .t = t, .t_min = t * 0.99};
             }
-        ct_a2a_fit_opts o;
-        ct_a2a_fit_opts_default(&o);
-        o.incast = 1;
-        o.call_step = 1;
-        o.min_m = 131072;
+        ct_a2a_fit_opts o = step_opts(1);
         ct_a2a_sig r;
         ct_a2a_fit_report rep;
-        ct_err err;
-        int rc = ct_fit_signature_robust(s, n, &c, 0, &o, &r, &rep, &err);
-        if (rc)
-            print_error("%s\n", err.msg);
-        assert_int_equal(rc, 0);
+        fit_ok(s, n, &c, &o, &r, &rep);
         print_message("step %+.1f ms: gamma %.4f + %.4f (k-1), call %+.3f ms, delta %g\n",
                       1e3 * steps[q], r.gamma, r.gamma_incast, 1e3 * r.call, r.delta);
         close_rel(r.gamma, 1.04, 0.02, "gamma");
@@ -325,8 +333,7 @@ static void test_call_step(void **state)
         o.call_step = 0;
         o.min_m = 0;
         o.force = 1;
-        rc = ct_fit_signature_robust(s, n, &c, 0, &o, &r, &rep, &err);
-        assert_int_equal(rc, 0);
+        fit_ok(s, n, &c, &o, &r, &rep);
         assert_true(r.call == 0);
         double e_plain = fabs(ct_a2a_predict_sample(&x, &c, 0, &r) - x.t) / x.t;
         print_message("  held 4x4 512 KiB: %.2f %% with the step, %.2f %% without\n",
@@ -343,10 +350,7 @@ static void test_call_step(void **state)
             s[k] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = m,
                                    .t = truth(4, 1, m, A, B, &sig)};
         }
-        ct_a2a_fit_opts o;
-        ct_a2a_fit_opts_default(&o);
-        o.call_step = 1;
-        o.min_m = 131072;
+        ct_a2a_fit_opts o = step_opts(0);
         ct_a2a_sig r;
         ct_a2a_fit_report rep;
         ct_err err;
@@ -367,10 +371,7 @@ static void test_call_step(void **state)
         for (size_t k = 0; k < 5; k++)
             s[k] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = 131072.0 * (k + 1),
                                    .t = 0.05};
-        ct_a2a_fit_opts o;
-        ct_a2a_fit_opts_default(&o);
-        o.call_step = 1;
-        o.min_m = 131072;
+        ct_a2a_fit_opts o = step_opts(0);
         ct_a2a_sig r;
         ct_a2a_fit_report rep;
         ct_err err;

@@ -448,35 +448,55 @@ static void test_topology_section(void **state)
     ct_sigfile_free(&sf);
 }
 
+typedef double (*fabric_get)(const ct_fabric *);
+static double get_exchange(const ct_fabric *f)
+{
+    return f->exchange;
+}
+static double get_call(const ct_fabric *f)
+{
+    return f->alltoall.call;
+}
+
+/* An optional step of either sign (our extensions): fabric a of `y` sets it to
+ * `want` s (written back as `written`), fabric b leaves it out (0, not
+ * written); diff names `key`; `bad` is refused with `bad_msg` and the range. */
+static void check_step_key(const char *y, const char *key, const char *written, double want,
+                           fabric_get get, const char *bad, const char *bad_msg)
+{
+    ct_sigfile sf;
+    ct_err err;
+    assert_int_equal(ct_sigfile_load_buffer("mem", y, strlen(y), &sf, &err), 0);
+    assert_true(get(must_fabric(&sf, "a")) == want);
+    assert_true(get(must_fabric(&sf, "b")) == 0);
+    size_t l = 0;
+    char *t = write_mem(&sf, &l);
+    const char *at = strstr(t, written);
+    assert_non_null(at);
+    assert_null(strstr(at + 1, key)); /* b's absent value is not written */
+    char buf[256];
+    assert_int_equal(ct_fabric_diff(must_fabric(&sf, "a"), must_fabric(&sf, "b"), buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, key));
+    free(t);
+    ct_sigfile_free(&sf);
+    assert_int_equal(ct_sigfile_load_buffer("mem", bad, strlen(bad), &sf, &err), -1);
+    print_message("%s\n", err.msg);
+    assert_non_null(strstr(err.msg, bad_msg));
+    assert_non_null(strstr(err.msg, "(accepted: a number >= -1e+06 and <= 1e+06)"));
+}
+
 /* p2p.exchange_us (our extension, session 15): optional, absent = 0 and not
  * written back; negative accepted (a token bucket's refill), |v| <= 1 s;
  * diff names it. */
 static void test_exchange_step_key(void **state)
 {
     (void)state;
-    static const char y[] =
+    check_step_key(
         "version: 1\nfabrics:\n  a:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2, exchange_us: -2500}\n"
-        "  b:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2}\n";
-    ct_sigfile sf;
-    ct_err err;
-    assert_int_equal(ct_sigfile_load_buffer("mem", y, sizeof y - 1, &sf, &err), 0);
-    assert_true(must_fabric(&sf, "a")->exchange == -2.5e-3);
-    assert_true(must_fabric(&sf, "b")->exchange == 0);
-    size_t l = 0;
-    char *t = write_mem(&sf, &l);
-    const char *at = strstr(t, "exchange_us: -2500");
-    assert_non_null(at);
-    assert_null(strstr(at + 1, "exchange_us")); /* b's absent value is not written */
-    char buf[256];
-    assert_int_equal(ct_fabric_diff(must_fabric(&sf, "a"), must_fabric(&sf, "b"), buf, sizeof buf), 1);
-    assert_non_null(strstr(buf, "p2p.exchange_us"));
-    free(t);
-    ct_sigfile_free(&sf);
-    static const char bad[] =
-        "version: 1\nfabrics:\n  a:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2, exchange_us: 2e6}\n";
-    assert_int_equal(ct_sigfile_load_buffer("mem", bad, sizeof bad - 1, &sf, &err), -1);
-    assert_non_null(strstr(err.msg, "exchange_us"));
-    assert_non_null(strstr(err.msg, "(accepted: a number >= -1e+06 and <= 1e+06)"));
+        "  b:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2}\n",
+        "p2p.exchange_us", "exchange_us: -2500", -2.5e-3, get_exchange,
+        "version: 1\nfabrics:\n  a:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2, exchange_us: 2e6}\n",
+        "mem:4:56: fabrics.a.p2p.exchange_us is 2e6");
 }
 
 /* alltoall.call_us (our extension, session 16): the same rules as
@@ -484,34 +504,15 @@ static void test_exchange_step_key(void **state)
 static void test_call_step_key(void **state)
 {
     (void)state;
-    static const char y[] =
+    check_step_key(
         "version: 1\nfabrics:\n  a:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2}\n"
         "    alltoall: {gamma: 1.1, delta_us: 0, M_bytes: 0, call_us: -4821.5}\n"
         "  b:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2}\n"
-        "    alltoall: {gamma: 1.1, delta_us: 0, M_bytes: 0}\n";
-    ct_sigfile sf;
-    ct_err err;
-    assert_int_equal(ct_sigfile_load_buffer("mem", y, sizeof y - 1, &sf, &err), 0);
-    assert_true(must_fabric(&sf, "a")->alltoall.call == -4821.5e-6);
-    assert_true(must_fabric(&sf, "b")->alltoall.call == 0);
-    size_t l = 0;
-    char *t = write_mem(&sf, &l);
-    const char *at = strstr(t, "call_us: -4821.5");
-    assert_non_null(at);
-    assert_null(strstr(at + 1, "call_us")); /* b's absent value is not written */
-    char buf[256];
-    assert_int_equal(ct_fabric_diff(must_fabric(&sf, "a"), must_fabric(&sf, "b"), buf, sizeof buf), 1);
-    assert_non_null(strstr(buf, "call_us"));
-    free(t);
-    ct_sigfile_free(&sf);
-    static const char bad[] =
+        "    alltoall: {gamma: 1.1, delta_us: 0, M_bytes: 0}\n",
+        "alltoall.call_us", "call_us: -4821.5", -4821.5e-6, get_call,
         "version: 1\nfabrics:\n  a:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2}\n"
-        "    alltoall: {gamma: 1.1, delta_us: 0, M_bytes: 0, call_us: -1.5e6}\n";
-    assert_int_equal(ct_sigfile_load_buffer("mem", bad, sizeof bad - 1, &sf, &err), -1);
-    print_message("%s\n", err.msg);
-    assert_non_null(strstr(err.msg, "mem:5:"));
-    assert_non_null(strstr(err.msg, "fabrics.a.alltoall.call_us is -1.5e6"));
-    assert_non_null(strstr(err.msg, "(accepted: a number >= -1e+06 and <= 1e+06)"));
+        "    alltoall: {gamma: 1.1, delta_us: 0, M_bytes: 0, call_us: -1.5e6}\n",
+        "mem:5:62: fabrics.a.alltoall.call_us is -1.5e6");
 }
 
 static void test_roundtrip_every_shipped_conf(void **state)
