@@ -110,6 +110,8 @@ const char *admin_fmt_time(double s, char *buf, size_t sz);
 const char *admin_exchange_what(double c);
 /* The same for an Alltoall's per-call step (alltoall.h). */
 const char *admin_call_what(double c);
+/* "k = K, f = F" (the set ones) of a signature's k_max, f_max (alltoall.h). */
+const char *admin_fit_range(const ct_a2a_sig *s, char *buf, size_t sz);
 /* Bytes with a binary suffix: "2 KiB", "1.5 MiB", "300 B". */
 const char *admin_fmt_bytes(double b, char *buf, size_t sz);
 /* The WARNING text for a point-to-point curve of nseg segments (fitted

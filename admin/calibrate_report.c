@@ -127,6 +127,9 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
                 r->nfit, r->sig.gamma, r->sig.gamma_incast, r->sig.gamma_flows,
                 admin_fmt_time(r->sig.delta, t1, sizeof t1),
                 admin_fmt_bytes(r->sig.M, t2, sizeof t2));
+        if (r->sig.k_max > 0 || r->sig.f_max > 0) /* alltoall.h: no line past its data */
+            fprintf(o, " (held beyond the fitted %s)",
+                    admin_fit_range(&r->sig, t3, sizeof t3));
         if (r->sig.call != 0) /* alltoall.h: the per-call step, our extension */
             fprintf(o, ", call step call_us = %.1f (%s)", r->sig.call * 1e6,
                     admin_call_what(r->sig.call));

@@ -46,10 +46,14 @@ static void text_fabric(const ct_fabric *f)
         printf("  alltoall:    gamma %.6g, delta %s for m >= %s (000 eq. 5)\n", f->alltoall.gamma,
                admin_fmt_time(f->alltoall.delta, t1, sizeof t1),
                admin_fmt_bytes(f->alltoall.M, b1, sizeof b1));
-        if (f->alltoall.gamma_incast != 0 || f->alltoall.gamma_flows != 0)
+        if (f->alltoall.gamma_incast != 0 || f->alltoall.gamma_flows != 0) {
             printf("               gamma(k, f) = %.6g + %.6g (k-1) + %.6g (f-1) at a port with k "
-                   "peer nodes and f flows (our extension)\n",
+                   "peer nodes and f flows (our extension)",
                    f->alltoall.gamma, f->alltoall.gamma_incast, f->alltoall.gamma_flows);
+            if (f->alltoall.k_max > 0 || f->alltoall.f_max > 0) /* alltoall.h */
+                printf(", held beyond the fit's %s", admin_fit_range(&f->alltoall, b1, sizeof b1));
+            putchar('\n');
+        }
         if (f->alltoall.call != 0) /* alltoall.h: our extension, session 16 */
             printf("               call step %s once a call (%s; our extension)\n",
                    admin_fmt_time(f->alltoall.call, t1, sizeof t1), admin_call_what(f->alltoall.call));
@@ -185,6 +189,8 @@ static void json_fabric(const ct_fabric *f)
         json_num("gamma_incast", f->alltoall.gamma_incast, &fa); /* 0: eq. 5's one gamma */
         json_num("gamma_flows", f->alltoall.gamma_flows, &fa);
         json_num("call_s", f->alltoall.call, &fa); /* 0: none (alltoall.h) */
+        json_num("incast_max_k", f->alltoall.k_max, &fa); /* 0: no limit */
+        json_num("flows_max_f", f->alltoall.f_max, &fa);
         json_key("date", &fa);
         if (f->a2a_date[0])
             admin_json_string(stdout, f->a2a_date);

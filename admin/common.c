@@ -184,6 +184,17 @@ const char *admin_exchange_what(double c)
     return c < 0 ? "a token bucket's refill between steps" : "host and MPI time per step";
 }
 
+const char *admin_fit_range(const ct_a2a_sig *s, char *buf, size_t sz)
+{
+    if (s->k_max > 0 && s->f_max > 0)
+        snprintf(buf, sz, "k = %.6g, f = %.6g", s->k_max, s->f_max);
+    else if (s->k_max > 0)
+        snprintf(buf, sz, "k = %.6g", s->k_max);
+    else
+        snprintf(buf, sz, "f = %.6g", s->f_max);
+    return buf;
+}
+
 const char *admin_call_what(double c)
 {
     return c < 0 ? "a token bucket's refill between calls" : "host and MPI time per call";

@@ -55,7 +55,12 @@ double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f)
 {
     if (s->gamma_incast == 0 && s->gamma_flows == 0)
         return s->gamma; /* 000 eq. 5: one gamma for the fabric */
-    /* this project's extension: gamma(k, f) = gamma0 + g_k (k-1) + g_f (f-1) */
+    /* this project's extension: gamma(k, f) = gamma0 + g_k (k-1) + g_f (f-1),
+     * each term held beyond the k, f it was fitted on */
+    if (s->k_max > 0)
+        k = fmin(k, s->k_max);
+    if (s->f_max > 0)
+        f = fmin(f, s->f_max);
     return s->gamma + s->gamma_incast * fmax(0.0, k - 1.0) + s->gamma_flows * fmax(0.0, f - 1.0);
 }
 
@@ -120,7 +125,7 @@ double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double al
                                  double m, double intra_bw)
 {
     /* 000 Prop. 1 generalised: gamma = 1, no delta */
-    ct_a2a_sig free_of_contention = {1.0, 0.0, INFINITY, 0.0, 0.0, 0.0};
+    ct_a2a_sig free_of_contention = {1.0, 0.0, INFINITY, 0.0, 0.0, 0.0, 0.0, 0.0};
     return layout_time(tasks, nnodes, alpha, beta, &free_of_contention, m, intra_bw);
 }
 
@@ -164,7 +169,8 @@ int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, do
         double v;
     } chk[] = {{"beta", beta},      {"m", m},
                {"gamma", s->gamma}, {"delta", s->delta}, {"M", s->M},
-               {"gamma_incast", s->gamma_incast}, {"gamma_flows", s->gamma_flows}};
+               {"gamma_incast", s->gamma_incast}, {"gamma_flows", s->gamma_flows},
+               {"k_max", s->k_max},   {"f_max", s->f_max}};
     for (size_t i = 0; i < sizeof chk / sizeof chk[0]; i++)
         if (!isfinite(chk[i].v) || chk[i].v < 0)
             return ct_err_set(err, "alltoall layout: %s = %g (accepted: a finite value >= 0)",

@@ -525,6 +525,17 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     out->delta = best_p[V_D];
     out->M = out->delta > 0 ? bestM : 0.0; /* M means nothing without delta */
     out->call = best_p[V_CP] - best_p[V_CN]; /* alltoall.h: the per-call step, 0 unless fitted */
+    /* alltoall.h: the k, f the incast terms were fitted up to; beyond them
+     * they hold (no extrapolation of a line past its data) */
+    for (size_t i = 0; i < n; i++) {
+        if (!r[i].fitted || s[i].nodes < 2)
+            continue;
+        double t = s[i].tasks_per_node, np = (double)s[i].nodes * t;
+        if (out->gamma_incast > 0)
+            out->k_max = fmax(out->k_max, (double)s[i].nodes - 1);
+        if (out->gamma_flows > 0)
+            out->f_max = fmax(out->f_max, t * (np - t));
+    }
     rep->cv_rms = best_cv;
 
     double *meas = T;

@@ -62,6 +62,9 @@ static const numfield a2a_fields[] = {
     {"gamma_flows", FOFF(alltoall.gamma_flows), CONV_PLAIN, 0, 0, 0, INFINITY, 0, 0},
     /* per-call step (this project's extension, alltoall.h), either sign; absent = 0 */
     {"call_us", FOFF(alltoall.call), CONV_US, 0, -1e6, 0, 1e6, 0, 0},
+    /* the k, f the gamma(k, f) terms were fitted up to (alltoall.h); absent = 0, no limit */
+    {"incast_max_k", FOFF(alltoall.k_max), CONV_PLAIN, 0, 0, 0, 1e9, 0, 0},
+    {"flows_max_f", FOFF(alltoall.f_max), CONV_PLAIN, 0, 0, 0, 1e12, 0, 0},
 };
 static const numfield fabric_fields[] = {
     {"intra_node_bandwidth_MBps", FOFF(intra_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
@@ -709,7 +712,7 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
         static const char *const a2a_keys[] = {"gamma",        "delta_us",    "M_bytes",
                                                "date",         "fitted_n",    "fit_max_rel_err",
                                                "gamma_incast", "gamma_flows", "call_us",
-                                               NULL};
+                                               "incast_max_k", "flows_max_f", NULL};
         if (y_expect(c->name, a2a, Y_MAP, what, c->err) < 0 ||
             ymap_check_keys(c->name, a2a, what, a2a_keys, c->err) < 0 ||
             load_fields(c, a2a, what, a2a_fields, NF(a2a_fields), fab) < 0)

@@ -262,7 +262,8 @@ static void test_show(void **state)
                      "steps; our extension)");
     /* and the Alltoall's gamma(k, f) and per-call step (alltoall.h) */
     expect_in(r.out, "               gamma(k, f) = 1.1 + 0.15 (k-1) + 0.01 (f-1) at a port with k "
-                     "peer nodes and f flows (our extension)\n"
+                     "peer nodes and f flows (our extension), held beyond the fit's k = 3, f = "
+                     "12\n"
                      "               call step 1.83 ms once a call (host and MPI time per call; "
                      "our extension)\n");
     done(&r);
@@ -271,6 +272,7 @@ static void test_show(void **state)
     assert_true(json_num(r.out, "exchange_s") == -4989e-6);
     assert_true(json_num(r.out, "call_s") == 1830e-6);
     assert_true(json_num(r.out, "gamma_incast") == 0.15);
+    assert_true(json_num(r.out, "flows_max_f") == 12);
     done(&r);
     r = run("show", "--config", CONF, NULL);
     assert_null(strstr(r.out, "exchange:")); /* none in the published signatures */
@@ -919,8 +921,9 @@ static void test_fit_threshold_and_extensions(void **state)
      * (the exchange step above); over the three configurations the step is
      * +2.22 ms with gamma 0.9822 + 0.09938 (k-1) */
     expect_in(r.err, "fitted robustly on 2x1 4x1 4x2 at m >= 128 KiB, 9 samples: gamma = 0.9822 "
-                     "+ 0.09938 (k-1) + 0 (f-1), delta = 0 s, M = 0 B, call step call_us = "
-                     "2220.0 (host and MPI time per call)");
+                     "+ 0.09938 (k-1) + 0 (f-1), delta = 0 s, M = 0 B (held beyond the fitted "
+                     "k = 3), call step call_us = 2220.0 (host and MPI time per call)");
+    assert_true(sf.fabrics[0].alltoall.k_max == 3 && sf.fabrics[0].alltoall.f_max == 0);
     assert_true(fabs(sf.fabrics[0].alltoall.call - 2.220e-3) < 1e-6);
     assert_true(sf.fabrics[0].alltoall.delta == 0 && sf.fabrics[0].alltoall.M == 0);
     ct_sigfile_free(&sf);

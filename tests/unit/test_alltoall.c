@@ -282,6 +282,28 @@ static void test_call_step(void **state)
     assert_non_null(strstr(err.msg, "call step = nan"));
 }
 
+/* k_max, f_max (session 16): each incast term holds beyond the k, f it was
+ * fitted up to; 0 = no limit (eq. 5's signatures and fits before). */
+static void test_gamma_held_beyond_fit(void **state)
+{
+    (void)state;
+    ct_a2a_sig s = {.gamma = 1.0, .gamma_incast = 0.1, .gamma_flows = 0.01};
+    close_rel(ct_a2a_gamma_at(&s, 63, 48), 1.0 + 0.1 * 62 + 0.01 * 47, 1e-12, "no limit");
+    s.k_max = 3;
+    s.f_max = 12;
+    close_rel(ct_a2a_gamma_at(&s, 63, 48), 1.0 + 0.1 * 2 + 0.01 * 11, 1e-12, "held");
+    close_rel(ct_a2a_gamma_at(&s, 2, 5), 1.0 + 0.1 * 1 + 0.01 * 4, 1e-12, "within");
+    /* the layout form uses it: 4 x 4 (k = 3, f = 48) priced at f = 12 */
+    double a = 50e-6, b = 8e-8, m = 262144;
+    close_rel(ct_a2a_uniform(4, 4, a, b, m, &s, 0), 15 * a + 48 * m * b * (1.0 + 0.2 + 0.11),
+              1e-12, "4 x 4 held at f = 12");
+    ct_err err;
+    double T;
+    s.f_max = -1;
+    assert_int_equal(ct_a2a_layout_checked((int32_t[]){4, 4}, 2, a, b, m, &s, 0, &T, &err), -1);
+    assert_non_null(strstr(err.msg, "f_max = -1"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_layout_lower_bound),
         cmocka_unit_test(test_layout_invalid),
         cmocka_unit_test(test_call_step),
+        cmocka_unit_test(test_gamma_held_beyond_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

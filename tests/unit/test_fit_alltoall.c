@@ -149,14 +149,28 @@ static void test_incast_recovery(void **state)
     close_rel(r.gamma_incast, 0.1, 0.25, "gamma_incast");
     close_rel(r.gamma_flows, 0.004, 0.35, "gamma_flows");
     assert_true(rep.diag.max_rel_err < 0.05);
-    /* held back: 6 nodes x 4 tasks (k = 5, f = 80), 2 x 4 (k = 1, f = 16) */
-    const int32_t held[][2] = {{6, 4}, {2, 4}};
+    /* the terms were fitted up to k = 7 (8 nodes) and f = 28 (8 x 2) */
+    assert_true(r.k_max == 7 && r.f_max == 28);
+    /* held back within that range: 2 x 4 (k = 1, f = 16), 6 x 2 (k = 5, f = 20) */
+    const int32_t held[][2] = {{2, 4}, {6, 2}};
     for (size_t h = 0; h < 2; h++) {
         ct_a2a_sample x = {.nodes = held[h][0], .tasks_per_node = held[h][1], .m = 262144};
         x.t = truth(x.nodes, x.tasks_per_node, x.m, A, B, &sig);
         double e = (ct_a2a_predict_sample(&x, &c, 0, &r) - x.t) / x.t;
         print_message("held %dx%d: %+.2f %%\n", (int)x.nodes, (int)x.tasks_per_node, 100 * e);
         assert_true(fabs(e) < 0.06);
+    }
+    /* beyond it, 6 x 4 (f = 80): the flows term holds at f = 28, no line past
+     * its data; here the truth is that line, so the prediction falls short */
+    {
+        ct_a2a_sample x = {.nodes = 6, .tasks_per_node = 4, .m = 262144};
+        ct_a2a_sig held28 = r;
+        held28.gamma += r.gamma_flows * 27;
+        held28.gamma_flows = 0;
+        assert_true(fabs(ct_a2a_predict_sample(&x, &c, 0, &r) -
+                         ct_a2a_predict_sample(&x, &c, 0, &held28)) < 1e-12);
+        x.t = truth(x.nodes, x.tasks_per_node, x.m, A, B, &sig);
+        assert_true(ct_a2a_predict_sample(&x, &c, 0, &r) < x.t);
     }
     /* one task per node only: f = k, gamma_flows cannot be told apart */
     int rc = ct_fit_signature_robust(s, 15, &c, 0, &o, &r, &rep, &err);

@@ -969,6 +969,7 @@ static void test_segments_and_incast(void **state)
     assert_true(f->alltoall.gamma_incast == 0.15 && f->alltoall.gamma_flows == 0.01);
     assert_true(f->exchange == -4989e-6);
     assert_true(f->alltoall.call == 1830e-6);
+    assert_true(f->alltoall.k_max == 3 && f->alltoall.f_max == 12);
     /* without segments the accessor gives the fabric's single alpha, beta */
     ct_fabric g;
     ct_fabric_init(&g);

@@ -32,10 +32,16 @@ typedef struct ct_a2a_sig {
      * network part of a call never goes below 0 (ct_a2a_layout). 0 in the
      * published signatures: eq. 5 exactly. */
     double call;
+    /* The largest incast degree k and flow count f the gamma_incast and
+     * gamma_flows terms were fitted on (this project's extension, session 16):
+     * beyond them each term holds its value there instead of growing on a
+     * line no measurement saw (calibrate on 4 nodes, score 64: k = 63).
+     * 0 = no limit (the published signatures, and fits written before). */
+    double k_max, f_max;
 } ct_a2a_sig;
 
-/* gamma(k, f) of the extension above; exactly s->gamma when gamma_incast and
- * gamma_flows are 0. */
+/* gamma(k, f) of the extension above, k and f held at k_max, f_max when those
+ * are set; exactly s->gamma when gamma_incast and gamma_flows are 0. */
 double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f);
 
 /* Contention-free lower bound (000 Proposition 1): (n-1)*alpha + (n-1)*beta*m.
