@@ -53,6 +53,7 @@ typedef struct row {
     double z;     /* T - (n-1) alpha - intra */
     double w;     /* 1 / (T sigma)^2; 0 for a row below the fit range */
     double m;
+    double k, f;  /* the busiest port's incast degree and remote flows */
     int fitted;   /* 0: below ct_a2a_fit_opts.min_m, predicted only */
 } row;
 
@@ -236,14 +237,12 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Leave-one-out RMS of the relative errors in units of each point's sigma;
- * rows below the fit range count with the full fit's prediction. */
+ * rows below the fit range count with the full fit's prediction `all`. */
 static double loo_rms(const row *r, size_t n, double M, unsigned allowed, const double *T,
-                      const double *sig)
+                      const double *sig, const double *all)
 {
-    double s = 0, all[NV];
+    double s = 0;
     size_t used = 0;
-    if (nnls(r, n, M, allowed, n, all) < 0)
-        return INFINITY;
     for (size_t i = 0; i < n; i++) {
         double p[NV];
         /* a row below the fit range is held out already: the full fit predicts it */
@@ -335,7 +334,7 @@ static double choose_M(const row *r, size_t n, const double *cand, size_t ncand,
         double p[NV];
         if (nnls(r, n, cand[c], allowed, n, p) < 0)
             continue;
-        double cv = loo_rms(r, n, cand[c], allowed, T, sig);
+        double cv = loo_rms(r, n, cand[c], allowed, T, sig, p);
         if (cand[c] == 0)
             *cv_M0 = cv;
         /* strictly better beyond rounding: ties keep the smaller M */
@@ -394,6 +393,8 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         r[i].x[V_GK] = X * fmax(0.0, k - 1.0);  /* alltoall.h: gamma_incast (k-1) */
         r[i].x[V_GF] = X * fmax(0.0, rr - 1.0); /* alltoall.h: gamma_flows (f-1), f = r */
         r[i].x[V_D] = rr;
+        r[i].k = k; /* both 0 on one node */
+        r[i].f = rr;
         r[i].x[V_CP] = s[i].nodes > 1 ? 1.0 : 0.0; /* alltoall.h: the call step, once a call */
         r[i].x[V_CN] = -r[i].x[V_CP];
         r[i].z = s[i].t - base;
@@ -528,13 +529,12 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     /* alltoall.h: the k, f the incast terms were fitted up to; beyond them
      * they hold (no extrapolation of a line past its data) */
     for (size_t i = 0; i < n; i++) {
-        if (!r[i].fitted || s[i].nodes < 2)
+        if (!r[i].fitted)
             continue;
-        double t = s[i].tasks_per_node, np = (double)s[i].nodes * t;
         if (out->gamma_incast > 0)
-            out->k_max = fmax(out->k_max, (double)s[i].nodes - 1);
+            out->k_max = fmax(out->k_max, r[i].k);
         if (out->gamma_flows > 0)
-            out->f_max = fmax(out->f_max, t * (np - t));
+            out->f_max = fmax(out->f_max, r[i].f);
     }
     rep->cv_rms = best_cv;
 
