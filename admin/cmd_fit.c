@@ -13,6 +13,7 @@
 
 #include "admin.h"
 #include "contention/alltoall.h"
+#include "contention/calibrate.h"
 #include "contention/benchparse.h"
 #include "contention/fit.h"
 #include "contention/fit_alltoall.h"
@@ -436,8 +437,10 @@ int cmd_fit(int argc, char **argv)
         /* --incast is calibrate --incast's fit: the per-call step on the
          * saturated sizes (fit_alltoall.h; with fewer than 3 sizes >= 128 KiB
          * the fit before it, noted) */
+        ct_calib_opts co; /* calibrate's saturated range, not a second constant */
+        ct_calib_opts_default(&co);
         ao.call_step = incast;
-        ao.min_m = incast ? 128.0 * 1024.0 : 0;
+        ao.min_m = incast ? co.saturated_m : 0;
         ao.max_fit_err = max_err_pct / 100;
         ao.force = force;
         if (robust) {
@@ -534,7 +537,7 @@ int cmd_fit(int argc, char **argv)
             fprintf(o, "#   gamma(k,f) = %.6g + %.6g (k-1) + %.6g (f-1) (our extension)%s%s\n",
                     sig.gamma, sig.gamma_incast, sig.gamma_flows, arep.note[0] ? "; " : "",
                     arep.note);
-        if (sig.call != 0 || arep.fit_min_m > 0)
+        if (sig.call != 0)
             fprintf(o, "#   per-call step %s (%s; our extension), fitted on m >= %s\n",
                     admin_fmt_time(sig.call, t2, sizeof t2), admin_call_what(sig.call),
                     admin_fmt_bytes(arep.fit_min_m, t1, sizeof t1));
