@@ -91,6 +91,7 @@ static inline size_t load_sigs(pub_sig *out, size_t cap)
             continue;
         assert_true(n < cap);
         pub_sig *p = &out[n];
+        memset(p, 0, sizeof *p); /* the papers' fields only: every extension 0 */
         assert_int_equal(
             sscanf(line, "%63s %lf %lf %lf", p->name, &p->sig.gamma, &p->sig.delta, &p->sig.M), 4);
         int found = 0;
