@@ -221,16 +221,15 @@ void admin_fabric_line(FILE *f, const ct_fabric *fab)
     fprintf(f, "  %-20s %-9s alpha %s, %.4g MB/s", fab->name,
             fab->published ? "published" : "measured", admin_fmt_time(fab->alpha, a, sizeof a),
             1.0 / fab->beta / 1e6);
-    if (fab->has_alltoall)
-    {
+    if (fab->has_alltoall) {
         fprintf(f, "; alltoall gamma %.6g, delta %s, M %s", fab->alltoall.gamma,
                 admin_fmt_time(fab->alltoall.delta, d, sizeof d),
                 admin_fmt_bytes(fab->alltoall.M, m, sizeof m));
         if (fab->alltoall.call != 0) /* alltoall.h: the per-call step */
             fprintf(f, ", call step %s", admin_fmt_time(fab->alltoall.call, d, sizeof d));
-    }
-    else
+    } else {
         fputs("; no alltoall signature", f);
+    }
     fprintf(f, "; penalty %s", ct_model_name(fab->penalty.kind));
     if (fab->exchange != 0) /* signatures.h: a pattern step's fixed time */
         fprintf(f, ", exchange step %s", admin_fmt_time(fab->exchange, a, sizeof a));
