@@ -427,19 +427,23 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 f->nbound ? "the configurations no uplink sets are all in the fit"
                           : "measure more than one configuration");
     calib_print_report(info, &f->res, &f->g, f->have_gige, f->gige_err);
+    char kheld[64] = "";
+    if (ct_duplex_incast_max_k(&f->res.sig) > 0) /* held beyond the fitted degrees */
+        snprintf(kheld, sizeof kheld, ", held beyond the fitted k = %.6g",
+                 ct_duplex_incast_max_k(&f->res.sig));
     if (f->have_duplex)
         fprintf(info,
                 "duplex coupling (our extension): delta = %.3f, %s of %zu Alltoall 2x1 "
                 "points (m >= %.0f KiB: t / T_alone - 1 from %.3f to %.3f%s); exchange step "
                 "exchange_us = %.1f (%s); incast term "
                 "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
-                "1 + %.4f (k-1) times a fair share)%s\n",
+                "1 + %.4f (k-1) times a fair share%s)%s\n",
                 f->dx.delta,
                 f->dx.sloped ? "the slope against T_alone's" : "the median t / T_alone - 1",
                 f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
                 f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "", f->dx.exchange * 1e6,
                 f->dx.sloped ? admin_exchange_what(f->dx.exchange) : "one size: not fitted",
-                ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig),
+                ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig), kheld,
                 calib_writes_duplex(a, r, f) ? "; penalty model written: duplex fair share"
                 : calib_writes_tcpshare(a, r) ? "; penalty model written: TCP share (several leaves)"
                                               : "");

@@ -312,8 +312,10 @@ int main(int argc, char **argv)
             have_duplex = 1;
             f.penalty = CT_DUPLEX_MODEL(dx.delta);
             f.exchange = dx.exchange; /* a step's fixed time (signatures.h) */
-            if (!failed[0]) /* the incast term from the Alltoall's gamma(k) */
+            if (!failed[0]) { /* the incast term from the Alltoall's gamma(k), held at k_max */
                 f.penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&r.sig);
+                f.penalty.real[CT_DUPLEX_INCAST_MAX_K] = ct_duplex_incast_max_k(&r.sig);
+            }
         } else {
             snprintf(dxmsg, sizeof dxmsg, "%s", err.msg);
         }

@@ -727,6 +727,13 @@ double ct_duplex_incast(const ct_a2a_sig *sig)
     return sig->gamma_incast / sig->gamma; /* gamma(k)/gamma(1) - 1 per extra peer node */
 }
 
+double ct_duplex_incast_max_k(const ct_a2a_sig *sig)
+{
+    if (!(ct_duplex_incast(sig) > 0) || !(sig->k_max >= 1) || !isfinite(sig->k_max))
+        return 0.0;
+    return sig->k_max; /* alltoall.h: the term holds beyond the degrees it was fitted on */
+}
+
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
                   ct_duplex_fit *out, ct_err *err)
 {

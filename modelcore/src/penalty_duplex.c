@@ -48,7 +48,10 @@
  * 8-13 % longer than one sending as much to 1; the block layouts of a halo,
  * whose middle nodes have 2 peers but the end nodes 1, ran within 3 % of the
  * fair share). An Alltoall (every node N - 1 peers) and pairs (1) are priced
- * as before.
+ * as before. Beyond the largest k the Alltoall signature fitted γ_incast on
+ * (its k_max, alltoall.h), k is held there (duplex_incast_max_k; our
+ * extension, session 17): a term calibrated on 4 nodes does not price a
+ * NIC with 63 peers.
  */
 #include "contention/penalty.h"
 
@@ -102,8 +105,8 @@ static void distinct_degree(pair *pr, size_t np, int64_t *deg)
 }
 
 /* The incast term on penalties already computed (see the top of the file). */
-static int apply_incast(double incast, const ct_graph *g, const unsigned char *active,
-                        double *penalty, ct_err *err)
+static int apply_incast(double incast, double k_max, const ct_graph *g,
+                        const unsigned char *active, double *penalty, ct_err *err)
 {
     if (incast == 0 || g->ncomm == 0)
         return 0;
@@ -147,8 +150,10 @@ static int apply_incast(double incast, const ct_graph *g, const unsigned char *a
             continue;
         int32_t a = g->comm[i].src, b = g->comm[i].dst;
         int64_t ko = slack_out[a] ? 1 : kout[a], ki = slack_in[b] ? 1 : kin[b];
-        int64_t k = ko > ki ? ko : ki;
-        penalty[i] *= 1.0 + incast * (double)(k - 1); /* alltoall.h: gamma_incast (k-1) */
+        double k = (double)(ko > ki ? ko : ki);
+        if (k_max >= 1)
+            k = fmin(k, k_max); /* held beyond the fitted degrees (alltoall.h's k_max) */
+        penalty[i] *= 1.0 + incast * (k - 1); /* alltoall.h: gamma_incast (k-1) */
     }
     free(pr), free(kout), free(kin), free(slack_out), free(slack_in);
     return 0;
@@ -286,22 +291,33 @@ int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char
 
 /* The whole model: the filling (one switch: t NULL; a tree: t and the
  * routes off/path), then its incast term; one entry for both. */
-static int duplex_incast_fill(double duplex, double incast, const ct_graph *g,
+static int duplex_incast_fill(double duplex, double incast, double k_max, const ct_graph *g,
                               const unsigned char *active, const ct_tree_map *t,
                               const size_t *off, const int32_t *path, double *penalty,
                               ct_err *err)
 {
     if (!(incast >= 0) || !isfinite(incast))
         return ct_err_set(err, "duplex_incast = %g (accepted: a finite number >= 0)", incast);
+    if (!(k_max >= 0) || !isfinite(k_max))
+        return ct_err_set(err,
+                          "duplex_incast_max_k = %g (accepted: 0 for no limit, or a finite "
+                          "number of peer nodes >= 1)",
+                          k_max);
     if (duplex_fill(duplex, g, active, t, off, path, penalty, err) < 0)
         return -1;
-    return apply_incast(incast, g, active, penalty, err);
+    return apply_incast(incast, k_max, g, active, penalty, err);
 }
 
 int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
                           const unsigned char *active, double *penalty, ct_err *err)
 {
-    return duplex_incast_fill(duplex, incast, g, active, NULL, NULL, NULL, penalty, err);
+    return duplex_incast_fill(duplex, incast, 0.0, g, active, NULL, NULL, NULL, penalty, err);
+}
+
+int ct_duplex_penalties_kmax(double duplex, double incast, double k_max, const ct_graph *g,
+                             const unsigned char *active, double *penalty, ct_err *err)
+{
+    return duplex_incast_fill(duplex, incast, k_max, g, active, NULL, NULL, NULL, penalty, err);
 }
 
 /* ---- the model's entry in the registry (model.h) */
@@ -309,8 +325,8 @@ int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
 static int duplex_penalties(const ct_penalty_model *m, const ct_graph *g,
                             const unsigned char *active, double *penalty, ct_err *err)
 {
-    return ct_duplex_penalties_k(m->real[CT_DUPLEX_COUPLING], m->real[CT_DUPLEX_INCAST], g,
-                                 active, penalty, err);
+    return ct_duplex_penalties_kmax(m->real[CT_DUPLEX_COUPLING], m->real[CT_DUPLEX_INCAST],
+                                    m->real[CT_DUPLEX_INCAST_MAX_K], g, active, penalty, err);
 }
 
 static const ct_model_key duplex_keys[] = {
@@ -320,6 +336,10 @@ static const ct_model_key duplex_keys[] = {
     {.key = "duplex_incast", .unit = "1",
      .meaning = "ε (our extension): penalty x (1 + ε (k-1)) for a NIC with k peer nodes",
      .type = CT_PARAM_REAL, .slot = CT_DUPLEX_INCAST, .required = 0, .lo = 0, .hi = 10},
+    {.key = "duplex_incast_max_k", .unit = "1",
+     .meaning = "the largest k ε was fitted on (our extension); beyond it k is held there, "
+                "0 = no limit",
+     .type = CT_PARAM_REAL, .slot = CT_DUPLEX_INCAST_MAX_K, .required = 0, .lo = 0, .hi = 1e9},
 };
 
 /* ---- on a switch tree (model.h tree_penalties; our extension, issue 14)
@@ -348,8 +368,9 @@ static int duplex_tree(const ct_penalty_model *m, const ct_tree_map *t, const ct
     int32_t *path = NULL;
     int rc = links_routes(t, g, active, &off, &path, err);
     if (rc == 0)
-        rc = duplex_incast_fill(m->real[CT_DUPLEX_COUPLING], m->real[CT_DUPLEX_INCAST], g, active,
-                                t, off, path, penalty, err);
+        rc = duplex_incast_fill(m->real[CT_DUPLEX_COUPLING], m->real[CT_DUPLEX_INCAST],
+                                m->real[CT_DUPLEX_INCAST_MAX_K], g, active, t, off, path, penalty,
+                                err);
     free(off), free(path);
     return rc;
 }

@@ -915,6 +915,10 @@ static void test_fit_threshold_and_extensions(void **state)
                      sf.fabrics[0].alltoall.gamma_incast / sf.fabrics[0].alltoall.gamma) < 1e-9);
     assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST] - 0.1012) < 5e-4);
     expect_in(r.err, "incast term duplex_incast = 0.1012");
+    /* held beyond the incast degree the signature was fitted on (4 nodes:
+     * k = 3), in the file and in the report */
+    assert_true(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST_MAX_K] == 3.0);
+    expect_in(r.err, "times a fair share, held beyond the fitted k = 3)");
     /* the signature itself (since session 16): fitted on the saturated sizes
      * (m >= 128 KiB: 3 sizes x 3 configurations) with the per-call step in
      * delta's place. The recorded 2 x 1 points lie 2.6 ms above their line

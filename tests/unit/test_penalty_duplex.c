@@ -185,6 +185,58 @@ static uint64_t lcg(uint64_t *s)
 /* δ = 0 is the fair-share baseline bit for bit; for δ > 0 no node's coupled
  * constraint is exceeded, every flow has a full constraint on which it has
  * the highest rate (max-min), and the slowest flow slows as δ grows. */
+/* The incast term held beyond the largest degree it was fitted on (our
+ * extension, session 17, as alltoall.h's k_max): an Alltoall over 6 nodes
+ * (k = 5) priced with k_max = 3 pays 1 + 2 ε, as 4 nodes do; k_max = 0 is
+ * no limit (1 + 4 ε); a k_max above every degree changes nothing; the
+ * registry reads the key duplex_incast_max_k; bad values are refused. */
+static void test_incast_held_at_kmax(void **state)
+{
+    (void)state;
+    const double eps = 0.15;
+    ct_graph g;
+    ct_graph_init(&g, 6, NULL);
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 6; b++)
+            if (a != b)
+                ct_graph_add(&g, a, b, 1, 1.0, NULL);
+    double p0[30], p[30];
+    assert_int_equal(ct_duplex_penalties_ex(0.2, &g, NULL, p0, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kmax(0.2, eps, 0.0, &g, NULL, p, NULL), 0);
+    for (int i = 0; i < 30; i++)
+        assert_true(fabs(p[i] - p0[i] * (1 + 4 * eps)) < TOL * p0[i]);
+    assert_int_equal(ct_duplex_penalties_kmax(0.2, eps, 3.0, &g, NULL, p, NULL), 0);
+    for (int i = 0; i < 30; i++)
+        assert_true(fabs(p[i] - p0[i] * (1 + 2 * eps)) < TOL * p0[i]);
+    assert_int_equal(ct_duplex_penalties_kmax(0.2, eps, 7.0, &g, NULL, p, NULL), 0);
+    for (int i = 0; i < 30; i++)
+        assert_true(fabs(p[i] - p0[i] * (1 + 4 * eps)) < TOL * p0[i]);
+    /* through the registry, as a signature file sets it */
+    ct_penalty_model m = CT_DUPLEX_MODEL(0.2);
+    m.real[CT_DUPLEX_INCAST] = eps;
+    m.real[CT_DUPLEX_INCAST_MAX_K] = 3.0;
+    ct_err err;
+    assert_int_equal(ct_model_check(&m, &err), 0);
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    for (int i = 0; i < 30; i++)
+        assert_true(fabs(p[i] - p0[i] * (1 + 2 * eps)) < TOL * p0[i]);
+    m.real[CT_DUPLEX_INCAST_MAX_K] = -1;
+    assert_int_equal(ct_model_check(&m, &err), -1);
+    assert_non_null(strstr(err.msg, "duplex_incast_max_k"));
+    assert_int_equal(ct_duplex_penalties_kmax(0.2, eps, NAN, &g, NULL, p, &err), -1);
+    assert_non_null(strstr(err.msg, "duplex_incast_max_k = nan"));
+    ct_graph_free(&g);
+    /* from a signature: k_max only where the term is fitted */
+    ct_a2a_sig sig = {.gamma = 1.0, .gamma_incast = 0.1, .k_max = 3};
+    assert_true(ct_duplex_incast_max_k(&sig) == 3.0);
+    sig.gamma_incast = 0;
+    assert_true(ct_duplex_incast_max_k(&sig) == 0.0);
+    sig.gamma_incast = 0.1;
+    sig.k_max = 0;
+    assert_true(ct_duplex_incast_max_k(&sig) == 0.0);
+    assert_true(ct_duplex_incast_max_k(NULL) == 0.0);
+}
+
 static void test_random_graphs(void **state)
 {
     (void)state;
@@ -338,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_exchange_and_pure_sender),
         cmocka_unit_test(test_ring_and_half_duplex),
         cmocka_unit_test(test_incast_term),
+        cmocka_unit_test(test_incast_held_at_kmax),
         cmocka_unit_test(test_random_graphs),
         cmocka_unit_test(test_model_registry),
         cmocka_unit_test(test_fit_duplex),

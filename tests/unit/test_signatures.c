@@ -50,6 +50,7 @@ static const bad_case bad_cases[] = {
     {"bad_gige_missing.yaml", 6, 7,
      "fabrics.eth0.penalty: missing required key 'gamma_o' (required here: beta, gamma_i, "
      "gamma_o)"},
+    {"bad_duplex_incast_max_k.yaml", 9, 28, "duplex_incast_max_k is -3"},
     {"bad_model_key.yaml", 7, 7,
      "unknown key 'beta' in fabrics.myri.penalty (model stopgo) (accepted: model, method, seed, "
      "source)"},

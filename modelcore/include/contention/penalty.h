@@ -79,6 +79,9 @@ enum {
     CT_DUPLEX_COUPLING = 0, /* real: δ, 0 = full duplex (fair share) .. 1 = half duplex */
     CT_DUPLEX_INCAST = 1,   /* real: ε >= 0, the extra cost per additional peer node of a
                                NIC (incast degree k: penalty x (1 + ε (k - 1))); 0 = none */
+    CT_DUPLEX_INCAST_MAX_K = 2, /* real: the largest k ε was fitted on (the Alltoall
+                                   signature's k_max, alltoall.h); beyond it the term holds
+                                   at 1 + ε (k_max - 1); 0 = no limit */
 };
 #define CT_DUPLEX_MODEL(delta)                                                                     \
     ((ct_penalty_model){.kind = CT_MODEL_DUPLEX, .real = {[CT_DUPLEX_COUPLING] = (delta)}})
@@ -157,6 +160,12 @@ int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char
  * ct_duplex_penalties_ex's penalties. */
 int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
                           const unsigned char *active, double *penalty, ct_err *err);
+/* Same with the incast term held beyond the largest incast degree it was
+ * fitted on (our extension, as alltoall.h's k_max: no line past its data):
+ * k is taken as min(k, k_max) when k_max >= 1; k_max = 0 gives
+ * ct_duplex_penalties_k's penalties. */
+int ct_duplex_penalties_kmax(double duplex, double incast, double k_max, const ct_graph *g,
+                             const unsigned char *active, double *penalty, ct_err *err);
 
 /* --- link-level model on a switch tree (penalty_links.c, issue 14) ---
  * m's model generalised from NICs to every link of t (NIC out/in, switch
