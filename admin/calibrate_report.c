@@ -162,6 +162,16 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
                "saturated (m >= 128 KiB): median %.1f%% over %zu\n",
             100 * r->held_all.median_abs, 100 * r->held_all.mean_abs, 100 * r->held_all.max_abs,
             r->held_all.n, 100 * r->held_saturated.median_abs, r->held_saturated.n);
+    if (r->nbeyond) { /* calibrate.h: held back with more flows a NIC than fitted on */
+        fprintf(o, "beyond the fitted flows (held back with more remote flows a NIC than the "
+                   "fit's at most f = %.6g; median error at m >= 128 KiB):",
+                r->fit_flows_max);
+        for (size_t i = 0; i < r->nbeyond; i++)
+            fprintf(o, "%s %d x %d (f = %.6g) %+.1f%% of %zu", i ? ";" : "",
+                    (int)r->beyond[i].nodes, (int)r->beyond[i].tasks_per_node,
+                    r->beyond[i].flows, 100 * r->beyond[i].median_err, r->beyond[i].n);
+        fputc('\n', o);
+    }
     if (have_gige) {
         fprintf(o, "GigE penalty model (001 §V-A) at %s: T_ref = %s, beta = %.4g", 
                 admin_fmt_bytes(g->m, t1, sizeof t1), admin_fmt_time(g->t_ref, t2, sizeof t2),

@@ -460,6 +460,26 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 100 * f->train_err, a->max_err_pct,
                 a->incast ? "measure more repetitions, or on a quieter host"
                        : "refit with --from DIR --incast, or measure more repetitions");
+    for (size_t i = 0; i < f->res.nbeyond && f->co.max_fit_err > 0; i++) {
+        const ct_calib_beyond *b = &f->res.beyond[i];
+        if (!(fabs(b->median_err) > f->co.max_fit_err) || !(b->median_err > -1))
+            continue;
+        double longer = -b->median_err / (1 + b->median_err); /* measured / predicted - 1 */
+        fprintf(stderr,
+                "contention-admin calibrate: WARNING: beyond the fitted flows: %d x %d (%.6g "
+                "remote flows a NIC; the fit's configurations at most %.6g) ran %.0f%% %s than "
+                "predicted (median of %zu at m >= 128 KiB, threshold %.1f%%): on this network "
+                "more flows a NIC cost %s than the signature prices%s; its predictions for jobs "
+                "with more than %.6g remote flows a NIC are %s\n",
+                (int)b->nodes, (int)b->tasks_per_node, b->flows, f->res.fit_flows_max,
+                100 * fabs(longer), longer > 0 ? "longer" : "shorter", b->n, a->max_err_pct,
+                longer > 0 ? "more" : "less",
+                longer > 0 ? " (on shallow queues: losses recovered by retransmission timeouts; "
+                             "on a host with fewer cores than ranks: the host's own time; "
+                             "doc/accuracy-notes.md)"
+                           : "",
+                f->res.fit_flows_max, longer > 0 ? "optimistic" : "pessimistic");
+    }
     if (f->p2p_over) {
         char note[CT_ERR_MAX];
         fprintf(stderr, "contention-admin calibrate: WARNING: %s\n",

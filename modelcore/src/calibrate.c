@@ -131,6 +131,61 @@ static int32_t resolve_fit_nodes(const ct_a2a_sample *a, size_t n, const ct_cali
     return hi;
 }
 
+/* Remote flows through the busiest NIC of an n x t Alltoall (alltoall.h's f). */
+static double flows_of(int32_t nodes, int32_t t)
+{
+    return (double)t * ((double)nodes * t - t);
+}
+
+static int cmp_beyond(const void *a, const void *b)
+{
+    const ct_calib_beyond *x = a, *y = b;
+    return (x->flows < y->flows) - (x->flows > y->flows); /* largest f first */
+}
+
+/* The held-back configurations with more flows a NIC than any fitted on
+ * (ct_calib_beyond), each with the signed median error of its saturated
+ * points. */
+static void beyond_fitted_flows(ct_calib_result *r, double min_m)
+{
+    r->fit_flows_max = 0;
+    r->nbeyond = 0;
+    for (size_t k = 0; k < r->nfit_cfg; k++)
+        r->fit_flows_max = fmax(r->fit_flows_max, flows_of(r->fit_cfg[k][0], r->fit_cfg[k][1]));
+    double *e = malloc((r->npoints ? r->npoints : 1) * sizeof *e);
+    if (!e)
+        return;
+    for (size_t i = 0; i < r->npoints; i++) {
+        const ct_calib_point *p = &r->points[i];
+        double f = flows_of(p->nodes, p->tasks_per_node);
+        if (!p->held || !(f > r->fit_flows_max) || !(r->fit_flows_max > 0))
+            continue;
+        int seen = 0;
+        for (size_t b = 0; b < r->nbeyond && !seen; b++)
+            seen = r->beyond[b].nodes == p->nodes && r->beyond[b].tasks_per_node == p->tasks_per_node;
+        if (seen || r->nbeyond == CT_CALIB_BEYOND_MAX)
+            continue;
+        ct_calib_beyond *b = &r->beyond[r->nbeyond];
+        memset(b, 0, sizeof *b);
+        b->nodes = p->nodes;
+        b->tasks_per_node = p->tasks_per_node;
+        b->flows = f;
+        for (size_t j = 0; j < r->npoints; j++) {
+            const ct_calib_point *q = &r->points[j];
+            if (q->held && q->nodes == p->nodes && q->tasks_per_node == p->tasks_per_node &&
+                q->m >= min_m)
+                e[b->n++] = q->rel_err;
+        }
+        if (b->n == 0)
+            continue; /* no saturated point: nothing to say */
+        qsort(e, b->n, sizeof *e, cmp_double);
+        b->median_err = b->n % 2 ? e[b->n / 2] : 0.5 * (e[b->n / 2 - 1] + e[b->n / 2]);
+        r->nbeyond++;
+    }
+    free(e);
+    qsort(r->beyond, r->nbeyond, sizeof *r->beyond, cmp_beyond);
+}
+
 int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sample *a2a,
                           size_t na2a, const ct_calib_opts *opts, ct_calib_result *r, ct_err *err)
 {
@@ -254,6 +309,8 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
     r->npoints = np;
     r->held_all = ct_calib_summarise(pts, np, 1, 0.0);
     r->held_saturated = ct_calib_summarise(pts, np, 1, o.saturated_m);
+    if (r->incast)
+        beyond_fitted_flows(r, o.saturated_m);
     return 0;
 }
 

@@ -883,6 +883,18 @@ static void test_fit_threshold_and_extensions(void **state)
     r = run("calibrate", "--fabric", "emu", "--from", EMU, "--incast", NULL);
     expect_status(&r, 0);
     expect_in(r.err, "fitted robustly on 2x1 4x1 4x2");
+    /* the held-back configurations with more flows a NIC than the fit saw
+     * (4 x 2: 12), and a warning for the one the signature misses by more
+     * than the threshold: 4 x 4's three saturated points lie -33.4 % below
+     * it at the median (measured 1 / (1 - 0.334) - 1 = 50 % longer) */
+    expect_in(r.err, "beyond the fitted flows (held back with more remote flows a NIC than the "
+                     "fit's at most f = 12; median error at m >= 128 KiB): 4 x 4 (f = 48) "
+                     "-33.4% of 3; 2 x 4 (f = 16) -8.4% of 3");
+    expect_in(r.err, "WARNING: beyond the fitted flows: 4 x 4 (48 remote flows a NIC; the fit's "
+                     "configurations at most 12) ran 50% longer than predicted");
+    expect_in(r.err, "its predictions for jobs with more than 12 remote flows a NIC are "
+                     "optimistic");
+    assert_null(strstr(r.err, "WARNING: beyond the fitted flows: 2 x 4"));
     rc = ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err);
     if (rc)
         print_error("%s\n", err.msg);

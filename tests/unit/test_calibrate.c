@@ -640,6 +640,38 @@ static void test_recorded_incast_mode(void **state)
                      (p->nodes == 4 && p->tasks_per_node == 2);
         assert_int_equal(p->held, !fitted);
     }
+    /* the held-back configurations with more remote flows a NIC than any
+     * fitted on (4 x 2: f = 2 (8 - 2) = 12): 4 x 4 (f = 48) and 2 x 4
+     * (f = 16), largest first, each with the signed median of its points at
+     * m >= saturated_m; 3 x 1 (f = 2) and 2 x 2 (f = 4) are within */
+    assert_true(r.fit_flows_max == 12);
+    assert_int_equal(r.nbeyond, 2);
+    const int want[2][2] = {{4, 4}, {2, 4}};
+    const double wf[2] = {48, 16};
+    for (int b = 0; b < 2; b++) {
+        assert_int_equal(r.beyond[b].nodes, want[b][0]);
+        assert_int_equal(r.beyond[b].tasks_per_node, want[b][1]);
+        assert_true(r.beyond[b].flows == wf[b]);
+        double e[8];
+        size_t ne = 0;
+        for (size_t i = 0; i < r.npoints; i++)
+            if (r.points[i].nodes == want[b][0] && r.points[i].tasks_per_node == want[b][1] &&
+                r.points[i].m >= o.saturated_m)
+                e[ne++] = r.points[i].rel_err;
+        assert_int_equal(ne, 3); /* 128, 256, 512 KiB */
+        assert_int_equal(r.beyond[b].n, 3);
+        /* the median of three: the one neither below both others nor above both */
+        double med = e[0];
+        for (int j = 0; j < 3; j++) {
+            int below = 0;
+            for (int q = 0; q < 3; q++)
+                below += q != j && e[q] < e[j];
+            if (below == 1)
+                med = e[j];
+        }
+        assert_true(r.beyond[b].median_err == med);
+    }
+    assert_int_equal(paper.nbeyond, 0); /* the papers' procedure: one configuration */
     print_message("held-back saturated median |error|: paper %.1f %%, incast %.1f %%\n",
                   100 * paper.held_saturated.median_abs, 100 * r.held_saturated.median_abs);
     assert_true(r.held_saturated.median_abs < paper.held_saturated.median_abs);

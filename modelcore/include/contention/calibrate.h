@@ -89,6 +89,21 @@ typedef struct ct_calib_summary {
     double max_abs;
 } ct_calib_summary;
 
+/* A held-back configuration with more remote flows through the busiest NIC
+ * than any configuration fitted on (incast mode; our extension, session 17):
+ * the signature prices it with gamma(k, f) held at the fitted f (alltoall.h),
+ * so its measured error says whether more flows cost more on this network
+ * than the signature can say (shallow queues: losses recovered by
+ * retransmission timeouts, doc/accuracy-notes.md). */
+typedef struct ct_calib_beyond {
+    int32_t nodes, tasks_per_node;
+    double flows;      /* f = t (n t - t): remote messages through the busiest NIC */
+    size_t n;          /* its points with m >= saturated_m */
+    double median_err; /* signed median of their rel_err ((predicted - measured) / measured) */
+} ct_calib_beyond;
+
+#define CT_CALIB_BEYOND_MAX 8
+
 typedef struct ct_calib_result {
     double alpha, beta;            /* Hockney, from the ping-pong */
     ct_fit_diag p2p_diag;
@@ -115,6 +130,11 @@ typedef struct ct_calib_result {
     double fit_min_m;              /* bytes: the smallest size fitted on (0: every size) */
     ct_calib_summary held_all;     /* over every held-back point */
     ct_calib_summary held_saturated; /* over held-back points with m >= saturated_m */
+    /* incast mode: the most remote flows a NIC among the fit configurations,
+     * and the held-back configurations beyond it (largest f first) */
+    double fit_flows_max;
+    size_t nbeyond;
+    ct_calib_beyond beyond[CT_CALIB_BEYOND_MAX];
 } ct_calib_result;
 
 /* 1 when sample s belongs to the fit configuration. */
