@@ -428,9 +428,9 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                           : "measure more than one configuration");
     calib_print_report(info, &f->res, &f->g, f->have_gige, f->gige_err);
     char kheld[64] = "";
-    if (ct_duplex_incast_max_k(&f->res.sig) > 0) /* held beyond the fitted degrees */
-        snprintf(kheld, sizeof kheld, ", held beyond the fitted k = %.6g",
-                 ct_duplex_incast_max_k(&f->res.sig));
+    double kmax = ct_duplex_incast_max_k(&f->res.sig);
+    if (kmax > 0) /* held beyond the fitted degrees */
+        snprintf(kheld, sizeof kheld, ", held beyond the fitted k = %.6g", kmax);
     if (f->have_duplex)
         fprintf(info,
                 "duplex coupling (our extension): delta = %.3f, %s of %zu Alltoall 2x1 "

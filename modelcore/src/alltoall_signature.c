@@ -129,6 +129,12 @@ double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double al
     return layout_time(tasks, nnodes, alpha, beta, &free_of_contention, m, intra_bw);
 }
 
+double ct_a2a_uniform_flows(int32_t nodes, int32_t tasks_per_node)
+{
+    int64_t t = tasks_per_node;
+    return (double)t * (double)((int64_t)nodes * t - t); /* as ct_a2a_uniform's r */
+}
+
 double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, double beta, double m,
                       const ct_a2a_sig *s, double intra_bw)
 {

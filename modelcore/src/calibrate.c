@@ -131,12 +131,6 @@ static int32_t resolve_fit_nodes(const ct_a2a_sample *a, size_t n, const ct_cali
     return hi;
 }
 
-/* Remote flows through the busiest NIC of an n x t Alltoall (alltoall.h's f). */
-static double flows_of(int32_t nodes, int32_t t)
-{
-    return (double)t * ((double)nodes * t - t);
-}
-
 static int cmp_beyond(const void *a, const void *b)
 {
     const ct_calib_beyond *x = a, *y = b;
@@ -151,13 +145,13 @@ static void beyond_fitted_flows(ct_calib_result *r, double min_m)
     r->fit_flows_max = 0;
     r->nbeyond = 0;
     for (size_t k = 0; k < r->nfit_cfg; k++)
-        r->fit_flows_max = fmax(r->fit_flows_max, flows_of(r->fit_cfg[k][0], r->fit_cfg[k][1]));
+        r->fit_flows_max = fmax(r->fit_flows_max, ct_a2a_uniform_flows(r->fit_cfg[k][0], r->fit_cfg[k][1]));
     double *e = malloc((r->npoints ? r->npoints : 1) * sizeof *e);
     if (!e)
         return;
     for (size_t i = 0; i < r->npoints; i++) {
         const ct_calib_point *p = &r->points[i];
-        double f = flows_of(p->nodes, p->tasks_per_node);
+        double f = ct_a2a_uniform_flows(p->nodes, p->tasks_per_node);
         if (!p->held || !(f > r->fit_flows_max) || !(r->fit_flows_max > 0))
             continue;
         int seen = 0;
@@ -786,7 +780,7 @@ double ct_duplex_incast(const ct_a2a_sig *sig)
 
 double ct_duplex_incast_max_k(const ct_a2a_sig *sig)
 {
-    if (!(ct_duplex_incast(sig) > 0) || !(sig->k_max >= 1) || !isfinite(sig->k_max))
+    if (!(ct_duplex_incast(sig) > 0) || !(sig->k_max > 0) || !isfinite(sig->k_max))
         return 0.0;
     return sig->k_max; /* alltoall.h: the term holds beyond the degrees it was fitted on */
 }

@@ -385,12 +385,10 @@ int ct_fit_signature(const ct_a2a_sample *s, size_t n, double alpha, double beta
     }
     ct_a2a_sig zero = {.gamma = 0, .delta = 0, .M = 0};
     for (size_t i = 0; i < n; i++) {
-        double t = s[i].tasks_per_node;
-        double np = (double)s[i].nodes * t;
         /* base = (n-1) alpha + intra: the model with gamma = delta = 0 */
         double base =
             ct_a2a_uniform(s[i].nodes, s[i].tasks_per_node, alpha, beta, s[i].m, &zero, intra_bw);
-        row[i].r = t * (np - t);
+        row[i].r = ct_a2a_uniform_flows(s[i].nodes, s[i].tasks_per_node);
         row[i].z = s[i].t - base;
         row[i].x = row[i].r * s[i].m * beta;
         row[i].w = 1.0 / (s[i].t * s[i].t);

@@ -383,8 +383,7 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     for (size_t i = 0; i < n; i++) {
         double a, b;
         ct_p2p_at(p2p, s[i].m, &a, &b);
-        double t = s[i].tasks_per_node, np = (double)s[i].nodes * t;
-        double rr = t * (np - t);         /* remote messages through the busiest port */
+        double rr = ct_a2a_uniform_flows(s[i].nodes, s[i].tasks_per_node); /* busiest port */
         double k = (double)s[i].nodes - 1; /* the port's incast degree */
         double base = ct_a2a_uniform(s[i].nodes, s[i].tasks_per_node, a, b, s[i].m, &zero,
                                      intra_bw); /* (n-1) alpha + intra */

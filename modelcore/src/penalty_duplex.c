@@ -151,9 +151,9 @@ static int apply_incast(double incast, double k_max, const ct_graph *g,
         int32_t a = g->comm[i].src, b = g->comm[i].dst;
         int64_t ko = slack_out[a] ? 1 : kout[a], ki = slack_in[b] ? 1 : kin[b];
         double k = (double)(ko > ki ? ko : ki);
-        if (k_max >= 1)
-            k = fmin(k, k_max); /* held beyond the fitted degrees (alltoall.h's k_max) */
-        penalty[i] *= 1.0 + incast * (k - 1); /* alltoall.h: gamma_incast (k-1) */
+        if (k_max > 0)
+            k = fmin(k, k_max); /* held beyond the fitted degrees, as ct_a2a_gamma_at */
+        penalty[i] *= 1.0 + incast * fmax(0.0, k - 1); /* alltoall.h: gamma_incast (k-1) */
     }
     free(pr), free(kout), free(kin), free(slack_out), free(slack_in);
     return 0;
@@ -301,7 +301,7 @@ static int duplex_incast_fill(double duplex, double incast, double k_max, const 
     if (!(k_max >= 0) || !isfinite(k_max))
         return ct_err_set(err,
                           "duplex_incast_max_k = %g (accepted: 0 for no limit, or a finite "
-                          "number of peer nodes >= 1)",
+                          "number of peer nodes > 0)",
                           k_max);
     if (duplex_fill(duplex, g, active, t, off, path, penalty, err) < 0)
         return -1;

@@ -188,7 +188,8 @@ static uint64_t lcg(uint64_t *s)
 /* The incast term held beyond the largest degree it was fitted on (our
  * extension, session 17, as alltoall.h's k_max): an Alltoall over 6 nodes
  * (k = 5) priced with k_max = 3 pays 1 + 2 ε, as 4 nodes do; k_max = 0 is
- * no limit (1 + 4 ε); a k_max above every degree changes nothing; the
+ * no limit (1 + 4 ε); a k_max above every degree changes nothing, one below
+ * 1 leaves no term; the
  * registry reads the key duplex_incast_max_k; bad values are refused. */
 static void test_incast_held_at_kmax(void **state)
 {
@@ -211,6 +212,10 @@ static void test_incast_held_at_kmax(void **state)
     assert_int_equal(ct_duplex_penalties_kmax(0.2, eps, 7.0, &g, NULL, p, NULL), 0);
     for (int i = 0; i < 30; i++)
         assert_true(fabs(p[i] - p0[i] * (1 + 4 * eps)) < TOL * p0[i]);
+    /* below one peer the term is 0, as ct_a2a_gamma_at's (k - 1) floored at 0 */
+    assert_int_equal(ct_duplex_penalties_kmax(0.2, eps, 0.5, &g, NULL, p, NULL), 0);
+    for (int i = 0; i < 30; i++)
+        assert_true(p[i] == p0[i]);
     /* through the registry, as a signature file sets it */
     ct_penalty_model m = CT_DUPLEX_MODEL(0.2);
     m.real[CT_DUPLEX_INCAST] = eps;

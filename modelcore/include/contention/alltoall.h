@@ -72,6 +72,10 @@ double ct_a2a_layout(const int32_t *tasks, int32_t nnodes, double alpha, double 
 /* The contention-free bound for the same layout (gamma = 1, delta = 0). */
 double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double alpha, double beta,
                                  double m, double intra_bw);
+/* The remote messages through the busiest NIC of `nodes` nodes holding
+ * `tasks_per_node` tasks each: r = t (n t - t), the f of gamma(k, f) (this
+ * project's extension; n - 1 with one task per node). */
+double ct_a2a_uniform_flows(int32_t nodes, int32_t tasks_per_node);
 /* ct_a2a_layout for `nodes` nodes holding `tasks_per_node` tasks each, in
  * closed form (no array); equal to ct_a2a_layout on that layout. */
 double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, double beta, double m,

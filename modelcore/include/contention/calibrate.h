@@ -304,7 +304,7 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
  * incast term was not fitted (gamma_incast = 0). */
 double ct_duplex_incast(const ct_a2a_sig *sig);
 /* The incast degree that term holds beyond (CT_DUPLEX_INCAST_MAX_K): the
- * signature's k_max when ct_duplex_incast is > 0 and k_max >= 1, else 0 (no
+ * signature's k_max when ct_duplex_incast is > 0 and k_max > 0, else 0 (no
  * limit). Our extension, as alltoall.h's k_max. */
 double ct_duplex_incast_max_k(const ct_a2a_sig *sig);
 

@@ -162,7 +162,7 @@ int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
                           const unsigned char *active, double *penalty, ct_err *err);
 /* Same with the incast term held beyond the largest incast degree it was
  * fitted on (our extension, as alltoall.h's k_max: no line past its data):
- * k is taken as min(k, k_max) when k_max >= 1; k_max = 0 gives
+ * k is taken as min(k, k_max) when k_max > 0 (ct_a2a_gamma_at's rule); k_max = 0 gives
  * ct_duplex_penalties_k's penalties. */
 int ct_duplex_penalties_kmax(double duplex, double incast, double k_max, const ct_graph *g,
                              const unsigned char *active, double *penalty, ct_err *err);
