@@ -24,6 +24,7 @@
 typedef struct timing {
     double predicted, uncontended, intra;
     int64_t remote;
+    double k, f; /* Alltoall: the largest incast degree and remote flows of a NIC */
     ct_link_use busiest;
     int has_busiest;
 } timing;
@@ -41,10 +42,15 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
     }
     ct_layout_counts(l, cnt);
     t->remote = 0;
+    t->k = t->f = 0;
+    int32_t used = 0;
     for (int32_t k = 0; k < l->nnodes; k++) {
         t->remote += (int64_t)cnt[k] * (l->ntasks - cnt[k]);
         intra[k] = (double)cnt[k] * (cnt[k] - 1) * m;
+        used += cnt[k] > 0;
+        t->f = fmax(t->f, (double)cnt[k] * (double)(l->ntasks - cnt[k])); /* alltoall.h's r_k */
     }
+    t->k = used > 0 ? used - 1 : 0;
     double alpha, beta;
     ct_fabric_p2p_at(f, m, &alpha, &beta); /* the size range's Hockney alpha, beta (p2p.h) */
     /* 000/002 eq. 5, layout-aware form of alltoall.h */
@@ -1129,6 +1135,33 @@ static int link_view(score_ctx *x, ct_err *err)
     return 0;
 }
 
+/* Alltoall: a note when a candidate's busiest NIC has more peer nodes or
+ * remote flows than the signature's incast terms were fitted on (alltoall.h:
+ * they are held there), so a user sees that the prediction extrapolates. */
+static void note_beyond_fit(const score_ctx *x, ct_score_result *out)
+{
+    const ct_a2a_sig *s = &x->sig;
+    double k = 0, f = 0;
+    for (size_t i = 0; i < x->nc; i++) {
+        k = fmax(k, x->c[i].tm.k);
+        f = fmax(f, x->c[i].tm.f);
+    }
+    int over_k = s->gamma_incast > 0 && s->k_max > 0 && k > s->k_max;
+    int over_f = s->gamma_flows > 0 && s->f_max > 0 && f > s->f_max;
+    if (!over_k && !over_f)
+        return;
+    char msg[200], ks[64] = "", fs[64] = "";
+    if (over_k)
+        snprintf(ks, sizeof ks, "%.6g peer nodes, fitted up to %.6g", k, s->k_max);
+    if (over_f)
+        snprintf(fs, sizeof fs, "%.6g remote flows a NIC, fitted up to %.6g", f, s->f_max);
+    snprintf(msg, sizeof msg,
+             "beyond the Alltoall signature's fit (%s%s%s): its incast terms held there, the "
+             "prediction extrapolates",
+             ks, over_k && over_f ? "; " : "", fs);
+    note_add(out, msg);
+}
+
 /* Each candidate's layout; Alltoall and trace patterns are timed at once,
  * point-to-point ones get their graph (timed by time_p2p_all). */
 static int build_candidates(score_ctx *x, ct_err *err)
@@ -1317,6 +1350,8 @@ static int score_run(const ct_fabric *fabric, const ct_score_request *req, int r
     if (rc == 0)
         rc = build_candidates(&x, err);
     const ct_pattern_kind kind = req->pattern.kind;
+    if (rc == 0 && kind == CT_PAT_ALLTOALL)
+        note_beyond_fit(&x, out);
     if (rc == 0 && kind != CT_PAT_ALLTOALL && kind != CT_PAT_TRACE) {
         int progressive;
         rc = choose_method(&x, out, &progressive, err);

@@ -659,6 +659,56 @@ static void test_alltoall_consistency(void **state)
     ct_alloc_free(&a);
 }
 
+/* The Alltoall signature's incast terms held beyond their fit (alltoall.h's
+ * k_max, f_max): the scorer says so in a note when a candidate's busiest NIC
+ * is past them, and not otherwise; the prediction is the held one. */
+static void test_alltoall_beyond_fit_noted(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_test_gige_fabric(&f);
+    f.alltoall.gamma_incast = 0.1;
+    f.alltoall.k_max = 3; /* fitted on 4 nodes */
+    ct_alloc a;
+    ct_score_request req;
+    ct_score_result r;
+    ct_err err = {{0}};
+    /* 4 nodes x 1: k = 3, within the fit: no note */
+    assert_int_equal(ct_alloc_uniform(4, 1, &a, NULL), 0);
+    request(&req, &a, 4, "alltoall", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_null(strstr(r.note, "beyond the Alltoall signature's fit"));
+    ct_alloc_free(&a);
+    /* 8 nodes x 1: k = 7 > 3, held at 3: the note names both, and the
+     * prediction is eq. 5 with gamma(3) = gamma + 2 gamma_incast */
+    assert_int_equal(ct_alloc_uniform(8, 1, &a, NULL), 0);
+    request(&req, &a, 8, "alltoall", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_non_null(strstr(r.note, "beyond the Alltoall signature's fit (7 peer nodes, fitted "
+                                   "up to 3): its incast terms held there, the prediction "
+                                   "extrapolates"));
+    ct_a2a_sig held = f.alltoall;
+    held.gamma = f.alltoall.gamma + 2 * 0.1;
+    held.gamma_incast = 0;
+    assert_close(r.c[0].predicted_s, ct_a2a_eq5(8, f.alpha, f.beta, 65536, &held));
+    ct_alloc_free(&a);
+    /* the flows term too: 2 nodes x 4 tasks have f = 4 (8 - 4) = 16 > 12 */
+    f.alltoall.gamma_flows = 0.01;
+    f.alltoall.f_max = 12;
+    assert_int_equal(ct_alloc_uniform(2, 4, &a, NULL), 0);
+    request(&req, &a, 8, "alltoall", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_non_null(strstr(r.note, "(16 remote flows a NIC, fitted up to 12)"));
+    ct_alloc_free(&a);
+    /* a term not fitted (0) is not held, whatever its range says */
+    f.alltoall.gamma_flows = 0;
+    assert_int_equal(ct_alloc_uniform(2, 4, &a, NULL), 0);
+    request(&req, &a, 8, "alltoall", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_null(strstr(r.note, "beyond the Alltoall signature's fit"));
+    ct_alloc_free(&a);
+}
+
 /* A fabric with a piecewise p2p curve: every model takes alpha, beta of the
  * message size's segment (ct_fabric_p2p_at), Alltoall and point-to-point alike. */
 static void test_segments_used_by_every_model(void **state)
@@ -1332,6 +1382,7 @@ int main(void)
         cmocka_unit_test(test_exchange_step_by_hand),
         cmocka_unit_test(test_halves_prefers_cyclic),
         cmocka_unit_test(test_alltoall_consistency),
+        cmocka_unit_test(test_alltoall_beyond_fit_noted),
         cmocka_unit_test(test_segments_used_by_every_model),
         cmocka_unit_test(test_missing_parts_noted),
         cmocka_unit_test(test_defaults_and_errors),
