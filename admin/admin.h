@@ -112,6 +112,12 @@ const char *admin_exchange_what(double c);
 const char *admin_call_what(double c);
 /* "k = K, f = F" (the set ones) of a signature's k_max, f_max (alltoall.h). */
 const char *admin_fit_range(const ct_a2a_sig *s, char *buf, size_t sz);
+/* "gamma 1.002 +- 0.012, gamma_incast 0.0972 +- 0.031, call step 1.361 ms +- 420 us"
+ * (the terms the signature has or the fit could use) from a robust fit's
+ * jackknife (fit_alltoall.h); "" when it has none. */
+struct ct_a2a_fit_report;
+const char *admin_jackknife(const struct ct_a2a_fit_report *rep, const ct_a2a_sig *s, char *buf,
+                            size_t sz);
 /* Bytes with a binary suffix: "2 KiB", "1.5 MiB", "300 B". */
 const char *admin_fmt_bytes(double b, char *buf, size_t sz);
 /* The WARNING text for a point-to-point curve of nseg segments (fitted

@@ -135,6 +135,10 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
                     admin_call_what(r->sig.call));
         fprintf(o, " (fit max error %.1f%%, on points within their spread %.1f%%)\n",
                 100 * r->a2a_diag.max_rel_err, 100 * r->a2a_rep.max_err_trusted);
+        char jk[256];
+        if (admin_jackknife(&r->a2a_rep, &r->sig, jk, sizeof jk)[0])
+            fprintf(o, "  jackknife (each of the %zu fitted samples left out in turn): %s\n",
+                    r->a2a_rep.jk_n, jk);
         if (r->a2a_rep.note[0])
             fprintf(o, "  note: %s\n", r->a2a_rep.note);
     } else {

@@ -541,9 +541,14 @@ int cmd_fit(int argc, char **argv)
             fprintf(o, "#   per-call step %s (%s; our extension), fitted on m >= %s\n",
                     admin_fmt_time(sig.call, t2, sizeof t2), admin_call_what(sig.call),
                     admin_fmt_bytes(arep.fit_min_m, t1, sizeof t1));
-        if (robust)
+        if (robust) {
+            char jk[256];
             fprintf(o, "#   robust fit: leave-one-out error %.2f spreads (M = 0: %.2f)\n",
                     arep.cv_rms, arep.cv_rms_M0);
+            if (admin_jackknife(&arep, &sig, jk, sizeof jk)[0])
+                fprintf(o, "#   jackknife (each of the %zu fitted samples left out in turn): %s\n",
+                        arep.jk_n, jk);
+        }
         if (arep.over_threshold)
             fprintf(o, "#   WARNING: FORCED: the fit misses its own points by up to %.1f%% "
                        "(threshold %.1f%%)\n",

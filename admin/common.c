@@ -13,6 +13,7 @@
 #include "contention/units.h"
 #include "contention/penalty.h"
 #include "contention/trace.h"
+#include "contention/fit_alltoall.h"
 
 int admin_usage(const char *cmd, const char *fmt, ...)
 {
@@ -198,6 +199,30 @@ const char *admin_fit_range(const ct_a2a_sig *s, char *buf, size_t sz)
 const char *admin_call_what(double c)
 {
     return c < 0 ? "a token bucket's refill between calls" : "host and MPI time per call";
+}
+
+const char *admin_jackknife(const ct_a2a_fit_report *rep, const ct_a2a_sig *s, char *buf,
+                            size_t sz)
+{
+    char t1[32], t2[32];
+    size_t len = 0;
+    buf[0] = '\0';
+    if (!rep->jk_n)
+        return buf;
+#define JK_ADD(...) (len += (size_t)snprintf(buf + len, len < sz ? sz - len : 0, __VA_ARGS__))
+    JK_ADD("gamma %.4g +- %.2g", s->gamma, rep->jk_gamma);
+    if (s->gamma_incast > 0 || (rep->incast_identified & 1))
+        JK_ADD(", gamma_incast %.4g +- %.2g", s->gamma_incast, rep->jk_gamma_incast);
+    if (s->gamma_flows > 0 || (rep->incast_identified & 2))
+        JK_ADD(", gamma_flows %.4g +- %.2g", s->gamma_flows, rep->jk_gamma_flows);
+    if (s->delta > 0 || rep->jk_delta > 0)
+        JK_ADD(", delta %s +- %s", admin_fmt_time(s->delta, t1, sizeof t1),
+               admin_fmt_time(rep->jk_delta, t2, sizeof t2));
+    if (s->call != 0 || rep->jk_call > 0)
+        JK_ADD(", call step %s +- %s", admin_fmt_time(s->call, t1, sizeof t1),
+               admin_fmt_time(rep->jk_call, t2, sizeof t2));
+#undef JK_ADD
+    return buf;
 }
 
 const char *admin_fmt_bytes(double b, char *buf, size_t sz)

@@ -347,6 +347,46 @@ static double choose_M(const row *r, size_t n, const double *cand, size_t ncand,
     return best_cv;
 }
 
+/* Jackknife standard errors of the coefficients (ct_a2a_fit_report.jk_*):
+ * the fit at threshold M over the terms in `used`, each fitted row left out
+ * in turn (Efron & Stein 1981). */
+static void jackknife(const row *r, size_t n, double M, unsigned used, ct_a2a_fit_report *rep)
+{
+    enum { JG, JK, JF, JD, JC, NJ };
+    double *th = malloc((n ? n : 1) * NJ * sizeof *th); /* each refit's coefficients */
+    size_t nj = 0;
+    rep->jk_n = 0;
+    if (!th)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        double p[NV];
+        if (!r[i].fitted || nnls(r, n, M, used, i, p) < 0)
+            continue;
+        double *t = th + nj++ * NJ;
+        t[JG] = p[V_G], t[JK] = p[V_GK], t[JF] = p[V_GF], t[JD] = p[V_D];
+        t[JC] = p[V_CP] - p[V_CN];
+    }
+    double se[NJ] = {0};
+    for (int j = 0; j < NJ && nj >= 3; j++) {
+        double mean = 0, ss = 0;
+        for (size_t i = 0; i < nj; i++)
+            mean += th[i * NJ + j];
+        mean /= (double)nj;
+        for (size_t i = 0; i < nj; i++)
+            ss += (th[i * NJ + j] - mean) * (th[i * NJ + j] - mean);
+        se[j] = sqrt((double)(nj - 1) / (double)nj * ss);
+    }
+    free(th);
+    if (nj < 3)
+        return;
+    rep->jk_n = nj;
+    rep->jk_gamma = se[JG];
+    rep->jk_gamma_incast = se[JK];
+    rep->jk_gamma_flows = se[JF];
+    rep->jk_delta = se[JD];
+    rep->jk_call = se[JC];
+}
+
 static void note_add(ct_a2a_fit_report *rep, const char *msg)
 {
     size_t len = strlen(rep->note);
@@ -466,6 +506,7 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     qsort(cand, ncand, sizeof *cand, cmp_double);
 
     double best_cv = INFINITY, bestM = 0, best_p[NV] = {0};
+    unsigned used = allowed; /* the terms of the fit kept (for the jackknife) */
     if (o.call_step) {
         /* the step takes delta's place: on the saturated sizes both would be
          * intercepts, and a per-message one (delta r) is what over-extrapolates
@@ -473,14 +514,17 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         unsigned with_step = (allowed & ~(1u << V_D)) | (1u << V_CP) | (1u << V_CN);
         best_cv = choose_M(r, n, cand, ncand, with_step, T, sig, &rep->cv_rms_M0, &bestM,
                            best_p);
+        used = with_step;
         if (!isfinite(best_cv) || !(best_p[V_G] > 0)) {
             rep->call_dropped = 1;
             note_add(rep, "per-call step dropped: with it the best fit needs gamma <= 0 (the "
                           "times do not grow with the bytes); fitted without it");
         }
     }
-    if (!o.call_step || rep->call_dropped)
+    if (!o.call_step || rep->call_dropped) {
         best_cv = choose_M(r, n, cand, ncand, allowed, T, sig, &rep->cv_rms_M0, &bestM, best_p);
+        used = allowed;
+    }
     if (!isfinite(best_cv) || !(best_p[V_G] > 0)) {
         /* say why with numbers: how many samples ran faster than the
          * contention-free time the point-to-point curve gives them */
@@ -536,6 +580,7 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
             out->f_max = fmax(out->f_max, r[i].f);
     }
     rep->cv_rms = best_cv;
+    jackknife(r, n, bestM, used, rep);
 
     double *meas = T;
     double *rel = sig; /* reuse after the fit: sig is still needed below, copy first */

@@ -396,6 +396,74 @@ static void test_call_step(void **state)
     }
 }
 
+/* The jackknife standard errors (ct_a2a_fit_report.jk_*): each fitted
+ * sample left out in turn, recomputed here through the public fit on the
+ * other samples, se = sqrt((n-1)/n sum (theta_i - mean)^2); with exact data
+ * every refit gives the same coefficients (se 0). */
+static void test_jackknife(void **state)
+{
+    (void)state;
+    const int32_t cfg[][2] = {{2, 1}, {4, 1}, {4, 2}};
+    const double sizes[] = {65536, 131072, 262144, 524288};
+    const ct_a2a_sig sig = {.gamma = 1.04, .gamma_incast = 0.08, .call = 2e-3};
+    ct_p2p_curve c;
+    ct_p2p_single(&c, A, B);
+    for (int noisy = 0; noisy < 2; noisy++) {
+        ct_a2a_sample s[12];
+        size_t n = 0;
+        rng_state = 23;
+        for (size_t k = 0; k < 3; k++)
+            for (size_t z = 0; z < 4; z++) {
+                double t = truth(cfg[k][0], cfg[k][1], sizes[z], A, B, &sig) + sig.call;
+                if (noisy)
+                    t *= 1 + 0.03 * uniform_pm1();
+                s[n++] = (ct_a2a_sample){.nodes = cfg[k][0], .tasks_per_node = cfg[k][1],
+                                         .m = sizes[z], .t = t, .t_min = t * 0.98};
+            }
+        ct_a2a_fit_opts o = step_opts(1);
+        ct_a2a_sig r;
+        ct_a2a_fit_report rep;
+        fit_ok(s, n, &c, &o, &r, &rep);
+        assert_int_equal(rep.jk_n, 9); /* the 9 samples at m >= 128 KiB */
+        if (!noisy) {
+            assert_true(rep.jk_gamma < 1e-9 && rep.jk_gamma_incast < 1e-9 &&
+                        rep.jk_call < 1e-12 && rep.jk_delta == 0);
+            continue;
+        }
+        double th[9][3], mean[3] = {0};
+        size_t nj = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (s[i].m < 131072)
+                continue;
+            ct_a2a_sample sub[11];
+            size_t ns = 0;
+            for (size_t j = 0; j < n; j++)
+                if (j != i)
+                    sub[ns++] = s[j];
+            ct_a2a_sig ri;
+            ct_a2a_fit_report repi;
+            fit_ok(sub, ns, &c, &o, &ri, &repi);
+            th[nj][0] = ri.gamma, th[nj][1] = ri.gamma_incast, th[nj][2] = ri.call;
+            for (int q = 0; q < 3; q++)
+                mean[q] += th[nj][q] / 9;
+            nj++;
+        }
+        assert_int_equal(nj, 9);
+        double se[3] = {0};
+        for (int q = 0; q < 3; q++) {
+            for (size_t i = 0; i < nj; i++)
+                se[q] += (th[i][q] - mean[q]) * (th[i][q] - mean[q]);
+            se[q] = sqrt(8.0 / 9.0 * se[q]);
+        }
+        print_message("jackknife: gamma +- %.4f, gamma_incast +- %.4f, call +- %.3f ms\n",
+                      rep.jk_gamma, rep.jk_gamma_incast, 1e3 * rep.jk_call);
+        assert_true(se[0] > 0 && se[1] > 0 && se[2] > 0);
+        close_rel(rep.jk_gamma, se[0], 1e-9, "jackknife gamma");
+        close_rel(rep.jk_gamma_incast, se[1], 1e-9, "jackknife gamma_incast");
+        close_rel(rep.jk_call, se[2], 1e-9, "jackknife call");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_threshold),
         cmocka_unit_test(test_piecewise_curve_and_input),
         cmocka_unit_test(test_call_step),
+        cmocka_unit_test(test_jackknife),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,6 +61,14 @@ typedef struct ct_a2a_fit_report {
     int incast_identified;  /* bit 0: gamma_incast, bit 1: gamma_flows could be fitted */
     int call_dropped;       /* 1: call_step asked for, dropped (see call_step) */
     double fit_min_m;       /* the fit range used: min_m, or 0 (every size) */
+    /* Jackknife standard errors of the coefficients (our addition, session
+     * 17): the fit repeated with each fitted sample left out in turn (M and
+     * the terms kept as chosen), se = sqrt((n-1)/n sum (theta_i - mean)^2)
+     * (Efron & Stein 1981); jk_n = the refits used, 0 when fewer than 3.
+     * How far one sample moves a term: a gamma_incast whose se is a large
+     * part of it is read off noise (measure more repetitions). */
+    size_t jk_n;
+    double jk_gamma, jk_gamma_incast, jk_gamma_flows, jk_delta, jk_call;
     char note[CT_ERR_MAX];  /* what was not identifiable, or the threshold warning */
 } ct_a2a_fit_report;
 
