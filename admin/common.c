@@ -209,7 +209,8 @@ const char *admin_jackknife(const ct_a2a_fit_report *rep, const ct_a2a_sig *s, c
     buf[0] = '\0';
     if (!rep->jk_n)
         return buf;
-#define JK_ADD(...) (len += (size_t)snprintf(buf + len, len < sz ? sz - len : 0, __VA_ARGS__))
+#define JK_ADD(...)                                                                                \
+    (len += (size_t)snprintf(buf + (len < sz ? len : sz), len < sz ? sz - len : 0, __VA_ARGS__))
     JK_ADD("gamma %.4g +- %.2g", s->gamma, rep->jk_gamma);
     if (s->gamma_incast > 0 || (rep->incast_identified & 1))
         JK_ADD(", gamma_incast %.4g +- %.2g", s->gamma_incast, rep->jk_gamma_incast);
