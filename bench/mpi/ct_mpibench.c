@@ -4,6 +4,7 @@
  *   ct-mpibench alltoall --sizes LIST                 MPI_Alltoall, all ranks
  *   ct-mpibench conflict --scheme [NAME=]SPEC --size M  paper 001 §IV-B conflict schemes
  *   ct-mpibench pattern  --pattern ring|halves|halo2d|halo3d --size M [--phased]
+ *                        [--last-dim-first]
  * common: --reps R (5) --warmup W (1) --max-time S (per size, 20) --poll-us U (500)
  *         --no-header --blocking (alltoall: MPI_Alltoall instead of a polled MPI_Ialltoall)
  *
@@ -613,11 +614,23 @@ static int pattern_peers(const char *pat, int me, int n, int *dst, int *src, int
 /* concurrent: every exchange posted at once (Irecv/Isend, one Waitall);
  * phased: one grid dimension at a time (a Waitall per dimension), as codes
  * that exchange faces direction by direction do */
-static void run_pattern(const char *pat, double size, int phased)
+static void run_pattern(const char *pat, double size, int phased, int last_dim_first)
 {
     print_header(1);
     int dst[6], src[6], dim[6];
     int k = pattern_peers(pat, rank, nranks, dst, src, dim);
+    /* --last-dim-first: post the last grid dimension's exchanges first (a
+     * stable insertion sort by dimension, descending): to see whether the
+     * posting order, not the layout's traffic, sets a halo's time */
+    for (int i = 1; last_dim_first && i < k; i++)
+        for (int j = i; j > 0 && dim[j] > dim[j - 1]; j--) {
+            int t = dst[j];
+            dst[j] = dst[j - 1], dst[j - 1] = t;
+            t = src[j];
+            src[j] = src[j - 1], src[j - 1] = t;
+            t = dim[j];
+            dim[j] = dim[j - 1], dim[j - 1] = t;
+        }
     int m = (int)size;
     char *sb = xalloc(size * (k ? k : 1)), *rb = xalloc(size * (k ? k : 1));
     timing tm = timing_start();
@@ -643,7 +656,8 @@ static void run_pattern(const char *pat, double size, int phased)
         timing_add(&tm, t, t);
     }
     char detail[64];
-    snprintf(detail, sizeof detail, "%s%s:%s", pat, phased ? "/phased" : "", layout_name());
+    snprintf(detail, sizeof detail, "%s%s%s:%s", pat, phased ? "/phased" : "",
+             last_dim_first ? "/last-dim-first" : "", layout_name());
     emit("pattern", nranks, size, tm.sum / tm.n, tm.mn, nnodes, max_tasks_per_node(), tm.n, detail);
     free(sb);
     free(rb);
@@ -652,7 +666,8 @@ static void run_pattern(const char *pat, double size, int phased)
 static void usage(void)
 {
     die("usage: ct-mpibench pingpong|alltoall --sizes LIST | conflict --scheme [NAME=]SPEC... "
-        "--size M | pattern --pattern ring|halves|halo2d|halo3d --size M [--phased]  [--reps R] [--warmup W] "
+        "--size M | pattern --pattern ring|halves|halo2d|halo3d --size M [--phased] "
+        "[--last-dim-first]  [--reps R] [--warmup W] "
         "[--max-time S] [--poll-us U] [--no-header] [--blocking]");
 }
 
@@ -672,7 +687,7 @@ int main(int argc, char **argv)
     static scheme schemes[MAX_SCHEMES];
     int nsizes = 0, nschemes = 0;
     const char *pat = NULL;
-    int phased = 0;
+    int phased = 0, last_dim_first = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -705,6 +720,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--phased") == 0) {
             phased = 1;
             takes = 0;
+        } else if (strcmp(a, "--last-dim-first") == 0) {
+            last_dim_first = 1;
+            takes = 0;
         } else {
             die("unknown or incomplete option '%s'", a);
         }
@@ -722,7 +740,7 @@ int main(int argc, char **argv)
     else if (strcmp(mode, "conflict") == 0 && nschemes && nsizes)
         run_conflict(schemes, nschemes, sizes[0]);
     else if (strcmp(mode, "pattern") == 0 && pat && nsizes)
-        run_pattern(pat, sizes[0], phased);
+        run_pattern(pat, sizes[0], phased, last_dim_first);
     else
         usage();
     MPI_Finalize();
