@@ -43,6 +43,13 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Sorts v (n > 0 values) ascending and returns their median. */
+static double sorted_median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 ct_calib_summary ct_calib_summarise(const ct_calib_point *p, size_t n, int held, double min_m)
 {
     ct_calib_summary s = {0, 0, 0, 0};
@@ -53,8 +60,7 @@ ct_calib_summary ct_calib_summarise(const ct_calib_point *p, size_t n, int held,
         if (p[i].held == held && p[i].m >= min_m)
             e[s.n++] = fabs(p[i].rel_err);
     if (s.n) {
-        qsort(e, s.n, sizeof *e, cmp_double);
-        s.median_abs = s.n % 2 ? e[s.n / 2] : 0.5 * (e[s.n / 2 - 1] + e[s.n / 2]);
+        s.median_abs = sorted_median(e, s.n);
         double sum = 0;
         for (size_t i = 0; i < s.n; i++)
             sum += e[i];
@@ -145,14 +151,15 @@ static void beyond_fitted_flows(ct_calib_result *r, double min_m)
     r->fit_flows_max = 0;
     r->nbeyond = 0;
     for (size_t k = 0; k < r->nfit_cfg; k++)
-        r->fit_flows_max = fmax(r->fit_flows_max, ct_a2a_uniform_flows(r->fit_cfg[k][0], r->fit_cfg[k][1]));
-    double *e = malloc((r->npoints ? r->npoints : 1) * sizeof *e);
+        r->fit_flows_max =
+            fmax(r->fit_flows_max, ct_a2a_uniform_flows(r->fit_cfg[k][0], r->fit_cfg[k][1]));
+    double *e = r->fit_flows_max > 0 ? malloc((r->npoints ? r->npoints : 1) * sizeof *e) : NULL;
     if (!e)
-        return;
+        return; /* no fit configuration, or no memory: nothing to list */
     for (size_t i = 0; i < r->npoints; i++) {
         const ct_calib_point *p = &r->points[i];
         double f = ct_a2a_uniform_flows(p->nodes, p->tasks_per_node);
-        if (!p->held || !(f > r->fit_flows_max) || !(r->fit_flows_max > 0))
+        if (!p->held || !(f > r->fit_flows_max))
             continue;
         int seen = 0;
         for (size_t b = 0; b < r->nbeyond && !seen; b++)
@@ -172,8 +179,7 @@ static void beyond_fitted_flows(ct_calib_result *r, double min_m)
         }
         if (b->n == 0)
             continue; /* no saturated point: nothing to say */
-        qsort(e, b->n, sizeof *e, cmp_double);
-        b->median_err = b->n % 2 ? e[b->n / 2] : 0.5 * (e[b->n / 2 - 1] + e[b->n / 2]);
+        b->median_err = sorted_median(e, b->n);
         r->nbeyond++;
     }
     free(e);
@@ -830,13 +836,13 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
     double ca_hi = ct_p2p_time(curve, mhi);
     double sa = mhi > mlo ? (ca_hi - ct_p2p_time(curve, mlo)) / (mhi - mlo) : 0;
     out->sloped = mhi > mlo && sxx > 0 && sa > 0;
-    qsort(r, k, sizeof *r, cmp_double);
+    double med = sorted_median(r, k);
     out->lo = r[0];
     out->hi = r[k - 1];
     if (out->sloped)
         out->raw = (sxy / sxx) / sa - 1.0; /* t = c + (1 + δ)·T_alone: δ from the slope */
     else
-        out->raw = k % 2 ? r[k / 2] : 0.5 * (r[k / 2 - 1] + r[k / 2]);
+        out->raw = med;
     out->delta = out->raw < 0 ? 0 : out->raw > 1 ? 1 : out->raw;
     if (out->sloped) /* c: the line with the written δ through the samples' centroid */
         out->exchange = tbar - (1.0 + out->delta) * (ca_hi - sa * (mhi - mbar));

@@ -45,10 +45,11 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
     t->k = t->f = 0;
     int32_t used = 0;
     for (int32_t k = 0; k < l->nnodes; k++) {
-        t->remote += (int64_t)cnt[k] * (l->ntasks - cnt[k]);
+        int64_t r = (int64_t)cnt[k] * (l->ntasks - cnt[k]); /* alltoall.h's r_k */
+        t->remote += r;
+        t->f = fmax(t->f, (double)r);
         intra[k] = (double)cnt[k] * (cnt[k] - 1) * m;
         used += cnt[k] > 0;
-        t->f = fmax(t->f, (double)cnt[k] * (double)(l->ntasks - cnt[k])); /* alltoall.h's r_k */
     }
     t->k = used > 0 ? used - 1 : 0;
     double alpha, beta;
