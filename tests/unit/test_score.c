@@ -709,6 +709,44 @@ static void test_alltoall_beyond_fit_noted(void **state)
     ct_alloc_free(&a);
 }
 
+/* The duplex model's incast term held beyond its fit (duplex_incast_max_k):
+ * a point-to-point candidate with a NIC past it gets the same kind of note,
+ * and one within it, or a term not fitted, gets none. */
+static void test_duplex_beyond_fit_noted(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    ct_test_gige_fabric(&f);
+    f.penalty = CT_DUPLEX_MODEL(0.05);
+    f.penalty.real[CT_DUPLEX_INCAST] = 0.1;
+    f.penalty.real[CT_DUPLEX_INCAST_MAX_K] = 3; /* fitted on 4 nodes */
+    ct_alloc a;
+    ct_score_request req;
+    ct_score_result r;
+    ct_err err = {{0}};
+    /* 16 nodes x 1, halo2d on a 4 x 4 grid: each NIC has 4 peer nodes > 3 */
+    assert_int_equal(ct_alloc_uniform(16, 1, &a, NULL), 0);
+    request(&req, &a, 16, "halo2d", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_non_null(strstr(r.note, "beyond the duplex model's fit (a NIC with 4 peer nodes, "
+                                   "fitted up to 3): its incast term held there, the prediction "
+                                   "extrapolates"));
+    /* a ring: 1 peer node each way, within the fit */
+    request(&req, &a, 16, "ring", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_null(strstr(r.note, "beyond the duplex model's fit"));
+    /* no limit written (0), or no incast term: nothing held, no note */
+    f.penalty.real[CT_DUPLEX_INCAST_MAX_K] = 0;
+    request(&req, &a, 16, "halo2d", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_null(strstr(r.note, "beyond the duplex model's fit"));
+    f.penalty.real[CT_DUPLEX_INCAST_MAX_K] = 3;
+    f.penalty.real[CT_DUPLEX_INCAST] = 0;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_null(strstr(r.note, "beyond the duplex model's fit"));
+    ct_alloc_free(&a);
+}
+
 /* A fabric with a piecewise p2p curve: every model takes alpha, beta of the
  * message size's segment (ct_fabric_p2p_at), Alltoall and point-to-point alike. */
 static void test_segments_used_by_every_model(void **state)
@@ -1383,6 +1421,7 @@ int main(void)
         cmocka_unit_test(test_halves_prefers_cyclic),
         cmocka_unit_test(test_alltoall_consistency),
         cmocka_unit_test(test_alltoall_beyond_fit_noted),
+        cmocka_unit_test(test_duplex_beyond_fit_noted),
         cmocka_unit_test(test_segments_used_by_every_model),
         cmocka_unit_test(test_missing_parts_noted),
         cmocka_unit_test(test_defaults_and_errors),
