@@ -104,18 +104,20 @@ static void distinct_degree(pair *pr, size_t np, int64_t *deg)
             deg[pr[i].a]++;
 }
 
-/* The incast term on penalties already computed (see the top of the file). */
-static int apply_incast(double incast, double k_max, const ct_graph *g,
-                        const unsigned char *active, double *penalty, ct_err *err)
+/* karc[i] = the incast degree k of active arc i (see the top of the file:
+ * the larger of its source's distinct destination nodes and its
+ * destination's distinct source nodes, 1 for a NIC direction with slack),
+ * not held; 0 for an inactive arc. */
+static int arc_incast_degrees(const ct_graph *g, const unsigned char *active, double *karc,
+                              ct_err *err)
 {
-    if (incast == 0 || g->ncomm == 0)
-        return 0;
     /* the incast degree of each NIC: distinct peer nodes, each direction */
     const size_t n = g->ncomm, nn = (size_t)g->nnodes;
     pair *pr = malloc(n * sizeof *pr);
     int64_t *kout = calloc(nn, sizeof *kout), *kin = calloc(nn, sizeof *kin);
-    if (!pr || !kout || !kin) {
-        free(pr), free(kout), free(kin);
+    unsigned char *slack_out = calloc(nn, 1), *slack_in = calloc(nn, 1);
+    if (!pr || !kout || !kin || !slack_out || !slack_in) {
+        free(pr), free(kout), free(kin), free(slack_out), free(slack_in);
         return ct_err_set(err, "out of memory for the incast degrees of %zu arcs", n);
     }
     size_t np = 0;
@@ -131,11 +133,6 @@ static int apply_incast(double incast, double k_max, const ct_graph *g,
     /* a NIC direction has slack when one of its arcs' other end has a single
      * peer node (that flow is held by this NIC alone and takes up what the
      * others leave): then it pays no incast term (k = 1) */
-    unsigned char *slack_out = calloc(nn, 1), *slack_in = calloc(nn, 1);
-    if (!slack_out || !slack_in) {
-        free(pr), free(kout), free(kin), free(slack_out), free(slack_in);
-        return ct_err_set(err, "out of memory for the incast degrees of %zu arcs", n);
-    }
     for (size_t i = 0; i < n; i++) {
         if (active && !active[i])
             continue;
@@ -146,17 +143,57 @@ static int apply_incast(double incast, double k_max, const ct_graph *g,
             slack_in[b] = 1;
     }
     for (size_t i = 0; i < n; i++) {
+        karc[i] = 0;
         if (active && !active[i])
             continue;
         int32_t a = g->comm[i].src, b = g->comm[i].dst;
         int64_t ko = slack_out[a] ? 1 : kout[a], ki = slack_in[b] ? 1 : kin[b];
-        double k = (double)(ko > ki ? ko : ki);
+        karc[i] = (double)(ko > ki ? ko : ki);
+    }
+    free(pr), free(kout), free(kin), free(slack_out), free(slack_in);
+    return 0;
+}
+
+/* The incast term on penalties already computed (see the top of the file). */
+static int apply_incast(double incast, double k_max, const ct_graph *g,
+                        const unsigned char *active, double *penalty, ct_err *err)
+{
+    if (incast == 0 || g->ncomm == 0)
+        return 0;
+    double *karc = malloc(g->ncomm * sizeof *karc);
+    if (!karc)
+        return ct_err_set(err, "out of memory for the incast degrees of %zu arcs", g->ncomm);
+    if (arc_incast_degrees(g, active, karc, err) < 0) {
+        free(karc);
+        return -1;
+    }
+    for (size_t i = 0; i < g->ncomm; i++) {
+        if (active && !active[i])
+            continue;
+        double k = karc[i];
         if (k_max > 0)
             k = fmin(k, k_max); /* held beyond the fitted degrees, as ct_a2a_gamma_at */
         penalty[i] *= 1.0 + incast * fmax(0.0, k - 1); /* alltoall.h: gamma_incast (k-1) */
     }
-    free(pr), free(kout), free(kin), free(slack_out), free(slack_in);
+    free(karc);
     return 0;
+}
+
+int ct_duplex_incast_degree_max(const ct_graph *g, double *k, ct_err *err)
+{
+    if (!g || !k)
+        return ct_err_set(err, "duplex incast degree: missing graph or result pointer");
+    *k = 0;
+    if (g->ncomm == 0)
+        return 0;
+    double *karc = malloc(g->ncomm * sizeof *karc);
+    if (!karc)
+        return ct_err_set(err, "out of memory for the incast degrees of %zu arcs", g->ncomm);
+    int rc = arc_incast_degrees(g, NULL, karc, err);
+    for (size_t i = 0; rc == 0 && i < g->ncomm; i++)
+        *k = fmax(*k, karc[i]);
+    free(karc);
+    return rc;
 }
 
 /* The progressive filling, with one switch (t NULL: the 2 * nodes NIC

@@ -1163,75 +1163,30 @@ static void note_beyond_fit(const score_ctx *x, ct_score_result *out)
     note_add(out, msg);
 }
 
-static int cmp_pair(const void *a, const void *b)
-{
-    const int32_t *x = a, *y = b;
-    if (x[0] != y[0])
-        return (x[0] > y[0]) - (x[0] < y[0]);
-    return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* The most distinct (a, b) pairs sharing one a, over n pairs sorted here. */
-static int32_t most_distinct(int32_t (*pr)[2], size_t n)
-{
-    qsort(pr, n, sizeof *pr, cmp_pair);
-    int32_t best = 0, run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i == 0 || pr[i][0] != pr[i - 1][0])
-            run = 0;
-        if (i == 0 || pr[i][0] != pr[i - 1][0] || pr[i][1] != pr[i - 1][1])
-            run++;
-        best = run > best ? run : best;
-    }
-    return best;
-}
-
-/* Distinct peer nodes of the busiest NIC in g: the larger of a node's
- * distinct destinations and distinct sources (penalty_duplex.c's k before
- * its slack rule, so an upper bound of the k it prices); -1 out of memory. */
-static int32_t graph_max_peers(const ct_graph *g)
-{
-    if (g->ncomm == 0)
-        return 0;
-    int32_t(*pr)[2] = malloc(g->ncomm * sizeof *pr);
-    if (!pr)
-        return -1;
-    for (size_t i = 0; i < g->ncomm; i++) {
-        pr[i][0] = g->comm[i].src;
-        pr[i][1] = g->comm[i].dst;
-    }
-    int32_t out = most_distinct(pr, g->ncomm);
-    for (size_t i = 0; i < g->ncomm; i++) {
-        pr[i][0] = g->comm[i].dst;
-        pr[i][1] = g->comm[i].src;
-    }
-    int32_t in = most_distinct(pr, g->ncomm);
-    free(pr);
-    return out > in ? out : in;
-}
-
 /* Point-to-point patterns under the duplex model: the same note as
- * note_beyond_fit when a candidate has a NIC with more peer nodes than its
- * incast term ε was fitted on (duplex_incast_max_k: held there). */
+ * note_beyond_fit when a candidate has a NIC whose incast degree (the k the
+ * model prices, penalty_duplex.c) is past the one its incast term ε was
+ * fitted on (duplex_incast_max_k: held there). */
 static void note_duplex_beyond_fit(const score_ctx *x, ct_score_result *out)
 {
     const ct_penalty_model *pm = &x->fabric->penalty;
     if (pm->kind != CT_MODEL_DUPLEX || !(pm->real[CT_DUPLEX_INCAST] > 0) ||
         !(pm->real[CT_DUPLEX_INCAST_MAX_K] > 0))
         return;
-    int32_t k = 0;
+    double k = 0;
     for (size_t i = 0; i < x->nc; i++)
         for (int ph = 0; ph < x->c[i].work.nphase; ph++) {
-            int32_t v = graph_max_peers(&x->c[i].work.g[ph]);
-            k = v > k ? v : k;
+            double v = 0;
+            if (ct_duplex_incast_degree_max(&x->c[i].work.g[ph], &v, NULL) == 0)
+                k = fmax(k, v); /* out of memory: no note, the timing says why */
         }
-    if (!((double)k > pm->real[CT_DUPLEX_INCAST_MAX_K]))
+    if (!(k > pm->real[CT_DUPLEX_INCAST_MAX_K]))
         return;
     char msg[200];
     snprintf(msg, sizeof msg,
-             "beyond the duplex model's fit (a NIC with %d peer nodes, fitted up to %.6g): its "
+             "beyond the duplex model's fit (a NIC with %.6g peer nodes, fitted up to %.6g): its "
              "incast term held there, the prediction extrapolates",
-             (int)k, pm->real[CT_DUPLEX_INCAST_MAX_K]);
+             k, pm->real[CT_DUPLEX_INCAST_MAX_K]);
     note_add(out, msg);
 }
 

@@ -166,6 +166,10 @@ int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
  * ct_duplex_penalties_k's penalties. */
 int ct_duplex_penalties_kmax(double duplex, double incast, double k_max, const ct_graph *g,
                              const unsigned char *active, double *penalty, ct_err *err);
+/* The largest incast degree k the duplex model's incast term sees among g's
+ * arcs, all active, before any k_max hold (the scorer notes a prediction
+ * past the fitted degree with it). 0 for no arc; -1 out of memory. */
+int ct_duplex_incast_degree_max(const ct_graph *g, double *k, ct_err *err);
 
 /* --- link-level model on a switch tree (penalty_links.c, issue 14) ---
  * m's model generalised from NICs to every link of t (NIC out/in, switch
