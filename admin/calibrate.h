@@ -45,6 +45,8 @@
 typedef struct calib_args {
     const char *name, *part, *out, *svg, *raw, *from, *bench, *sizes, *points;
     long N, C, reps, tlimit, nseg;
+    /* --flow-tasks: 2 nodes x this many tasks (-1 = auto, 0 = none) */
+    long flow_tasks;
     int quick, incast, strict;
     int uplink_duplex; /* --uplink-duplex: write the uplinks' measured duplex share */
     int no_uplink_duplex; /* --no-uplink-duplex: not even with the TCP share */
@@ -86,9 +88,18 @@ typedef struct plan {
     double csize;
     int conflicts;
     int wide_pingpong; /* --incast / --p2p-segments: sizes from 0 to 2M for the segments */
+    int flow_tasks; /* > C: the Alltoall of 2 nodes x flow_tasks tasks (calib_flow_tasks) */
 } plan;
 
-/* The steps for N nodes x C tasks inside allocation jobid. */
+/* The tasks per node of the many-flow step (our extension, issue 12): the
+ * 2-node Alltoall with as many remote flows a port, T^2, as the largest
+ * configuration, C^2 (N - 1), has at incast degree N - 1, so that the fit
+ * sees flows per port apart from the incast degree: T = ceil(C sqrt(N - 1)),
+ * at most the nodes' CPUs. `asked` > 0 is taken as given, 0 = none, -1 =
+ * auto. Returns 0 when the step adds nothing (T <= C). */
+int calib_flow_tasks(long asked, int N, int C, long cpus);
+/* The steps for N nodes x C tasks inside allocation jobid (and the
+ * many-flow step when p->flow_tasks > C). */
 void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);
 /* On a partition under several leaf switches (issue 14): read the tree from
  * Slurm (`scontrol show topology` -> dir/topology.txt, the allocation's

@@ -98,6 +98,16 @@ static void srun_prefix(const plan *p, step *s, const char *jobid)
     arg(s, "%s", p->bench);
 }
 
+int calib_flow_tasks(long asked, int N, int C, long cpus)
+{
+    if (asked == 0 || N < 2)
+        return 0;
+    long t = asked > 0 ? asked : (long)ceil(C * sqrt((double)(N - 1)) - 1e-9);
+    if (asked < 0 && cpus > 0 && t > cpus)
+        t = cpus; /* auto: what the nodes hold */
+    return t > C ? (int)t : 0;
+}
+
 void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
 {
     char b1[32], b2[32];
@@ -152,6 +162,23 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
             snprintf(s->label, sizeof s->label, "Alltoall, %d nodes x %d task%s, %d sizes", nodes,
                      t, t > 1 ? "s" : "", p->nsizes);
         }
+    }
+
+    /* the many-flow step (calib_flow_tasks): 2 nodes, incast degree 1 */
+    if (p->flow_tasks > C && N >= 2) {
+        int t = p->flow_tasks;
+        char file[64];
+        snprintf(file, sizeof file, "alltoall-2x%d.csv", t);
+        s = new_step(p, ST_ALLTOALL, 2, t, file);
+        srun_prefix(p, s, jobid);
+        arg(s, "alltoall");
+        arg(s, "--sizes");
+        arg(s, "%s", p->sizes_arg);
+        arg(s, "--reps");
+        arg(s, "%d", p->reps);
+        s->work = (double)t * t * msum * (p->reps + 1);
+        snprintf(s->label, sizeof s->label,
+                 "Alltoall, 2 nodes x %d tasks (%d flows a port), %d sizes", t, t * t, p->nsizes);
     }
 
     /* conflict schemes of paper 001 §IV-B / §V-A */
@@ -783,14 +810,19 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
         if (sinfo(a->part, "%D", r->dir, buf, sizeof buf) == 0 && atol(buf) >= 2)
             N = atol(buf) < 8 ? atol(buf) : 8;
     }
-    if (!C) {
-        C = 4;
-        if (sinfo(a->part, "%c", r->dir, buf, sizeof buf) == 0 && atol(buf) >= 1)
-            C = atol(buf) < 4 ? atol(buf) : 4;
-    }
+    long cpus = 0;
+    if (sinfo(a->part, "%c", r->dir, buf, sizeof buf) == 0 && atol(buf) >= 1)
+        cpus = atol(buf);
+    if (!C)
+        C = cpus >= 1 && cpus < 4 ? cpus : 4;
     r->nodes_used = (int)N;
     r->tpn_used = (int)C;
-    int rc = allocate(a, N, C, r, info);
+    P->flow_tasks = calib_flow_tasks(a->flow_tasks, (int)N, (int)C, cpus);
+    if (P->flow_tasks)
+        fprintf(info, "calibrate: many-flow step: 2 nodes x %d tasks, %d remote flows a port "
+                      "(the largest configuration has %ld at incast degree %ld)\n",
+                P->flow_tasks, P->flow_tasks * P->flow_tasks, C * C * (N - 1), N - 1);
+    int rc = allocate(a, N, P->flow_tasks > C ? P->flow_tasks : C, r, info);
     if (rc != ADMIN_OK)
         return rc;
     calib_build_plan(P, (int)N, (int)C, r->jobid, a->quick);

@@ -54,8 +54,13 @@ static void help(void)
            "                          signature with gamma(k,f) = gamma + gamma_incast (k-1) +\n"
            "                          gamma_flows (f-1) fitted robustly (spread weights, M by\n"
            "                          leave-one-out) on 1 task/node at the smallest and largest\n"
-           "                          node counts and the largest at 2 tasks/node, the rest held\n"
+           "                          node counts, the largest at 2 tasks/node and the smallest\n"
+           "                          at its most tasks (the many-flow step), the rest held\n"
            "                          back; a wider ping-pong and up to 4 p2p segments\n"
+           "  --flow-tasks T|auto     also measure the Alltoall of 2 nodes x T tasks: as many\n"
+           "                          remote flows a port as the largest configuration, at\n"
+           "                          incast degree 1 (auto, the default with --incast: T =\n"
+           "                          ceil(C sqrt(N-1)), at most the nodes' CPUs; 0: none)\n"
            "  --pattern-model M       the penalty model written for point-to-point patterns:\n"
            "                          gige (001 V-A, from the conflict schemes), duplex (the\n"
            "                          duplex fair share, our extension, delta from the 2x1\n"
@@ -113,6 +118,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                          {"max-fit-error", required_argument, NULL, 'E'},
                                          {"strict", no_argument, NULL, 'X'},
                                          {"uplink-duplex", no_argument, NULL, 'U'},
+                                         {"flow-tasks", required_argument, NULL, 'W'},
                                          {"no-uplink-duplex", no_argument, NULL, 'D'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
@@ -124,7 +130,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                   "--conflict-size, --raw, --from, --bench, --mpi, "
                                   "--time-limit, --points, --incast, --pattern-model, --p2p-segments, "
                                   "--max-fit-error, --strict, --uplink-duplex, --no-uplink-duplex, "
-                                  "--help",
+                                  "--flow-tasks, --help",
                       .help = help};
     memset(a, 0, sizeof *a);
     a->tlimit = 60;
@@ -188,6 +194,20 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                    optarg);
             break;
         case 'X': a->strict = 1; break;
+        case 'W':
+            if (strcmp(optarg, "auto") == 0) {
+                a->flow_tasks = -1;
+            } else {
+                char *end = NULL;
+                errno = 0;
+                long v = strtol(optarg, &end, 10);
+                if (!*optarg || *end || errno || v < 0 || v > 64)
+                    return admin_usage(CMD, "--flow-tasks '%s' (accepted: auto, or an integer "
+                                            "from 0 to 64; 0 = no many-flow step)",
+                                       optarg);
+                a->flow_tasks = v ? v : -2; /* -2: asked for none */
+            }
+            break;
         case 'S':
             if (admin_int_opt(CMD, "--p2p-segments", optarg, 1, CT_P2P_MAX_SEG, &a->nseg) < 0)
                 return ADMIN_USAGE;
@@ -216,6 +236,8 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                 "at most one of them)");
     if (!a->nseg)
         a->nseg = a->incast ? 4 : 1;
+    /* the many-flow step: auto with --incast, none otherwise unless asked */
+    a->flow_tasks = a->flow_tasks == -2 ? 0 : a->flow_tasks ? a->flow_tasks : a->incast ? -1 : 0;
     P->reps = a->reps ? (int)a->reps : a->quick ? 3 : 5;
     P->wide_pingpong = a->nseg > 1;
     const char *sizes = a->sizes   ? a->sizes

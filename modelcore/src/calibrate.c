@@ -90,8 +90,13 @@ int ct_calib_result_in_fit(const ct_calib_result *r, const ct_a2a_sample *s)
     return 0;
 }
 
-/* incast mode: 1 task per node on the smallest and largest node counts, and
- * the largest node count at the smallest measured tasks per node >= 2. */
+/* incast mode: 1 task per node on the smallest and largest node counts, the
+ * largest node count at the smallest measured tasks per node >= 2, and the
+ * smallest node count at its largest tasks per node when that puts more
+ * remote flows through a port than the configuration before (session 19:
+ * flows per port at incast degree 1, where the flows term is seen apart from
+ * the incast degree; calibrate's many-flow step, or its largest tasks per
+ * node at 2 nodes). */
 static void choose_fit_cfgs(const ct_a2a_sample *a, size_t n, ct_calib_result *r)
 {
     int32_t lo1 = 0, hi1 = 0, t2 = 0, hi2 = 0;
@@ -121,6 +126,15 @@ static void choose_fit_cfgs(const ct_a2a_sample *a, size_t n, ct_calib_result *r
     if (hi2) {
         r->fit_cfg[r->nfit_cfg][0] = hi2;
         r->fit_cfg[r->nfit_cfg++][1] = t2;
+    }
+    int32_t tf = 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i].m > 0 && a[i].nodes == lo1 && tpn_of(&a[i]) > tf)
+            tf = tpn_of(&a[i]);
+    if (lo1 && tf > 1 && tf != t2 &&
+        ct_a2a_uniform_flows(lo1, tf) > (hi2 ? ct_a2a_uniform_flows(hi2, t2) : 1.0)) {
+        r->fit_cfg[r->nfit_cfg][0] = lo1;
+        r->fit_cfg[r->nfit_cfg++][1] = tf;
     }
 }
 

@@ -25,17 +25,19 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 9
+tap_plan 11
 
-out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 2 2>&1) || {
+# 3 CPUs a node: room for the many-flow step (2 x 3 beside 2 tasks per node)
+out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 3 2>&1) || {
     tap_diag "$out"
     tap_bail "cluster did not start"
 }
 eval "$("$EMU" env)"
 
-# 3 nodes, up to 2 tasks per node, 4 sizes: fit on 3 x 1, the rest held back
+# 3 nodes, up to 2 tasks per node, 4 sizes: fit on 3 x 1, the rest held back;
+# the many-flow step 2 x ceil(2 sqrt 2) = 2 x 3 (9 flows a port, 3 x 2 has 8)
 log=$(timeout 600 "$ADMIN" calibrate --fabric emu100 --partition emu --nodes 3 \
-    --tasks-per-node 2 --sizes 64K,128K,256K,512K --reps 3 --conflict-size 512K \
+    --tasks-per-node 2 --flow-tasks auto --sizes 64K,128K,256K,512K --reps 3 --conflict-size 512K \
     --out "$WORK/sig.yaml" --plot "$WORK/fit.svg" --raw "$WORK/raw" 2>&1)
 rc=$?
 tap_is "$rc" 0 "calibrate exits 0"
@@ -44,6 +46,11 @@ tap_like "$log" '^\[ *[0-9]+/[0-9]+\] .*\(elapsed [0-9]+:[0-9]{2}, ~[0-9]+:[0-9]
     "a progress line per measurement with the time left"
 tap_like "$log" 'fitted on 3 nodes x 1 task' "the signature is fitted on one configuration"
 tap_like "$log" 'held-back error: median [0-9.]+%' "the held-back error is printed"
+tap_like "$log" 'many-flow step: 2 nodes x 3 tasks, 9 remote flows a port' \
+    "the many-flow step is planned from the nodes' CPUs"
+refit=$("$ADMIN" calibrate --fabric emu100 --from "$WORK/raw" --incast --max-fit-error 1000 2>&1)
+tap_like "$refit" 'fitted robustly on 2x1 3x1 3x2 2x3' \
+    "the incast fit takes the many-flow configuration (measured: alltoall-2x3.csv)"
 val=$("$ADMIN" validate "$WORK/sig.yaml" 2>&1)
 tap_is "$?" 0 "the written signature file validates"
 tap_like "$(cat "$WORK/sig.yaml")" 'partition: *emu|emu: *emu100|emu.*emu100' \

@@ -882,24 +882,26 @@ static void test_fit_threshold_and_extensions(void **state)
     done(&r);
     r = run("calibrate", "--fabric", "emu", "--from", EMU, "--incast", NULL);
     expect_status(&r, 0);
-    expect_in(r.err, "fitted robustly on 2x1 4x1 4x2");
-    /* the held-back configurations with more flows a NIC than the fit saw
-     * (4 x 2: 12), and a warning for the one the signature misses by more
-     * than the threshold: 4 x 4's three saturated points lie -33.4 % below
-     * it at the median (measured 1 / (1 - 0.334) - 1 = 50 % longer) */
+    /* fitted on 2 x 4 too since session 19: the 2-node configuration with
+     * the most flows a port (16, more than 4 x 2's 12) */
+    expect_in(r.err, "fitted robustly on 2x1 4x1 4x2 2x4");
+    /* the held-back configuration with more flows a NIC than the fit saw
+     * (2 x 4: 16), and a warning as the signature misses it by more than the
+     * threshold: 4 x 4's three saturated points lie -33.4 % below it at the
+     * median (measured 1 / (1 - 0.334) - 1 = 50 % longer) */
     expect_in(r.err, "beyond the fitted flows (held back with more remote flows a NIC than the "
-                     "fit's at most f = 12; median error at m >= 128 KiB): 4 x 4 (f = 48) "
-                     "-33.4% of 3; 2 x 4 (f = 16) -8.4% of 3");
+                     "fit's at most f = 16; median error at m >= 128 KiB): 4 x 4 (f = 48) "
+                     "-33.4% of 3");
     expect_in(r.err, "WARNING: beyond the fitted flows: 4 x 4 (48 remote flows a NIC; the fit's "
-                     "configurations at most 12) ran 50% longer than predicted");
-    expect_in(r.err, "its predictions for jobs with more than 12 remote flows a NIC are "
+                     "configurations at most 16) ran 50% longer than predicted");
+    expect_in(r.err, "its predictions for jobs with more than 16 remote flows a NIC are "
                      "optimistic");
-    /* the jackknife: each of the 9 fitted samples left out in turn. Without
-     * one of the three 2 x 1 points the refit trades gamma for gamma_incast
-     * (gamma 0.20 and 0.49 instead of 0.98): 2 x 1 alone separates them */
-    expect_in(r.err, "jackknife (each of the 9 fitted samples left out in turn): gamma 0.9822 "
-                     "+- 0.78, gamma_incast 0.09938 +- 0.36, gamma_flows 0 +- 0, call step "
-                     "2.22 ms +- 19.99 ms");
+    /* the jackknife: each of the 12 fitted samples left out in turn. 2 x 4
+     * pins gamma closer than 2 x 1 alone did (+- 0.32; +- 0.78 on 9 samples
+     * without it, when one 2 x 1 point left out traded gamma for gamma_incast) */
+    expect_in(r.err, "jackknife (each of the 12 fitted samples left out in turn): gamma 0.9885 "
+                     "+- 0.32, gamma_incast 0.09647 +- 0.16, gamma_flows 0 +- 0.00076, call step "
+                     "2.134 ms +- 14.07 ms");
     assert_null(strstr(r.err, "WARNING: beyond the fitted flows: 2 x 4"));
     rc = ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err);
     if (rc)
@@ -928,25 +930,26 @@ static void test_fit_threshold_and_extensions(void **state)
                      "of 3 Alltoall 2x1 points (m >= 128 KiB: t / T_alone - 1 from 0.048 to "
                      "0.183, clamped to [0, 1]); exchange step exchange_us = 2606.4");
     /* and its incast term: gamma_incast / gamma of the signature fitted on
-     * 2x1 4x1 4x2 (0.09938 / 0.9822 = 0.1012) */
+     * 2x1 4x1 4x2 2x4 (0.09647 / 0.9885 = 0.0976) */
     assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST] -
                      sf.fabrics[0].alltoall.gamma_incast / sf.fabrics[0].alltoall.gamma) < 1e-9);
-    assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST] - 0.1012) < 5e-4);
-    expect_in(r.err, "incast term duplex_incast = 0.1012");
+    assert_true(fabs(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST] - 0.0976) < 5e-4);
+    expect_in(r.err, "incast term duplex_incast = 0.0976");
     /* held beyond the incast degree the signature was fitted on (4 nodes:
      * k = 3), in the file and in the report */
     assert_true(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST_MAX_K] == 3.0);
     expect_in(r.err, "times a fair share, held beyond the fitted k = 3)");
     /* the signature itself (since session 16): fitted on the saturated sizes
-     * (m >= 128 KiB: 3 sizes x 3 configurations) with the per-call step in
+     * (m >= 128 KiB: 3 sizes x 4 configurations) with the per-call step in
      * delta's place. The recorded 2 x 1 points lie 2.6 ms above their line
-     * (the exchange step above); over the three configurations the step is
-     * +2.22 ms with gamma 0.9822 + 0.09938 (k-1) */
-    expect_in(r.err, "fitted robustly on 2x1 4x1 4x2 at m >= 128 KiB, 9 samples: gamma = 0.9822 "
-                     "+ 0.09938 (k-1) + 0 (f-1), delta = 0 s, M = 0 B (held beyond the fitted "
-                     "k = 3), call step call_us = 2220.0 (host and MPI time per call)");
+     * (the exchange step above); over the four configurations the step is
+     * +2.13 ms with gamma 0.9885 + 0.09647 (k-1); no flows term (2 x 4 and
+     * 4 x 2 are priced alike by the incast term) */
+    expect_in(r.err, "fitted robustly on 2x1 4x1 4x2 2x4 at m >= 128 KiB, 12 samples: gamma = "
+                     "0.9885 + 0.09647 (k-1) + 0 (f-1), delta = 0 s, M = 0 B (held beyond the "
+                     "fitted k = 3), call step call_us = 2133.7 (host and MPI time per call)");
     assert_true(sf.fabrics[0].alltoall.k_max == 3 && sf.fabrics[0].alltoall.f_max == 0);
-    assert_true(fabs(sf.fabrics[0].alltoall.call - 2.220e-3) < 1e-6);
+    assert_true(fabs(sf.fabrics[0].alltoall.call - 2.1337e-3) < 1e-6);
     assert_true(sf.fabrics[0].alltoall.delta == 0 && sf.fabrics[0].alltoall.M == 0);
     ct_sigfile_free(&sf);
     done(&r);
@@ -993,6 +996,14 @@ static void test_fit_threshold_and_extensions(void **state)
     expect_status(&r, 2);
     expect_in(r.err, "--pattern-model 'stopgo' (accepted: gige, duplex, fairshare, tcpshare)");
     done(&r);
+    /* the many-flow step's option (session 19): auto, 0 or a task count */
+    const char *bad_flow[] = {"65", "-1", "7x", "", "many"};
+    for (size_t i = 0; i < sizeof bad_flow / sizeof bad_flow[0]; i++) {
+        r = run("calibrate", "--fabric", "emu", "--from", EMU, "--flow-tasks", bad_flow[i], NULL);
+        expect_status(&r, 2);
+        expect_in(r.err, "(accepted: auto, or an integer from 0 to 64; 0 = no many-flow step)");
+        done(&r);
+    }
     /* a model that was not fitted is refused, not replaced: no conflict
      * schemes, no GigE model */
     char nc[] = "/tmp/ct-admin-noconf-XXXXXX";
