@@ -98,6 +98,24 @@ static void srun_prefix(const plan *p, step *s, const char *jobid)
     arg(s, "%s", p->bench);
 }
 
+/* One Alltoall step of `nodes` x t tasks over the plan's sizes (msum: their
+ * sum) into alltoall-NxT.csv; the caller labels it. */
+static step *alltoall_step(plan *p, int nodes, int t, double msum, const char *jobid)
+{
+    char file[64];
+    snprintf(file, sizeof file, "alltoall-%dx%d.csv", nodes, t);
+    step *s = new_step(p, ST_ALLTOALL, nodes, t, file);
+    srun_prefix(p, s, jobid);
+    arg(s, "alltoall");
+    arg(s, "--sizes");
+    arg(s, "%s", p->sizes_arg);
+    arg(s, "--reps");
+    arg(s, "%d", p->reps);
+    double n = (double)nodes * t;
+    s->work = t * (n - t) * msum * (p->reps + 1); /* bytes through the busiest NIC */
+    return s;
+}
+
 int calib_flow_tasks(long asked, int N, int C, long cpus)
 {
     if (asked == 0 || N < 2)
@@ -148,17 +166,7 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
             /* several tasks per node: the largest and half the node count */
             if (t > 1 && nodes != N && nodes != (N / 2 >= 2 ? N / 2 : N))
                 continue;
-            char file[64];
-            snprintf(file, sizeof file, "alltoall-%dx%d.csv", nodes, t);
-            s = new_step(p, ST_ALLTOALL, nodes, t, file);
-            srun_prefix(p, s, jobid);
-            arg(s, "alltoall");
-            arg(s, "--sizes");
-            arg(s, "%s", p->sizes_arg);
-            arg(s, "--reps");
-            arg(s, "%d", p->reps);
-            double n = (double)nodes * t;
-            s->work = t * (n - t) * msum * (p->reps + 1);
+            s = alltoall_step(p, nodes, t, msum, jobid);
             snprintf(s->label, sizeof s->label, "Alltoall, %d nodes x %d task%s, %d sizes", nodes,
                      t, t > 1 ? "s" : "", p->nsizes);
         }
@@ -167,16 +175,7 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
     /* the many-flow step (calib_flow_tasks): 2 nodes, incast degree 1 */
     if (p->flow_tasks > C && N >= 2) {
         int t = p->flow_tasks;
-        char file[64];
-        snprintf(file, sizeof file, "alltoall-2x%d.csv", t);
-        s = new_step(p, ST_ALLTOALL, 2, t, file);
-        srun_prefix(p, s, jobid);
-        arg(s, "alltoall");
-        arg(s, "--sizes");
-        arg(s, "%s", p->sizes_arg);
-        arg(s, "--reps");
-        arg(s, "%d", p->reps);
-        s->work = (double)t * t * msum * (p->reps + 1);
+        s = alltoall_step(p, 2, t, msum, jobid);
         snprintf(s->label, sizeof s->label,
                  "Alltoall, 2 nodes x %d tasks (%d flows a port), %d sizes", t, t * t, p->nsizes);
     }
