@@ -118,6 +118,9 @@ const char *admin_fit_range(const ct_a2a_sig *s, char *buf, size_t sz);
 struct ct_a2a_fit_report;
 const char *admin_jackknife(const struct ct_a2a_fit_report *rep, const ct_a2a_sig *s, char *buf,
                             size_t sz);
+/* "model scatter: X % beyond the repetitions' spread ..." of a robust fit
+ * (fit_alltoall.h: model_scatter > 0). */
+const char *admin_scatter_line(const struct ct_a2a_fit_report *rep, char *buf, size_t sz);
 /* Bytes with a binary suffix: "2 KiB", "1.5 MiB", "300 B". */
 const char *admin_fmt_bytes(double b, char *buf, size_t sz);
 /* The WARNING text for a point-to-point curve of nseg segments (fitted

@@ -136,6 +136,8 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
         fprintf(o, " (fit max error %.1f%%, on points within their spread %.1f%%)\n",
                 100 * r->a2a_diag.max_rel_err, 100 * r->a2a_rep.max_err_trusted);
         char jk[256];
+        if (r->a2a_rep.model_scatter > 0)
+            fprintf(o, "  %s\n", admin_scatter_line(&r->a2a_rep, jk, sizeof jk));
         if (admin_jackknife(&r->a2a_rep, &r->sig, jk, sizeof jk)[0])
             fprintf(o, "  jackknife (each of the %zu fitted samples left out in turn): %s\n",
                     r->a2a_rep.jk_n, jk);

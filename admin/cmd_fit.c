@@ -545,6 +545,8 @@ int cmd_fit(int argc, char **argv)
             char jk[256];
             fprintf(o, "#   robust fit: leave-one-out error %.2f spreads (M = 0: %.2f)\n",
                     arep.cv_rms, arep.cv_rms_M0);
+            if (arep.model_scatter > 0)
+                fprintf(o, "#   %s\n", admin_scatter_line(&arep, jk, sizeof jk));
             if (admin_jackknife(&arep, &sig, jk, sizeof jk)[0])
                 fprintf(o, "#   jackknife (each of the %zu fitted samples left out in turn): %s\n",
                         arep.jk_n, jk);

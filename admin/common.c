@@ -196,6 +196,15 @@ const char *admin_fit_range(const ct_a2a_sig *s, char *buf, size_t sz)
     return buf;
 }
 
+const char *admin_scatter_line(const ct_a2a_fit_report *rep, char *buf, size_t sz)
+{
+    snprintf(buf, sz,
+             "model scatter: %.1f %% beyond the repetitions' spread (each point weighed by 1 / "
+             "(spread^2 + scatter^2), the fit chosen again)",
+             100 * rep->model_scatter);
+    return buf;
+}
+
 const char *admin_call_what(double c)
 {
     return c < 0 ? "a token bucket's refill between calls" : "host and MPI time per call";

@@ -5,7 +5,8 @@
  * of 1 kB measured 3.4 ms on average and 0.56 ms at best), and the plain fit
  * lets them choose M = 0 and miss its own saturated points by 50 %. Here:
  *  - each point is weighted by the inverse variance of its relative error,
- *    estimated from the repeated runs' spread (mean - min) / mean, floored;
+ *    estimated from the repeated runs' spread (mean - min) / mean, floored,
+ *    plus the model's own scatter when its residuals exceed the spreads;
  *  - M is chosen by leave-one-out error (a held-out criterion), not by the
  *    in-sample residual, which always favours the most flexible split;
  *  - the incast-aware gamma(k, f) of alltoall.h (this project's extension)
@@ -387,6 +388,40 @@ static void jackknife(const row *r, size_t n, double M, unsigned used, ct_a2a_fi
     rep->jk_call = se[JC];
 }
 
+/* The model's own scatter (relative), beyond the repetitions' spread: the
+ * sigma_m with sum e_i^2 / (s_i^2 + sigma_m^2) = n_fitted - n_terms over the
+ * fitted rows (reduced chi^2 of 1), 0 when the fit is within the spreads. */
+static double model_scatter(const row *r, size_t n, double M, const double *p, const double *T,
+                            const double *sig)
+{
+    int npar = 0;
+    for (int j = 0; j < NV; j++)
+        npar += p[j] != 0;
+    double dof = -npar, chi0 = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].fitted) {
+            dof += 1;
+            double e = (row_pred(&r[i], M, p) - r[i].z) / T[i];
+            chi0 += e * e / (sig[i] * sig[i]);
+        }
+    if (!(dof > 0) || chi0 <= dof)
+        return 0;
+    double lo = 0, hi = 1;
+    for (int it = 0; it < 60; it++) {
+        double mid = 0.5 * (lo + hi), chi = 0;
+        for (size_t i = 0; i < n; i++)
+            if (r[i].fitted) {
+                double e = (row_pred(&r[i], M, p) - r[i].z) / T[i];
+                chi += e * e / (sig[i] * sig[i] + mid * mid);
+            }
+        if (chi > dof)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
 static void note_add(ct_a2a_fit_report *rep, const char *msg)
 {
     size_t len = strlen(rep->note);
@@ -525,6 +560,34 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         best_cv = choose_M(r, n, cand, ncand, allowed, T, sig, &rep->cv_rms_M0, &bestM, best_p);
         used = allowed;
     }
+    if (isfinite(best_cv) && best_p[V_G] > 0) {
+        /* the model's own scatter beyond the spreads (fit_alltoall.h): the
+         * weights become 1 / (s_i^2 + sigma_m^2), the fit is chosen again
+         * with the terms kept (the intrinsic-scatter weighting of a
+         * regression whose model misses by more than its noise) */
+        double sm = model_scatter(r, n, bestM, best_p, T, sig);
+        if (sm > 0) {
+            for (size_t i = 0; i < n; i++) {
+                sig[i] = sqrt(sig[i] * sig[i] + sm * sm);
+                if (r[i].fitted)
+                    r[i].w = 1.0 / (T[i] * T[i] * sig[i] * sig[i]);
+            }
+            double p2[NV], M2, cv0 = rep->cv_rms_M0;
+            double cv2 = choose_M(r, n, cand, ncand, used, T, sig, &rep->cv_rms_M0, &M2, p2);
+            if (isfinite(cv2) && p2[V_G] > 0) {
+                rep->model_scatter = sm;
+                best_cv = cv2, bestM = M2;
+                memcpy(best_p, p2, sizeof p2);
+            } else { /* no fit with those weights: the first one stands */
+                rep->cv_rms_M0 = cv0;
+                for (size_t i = 0; i < n; i++) {
+                    sig[i] = fmax(ct_a2a_sample_spread(&s[i]), o.spread_floor);
+                    if (r[i].fitted)
+                        r[i].w = 1.0 / (T[i] * T[i] * sig[i] * sig[i]);
+                }
+            }
+        }
+    }
     if (!isfinite(best_cv) || !(best_p[V_G] > 0)) {
         /* say why with numbers: how many samples ran faster than the
          * contention-free time the point-to-point curve gives them */
@@ -583,13 +646,7 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     jackknife(r, n, bestM, used, rep);
 
     double *meas = T;
-    double *rel = sig; /* reuse after the fit: sig is still needed below, copy first */
-    double *sg = malloc(n * sizeof *sg);
-    if (!sg) {
-        ct_err_set(err, "signature fit: out of memory for %zu samples", n);
-        goto out;
-    }
-    memcpy(sg, sig, n * sizeof *sg);
+    double *rel = sig; /* reuse after the fit */
     for (size_t i = 0; i < n; i++) {
         pred[i] = ct_a2a_predict_sample(&s[i], p2p, intra_bw, out);
         rel[i] = (pred[i] - meas[i]) / meas[i];
@@ -611,12 +668,14 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         sst += (meas[i] - mean) * (meas[i] - mean);
         maxrel = fmax(maxrel, fabs(rel[i]));
         sumrel += fabs(rel[i]);
-        if (o.max_fit_err <= 0 || sg[i] <= o.max_fit_err) {
+        /* trusted: the repetitions agree within the threshold (their own
+         * spread, not the model's scatter the weights carry) */
+        if (o.max_fit_err <= 0 ||
+            fmax(ct_a2a_sample_spread(&s[i]), o.spread_floor) <= o.max_fit_err) {
             rep->ntrusted++;
             rep->max_err_trusted = fmax(rep->max_err_trusted, fabs(rel[i]));
         }
     }
-    free(sg);
     rep->diag.npoints = nf;
     rep->diag.r2 = sst > 0 ? 1.0 - ssr / sst : (ssr == 0 ? 1.0 : 0.0);
     rep->diag.rmse = sqrt(ssr / (double)nf);

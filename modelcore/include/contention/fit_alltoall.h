@@ -57,6 +57,13 @@ typedef struct ct_a2a_fit_report {
     double max_err_trusted; /* max |relative error| over points with spread <= max_fit_err */
     size_t ntrusted;        /* how many such points */
     double max_spread;      /* largest relative spread of a training point */
+    /* The model's own scatter (session 19, our addition): the relative error
+     * sigma_m, beyond the repetitions' spread, that the fit's residuals show
+     * (reduced chi^2 of 1); the fit is redone with each point's variance
+     * s_i^2 + sigma_m^2, so that a few very repeatable points (the 2-node
+     * Alltoall, spread under 2 %) do not decide a model that misses the
+     * others by more than their spread. 0: the fit is within the spreads. */
+    double model_scatter;
     int over_threshold;     /* 1: max_err_trusted > max_fit_err (kept only with force) */
     int incast_identified;  /* bit 0: gamma_incast, bit 1: gamma_flows could be fitted */
     int call_dropped;       /* 1: call_step asked for, dropped (see call_step) */
@@ -87,7 +94,9 @@ double ct_a2a_sample_spread(const ct_a2a_sample *s);
  * network time stays above a negative step: ct_a2a_layout floors it at 0),
  * solved by non-negative weighted least squares on relative errors, each
  * weighted by 1 / max(spread, spread_floor)^2 (inverse variance: a noisy
- * small-message point weighs little). M is the candidate with the smallest
+ * small-message point weighs little), then once more with each variance
+ * raised by the model's own scatter (ct_a2a_fit_report.model_scatter) when
+ * the residuals exceed the spreads. M is the candidate with the smallest
  * leave-one-out error (ties to the smaller M); a fit with delta = 0 reports
  * M = 0. Needs >= 4 samples with >= 2 distinct sizes; input errors as
  * ct_fit_signature. rep may be NULL. */
