@@ -397,29 +397,37 @@ static double model_scatter(const row *r, size_t n, double M, const double *p, c
     int npar = 0;
     for (int j = 0; j < NV; j++)
         npar += p[j] != 0;
+    double *e2 = malloc((n ? n : 1) * sizeof *e2); /* squared relative residuals */
+    if (!e2)
+        return 0; /* no memory: the spreads alone, as before the scatter */
     double dof = -npar, chi0 = 0;
-    for (size_t i = 0; i < n; i++)
-        if (r[i].fitted) {
-            dof += 1;
-            double e = (row_pred(&r[i], M, p) - r[i].z) / T[i];
-            chi0 += e * e / (sig[i] * sig[i]);
-        }
-    if (!(dof > 0) || chi0 <= dof)
-        return 0;
+    for (size_t i = 0; i < n; i++) {
+        double e = r[i].fitted ? (row_pred(&r[i], M, p) - r[i].z) / T[i] : 0;
+        e2[i] = e * e;
+        dof += r[i].fitted;
+        chi0 += e2[i] / (sig[i] * sig[i]);
+    }
     double lo = 0, hi = 1;
-    for (int it = 0; it < 60; it++) {
+    for (int it = 0; dof > 0 && chi0 > dof && it < 60; it++) {
         double mid = 0.5 * (lo + hi), chi = 0;
         for (size_t i = 0; i < n; i++)
-            if (r[i].fitted) {
-                double e = (row_pred(&r[i], M, p) - r[i].z) / T[i];
-                chi += e * e / (sig[i] * sig[i] + mid * mid);
-            }
+            chi += e2[i] / (sig[i] * sig[i] + mid * mid);
         if (chi > dof)
             lo = mid;
         else
             hi = mid;
     }
-    return 0.5 * (lo + hi);
+    free(e2);
+    return dof > 0 && chi0 > dof ? 0.5 * (lo + hi) : 0;
+}
+
+/* Each fitted row's weight from its sigma: 1 / (T sigma)^2, the inverse
+ * variance of its relative error (rows below the fit range keep 0). */
+static void weigh(row *r, size_t n, const double *T, const double *sg)
+{
+    for (size_t i = 0; i < n; i++)
+        if (r[i].fitted)
+            r[i].w = 1.0 / (T[i] * T[i] * sg[i] * sg[i]);
 }
 
 static void note_add(ct_a2a_fit_report *rep, const char *msg)
@@ -447,10 +455,11 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     int rc = -1;
     row *r = calloc(n, sizeof *r);
     double *T = calloc(n, sizeof *T), *sig = calloc(n, sizeof *sig);
+    double *sigw = calloc(n, sizeof *sigw); /* the weights' sigma with the model's scatter */
     size_t ncand = (o.M_candidates && o.nM) ? o.nM : n + 1;
     double *cand = calloc(ncand, sizeof *cand);
     double *pred = calloc(n, sizeof *pred);
-    if (!r || !T || !sig || !cand || !pred) {
+    if (!r || !T || !sig || !sigw || !cand || !pred) {
         ct_err_set(err, "signature fit: out of memory for %zu samples", n);
         goto out;
     }
@@ -567,24 +576,18 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
          * regression whose model misses by more than its noise) */
         double sm = model_scatter(r, n, bestM, best_p, T, sig);
         if (sm > 0) {
-            for (size_t i = 0; i < n; i++) {
-                sig[i] = sqrt(sig[i] * sig[i] + sm * sm);
-                if (r[i].fitted)
-                    r[i].w = 1.0 / (T[i] * T[i] * sig[i] * sig[i]);
-            }
+            for (size_t i = 0; i < n; i++)
+                sigw[i] = sqrt(sig[i] * sig[i] + sm * sm);
+            weigh(r, n, T, sigw);
             double p2[NV], M2, cv0 = rep->cv_rms_M0;
-            double cv2 = choose_M(r, n, cand, ncand, used, T, sig, &rep->cv_rms_M0, &M2, p2);
+            double cv2 = choose_M(r, n, cand, ncand, used, T, sigw, &rep->cv_rms_M0, &M2, p2);
             if (isfinite(cv2) && p2[V_G] > 0) {
                 rep->model_scatter = sm;
                 best_cv = cv2, bestM = M2;
                 memcpy(best_p, p2, sizeof p2);
             } else { /* no fit with those weights: the first one stands */
                 rep->cv_rms_M0 = cv0;
-                for (size_t i = 0; i < n; i++) {
-                    sig[i] = fmax(ct_a2a_sample_spread(&s[i]), o.spread_floor);
-                    if (r[i].fitted)
-                        r[i].w = 1.0 / (T[i] * T[i] * sig[i] * sig[i]);
-                }
+                weigh(r, n, T, sig);
             }
         }
     }
@@ -646,7 +649,7 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     jackknife(r, n, bestM, used, rep);
 
     double *meas = T;
-    double *rel = sig; /* reuse after the fit */
+    double *rel = sigw; /* reuse after the fit */
     for (size_t i = 0; i < n; i++) {
         pred[i] = ct_a2a_predict_sample(&s[i], p2p, intra_bw, out);
         rel[i] = (pred[i] - meas[i]) / meas[i];
@@ -669,9 +672,8 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         maxrel = fmax(maxrel, fabs(rel[i]));
         sumrel += fabs(rel[i]);
         /* trusted: the repetitions agree within the threshold (their own
-         * spread, not the model's scatter the weights carry) */
-        if (o.max_fit_err <= 0 ||
-            fmax(ct_a2a_sample_spread(&s[i]), o.spread_floor) <= o.max_fit_err) {
+         * spread, not the model's scatter the weights may carry) */
+        if (o.max_fit_err <= 0 || sig[i] <= o.max_fit_err) {
             rep->ntrusted++;
             rep->max_err_trusted = fmax(rep->max_err_trusted, fabs(rel[i]));
         }
@@ -704,6 +706,7 @@ out:
     free(r);
     free(T);
     free(sig);
+    free(sigw);
     free(cand);
     free(pred);
     return rc;
