@@ -453,19 +453,25 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     double kmax = ct_duplex_incast_max_k(&f->res.sig);
     if (kmax > 0) /* held beyond the fitted degrees */
         snprintf(kheld, sizeof kheld, ", held beyond the fitted k = %.6g", kmax);
+    char fheld[64] = "";
+    double fmx = ct_duplex_flows_max_f(&f->res.sig);
+    if (fmx > 0) /* held beyond the fitted flows */
+        snprintf(fheld, sizeof fheld, ", held beyond the fitted f = %.6g", fmx);
     if (f->have_duplex)
         fprintf(info,
                 "duplex coupling (our extension): delta = %.3f, %s of %zu Alltoall 2x1 "
                 "points (m >= %.0f KiB: t / T_alone - 1 from %.3f to %.3f%s); exchange step "
                 "exchange_us = %.1f (%s); incast term "
                 "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
-                "1 + %.4f (k-1) times a fair share%s)%s\n",
+                "1 + %.4f (k-1) times a fair share%s); flows term duplex_flows = %.4f "
+                "(gamma_flows / gamma: a NIC with f remote flows costs 1 + %.4f (f-1)%s)%s\n",
                 f->dx.delta,
                 f->dx.sloped ? "the slope against T_alone's" : "the median t / T_alone - 1",
                 f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
                 f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "", f->dx.exchange * 1e6,
                 f->dx.sloped ? admin_exchange_what(f->dx.exchange) : "one size: not fitted",
                 ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig), kheld,
+                ct_duplex_flows(&f->res.sig), ct_duplex_flows(&f->res.sig), fheld,
                 calib_writes_duplex(a, r, f) ? "; penalty model written: duplex fair share"
                 : calib_writes_tcpshare(a, r) ? "; penalty model written: TCP share (several leaves)"
                                               : "");

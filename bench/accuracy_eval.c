@@ -315,6 +315,8 @@ int main(int argc, char **argv)
             if (!failed[0]) { /* the incast term from the Alltoall's gamma(k), held at k_max */
                 f.penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&r.sig);
                 f.penalty.real[CT_DUPLEX_INCAST_MAX_K] = ct_duplex_incast_max_k(&r.sig);
+                f.penalty.real[CT_DUPLEX_FLOWS] = ct_duplex_flows(&r.sig);
+                f.penalty.real[CT_DUPLEX_FLOWS_MAX_F] = ct_duplex_flows_max_f(&r.sig);
             }
         } else {
             snprintf(dxmsg, sizeof dxmsg, "%s", err.msg);
@@ -412,10 +414,12 @@ int main(int argc, char **argv)
     if (have_duplex)
         printf("# duplex: delta %.3f and exchange step %.0f us (%s of %zu Alltoall 2x1 points "
                "with m >= %.0f KiB; t / T_alone - 1 from %.3f to %.3f), incast term %.4f "
-               "(gamma_incast / gamma); pattern penalty model: duplex fair share\n",
+               "(gamma_incast / gamma), flows term %.4f (gamma_flows / gamma); pattern penalty "
+               "model: duplex fair share\n",
                dx.delta, dx.exchange * 1e6,
                dx.sloped ? "slope and intercept" : "median t / T_alone - 1", dx.nused,
-               o.saturated_m / 1024, dx.lo, dx.hi, f.penalty.real[CT_DUPLEX_INCAST]);
+               o.saturated_m / 1024, dx.lo, dx.hi, f.penalty.real[CT_DUPLEX_INCAST],
+               f.penalty.real[CT_DUPLEX_FLOWS]);
     else if (incast)
         printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,
                have_gige ? "gige" : "none");

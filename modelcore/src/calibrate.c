@@ -805,6 +805,20 @@ double ct_duplex_incast_max_k(const ct_a2a_sig *sig)
     return sig->k_max; /* alltoall.h: the term holds beyond the degrees it was fitted on */
 }
 
+double ct_duplex_flows(const ct_a2a_sig *sig)
+{
+    if (!sig || !(sig->gamma > 0) || !(sig->gamma_flows > 0) || !isfinite(sig->gamma_flows))
+        return 0.0;
+    return sig->gamma_flows / sig->gamma; /* gamma(k, f)/gamma(k, 1) - 1 per extra flow */
+}
+
+double ct_duplex_flows_max_f(const ct_a2a_sig *sig)
+{
+    if (!(ct_duplex_flows(sig) > 0) || !(sig->f_max > 0) || !isfinite(sig->f_max))
+        return 0.0;
+    return sig->f_max; /* alltoall.h: the term holds beyond the flows it was fitted on */
+}
+
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
                   ct_duplex_fit *out, ct_err *err)
 {

@@ -52,6 +52,21 @@
  * (its k_max, alltoall.h), k is held there (duplex_incast_max_k; our
  * extension, session 17): a term calibrated on 4 nodes does not price a
  * NIC with 63 peers.
+ *
+ * Flows term φ (optional, our extension, session 20): the Alltoall's
+ * γ(k, f) = γ + γ_incast (k - 1) + γ_flows (f - 1) also prices the remote
+ * flows a port carries at once (alltoall.h), and the patterns are priced
+ * with it too: an arc's penalty is further multiplied by 1 + φ (f - 1),
+ * φ = γ_flows / γ from calibrate (ct_duplex_flows), f the larger of the
+ * remote communications leaving its source node and entering its
+ * destination node among the active arcs (multiplicities counted), held at
+ * the signature's f_max (duplex_flows_max_f). Seen before it was added
+ * (doc/accuracy-notes.md, session 20): the held-back patterns whose NICs
+ * carry several flows (a cyclic ring on 4 tasks a node: 4; a halo: 4-8) ran
+ * 10-35 % slower than priced on the 10-25 ms queues, and within a few % at
+ * 1 flow; a 2 x 1 Alltoall, the duplex δ's own source, has 1. No slack
+ * rule here: every flow through a shallow queue takes its share of the
+ * losses, whatever the other end carries.
  */
 #include "contention/penalty.h"
 
@@ -151,6 +166,38 @@ static int arc_incast_degrees(const ct_graph *g, const unsigned char *active, do
         karc[i] = (double)(ko > ki ? ko : ki);
     }
     free(pr), free(kout), free(kin), free(slack_out), free(slack_in);
+    return 0;
+}
+
+/* The flows term on penalties already computed (see the top of the file). */
+static int apply_flows(double flows, double f_max, const ct_graph *g, const unsigned char *active,
+                       double *penalty, ct_err *err)
+{
+    if (flows == 0 || g->ncomm == 0)
+        return 0;
+    const size_t nn = (size_t)g->nnodes;
+    double *fout = calloc(nn ? nn : 1, sizeof *fout), *fin = calloc(nn ? nn : 1, sizeof *fin);
+    if (!fout || !fin) {
+        free(fout), free(fin);
+        return ct_err_set(err, "out of memory for the flow counts of %zu nodes", nn);
+    }
+    for (size_t i = 0; i < g->ncomm; i++) {
+        const ct_comm *c = &g->comm[i];
+        if ((active && !active[i]) || c->src == c->dst)
+            continue;
+        fout[c->src] += (double)c->mult;
+        fin[c->dst] += (double)c->mult;
+    }
+    for (size_t i = 0; i < g->ncomm; i++) {
+        const ct_comm *c = &g->comm[i];
+        if ((active && !active[i]) || c->src == c->dst)
+            continue;
+        double f = fmax(fout[c->src], fin[c->dst]);
+        if (f_max > 0)
+            f = fmin(f, f_max); /* held beyond the fitted flows, as ct_a2a_gamma_at */
+        penalty[i] *= 1.0 + flows * fmax(0.0, f - 1); /* alltoall.h: gamma_flows (f-1) */
+    }
+    free(fout), free(fin);
     return 0;
 }
 
@@ -328,11 +375,18 @@ int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char
 
 /* The whole model: the filling (one switch: t NULL; a tree: t and the
  * routes off/path), then its incast term; one entry for both. */
-static int duplex_incast_fill(double duplex, double incast, double k_max, const ct_graph *g,
-                              const unsigned char *active, const ct_tree_map *t,
-                              const size_t *off, const int32_t *path, double *penalty,
-                              ct_err *err)
+static int duplex_incast_fill(double duplex, double incast, double k_max, double flows,
+                              double f_max, const ct_graph *g, const unsigned char *active,
+                              const ct_tree_map *t, const size_t *off, const int32_t *path,
+                              double *penalty, ct_err *err)
 {
+    if (!(flows >= 0) || !isfinite(flows))
+        return ct_err_set(err, "duplex_flows = %g (accepted: a finite number >= 0)", flows);
+    if (!(f_max >= 0) || !isfinite(f_max))
+        return ct_err_set(err,
+                          "duplex_flows_max_f = %g (accepted: 0 for no limit, or a finite "
+                          "number of flows > 0)",
+                          f_max);
     if (!(incast >= 0) || !isfinite(incast))
         return ct_err_set(err, "duplex_incast = %g (accepted: a finite number >= 0)", incast);
     if (!(k_max >= 0) || !isfinite(k_max))
@@ -342,19 +396,31 @@ static int duplex_incast_fill(double duplex, double incast, double k_max, const 
                           k_max);
     if (duplex_fill(duplex, g, active, t, off, path, penalty, err) < 0)
         return -1;
-    return apply_incast(incast, k_max, g, active, penalty, err);
+    if (apply_incast(incast, k_max, g, active, penalty, err) < 0)
+        return -1;
+    return apply_flows(flows, f_max, g, active, penalty, err);
 }
 
 int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
                           const unsigned char *active, double *penalty, ct_err *err)
 {
-    return duplex_incast_fill(duplex, incast, 0.0, g, active, NULL, NULL, NULL, penalty, err);
+    return duplex_incast_fill(duplex, incast, 0.0, 0.0, 0.0, g, active, NULL, NULL, NULL, penalty,
+                              err);
 }
 
 int ct_duplex_penalties_kmax(double duplex, double incast, double k_max, const ct_graph *g,
                              const unsigned char *active, double *penalty, ct_err *err)
 {
-    return duplex_incast_fill(duplex, incast, k_max, g, active, NULL, NULL, NULL, penalty, err);
+    return duplex_incast_fill(duplex, incast, k_max, 0.0, 0.0, g, active, NULL, NULL, NULL,
+                              penalty, err);
+}
+
+int ct_duplex_penalties_kf(double duplex, double incast, double k_max, double flows,
+                           double f_max, const ct_graph *g, const unsigned char *active,
+                           double *penalty, ct_err *err)
+{
+    return duplex_incast_fill(duplex, incast, k_max, flows, f_max, g, active, NULL, NULL, NULL,
+                              penalty, err);
 }
 
 /* ---- the model's entry in the registry (model.h) */
@@ -362,8 +428,9 @@ int ct_duplex_penalties_kmax(double duplex, double incast, double k_max, const c
 static int duplex_penalties(const ct_penalty_model *m, const ct_graph *g,
                             const unsigned char *active, double *penalty, ct_err *err)
 {
-    return ct_duplex_penalties_kmax(m->real[CT_DUPLEX_COUPLING], m->real[CT_DUPLEX_INCAST],
-                                    m->real[CT_DUPLEX_INCAST_MAX_K], g, active, penalty, err);
+    return ct_duplex_penalties_kf(m->real[CT_DUPLEX_COUPLING], m->real[CT_DUPLEX_INCAST],
+                                  m->real[CT_DUPLEX_INCAST_MAX_K], m->real[CT_DUPLEX_FLOWS],
+                                  m->real[CT_DUPLEX_FLOWS_MAX_F], g, active, penalty, err);
 }
 
 static const ct_model_key duplex_keys[] = {
@@ -377,6 +444,13 @@ static const ct_model_key duplex_keys[] = {
      .meaning = "the largest k ε was fitted on (our extension); beyond it k is held there, "
                 "0 = no limit",
      .type = CT_PARAM_REAL, .slot = CT_DUPLEX_INCAST_MAX_K, .required = 0, .lo = 0, .hi = 1e9},
+    {.key = "duplex_flows", .unit = "1",
+     .meaning = "φ (our extension): penalty x (1 + φ (f-1)) for a NIC carrying f remote flows",
+     .type = CT_PARAM_REAL, .slot = CT_DUPLEX_FLOWS, .required = 0, .lo = 0, .hi = 10},
+    {.key = "duplex_flows_max_f", .unit = "1",
+     .meaning = "the largest f φ was fitted on (our extension); beyond it f is held there, "
+                "0 = no limit",
+     .type = CT_PARAM_REAL, .slot = CT_DUPLEX_FLOWS_MAX_F, .required = 0, .lo = 0, .hi = 1e9},
 };
 
 /* ---- on a switch tree (model.h tree_penalties; our extension, issue 14)
@@ -397,7 +471,7 @@ static const ct_model_key duplex_keys[] = {
  * baseline's tree rule does (penalty_fairshare.c). Mirrors
  * ct_duplex_penalties_ex step for step (same levels, tolerance and freezing
  * order), so that with no switch link on any route it computes the same
- * doubles; the incast term is applied after, as there. */
+ * doubles; the incast and flows terms are applied after, as there. */
 static int duplex_tree(const ct_penalty_model *m, const ct_tree_map *t, const ct_graph *g,
                        const unsigned char *active, double *penalty, ct_err *err)
 {
@@ -406,7 +480,8 @@ static int duplex_tree(const ct_penalty_model *m, const ct_tree_map *t, const ct
     int rc = links_routes(t, g, active, &off, &path, err);
     if (rc == 0)
         rc = duplex_incast_fill(m->real[CT_DUPLEX_COUPLING], m->real[CT_DUPLEX_INCAST],
-                                m->real[CT_DUPLEX_INCAST_MAX_K], g, active, t, off, path, penalty,
+                                m->real[CT_DUPLEX_INCAST_MAX_K], m->real[CT_DUPLEX_FLOWS],
+                                m->real[CT_DUPLEX_FLOWS_MAX_F], g, active, t, off, path, penalty,
                                 err);
     free(off), free(path);
     return rc;

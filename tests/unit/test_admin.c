@@ -942,6 +942,12 @@ static void test_fit_threshold_and_extensions(void **state)
      * k = 3), in the file and in the report */
     assert_true(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST_MAX_K] == 3.0);
     expect_in(r.err, "times a fair share, held beyond the fitted k = 3)");
+    /* and its flows term (session 20): gamma_flows / gamma, 0 here (no flows
+     * term fitted, below), so no hold either */
+    assert_true(sf.fabrics[0].penalty.real[CT_DUPLEX_FLOWS] == 0 &&
+                sf.fabrics[0].penalty.real[CT_DUPLEX_FLOWS_MAX_F] == 0);
+    expect_in(r.err, "flows term duplex_flows = 0.0000 (gamma_flows / gamma: a NIC with f "
+                     "remote flows costs 1 + 0.0000 (f-1))");
     /* the signature itself (since session 16): fitted on the saturated sizes
      * (m >= 128 KiB: 3 sizes x 4 configurations) with the per-call step in
      * delta's place. The recorded 2 x 1 points lie 2.6 ms above their line

@@ -242,6 +242,90 @@ static void test_incast_held_at_kmax(void **state)
     assert_true(ct_duplex_incast_max_k(NULL) == 0.0);
 }
 
+/* The flows term (our extension, session 20): each arc's penalty x
+ * (1 + φ (f - 1)), f = the larger of the remote communications leaving its
+ * source node and entering its destination node (multiplicities counted),
+ * held at f_max; φ = gamma_flows / gamma of the Alltoall signature. */
+static void test_flows_term(void **state)
+{
+    (void)state;
+    const double phi = 0.02;
+    /* a cyclic ring on 4 nodes x 4 tasks: each node sends 4 messages to the
+     * next node and receives 4 from the previous one (one arc, mult 4) */
+    ct_graph g;
+    ct_graph_init(&g, 4, NULL);
+    for (int a = 0; a < 4; a++)
+        ct_graph_add(&g, a, (a + 1) % 4, 4, 1.0, NULL);
+    double p0[4], p[4];
+    assert_int_equal(ct_duplex_penalties_kmax(0.2, 0.15, 0.0, &g, NULL, p0, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, 0.0, 0.0, &g, NULL, p, NULL), 0);
+    for (int i = 0; i < 4; i++)
+        assert_true(p[i] == p0[i]); /* φ = 0: bit for bit the incast model */
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, phi, 0.0, &g, NULL, p, NULL), 0);
+    for (int i = 0; i < 4; i++) /* one peer each way: no incast term, 4 flows: 1 + 3 φ */
+        assert_true(fabs(p[i] - p0[i] * (1 + 3 * phi)) < TOL * p0[i]);
+    /* held at f_max = 2: 1 + φ; below one flow, nothing */
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, phi, 2.0, &g, NULL, p, NULL), 0);
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(p[i] - p0[i] * (1 + phi)) < TOL * p0[i]);
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, phi, 0.5, &g, NULL, p, NULL), 0);
+    for (int i = 0; i < 4; i++)
+        assert_true(p[i] == p0[i]);
+    ct_graph_free(&g);
+
+    /* the larger end counts: node 0 sends 1 message to node 1, which also
+     * receives 3 from node 2 (f = 4 at 1's incoming NIC); node 2's 3 go out
+     * of a NIC carrying 3; an inactive arc counts nothing */
+    ct_graph_init(&g, 3, NULL);
+    ct_graph_add(&g, 0, 1, 1, 1.0, NULL);
+    ct_graph_add(&g, 2, 1, 3, 1.0, NULL);
+    ct_graph_add(&g, 0, 2, 5, 1.0, NULL);
+    unsigned char act[3] = {1, 1, 0};
+    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, 0.0, 0.0, &g, act, p0, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, phi, 0.0, &g, act, p, NULL), 0);
+    assert_true(fabs(p[0] - p0[0] * (1 + 3 * phi)) < TOL * p0[0]);
+    assert_true(fabs(p[1] - p0[1] * (1 + 3 * phi)) < TOL * p0[1]);
+    assert_true(p[2] == 0.0);
+    /* with the arc 0 -> 2 active, node 0 sends 6: the arc 0 -> 1 pays 1 + 5 φ */
+    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, 0.0, 0.0, &g, NULL, p0, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, phi, 0.0, &g, NULL, p, NULL), 0);
+    assert_true(fabs(p[0] - p0[0] * (1 + 5 * phi)) < TOL * p0[0]);
+    ct_graph_free(&g);
+
+    /* through the registry, as a signature file sets it; bad values named */
+    ct_graph_init(&g, 4, NULL);
+    for (int a = 0; a < 4; a++)
+        ct_graph_add(&g, a, (a + 1) % 4, 4, 1.0, NULL);
+    assert_int_equal(ct_duplex_penalties_kmax(0.2, 0.0, 0.0, &g, NULL, p0, NULL), 0);
+    ct_penalty_model m = CT_DUPLEX_MODEL(0.2);
+    m.real[CT_DUPLEX_FLOWS] = phi;
+    m.real[CT_DUPLEX_FLOWS_MAX_F] = 3.0;
+    ct_err err;
+    assert_int_equal(ct_model_check(&m, &err), 0);
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(p[i] - p0[i] * (1 + 2 * phi)) < TOL * p0[i]);
+    m.real[CT_DUPLEX_FLOWS] = -0.1;
+    assert_int_equal(ct_model_check(&m, &err), -1);
+    assert_non_null(strstr(err.msg, "duplex_flows"));
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, phi, NAN, &g, NULL, p, &err), -1);
+    assert_non_null(strstr(err.msg, "duplex_flows_max_f = nan"));
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, INFINITY, 0.0, &g, NULL, p, &err), -1);
+    assert_non_null(strstr(err.msg, "duplex_flows = inf"));
+    ct_graph_free(&g);
+
+    /* from a signature: gamma_flows / gamma, f_max only where it is fitted */
+    ct_a2a_sig sig = {.gamma = 0.8, .gamma_flows = 0.016, .f_max = 49};
+    assert_true(fabs(ct_duplex_flows(&sig) - 0.02) < 1e-12);
+    assert_true(ct_duplex_flows_max_f(&sig) == 49.0);
+    sig.gamma_flows = 0;
+    assert_true(ct_duplex_flows(&sig) == 0.0 && ct_duplex_flows_max_f(&sig) == 0.0);
+    sig.gamma_flows = 0.016;
+    sig.gamma = 0;
+    assert_true(ct_duplex_flows(&sig) == 0.0);
+    assert_true(ct_duplex_flows(NULL) == 0.0 && ct_duplex_flows_max_f(NULL) == 0.0);
+}
+
 static void test_random_graphs(void **state)
 {
     (void)state;
@@ -396,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_ring_and_half_duplex),
         cmocka_unit_test(test_incast_term),
         cmocka_unit_test(test_incast_held_at_kmax),
+        cmocka_unit_test(test_flows_term),
         cmocka_unit_test(test_random_graphs),
         cmocka_unit_test(test_model_registry),
         cmocka_unit_test(test_fit_duplex),

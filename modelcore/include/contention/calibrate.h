@@ -307,5 +307,13 @@ double ct_duplex_incast(const ct_a2a_sig *sig);
  * signature's k_max when ct_duplex_incast is > 0 and k_max > 0, else 0 (no
  * limit). Our extension, as alltoall.h's k_max. */
 double ct_duplex_incast_max_k(const ct_a2a_sig *sig);
+/* The duplex model's flows term φ (CT_DUPLEX_FLOWS) from the same signature:
+ * gamma_flows / gamma, the relative cost of each remote flow beyond the first
+ * through a port; 0 when gamma <= 0 or gamma_flows was not fitted. Our
+ * extension (session 20), as ct_duplex_incast. */
+double ct_duplex_flows(const ct_a2a_sig *sig);
+/* The flow count that term holds beyond (CT_DUPLEX_FLOWS_MAX_F): the
+ * signature's f_max when ct_duplex_flows is > 0 and f_max > 0, else 0. */
+double ct_duplex_flows_max_f(const ct_a2a_sig *sig);
 
 #endif

@@ -82,6 +82,11 @@ enum {
     CT_DUPLEX_INCAST_MAX_K = 2, /* real: the largest k ε was fitted on (the Alltoall
                                    signature's k_max, alltoall.h); beyond it the term holds
                                    at 1 + ε (k_max - 1); 0 = no limit */
+    CT_DUPLEX_FLOWS = 3,        /* real: φ >= 0, the extra cost per additional remote flow
+                                   through an arc's busier NIC direction (f flows: penalty
+                                   x (1 + φ (f - 1))); 0 = none */
+    CT_DUPLEX_FLOWS_MAX_F = 4,  /* real: the largest f φ was fitted on (the Alltoall
+                                   signature's f_max); beyond it the term holds; 0 = no limit */
 };
 #define CT_DUPLEX_MODEL(delta)                                                                     \
     ((ct_penalty_model){.kind = CT_MODEL_DUPLEX, .real = {[CT_DUPLEX_COUPLING] = (delta)}})
@@ -166,6 +171,16 @@ int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
  * ct_duplex_penalties_k's penalties. */
 int ct_duplex_penalties_kmax(double duplex, double incast, double k_max, const ct_graph *g,
                              const unsigned char *active, double *penalty, ct_err *err);
+/* Same with the flows term too (our extension, session 20): each arc's
+ * penalty is also multiplied by 1 + flows·(f - 1), f = the larger of the
+ * remote communications (sum of mult over active arcs between two nodes)
+ * leaving its source and entering its destination, taken as min(f, f_max)
+ * when f_max > 0: the γ_flows (f - 1) term of alltoall.h's γ(k, f) as a
+ * factor relative to one flow. flows = 0 gives ct_duplex_penalties_kmax's
+ * penalties. */
+int ct_duplex_penalties_kf(double duplex, double incast, double k_max, double flows,
+                           double f_max, const ct_graph *g, const unsigned char *active,
+                           double *penalty, ct_err *err);
 /* The largest incast degree k the duplex model's incast term sees among g's
  * arcs, all active, before any k_max hold (the scorer notes a prediction
  * past the fitted degree with it). 0 for no arc; -1 out of memory. */
