@@ -143,8 +143,9 @@ int ct_model_check(const ct_penalty_model *m, ct_err *err)
                           ct_model_names());
     for (size_t i = 0; i < o->info.nkeys; i++) {
         const ct_model_key *k = &o->info.keys[i];
-        /* an integer slot is checked as an integer, not through a double */
-        int64_t iv = m->integer[k->slot];
+        /* an integer slot is checked as an integer, not through a double;
+         * a real key's slot indexes real[] only (it may be past integer[]) */
+        int64_t iv = k->type == CT_PARAM_REAL ? 0 : m->integer[k->slot];
         int ok;
         if (k->type == CT_PARAM_REAL)
             ok = ct_model_key_ok(k, m->real[k->slot]);
