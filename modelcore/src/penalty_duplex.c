@@ -169,6 +169,20 @@ static int arc_incast_degrees(const ct_graph *g, const unsigned char *active, do
     return 0;
 }
 
+/* fout[v], fin[v] += the remote communications (multiplicities) leaving and
+ * entering node v among the active arcs */
+static void count_flows(const ct_graph *g, const unsigned char *active, double *fout,
+                        double *fin)
+{
+    for (size_t i = 0; i < g->ncomm; i++) {
+        const ct_comm *c = &g->comm[i];
+        if ((active && !active[i]) || c->src == c->dst)
+            continue;
+        fout[c->src] += (double)c->mult;
+        fin[c->dst] += (double)c->mult;
+    }
+}
+
 /* The flows term on penalties already computed (see the top of the file). */
 static int apply_flows(double flows, double f_max, const ct_graph *g, const unsigned char *active,
                        double *penalty, ct_err *err)
@@ -181,13 +195,7 @@ static int apply_flows(double flows, double f_max, const ct_graph *g, const unsi
         free(fout), free(fin);
         return ct_err_set(err, "out of memory for the flow counts of %zu nodes", nn);
     }
-    for (size_t i = 0; i < g->ncomm; i++) {
-        const ct_comm *c = &g->comm[i];
-        if ((active && !active[i]) || c->src == c->dst)
-            continue;
-        fout[c->src] += (double)c->mult;
-        fin[c->dst] += (double)c->mult;
-    }
+    count_flows(g, active, fout, fin);
     for (size_t i = 0; i < g->ncomm; i++) {
         const ct_comm *c = &g->comm[i];
         if ((active && !active[i]) || c->src == c->dst)
@@ -241,6 +249,26 @@ int ct_duplex_incast_degree_max(const ct_graph *g, double *k, ct_err *err)
         *k = fmax(*k, karc[i]);
     free(karc);
     return rc;
+}
+
+int ct_duplex_flows_max(const ct_graph *g, double *f, ct_err *err)
+{
+    if (!g || !f)
+        return ct_err_set(err, "duplex flows: missing graph or result pointer");
+    *f = 0;
+    if (g->ncomm == 0)
+        return 0;
+    const size_t nn = (size_t)g->nnodes;
+    double *fout = calloc(nn ? nn : 1, sizeof *fout), *fin = calloc(nn ? nn : 1, sizeof *fin);
+    if (!fout || !fin) {
+        free(fout), free(fin);
+        return ct_err_set(err, "out of memory for the flow counts of %zu nodes", nn);
+    }
+    count_flows(g, NULL, fout, fin);
+    for (size_t v = 0; v < nn; v++)
+        *f = fmax(*f, fmax(fout[v], fin[v]));
+    free(fout), free(fin);
+    return 0;
 }
 
 /* The progressive filling, with one switch (t NULL: the 2 * nodes NIC

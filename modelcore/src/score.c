@@ -1166,27 +1166,43 @@ static void note_beyond_fit(const score_ctx *x, ct_score_result *out)
 /* Point-to-point patterns under the duplex model: the same note as
  * note_beyond_fit when a candidate has a NIC whose incast degree (the k the
  * model prices, penalty_duplex.c) is past the one its incast term ε was
- * fitted on (duplex_incast_max_k: held there). */
+ * fitted on (duplex_incast_max_k: held there), or whose remote flows are
+ * past the ones its flows term φ was fitted on (duplex_flows_max_f). */
 static void note_duplex_beyond_fit(const score_ctx *x, ct_score_result *out)
 {
     const ct_penalty_model *pm = &x->fabric->penalty;
-    if (pm->kind != CT_MODEL_DUPLEX || !(pm->real[CT_DUPLEX_INCAST] > 0) ||
-        !(pm->real[CT_DUPLEX_INCAST_MAX_K] > 0))
+    if (pm->kind != CT_MODEL_DUPLEX)
         return;
-    double k = 0;
+    const double kmax = pm->real[CT_DUPLEX_INCAST_MAX_K], fmx = pm->real[CT_DUPLEX_FLOWS_MAX_F];
+    const int want_k = pm->real[CT_DUPLEX_INCAST] > 0 && kmax > 0;
+    const int want_f = pm->real[CT_DUPLEX_FLOWS] > 0 && fmx > 0;
+    if (!want_k && !want_f)
+        return;
+    double k = 0, f = 0;
     for (size_t i = 0; i < x->nc; i++)
         for (int ph = 0; ph < x->c[i].work.nphase; ph++) {
             double v = 0;
-            if (ct_duplex_incast_degree_max(&x->c[i].work.g[ph], &v, NULL) == 0)
-                k = fmax(k, v); /* out of memory: no note, the timing says why */
+            /* out of memory: no note, the timing says why */
+            if (want_k && ct_duplex_incast_degree_max(&x->c[i].work.g[ph], &v, NULL) == 0)
+                k = fmax(k, v);
+            if (want_f && ct_duplex_flows_max(&x->c[i].work.g[ph], &v, NULL) == 0)
+                f = fmax(f, v);
         }
-    if (!(k > pm->real[CT_DUPLEX_INCAST_MAX_K]))
+    const int over_k = want_k && k > kmax, over_f = want_f && f > fmx;
+    if (!over_k && !over_f)
         return;
-    char msg[200];
+    char msg[240], ks[64] = "", fs[64] = "";
+    if (over_k)
+        snprintf(ks, sizeof ks, "a NIC with %.6g peer nodes, fitted up to %.6g", k, kmax);
+    if (over_f)
+        snprintf(fs, sizeof fs, "a NIC with %.6g remote flows, fitted up to %.6g", f, fmx);
     snprintf(msg, sizeof msg,
-             "beyond the duplex model's fit (a NIC with %.6g peer nodes, fitted up to %.6g): its "
-             "incast term held there, the prediction extrapolates",
-             k, pm->real[CT_DUPLEX_INCAST_MAX_K]);
+             "beyond the duplex model's fit (%s%s%s): its %s held there, the prediction "
+             "extrapolates",
+             ks, over_k && over_f ? "; " : "", fs,
+             over_k && over_f ? "incast and flows terms"
+             : over_k         ? "incast term"
+                              : "flows term");
     note_add(out, msg);
 }
 

@@ -264,6 +264,9 @@ static void test_flows_term(void **state)
     assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, phi, 0.0, &g, NULL, p, NULL), 0);
     for (int i = 0; i < 4; i++) /* one peer each way: no incast term, 4 flows: 1 + 3 φ */
         assert_true(fabs(p[i] - p0[i] * (1 + 3 * phi)) < TOL * p0[i]);
+    double fv = 0;
+    assert_int_equal(ct_duplex_flows_max(&g, &fv, NULL), 0);
+    assert_true(fv == 4.0); /* what the scorer's "beyond the fit" note compares */
     /* held at f_max = 2: 1 + φ; below one flow, nothing */
     assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, phi, 2.0, &g, NULL, p, NULL), 0);
     for (int i = 0; i < 4; i++)
@@ -290,6 +293,8 @@ static void test_flows_term(void **state)
     assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, 0.0, 0.0, &g, NULL, p0, NULL), 0);
     assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, phi, 0.0, &g, NULL, p, NULL), 0);
     assert_true(fabs(p[0] - p0[0] * (1 + 5 * phi)) < TOL * p0[0]);
+    assert_int_equal(ct_duplex_flows_max(&g, &fv, NULL), 0);
+    assert_true(fv == 6.0); /* node 0 sends 6 */
     ct_graph_free(&g);
 
     /* through the registry, as a signature file sets it; bad values named */

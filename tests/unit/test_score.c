@@ -745,6 +745,30 @@ static void test_duplex_beyond_fit_noted(void **state)
     assert_int_equal(ct_score(&f, &req, &r, &err), 0);
     assert_null(strstr(r.note, "beyond the duplex model's fit"));
     ct_alloc_free(&a);
+
+    /* the flows term (session 20) held the same way: 4 nodes x 8 tasks, a
+     * ring cyclic puts 8 remote flows on every NIC (block: 1) */
+    f.penalty.real[CT_DUPLEX_INCAST] = 0.1;
+    f.penalty.real[CT_DUPLEX_FLOWS] = 0.01;
+    f.penalty.real[CT_DUPLEX_FLOWS_MAX_F] = 4;
+    assert_int_equal(ct_alloc_uniform(4, 8, &a, NULL), 0);
+    request(&req, &a, 32, "ring", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_non_null(strstr(r.note, "beyond the duplex model's fit (a NIC with 8 remote flows, "
+                                   "fitted up to 4): its flows term held there, the prediction "
+                                   "extrapolates"));
+    f.penalty.real[CT_DUPLEX_FLOWS_MAX_F] = 8; /* within the fit */
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_null(strstr(r.note, "beyond the duplex model's fit"));
+    ct_alloc_free(&a);
+    /* both at once: 16 nodes x 2, halo2d on 4 x 8: 4 peer nodes, > 2 flows */
+    f.penalty.real[CT_DUPLEX_FLOWS_MAX_F] = 2;
+    assert_int_equal(ct_alloc_uniform(16, 2, &a, NULL), 0);
+    request(&req, &a, 32, "halo2d", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_non_null(strstr(r.note, "peer nodes, fitted up to 3; a NIC with "));
+    assert_non_null(strstr(r.note, "fitted up to 2): its incast and flows terms held there"));
+    ct_alloc_free(&a);
 }
 
 /* A fabric with a piecewise p2p curve: every model takes alpha, beta of the

@@ -185,6 +185,10 @@ int ct_duplex_penalties_kf(double duplex, double incast, double k_max, double fl
  * arcs, all active, before any k_max hold (the scorer notes a prediction
  * past the fitted degree with it). 0 for no arc; -1 out of memory. */
 int ct_duplex_incast_degree_max(const ct_graph *g, double *k, ct_err *err);
+/* The largest flow count f the duplex model's flows term sees among g's arcs,
+ * all active (the remote communications leaving or entering one node), before
+ * any f_max hold. 0 for no arc; -1 out of memory. */
+int ct_duplex_flows_max(const ct_graph *g, double *f, ct_err *err);
 
 /* --- link-level model on a switch tree (penalty_links.c, issue 14) ---
  * m's model generalised from NICs to every link of t (NIC out/in, switch
