@@ -169,18 +169,28 @@ static int arc_incast_degrees(const ct_graph *g, const unsigned char *active, do
     return 0;
 }
 
-/* fout[v], fin[v] += the remote communications (multiplicities) leaving and
- * entering node v among the active arcs */
-static void count_flows(const ct_graph *g, const unsigned char *active, double *fout,
-                        double *fin)
+/* *fout, *fin (allocated here, the caller frees them): the remote
+ * communications (multiplicities) leaving and entering each node among the
+ * active arcs */
+static int count_flows(const ct_graph *g, const unsigned char *active, double **fout,
+                       double **fin, ct_err *err)
 {
+    const size_t nn = (size_t)g->nnodes;
+    *fout = calloc(nn ? nn : 1, sizeof **fout);
+    *fin = calloc(nn ? nn : 1, sizeof **fin);
+    if (!*fout || !*fin) {
+        free(*fout), free(*fin);
+        *fout = *fin = NULL;
+        return ct_err_set(err, "out of memory for the flow counts of %zu nodes", nn);
+    }
     for (size_t i = 0; i < g->ncomm; i++) {
         const ct_comm *c = &g->comm[i];
         if ((active && !active[i]) || c->src == c->dst)
             continue;
-        fout[c->src] += (double)c->mult;
-        fin[c->dst] += (double)c->mult;
+        (*fout)[c->src] += (double)c->mult;
+        (*fin)[c->dst] += (double)c->mult;
     }
+    return 0;
 }
 
 /* The flows term on penalties already computed (see the top of the file). */
@@ -189,13 +199,9 @@ static int apply_flows(double flows, double f_max, const ct_graph *g, const unsi
 {
     if (flows == 0 || g->ncomm == 0)
         return 0;
-    const size_t nn = (size_t)g->nnodes;
-    double *fout = calloc(nn ? nn : 1, sizeof *fout), *fin = calloc(nn ? nn : 1, sizeof *fin);
-    if (!fout || !fin) {
-        free(fout), free(fin);
-        return ct_err_set(err, "out of memory for the flow counts of %zu nodes", nn);
-    }
-    count_flows(g, active, fout, fin);
+    double *fout, *fin;
+    if (count_flows(g, active, &fout, &fin, err) < 0)
+        return -1;
     for (size_t i = 0; i < g->ncomm; i++) {
         const ct_comm *c = &g->comm[i];
         if ((active && !active[i]) || c->src == c->dst)
@@ -258,14 +264,10 @@ int ct_duplex_flows_max(const ct_graph *g, double *f, ct_err *err)
     *f = 0;
     if (g->ncomm == 0)
         return 0;
-    const size_t nn = (size_t)g->nnodes;
-    double *fout = calloc(nn ? nn : 1, sizeof *fout), *fin = calloc(nn ? nn : 1, sizeof *fin);
-    if (!fout || !fin) {
-        free(fout), free(fin);
-        return ct_err_set(err, "out of memory for the flow counts of %zu nodes", nn);
-    }
-    count_flows(g, NULL, fout, fin);
-    for (size_t v = 0; v < nn; v++)
+    double *fout, *fin;
+    if (count_flows(g, NULL, &fout, &fin, err) < 0)
+        return -1;
+    for (size_t v = 0; v < (size_t)g->nnodes; v++)
         *f = fmax(*f, fmax(fout[v], fin[v]));
     free(fout), free(fin);
     return 0;
@@ -402,7 +404,7 @@ int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char
 }
 
 /* The whole model: the filling (one switch: t NULL; a tree: t and the
- * routes off/path), then its incast term; one entry for both. */
+ * routes off/path), then its incast and flows terms; one entry for both. */
 static int duplex_incast_fill(double duplex, double incast, double k_max, double flows,
                               double f_max, const ct_graph *g, const unsigned char *active,
                               const ct_tree_map *t, const size_t *off, const int32_t *path,
