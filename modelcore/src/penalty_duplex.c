@@ -405,25 +405,27 @@ int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char
 
 /* The whole model: the filling (one switch: t NULL; a tree: t and the
  * routes off/path), then its incast and flows terms; one entry for both. */
+/* One relative term's coefficient (key = v) and where it is held (max_key =
+ * max, a count of `what`), checked. */
+static int check_term(const char *key, double v, const char *max_key, double max,
+                      const char *what, ct_err *err)
+{
+    if (!(v >= 0) || !isfinite(v))
+        return ct_err_set(err, "%s = %g (accepted: a finite number >= 0)", key, v);
+    if (!(max >= 0) || !isfinite(max))
+        return ct_err_set(err, "%s = %g (accepted: 0 for no limit, or a finite number of %s > 0)",
+                          max_key, max, what);
+    return 0;
+}
+
 static int duplex_incast_fill(double duplex, double incast, double k_max, double flows,
                               double f_max, const ct_graph *g, const unsigned char *active,
                               const ct_tree_map *t, const size_t *off, const int32_t *path,
                               double *penalty, ct_err *err)
 {
-    if (!(flows >= 0) || !isfinite(flows))
-        return ct_err_set(err, "duplex_flows = %g (accepted: a finite number >= 0)", flows);
-    if (!(f_max >= 0) || !isfinite(f_max))
-        return ct_err_set(err,
-                          "duplex_flows_max_f = %g (accepted: 0 for no limit, or a finite "
-                          "number of flows > 0)",
-                          f_max);
-    if (!(incast >= 0) || !isfinite(incast))
-        return ct_err_set(err, "duplex_incast = %g (accepted: a finite number >= 0)", incast);
-    if (!(k_max >= 0) || !isfinite(k_max))
-        return ct_err_set(err,
-                          "duplex_incast_max_k = %g (accepted: 0 for no limit, or a finite "
-                          "number of peer nodes > 0)",
-                          k_max);
+    if (check_term("duplex_incast", incast, "duplex_incast_max_k", k_max, "peer nodes", err) < 0 ||
+        check_term("duplex_flows", flows, "duplex_flows_max_f", f_max, "flows", err) < 0)
+        return -1;
     if (duplex_fill(duplex, g, active, t, off, path, penalty, err) < 0)
         return -1;
     if (apply_incast(incast, k_max, g, active, penalty, err) < 0)
