@@ -171,7 +171,8 @@ static int arc_incast_degrees(const ct_graph *g, const unsigned char *active, do
 
 /* *fout, *fin (allocated here, the caller frees them): the remote
  * communications (multiplicities) leaving and entering each node among the
- * active arcs */
+ * active arcs (every arc is remote: ct_graph_add refuses src == dst, and
+ * the engine links only transfers between two nodes) */
 static int count_flows(const ct_graph *g, const unsigned char *active, double **fout,
                        double **fin, ct_err *err)
 {
@@ -185,7 +186,7 @@ static int count_flows(const ct_graph *g, const unsigned char *active, double **
     }
     for (size_t i = 0; i < g->ncomm; i++) {
         const ct_comm *c = &g->comm[i];
-        if ((active && !active[i]) || c->src == c->dst)
+        if (active && !active[i])
             continue;
         (*fout)[c->src] += (double)c->mult;
         (*fin)[c->dst] += (double)c->mult;
@@ -204,7 +205,7 @@ static int apply_flows(double flows, double f_max, const ct_graph *g, const unsi
         return -1;
     for (size_t i = 0; i < g->ncomm; i++) {
         const ct_comm *c = &g->comm[i];
-        if ((active && !active[i]) || c->src == c->dst)
+        if (active && !active[i])
             continue;
         double f = fmax(fout[c->src], fin[c->dst]);
         if (f_max > 0)
