@@ -291,10 +291,7 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
                  CALIB_TCP_BIAS);
     } else if (calib_writes_duplex(a, r, f)) {
         fab->penalty = CT_DUPLEX_MODEL(f->dx.delta); /* our extension: penalty_duplex.c */
-        fab->penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&f->res.sig);
-        fab->penalty.real[CT_DUPLEX_INCAST_MAX_K] = ct_duplex_incast_max_k(&f->res.sig);
-        fab->penalty.real[CT_DUPLEX_FLOWS] = ct_duplex_flows(&f->res.sig);
-        fab->penalty.real[CT_DUPLEX_FLOWS_MAX_F] = ct_duplex_flows_max_f(&f->res.sig);
+        ct_duplex_set_terms(&fab->penalty, &f->res.sig);
         fab->exchange = f->dx.exchange; /* signatures.h: a step's fixed time */
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: duplex fair share (our extension), delta and "

@@ -313,10 +313,7 @@ int main(int argc, char **argv)
             f.penalty = CT_DUPLEX_MODEL(dx.delta);
             f.exchange = dx.exchange; /* a step's fixed time (signatures.h) */
             if (!failed[0]) { /* the incast term from the Alltoall's gamma(k), held at k_max */
-                f.penalty.real[CT_DUPLEX_INCAST] = ct_duplex_incast(&r.sig);
-                f.penalty.real[CT_DUPLEX_INCAST_MAX_K] = ct_duplex_incast_max_k(&r.sig);
-                f.penalty.real[CT_DUPLEX_FLOWS] = ct_duplex_flows(&r.sig);
-                f.penalty.real[CT_DUPLEX_FLOWS_MAX_F] = ct_duplex_flows_max_f(&r.sig);
+                ct_duplex_set_terms(&f.penalty, &r.sig); /* as calibrate --incast */
             }
         } else {
             snprintf(dxmsg, sizeof dxmsg, "%s", err.msg);

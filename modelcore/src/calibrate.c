@@ -819,6 +819,14 @@ double ct_duplex_flows_max_f(const ct_a2a_sig *sig)
     return sig->f_max; /* alltoall.h: the term holds beyond the flows it was fitted on */
 }
 
+void ct_duplex_set_terms(ct_penalty_model *m, const ct_a2a_sig *sig)
+{
+    m->real[CT_DUPLEX_INCAST] = ct_duplex_incast(sig);
+    m->real[CT_DUPLEX_INCAST_MAX_K] = ct_duplex_incast_max_k(sig);
+    m->real[CT_DUPLEX_FLOWS] = ct_duplex_flows(sig);
+    m->real[CT_DUPLEX_FLOWS_MAX_F] = ct_duplex_flows_max_f(sig);
+}
+
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
                   ct_duplex_fit *out, ct_err *err)
 {

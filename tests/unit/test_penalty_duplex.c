@@ -329,6 +329,16 @@ static void test_flows_term(void **state)
     sig.gamma = 0;
     assert_true(ct_duplex_flows(&sig) == 0.0);
     assert_true(ct_duplex_flows(NULL) == 0.0 && ct_duplex_flows_max_f(NULL) == 0.0);
+    /* all four terms set at once, as calibrate --incast writes them */
+    ct_a2a_sig both = {.gamma = 0.8, .gamma_incast = 0.08, .gamma_flows = 0.016, .k_max = 3,
+                       .f_max = 49};
+    ct_penalty_model dm = CT_DUPLEX_MODEL(0.1);
+    ct_duplex_set_terms(&dm, &both);
+    assert_true(fabs(dm.real[CT_DUPLEX_INCAST] - 0.1) < 1e-12 &&
+                dm.real[CT_DUPLEX_INCAST_MAX_K] == 3.0);
+    assert_true(fabs(dm.real[CT_DUPLEX_FLOWS] - 0.02) < 1e-12 &&
+                dm.real[CT_DUPLEX_FLOWS_MAX_F] == 49.0);
+    assert_true(dm.real[CT_DUPLEX_COUPLING] == 0.1);
 }
 
 static void test_random_graphs(void **state)
