@@ -110,6 +110,9 @@ const char *admin_fmt_time(double s, char *buf, size_t sz);
 const char *admin_exchange_what(double c);
 /* The same for an Alltoall's per-call step (alltoall.h). */
 const char *admin_call_what(double c);
+/* The flows term's g(f) as printed beside gamma_flows (alltoall.h): "(f-1)"
+ * for the line (a = 0 or 1), "(f^0.5-1)/0.5" for a = 0.5. */
+const char *admin_flows_g(double a, char *buf, size_t sz);
 /* "k = K, f = F" (the set ones) of a signature's k_max, f_max (alltoall.h). */
 const char *admin_fit_range(const ct_a2a_sig *s, char *buf, size_t sz);
 /* "gamma 1.002 +- 0.012, gamma_incast 0.0972 +- 0.031, call step 1.361 ms +- 420 us"

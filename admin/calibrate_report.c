@@ -123,8 +123,10 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
             fprintf(o, " %dx%d", (int)r->fit_cfg[k][0], (int)r->fit_cfg[k][1]);
         if (r->fit_min_m > 0)
             fprintf(o, " at m >= %s", admin_fmt_bytes(r->fit_min_m, t3, sizeof t3));
-        fprintf(o, ", %zu samples: gamma = %.4g + %.4g (k-1) + %.4g (f-1), delta = %s, M = %s",
+        char gf[48];
+        fprintf(o, ", %zu samples: gamma = %.4g + %.4g (k-1) + %.4g %s, delta = %s, M = %s",
                 r->nfit, r->sig.gamma, r->sig.gamma_incast, r->sig.gamma_flows,
+                admin_flows_g(r->sig.flows_exp, gf, sizeof gf),
                 admin_fmt_time(r->sig.delta, t1, sizeof t1),
                 admin_fmt_bytes(r->sig.M, t2, sizeof t2));
         if (r->sig.k_max > 0 || r->sig.f_max > 0) /* alltoall.h: no line past its data */

@@ -52,7 +52,7 @@ static void help(void)
            "  --time-limit MIN        allocation time limit in minutes (default 60)\n"
            "  --incast                this project's fit instead of the papers' (issue 12): the\n"
            "                          signature with gamma(k,f) = gamma + gamma_incast (k-1) +\n"
-           "                          gamma_flows (f-1) fitted robustly (spread weights, M by\n"
+           "                          gamma_flows (f^0.5-1)/0.5 fitted robustly (spread weights, M by\n"
            "                          leave-one-out) on 1 task/node at the smallest and largest\n"
            "                          node counts, the largest at 2 tasks/node and the smallest\n"
            "                          at its most tasks (the many-flow step), the rest held\n"
@@ -453,7 +453,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     double kmax = ct_duplex_incast_max_k(&f->res.sig);
     if (kmax > 0) /* held beyond the fitted degrees */
         snprintf(kheld, sizeof kheld, ", held beyond the fitted k = %.6g", kmax);
-    char fheld[64] = "";
+    char fheld[64] = "", gf[48];
     double fmx = ct_duplex_flows_max_f(&f->res.sig);
     if (fmx > 0) /* held beyond the fitted flows */
         snprintf(fheld, sizeof fheld, ", held beyond the fitted f = %.6g", fmx);
@@ -464,14 +464,15 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 "exchange_us = %.1f (%s); incast term "
                 "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
                 "1 + %.4f (k-1) times a fair share%s); flows term duplex_flows = %.4f "
-                "(gamma_flows / gamma: a NIC with f remote flows costs 1 + %.4f (f-1)%s)%s\n",
+                "(gamma_flows / gamma: a NIC with f remote flows costs 1 + %.4f %s%s)%s\n",
                 f->dx.delta,
                 f->dx.sloped ? "the slope against T_alone's" : "the median t / T_alone - 1",
                 f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
                 f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "", f->dx.exchange * 1e6,
                 f->dx.sloped ? admin_exchange_what(f->dx.exchange) : "one size: not fitted",
                 ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig), kheld,
-                ct_duplex_flows(&f->res.sig), ct_duplex_flows(&f->res.sig), fheld,
+                ct_duplex_flows(&f->res.sig), ct_duplex_flows(&f->res.sig),
+                admin_flows_g(ct_duplex_flows_exp(&f->res.sig), gf, sizeof gf), fheld,
                 calib_writes_duplex(a, r, f) ? "; penalty model written: duplex fair share"
                 : calib_writes_tcpshare(a, r) ? "; penalty model written: TCP share (several leaves)"
                                               : "");

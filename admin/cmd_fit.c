@@ -56,7 +56,7 @@ static void help(void)
            "  --robust                     Alltoall fit weighted by the repeated runs' spread\n"
            "                               (t_min_s), M by leave-one-out error\n"
            "  --incast                     --robust with gamma(k,f) = gamma + gamma_incast (k-1)\n"
-           "                               + gamma_flows (f-1) (our extension; needs several\n"
+           "                               + gamma_flows (f^0.5-1)/0.5 (our extension; needs several\n"
            "                               node counts and >= 2 tasks per node) and, on 3 or\n"
            "                               more sizes >= 128 KiB, fitted on those with a\n"
            "                               per-call step in delta's place (as calibrate)\n"
@@ -534,8 +534,9 @@ int cmd_fit(int argc, char **argv)
                 sig.gamma, admin_fmt_time(sig.delta, t2, sizeof t2), sig.M, ad.r2,
                 100 * ad.max_rel_err, 100 * ad.mean_abs_rel_err);
         if (sig.gamma_incast > 0 || sig.gamma_flows > 0 || incast)
-            fprintf(o, "#   gamma(k,f) = %.6g + %.6g (k-1) + %.6g (f-1) (our extension)%s%s\n",
-                    sig.gamma, sig.gamma_incast, sig.gamma_flows, arep.note[0] ? "; " : "",
+            fprintf(o, "#   gamma(k,f) = %.6g + %.6g (k-1) + %.6g %s (our extension)%s%s\n",
+                    sig.gamma, sig.gamma_incast, sig.gamma_flows,
+                    admin_flows_g(sig.flows_exp, t1, sizeof t1), arep.note[0] ? "; " : "",
                     arep.note);
         if (sig.call != 0)
             fprintf(o, "#   per-call step %s (%s; our extension), fitted on m >= %s\n",

@@ -47,9 +47,10 @@ static void text_fabric(const ct_fabric *f)
                admin_fmt_time(f->alltoall.delta, t1, sizeof t1),
                admin_fmt_bytes(f->alltoall.M, b1, sizeof b1));
         if (f->alltoall.gamma_incast != 0 || f->alltoall.gamma_flows != 0) {
-            printf("               gamma(k, f) = %.6g + %.6g (k-1) + %.6g (f-1) at a port with k "
+            printf("               gamma(k, f) = %.6g + %.6g (k-1) + %.6g %s at a port with k "
                    "peer nodes and f flows (our extension)",
-                   f->alltoall.gamma, f->alltoall.gamma_incast, f->alltoall.gamma_flows);
+                   f->alltoall.gamma, f->alltoall.gamma_incast, f->alltoall.gamma_flows,
+                   admin_flows_g(f->alltoall.flows_exp, b1, sizeof b1));
             if (f->alltoall.k_max > 0 || f->alltoall.f_max > 0) /* alltoall.h */
                 printf(", held beyond the fit's %s", admin_fit_range(&f->alltoall, b1, sizeof b1));
             putchar('\n');
@@ -191,6 +192,7 @@ static void json_fabric(const ct_fabric *f)
         json_num("call_s", f->alltoall.call, &fa); /* 0: none (alltoall.h) */
         json_num("incast_max_k", f->alltoall.k_max, &fa); /* 0: no limit */
         json_num("flows_max_f", f->alltoall.f_max, &fa);
+        json_num("flows_exponent", f->alltoall.flows_exp, &fa); /* 0: the line f - 1 */
         json_key("date", &fa);
         if (f->a2a_date[0])
             admin_json_string(stdout, f->a2a_date);

@@ -210,6 +210,15 @@ const char *admin_call_what(double c)
     return c < 0 ? "a token bucket's refill between calls" : "host and MPI time per call";
 }
 
+const char *admin_flows_g(double a, char *buf, size_t sz)
+{
+    if (a == 0 || a == 1)
+        snprintf(buf, sz, "(f-1)");
+    else
+        snprintf(buf, sz, "(f^%.4g-1)/%.4g", a, a);
+    return buf;
+}
+
 const char *admin_jackknife(const ct_a2a_fit_report *rep, const ct_a2a_sig *s, char *buf,
                             size_t sz)
 {

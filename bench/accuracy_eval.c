@@ -396,13 +396,19 @@ int main(int argc, char **argv)
     } else {
         printf("# fitted on: %dx%d\n", (int)r.fit_nodes, (int)r.fit_tasks_per_node);
     }
-    if (!failed[0])
-        printf("# signature: gamma %.4f, gamma_incast %.4f, gamma_flows %.5f, delta %.1f us, M %.0f B, "
-           "call step %.0f us (fitted on m >= %.0f KiB%s); training max err %.1f %%%s%s\n",
-           r.sig.gamma, r.sig.gamma_incast, r.sig.gamma_flows, r.sig.delta * 1e6, r.sig.M,
-           r.sig.call * 1e6, r.fit_min_m / 1024, r.a2a_rep.call_dropped ? "; step dropped" : "",
-           100 * r.a2a_diag.max_rel_err, r.a2a_rep.over_threshold ? "; OVER THRESHOLD: " : "",
-           r.a2a_rep.over_threshold ? r.a2a_rep.note : "");
+    if (!failed[0]) {
+        char gf[48] = "";
+        if (r.sig.flows_exp > 0 && r.sig.flows_exp < 1) /* alltoall.h: the flows term's shape */
+            snprintf(gf, sizeof gf, " x (f^%.4g-1)/%.4g", r.sig.flows_exp, r.sig.flows_exp);
+        printf("# signature: gamma %.4f, gamma_incast %.4f, gamma_flows %.5f%s, delta %.1f us, "
+               "M %.0f B, call step %.0f us (fitted on m >= %.0f KiB%s); training max err "
+               "%.1f %%%s%s\n",
+               r.sig.gamma, r.sig.gamma_incast, r.sig.gamma_flows, gf, r.sig.delta * 1e6,
+               r.sig.M, r.sig.call * 1e6, r.fit_min_m / 1024,
+               r.a2a_rep.call_dropped ? "; step dropped" : "", 100 * r.a2a_diag.max_rel_err,
+               r.a2a_rep.over_threshold ? "; OVER THRESHOLD: " : "",
+               r.a2a_rep.over_threshold ? r.a2a_rep.note : "");
+    }
     printf("# intra-node: %.1f MB/s from %s\n", intra_bw / 1e6, intra_bw > 0 ? intra_src : "-");
     if (have_gige)
         printf("# gige: beta %.4f, gamma_i %.4f, gamma_o %.4f (%s)%s%s\n", g.share, g.skew_in,

@@ -51,17 +51,27 @@ double ct_a2a_eq5(int64_t n, double alpha, double beta, double m, const ct_a2a_s
     return k * alpha + k * per_comm(beta, m, s->gamma, s->delta, s->M); /* 000 eq. 5 */
 }
 
+double ct_a2a_flows_term(double f, double a)
+{
+    if (!(f > 1.0))
+        return 0.0;
+    if (a == 0.0 || a == 1.0)
+        return f - 1.0; /* the line, bit for bit as before session 21 */
+    return (pow(f, a) - 1.0) / a; /* Box & Cox (1964) power family, a in (0, 1) */
+}
+
 double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f)
 {
     if (s->gamma_incast == 0 && s->gamma_flows == 0)
         return s->gamma; /* 000 eq. 5: one gamma for the fabric */
-    /* this project's extension: gamma(k, f) = gamma0 + g_k (k-1) + g_f (f-1),
-     * each term held beyond the k, f it was fitted on */
+    /* this project's extension: gamma(k, f) = gamma0 + g_k (k-1) + g_f g_a(f),
+     * g_a(f) = f - 1 or (f^a - 1)/a (alltoall.h), each term held beyond the
+     * k, f it was fitted on */
     if (s->k_max > 0)
         k = fmin(k, s->k_max);
     if (s->f_max > 0)
         f = fmin(f, s->f_max);
-    return s->gamma + s->gamma_incast * fmax(0.0, k - 1.0) + s->gamma_flows * fmax(0.0, f - 1.0);
+    return s->gamma + s->gamma_incast * fmax(0.0, k - 1.0) + s->gamma_flows * ct_a2a_flows_term(f, s->flows_exp);
 }
 
 /* Per-communication cost at a node whose port has incast degree k and f
@@ -125,7 +135,7 @@ double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double al
                                  double m, double intra_bw)
 {
     /* 000 Prop. 1 generalised: gamma = 1, no delta */
-    ct_a2a_sig free_of_contention = {1.0, 0.0, INFINITY, 0.0, 0.0, 0.0, 0.0, 0.0};
+    ct_a2a_sig free_of_contention = {1.0, 0.0, INFINITY, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     return layout_time(tasks, nnodes, alpha, beta, &free_of_contention, m, intra_bw);
 }
 
@@ -181,6 +191,11 @@ int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, do
         if (!isfinite(chk[i].v) || chk[i].v < 0)
             return ct_err_set(err, "alltoall layout: %s = %g (accepted: a finite value >= 0)",
                               chk[i].name, chk[i].v);
+    if (!(s->flows_exp >= 0 && s->flows_exp <= 1))
+        return ct_err_set(err,
+                          "alltoall layout: flows_exp = %g (accepted: 0 for the line f - 1, or "
+                          "an exponent in (0, 1])",
+                          s->flows_exp);
     /* a size range's alpha may be negative (p2p.h); one message's time may not */
     if (!isfinite(alpha) || !(alpha + m * beta >= 0))
         return ct_err_set(err,

@@ -819,12 +819,20 @@ double ct_duplex_flows_max_f(const ct_a2a_sig *sig)
     return sig->f_max; /* alltoall.h: the term holds beyond the flows it was fitted on */
 }
 
+double ct_duplex_flows_exp(const ct_a2a_sig *sig)
+{
+    if (!(ct_duplex_flows(sig) > 0) || !(sig->flows_exp > 0 && sig->flows_exp <= 1))
+        return 0.0;
+    return sig->flows_exp; /* alltoall.h: the patterns price flows as the Alltoall does */
+}
+
 void ct_duplex_set_terms(ct_penalty_model *m, const ct_a2a_sig *sig)
 {
     m->real[CT_DUPLEX_INCAST] = ct_duplex_incast(sig);
     m->real[CT_DUPLEX_INCAST_MAX_K] = ct_duplex_incast_max_k(sig);
     m->real[CT_DUPLEX_FLOWS] = ct_duplex_flows(sig);
     m->real[CT_DUPLEX_FLOWS_MAX_F] = ct_duplex_flows_max_f(sig);
+    m->real[CT_DUPLEX_FLOWS_EXP] = ct_duplex_flows_exp(sig);
 }
 
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,

@@ -32,6 +32,7 @@ void ct_a2a_fit_opts_default(ct_a2a_fit_opts *o)
     memset(o, 0, sizeof *o);
     o->spread_floor = 0.02;
     o->max_fit_err = 0.15;
+    o->flows_exponent = 0.5; /* fit_alltoall.h: session 21 */
 }
 
 double ct_a2a_sample_spread(const ct_a2a_sample *s)
@@ -275,6 +276,11 @@ static int check_input(const ct_a2a_sample *s, size_t n, const ct_p2p_curve *p2p
                           "signature fit: spread_floor = %g, max_fit_err = %g (accepted: a "
                           "floor > 0 and a finite threshold)",
                           o->spread_floor, o->max_fit_err);
+    if (!(o->flows_exponent >= 0 && o->flows_exponent <= 1))
+        return ct_err_set(err,
+                          "signature fit: flows_exponent = %g (accepted: 0 for the line f - 1, "
+                          "or an exponent in (0, 1])",
+                          o->flows_exponent);
     int distinct = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i].nodes < 1 || s[i].tasks_per_node < 1 ||
@@ -474,7 +480,7 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         double X = rr * s[i].m * b;
         r[i].x[V_G] = X;
         r[i].x[V_GK] = X * fmax(0.0, k - 1.0);  /* alltoall.h: gamma_incast (k-1) */
-        r[i].x[V_GF] = X * fmax(0.0, rr - 1.0); /* alltoall.h: gamma_flows (f-1), f = r */
+        r[i].x[V_GF] = X * ct_a2a_flows_term(rr, o.flows_exponent); /* alltoall.h: g_a(f), f = r */
         r[i].x[V_D] = rr;
         r[i].k = k; /* both 0 on one node */
         r[i].f = rr;
@@ -529,7 +535,14 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
             note_add(rep, "gamma_incast not identifiable (one incast degree, or it moves with "
                           "m*beta alone): kept 0");
         }
-        if (!in_span(r, n, kept, V_GF)) {
+        /* flows tell apart from the incast degree only where a port carries
+         * more flows than it has peers (>= 2 tasks on a node of >= 2): with
+         * one task per node f = k, and a bent g_a(f) beside the line k - 1
+         * would be independent in the numbers alone */
+        int more_flows = 0;
+        for (size_t i = 0; i < n; i++)
+            more_flows |= r[i].fitted && r[i].f > r[i].k && r[i].k >= 1;
+        if (more_flows && !in_span(r, n, kept, V_GF)) {
             allowed |= 1u << V_GF;
             rep->incast_identified |= 2;
         } else {
@@ -632,6 +645,7 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     out->gamma = best_p[V_G];
     out->gamma_incast = best_p[V_GK];
     out->gamma_flows = best_p[V_GF];
+    out->flows_exp = out->gamma_flows > 0 ? o.flows_exponent : 0.0; /* the shape it was fitted on */
     out->delta = best_p[V_D];
     out->M = out->delta > 0 ? bestM : 0.0; /* M means nothing without delta */
     out->call = best_p[V_CP] - best_p[V_CN]; /* alltoall.h: the per-call step, 0 unless fitted */

@@ -66,9 +66,14 @@
  * 10-35 % slower than priced on the 10-25 ms queues, and within a few % at
  * 1 flow; a 2 x 1 Alltoall, the duplex δ's own source, has 1. No slack
  * rule here: every flow through a shallow queue takes its share of the
- * losses, whatever the other end carries.
+ * losses, whatever the other end carries. Since session 21 the term takes
+ * the signature's shape too: 1 + φ g_a(f), g_a(f) = (f^a - 1)/a with the
+ * Alltoall's flows_exponent a (duplex_flows_exponent; 0 = the line f - 1,
+ * as fitted before), so the patterns price a NIC's flows as the Alltoall
+ * they were read from does.
  */
 #include "contention/penalty.h"
+#include "contention/alltoall.h"
 
 #include "links.h"
 #include "model.h"
@@ -195,7 +200,8 @@ static int count_flows(const ct_graph *g, const unsigned char *active, double **
 }
 
 /* The flows term on penalties already computed (see the top of the file). */
-static int apply_flows(double flows, double f_max, const ct_graph *g, const unsigned char *active,
+static int apply_flows(double flows, double f_max, double a, const ct_graph *g,
+                       const unsigned char *active,
                        double *penalty, ct_err *err)
 {
     if (flows == 0 || g->ncomm == 0)
@@ -210,7 +216,7 @@ static int apply_flows(double flows, double f_max, const ct_graph *g, const unsi
         double f = fmax(fout[c->src], fin[c->dst]);
         if (f_max > 0)
             f = fmin(f, f_max); /* held beyond the fitted flows, as ct_a2a_gamma_at */
-        penalty[i] *= 1.0 + flows * fmax(0.0, f - 1); /* alltoall.h: gamma_flows (f-1) */
+        penalty[i] *= 1.0 + flows * ct_a2a_flows_term(f, a); /* alltoall.h: gamma_flows g_a(f) */
     }
     free(fout), free(fin);
     return 0;
@@ -420,40 +426,46 @@ static int check_term(const char *key, double v, const char *max_key, double max
 }
 
 static int duplex_incast_fill(double duplex, double incast, double k_max, double flows,
-                              double f_max, const ct_graph *g, const unsigned char *active,
+                              double f_max, double a, const ct_graph *g,
+                              const unsigned char *active,
                               const ct_tree_map *t, const size_t *off, const int32_t *path,
                               double *penalty, ct_err *err)
 {
     if (check_term("duplex_incast", incast, "duplex_incast_max_k", k_max, "peer nodes", err) < 0 ||
         check_term("duplex_flows", flows, "duplex_flows_max_f", f_max, "flows", err) < 0)
         return -1;
+    if (!(a >= 0 && a <= 1))
+        return ct_err_set(err,
+                          "duplex_flows_exponent = %g (accepted: 0 for the line f - 1, or an "
+                          "exponent in (0, 1])",
+                          a);
     if (duplex_fill(duplex, g, active, t, off, path, penalty, err) < 0)
         return -1;
     if (apply_incast(incast, k_max, g, active, penalty, err) < 0)
         return -1;
-    return apply_flows(flows, f_max, g, active, penalty, err);
+    return apply_flows(flows, f_max, a, g, active, penalty, err);
 }
 
 int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
                           const unsigned char *active, double *penalty, ct_err *err)
 {
-    return duplex_incast_fill(duplex, incast, 0.0, 0.0, 0.0, g, active, NULL, NULL, NULL, penalty,
-                              err);
+    return duplex_incast_fill(duplex, incast, 0.0, 0.0, 0.0, 0.0, g, active, NULL, NULL, NULL,
+                              penalty, err);
 }
 
 int ct_duplex_penalties_kmax(double duplex, double incast, double k_max, const ct_graph *g,
                              const unsigned char *active, double *penalty, ct_err *err)
 {
-    return duplex_incast_fill(duplex, incast, k_max, 0.0, 0.0, g, active, NULL, NULL, NULL,
+    return duplex_incast_fill(duplex, incast, k_max, 0.0, 0.0, 0.0, g, active, NULL, NULL, NULL,
                               penalty, err);
 }
 
 int ct_duplex_penalties_kf(double duplex, double incast, double k_max, double flows,
-                           double f_max, const ct_graph *g, const unsigned char *active,
-                           double *penalty, ct_err *err)
+                           double f_max, double flows_exp, const ct_graph *g,
+                           const unsigned char *active, double *penalty, ct_err *err)
 {
-    return duplex_incast_fill(duplex, incast, k_max, flows, f_max, g, active, NULL, NULL, NULL,
-                              penalty, err);
+    return duplex_incast_fill(duplex, incast, k_max, flows, f_max, flows_exp, g, active, NULL,
+                              NULL, NULL, penalty, err);
 }
 
 /* ---- the model's entry in the registry (model.h) */
@@ -463,7 +475,8 @@ static int duplex_penalties(const ct_penalty_model *m, const ct_graph *g,
 {
     return ct_duplex_penalties_kf(m->real[CT_DUPLEX_COUPLING], m->real[CT_DUPLEX_INCAST],
                                   m->real[CT_DUPLEX_INCAST_MAX_K], m->real[CT_DUPLEX_FLOWS],
-                                  m->real[CT_DUPLEX_FLOWS_MAX_F], g, active, penalty, err);
+                                  m->real[CT_DUPLEX_FLOWS_MAX_F], m->real[CT_DUPLEX_FLOWS_EXP], g,
+                                  active, penalty, err);
 }
 
 static const ct_model_key duplex_keys[] = {
@@ -478,12 +491,17 @@ static const ct_model_key duplex_keys[] = {
                 "0 = no limit",
      .type = CT_PARAM_REAL, .slot = CT_DUPLEX_INCAST_MAX_K, .required = 0, .lo = 0, .hi = 1e9},
     {.key = "duplex_flows", .unit = "1",
-     .meaning = "φ (our extension): penalty x (1 + φ (f-1)) for a NIC carrying f remote flows",
+     .meaning = "φ (our extension): penalty x (1 + φ g(f)) for a NIC carrying f remote flows, "
+                "g(f) = f-1 or (f^a-1)/a (duplex_flows_exponent)",
      .type = CT_PARAM_REAL, .slot = CT_DUPLEX_FLOWS, .required = 0, .lo = 0, .hi = 10},
     {.key = "duplex_flows_max_f", .unit = "1",
      .meaning = "the largest f φ was fitted on (our extension); beyond it f is held there, "
                 "0 = no limit",
      .type = CT_PARAM_REAL, .slot = CT_DUPLEX_FLOWS_MAX_F, .required = 0, .lo = 0, .hi = 1e9},
+    {.key = "duplex_flows_exponent", .unit = "1",
+     .meaning = "a (our extension, session 21): the flows term's g(f) = (f^a-1)/a, the Alltoall "
+                "signature's flows_exponent; 0 = the line f-1",
+     .type = CT_PARAM_REAL, .slot = CT_DUPLEX_FLOWS_EXP, .required = 0, .lo = 0, .hi = 1},
 };
 
 /* ---- on a switch tree (model.h tree_penalties; our extension, issue 14)
@@ -514,8 +532,8 @@ static int duplex_tree(const ct_penalty_model *m, const ct_tree_map *t, const ct
     if (rc == 0)
         rc = duplex_incast_fill(m->real[CT_DUPLEX_COUPLING], m->real[CT_DUPLEX_INCAST],
                                 m->real[CT_DUPLEX_INCAST_MAX_K], m->real[CT_DUPLEX_FLOWS],
-                                m->real[CT_DUPLEX_FLOWS_MAX_F], g, active, t, off, path, penalty,
-                                err);
+                                m->real[CT_DUPLEX_FLOWS_MAX_F], m->real[CT_DUPLEX_FLOWS_EXP], g,
+                                active, t, off, path, penalty, err);
     free(off), free(path);
     return rc;
 }

@@ -65,6 +65,8 @@ static const numfield a2a_fields[] = {
     /* the k, f the gamma(k, f) terms were fitted up to (alltoall.h); absent = 0, no limit */
     {"incast_max_k", FOFF(alltoall.k_max), CONV_PLAIN, 0, 0, 0, 1e9, 0, 0},
     {"flows_max_f", FOFF(alltoall.f_max), CONV_PLAIN, 0, 0, 0, 1e12, 0, 0},
+    /* the flows term's exponent (alltoall.h, session 21); absent = 0, the line f - 1 */
+    {"flows_exponent", FOFF(alltoall.flows_exp), CONV_PLAIN, 0, 0, 1, 1, 0, 0},
 };
 static const numfield fabric_fields[] = {
     {"intra_node_bandwidth_MBps", FOFF(intra_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
@@ -712,7 +714,8 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
         static const char *const a2a_keys[] = {"gamma",        "delta_us",    "M_bytes",
                                                "date",         "fitted_n",    "fit_max_rel_err",
                                                "gamma_incast", "gamma_flows", "call_us",
-                                               "incast_max_k", "flows_max_f", NULL};
+                                               "incast_max_k", "flows_max_f", "flows_exponent",
+                                               NULL};
         if (y_expect(c->name, a2a, Y_MAP, what, c->err) < 0 ||
             ymap_check_keys(c->name, a2a, what, a2a_keys, c->err) < 0 ||
             load_fields(c, a2a, what, a2a_fields, NF(a2a_fields), fab) < 0)

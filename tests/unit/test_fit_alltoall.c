@@ -30,7 +30,10 @@ static double uniform_pm1(void)
 static double truth(int32_t nodes, int32_t t, double m, double a, double b, const ct_a2a_sig *s)
 {
     double n = (double)nodes * t, r = t * (n - t), k = nodes - 1.0;
-    double g = s->gamma + s->gamma_incast * fmax(0, k - 1) + s->gamma_flows * fmax(0, r - 1);
+    /* the flows term's shape written out here, not through the library:
+     * the line r - 1, or (r^a - 1)/a (alltoall.h, session 21) */
+    double a_ = s->flows_exp, gf = a_ > 0 && a_ != 1 ? (pow(r, a_) - 1) / a_ : fmax(0, r - 1);
+    double g = s->gamma + s->gamma_incast * fmax(0, k - 1) + s->gamma_flows * gf;
     return (n - 1) * a + r * (m * b * g + (m >= s->M ? s->delta : 0.0));
 }
 
@@ -116,8 +119,13 @@ static void test_noisy_small_points(void **state)
 static void test_incast_recovery(void **state)
 {
     (void)state;
-    const ct_a2a_sig sig = {
-        .gamma = 1.05, .delta = 1e-3, .M = 32768, .gamma_incast = 0.1, .gamma_flows = 0.004};
+    /* the flows term in the fit's default shape, (f^0.5 - 1)/0.5 */
+    const ct_a2a_sig sig = {.gamma = 1.05,
+                            .delta = 1e-3,
+                            .M = 32768,
+                            .gamma_incast = 0.1,
+                            .gamma_flows = 0.012,
+                            .flows_exp = 0.5};
     const int32_t cfg[][2] = {{2, 1}, {4, 1}, {8, 1}, {4, 2}, {8, 2}};
     const double sizes[] = {16384, 65536, 131072, 262144, 524288};
     ct_a2a_sample s[25];
@@ -142,12 +150,13 @@ static void test_incast_recovery(void **state)
     ct_a2a_fit_report rep;
     ct_err err;
     fit_ok(s, n, &c, &o, &r, &rep);
-    print_message("gamma %.4f + %.4f (k-1) + %.5f (f-1), delta %.4g, M %.0f\n", r.gamma,
-                  r.gamma_incast, r.gamma_flows, r.delta, r.M);
+    print_message("gamma %.4f + %.4f (k-1) + %.5f g(f), a = %g, delta %.4g, M %.0f\n", r.gamma,
+                  r.gamma_incast, r.gamma_flows, r.flows_exp, r.delta, r.M);
     assert_int_equal(rep.incast_identified, 3);
     close_rel(r.gamma, 1.05, 0.06, "gamma0");
     close_rel(r.gamma_incast, 0.1, 0.25, "gamma_incast");
-    close_rel(r.gamma_flows, 0.004, 0.35, "gamma_flows");
+    close_rel(r.gamma_flows, 0.012, 0.35, "gamma_flows");
+    assert_true(r.flows_exp == 0.5); /* the signature carries the shape it was fitted on */
     assert_true(rep.diag.max_rel_err < 0.05);
     /* the terms were fitted up to k = 7 (8 nodes) and f = 28 (8 x 2) */
     assert_true(r.k_max == 7 && r.f_max == 28);
@@ -165,7 +174,7 @@ static void test_incast_recovery(void **state)
     {
         ct_a2a_sample x = {.nodes = 6, .tasks_per_node = 4, .m = 262144};
         ct_a2a_sig held28 = r;
-        held28.gamma += r.gamma_flows * 27;
+        held28.gamma += r.gamma_flows * 2 * (sqrt(28.0) - 1);
         held28.gamma_flows = 0;
         assert_true(fabs(ct_a2a_predict_sample(&x, &c, 0, &r) -
                          ct_a2a_predict_sample(&x, &c, 0, &held28)) < 1e-12);
@@ -183,6 +192,77 @@ static void test_incast_recovery(void **state)
     assert_int_equal(rc, 0);
     assert_int_equal(rep.incast_identified, 0);
     assert_true(r.gamma_incast == 0 && r.gamma_flows == 0);
+}
+
+/* The flows term's shape (alltoall.h, session 21): g_a(f) = (f^a - 1)/a,
+ * the line f - 1 at a = 0 or 1 (every signature fitted before), the fit's
+ * exponent an option, checked, and carried by the signature. */
+static void test_flows_exponent(void **state)
+{
+    (void)state;
+    /* the shape's values */
+    assert_true(ct_a2a_flows_term(1.0, 0.5) == 0 && ct_a2a_flows_term(0.5, 0.5) == 0);
+    assert_true(ct_a2a_flows_term(4.0, 0.0) == 3.0 && ct_a2a_flows_term(4.0, 1.0) == 3.0);
+    close_rel(ct_a2a_flows_term(4.0, 0.5), 2.0, 1e-12, "g_0.5(4)");
+    close_rel(ct_a2a_flows_term(49.0, 0.5), 12.0, 1e-12, "g_0.5(49)");
+    /* concave: each flow beyond the first costs less than the one before */
+    assert_true(ct_a2a_flows_term(16.0, 0.5) - ct_a2a_flows_term(15.0, 0.5) <
+                ct_a2a_flows_term(3.0, 0.5) - ct_a2a_flows_term(2.0, 0.5));
+    /* gamma(k, f) uses it; a signature without it (0) prices the line, exactly */
+    ct_a2a_sig s = {.gamma = 1.0, .gamma_flows = 0.01};
+    assert_true(ct_a2a_gamma_at(&s, 1, 16) == 1.0 + 0.01 * 15);
+    s.flows_exp = 0.5;
+    close_rel(ct_a2a_gamma_at(&s, 1, 16), 1.0 + 0.01 * 6.0, 1e-12, "gamma(1, 16), a = 0.5");
+    s.f_max = 9; /* held beyond the fitted flows */
+    close_rel(ct_a2a_gamma_at(&s, 1, 16), 1.0 + 0.01 * 4.0, 1e-12, "gamma(1, 16) held at 9");
+
+    /* a linear truth fitted with the exponent 1: recovered, a = 1 carried */
+    const ct_a2a_sig line = {
+        .gamma = 1.05, .delta = 1e-3, .M = 32768, .gamma_incast = 0.1, .gamma_flows = 0.004};
+    const int32_t cfg[][2] = {{2, 1}, {4, 1}, {8, 1}, {4, 2}, {8, 2}};
+    const double sizes[] = {16384, 65536, 131072, 262144, 524288};
+    ct_a2a_sample smp[25];
+    size_t n = 0;
+    rng_state = 5;
+    for (size_t c = 0; c < 5; c++)
+        for (size_t k = 0; k < 5; k++) {
+            double T = truth(cfg[c][0], cfg[c][1], sizes[k], A, B, &line);
+            double t = T * (1 + 0.02 * uniform_pm1());
+            smp[n++] = (ct_a2a_sample){.nodes = cfg[c][0],
+                                       .tasks_per_node = cfg[c][1],
+                                       .m = sizes[k],
+                                       .t = t,
+                                       .t_min = t * (1 - 0.02)};
+        }
+    ct_p2p_curve c;
+    ct_p2p_single(&c, A, B);
+    ct_a2a_fit_opts o;
+    ct_a2a_fit_opts_default(&o);
+    assert_true(o.flows_exponent == 0.5);
+    o.incast = 1;
+    o.flows_exponent = 1.0;
+    ct_a2a_sig r;
+    ct_a2a_fit_report rep;
+    fit_ok(smp, n, &c, &o, &r, &rep);
+    close_rel(r.gamma_flows, 0.004, 0.35, "gamma_flows, a = 1");
+    assert_true(r.flows_exp == 1.0);
+    /* no flows term fitted (one task per node): no shape carried */
+    fit_ok(smp, 15, &c, &o, &r, &rep);
+    assert_true(r.gamma_flows == 0 && r.flows_exp == 0);
+
+    /* out of range: named, in the fit and in the checked layout */
+    ct_err err;
+    const double bad[] = {-0.1, 1.5, NAN};
+    for (size_t i = 0; i < 3; i++) {
+        o.flows_exponent = bad[i];
+        assert_int_equal(ct_fit_signature_robust(smp, n, &c, 0, &o, &r, &rep, &err), -1);
+        assert_non_null(strstr(err.msg, "flows_exponent"));
+    }
+    int32_t tasks[2] = {4, 4};
+    double T;
+    s.flows_exp = 2.0;
+    assert_int_equal(ct_a2a_layout_checked(tasks, 2, A, B, 65536, &s, 0, &T, &err), -1);
+    assert_non_null(strstr(err.msg, "flows_exp = 2"));
 }
 
 /* The model's own scatter (fit_alltoall.h, session 19): when the model
@@ -539,6 +619,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_noisy_small_points),
         cmocka_unit_test(test_incast_recovery),
+        cmocka_unit_test(test_flows_exponent),
         cmocka_unit_test(test_model_scatter),
         cmocka_unit_test(test_threshold),
         cmocka_unit_test(test_piecewise_curve_and_input),

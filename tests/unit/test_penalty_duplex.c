@@ -258,20 +258,20 @@ static void test_flows_term(void **state)
         ct_graph_add(&g, a, (a + 1) % 4, 4, 1.0, NULL);
     double p0[4], p[4];
     assert_int_equal(ct_duplex_penalties_kmax(0.2, 0.15, 0.0, &g, NULL, p0, NULL), 0);
-    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, 0.0, 0.0, &g, NULL, p, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, 0.0, 0.0, 0.0, &g, NULL, p, NULL), 0);
     for (int i = 0; i < 4; i++)
         assert_true(p[i] == p0[i]); /* φ = 0: bit for bit the incast model */
-    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, phi, 0.0, &g, NULL, p, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, phi, 0.0, 0.0, &g, NULL, p, NULL), 0);
     for (int i = 0; i < 4; i++) /* one peer each way: no incast term, 4 flows: 1 + 3 φ */
         assert_true(fabs(p[i] - p0[i] * (1 + 3 * phi)) < TOL * p0[i]);
     double fv = 0;
     assert_int_equal(ct_duplex_flows_max(&g, &fv, NULL), 0);
     assert_true(fv == 4.0); /* what the scorer's "beyond the fit" note compares */
     /* held at f_max = 2: 1 + φ; below one flow, nothing */
-    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, phi, 2.0, &g, NULL, p, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, phi, 2.0, 0.0, &g, NULL, p, NULL), 0);
     for (int i = 0; i < 4; i++)
         assert_true(fabs(p[i] - p0[i] * (1 + phi)) < TOL * p0[i]);
-    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, phi, 0.5, &g, NULL, p, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, phi, 0.5, 0.0, &g, NULL, p, NULL), 0);
     for (int i = 0; i < 4; i++)
         assert_true(p[i] == p0[i]);
     ct_graph_free(&g);
@@ -284,14 +284,14 @@ static void test_flows_term(void **state)
     ct_graph_add(&g, 2, 1, 3, 1.0, NULL);
     ct_graph_add(&g, 0, 2, 5, 1.0, NULL);
     unsigned char act[3] = {1, 1, 0};
-    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, 0.0, 0.0, &g, act, p0, NULL), 0);
-    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, phi, 0.0, &g, act, p, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, &g, act, p0, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, phi, 0.0, 0.0, &g, act, p, NULL), 0);
     assert_true(fabs(p[0] - p0[0] * (1 + 3 * phi)) < TOL * p0[0]);
     assert_true(fabs(p[1] - p0[1] * (1 + 3 * phi)) < TOL * p0[1]);
     assert_true(p[2] == 0.0);
     /* with the arc 0 -> 2 active, node 0 sends 6: the arc 0 -> 1 pays 1 + 5 φ */
-    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, 0.0, 0.0, &g, NULL, p0, NULL), 0);
-    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, phi, 0.0, &g, NULL, p, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, &g, NULL, p0, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.0, 0.0, 0.0, phi, 0.0, 0.0, &g, NULL, p, NULL), 0);
     assert_true(fabs(p[0] - p0[0] * (1 + 5 * phi)) < TOL * p0[0]);
     assert_int_equal(ct_duplex_flows_max(&g, &fv, NULL), 0);
     assert_true(fv == 6.0); /* node 0 sends 6 */
@@ -313,9 +313,9 @@ static void test_flows_term(void **state)
     m.real[CT_DUPLEX_FLOWS] = -0.1;
     assert_int_equal(ct_model_check(&m, &err), -1);
     assert_non_null(strstr(err.msg, "duplex_flows"));
-    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, phi, NAN, &g, NULL, p, &err), -1);
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, phi, NAN, 0.0, &g, NULL, p, &err), -1);
     assert_non_null(strstr(err.msg, "duplex_flows_max_f = nan"));
-    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, INFINITY, 0.0, &g, NULL, p, &err), -1);
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, INFINITY, 0.0, 0.0, &g, NULL, p, &err), -1);
     assert_non_null(strstr(err.msg, "duplex_flows = inf"));
     ct_graph_free(&g);
 
@@ -339,6 +339,60 @@ static void test_flows_term(void **state)
     assert_true(fabs(dm.real[CT_DUPLEX_FLOWS] - 0.02) < 1e-12 &&
                 dm.real[CT_DUPLEX_FLOWS_MAX_F] == 49.0);
     assert_true(dm.real[CT_DUPLEX_COUPLING] == 0.1);
+    assert_true(dm.real[CT_DUPLEX_FLOWS_EXP] == 0.0); /* a signature of the line f - 1 */
+    both.flows_exp = 0.5; /* session 21's shape: carried to the patterns */
+    ct_duplex_set_terms(&dm, &both);
+    assert_true(dm.real[CT_DUPLEX_FLOWS_EXP] == 0.5);
+    both.gamma_flows = 0; /* no flows term: no shape */
+    ct_duplex_set_terms(&dm, &both);
+    assert_true(dm.real[CT_DUPLEX_FLOWS_EXP] == 0.0);
+}
+
+/* The flows term's shape (session 21): 1 + φ (f^a - 1)/a, the Alltoall
+ * signature's exponent, so the patterns price a NIC's flows as the
+ * Alltoall does; a = 0 or 1 is the line 1 + φ (f - 1). */
+static void test_flows_exponent(void **state)
+{
+    (void)state;
+    const double phi = 0.02;
+    /* the cyclic ring of 4 nodes x 4 tasks: 4 flows a NIC each way */
+    ct_graph g;
+    ct_graph_init(&g, 4, NULL);
+    for (int a = 0; a < 4; a++)
+        ct_graph_add(&g, a, (a + 1) % 4, 4, 1.0, NULL);
+    double p0[4], p[4], pl[4];
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, 0.0, 0.0, 0.0, &g, NULL, p0, NULL), 0);
+    /* a = 0.5: g(4) = (2 - 1)/0.5 = 2, so 1 + 2 φ instead of the line's 1 + 3 φ */
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, phi, 0.0, 0.5, &g, NULL, p, NULL), 0);
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(p[i] - p0[i] * (1 + 2 * phi)) < TOL * p0[i]);
+    /* a = 1 is the line, bit for bit as a = 0 */
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, phi, 0.0, 1.0, &g, NULL, p, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, phi, 0.0, 0.0, &g, NULL, pl, NULL), 0);
+    for (int i = 0; i < 4; i++)
+        assert_true(p[i] == pl[i]);
+    /* held at f_max = 9 with the shape: never more than g(9) = 4 */
+    ct_penalty_model m = CT_DUPLEX_MODEL(0.2);
+    m.real[CT_DUPLEX_FLOWS] = phi;
+    m.real[CT_DUPLEX_FLOWS_EXP] = 0.5;
+    ct_err err;
+    assert_int_equal(ct_model_check(&m, &err), 0);
+    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(p[i] - p0[i] * (1 + 2 * phi)) < TOL * p0[i]);
+    ct_graph_free(&g);
+    ct_graph_init(&g, 2, NULL);
+    ct_graph_add(&g, 0, 1, 16, 1.0, NULL); /* 2 x 4 tasks' one way: 16 flows */
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, 0.0, 0.0, 0.0, &g, NULL, p0, NULL), 0);
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, phi, 9.0, 0.5, &g, NULL, p, NULL), 0);
+    assert_true(fabs(p[0] - p0[0] * (1 + 4 * phi)) < TOL * p0[0]);
+    /* out of range: named by its key, through the file's check and the call */
+    m.real[CT_DUPLEX_FLOWS_EXP] = 1.5;
+    assert_int_equal(ct_model_check(&m, &err), -1);
+    assert_non_null(strstr(err.msg, "duplex_flows_exponent"));
+    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, phi, 0.0, -0.5, &g, NULL, p, &err), -1);
+    assert_non_null(strstr(err.msg, "duplex_flows_exponent = -0.5"));
+    ct_graph_free(&g);
 }
 
 static void test_random_graphs(void **state)
@@ -496,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_incast_term),
         cmocka_unit_test(test_incast_held_at_kmax),
         cmocka_unit_test(test_flows_term),
+        cmocka_unit_test(test_flows_exponent),
         cmocka_unit_test(test_random_graphs),
         cmocka_unit_test(test_model_registry),
         cmocka_unit_test(test_fit_duplex),

@@ -56,6 +56,8 @@ static const bad_case bad_cases[] = {
      "source)"},
     {"bad_gamma_i_range.yaml", 5, 49,
      "fabrics.eth0.penalty.gamma_i is 1.5 (accepted: a number >= 0 and < 1)"},
+    {"bad_flows_exponent.yaml", 5, 88,
+     "fabrics.eth0.alltoall.flows_exponent is 0 (accepted: a number > 0 and <= 1)"},
     {"bad_tcpshare_bias.yaml", 5, 38,
      "fabrics.emu.penalty.bias is 5 (accepted: a number >= 0 and <= 4)"},
     {"bad_stopgo_method.yaml", 5, 38,
@@ -971,6 +973,7 @@ static void test_segments_and_incast(void **state)
     assert_true(f->exchange == -4989e-6);
     assert_true(f->alltoall.call == 1830e-6);
     assert_true(f->alltoall.k_max == 3 && f->alltoall.f_max == 12);
+    assert_true(f->alltoall.flows_exp == 0.5); /* session 21: the flows term's shape */
     /* without segments the accessor gives the fabric's single alpha, beta */
     ct_fabric g;
     ct_fabric_init(&g);

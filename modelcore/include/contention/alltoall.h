@@ -19,7 +19,8 @@ typedef struct ct_a2a_sig {
     /* Incast-aware contention ratio (this project's extension, not in the
      * papers): at a node whose port receives from k remote nodes through f
      * remote flows at once,
-     *   gamma(k, f) = gamma + gamma_incast*(k - 1) + gamma_flows*(f - 1),
+     *   gamma(k, f) = gamma + gamma_incast*(k - 1) + gamma_flows*g(f),
+     * g(f) = f - 1 or its power form (flows_exp below),
      * which is 000/002 eq. 5's constant gamma when k and f are fixed (and
      * exactly it when both coefficients are 0, the published signatures). */
     double gamma_incast; /* per remote node beyond the first, >= 0 */
@@ -38,10 +39,23 @@ typedef struct ct_a2a_sig {
      * line no measurement saw (calibrate on 4 nodes, score 64: k = 63).
      * 0 = no limit (the published signatures, and fits written before). */
     double k_max, f_max;
+    /* The shape of the flows term (this project's extension, session 21):
+     * gamma_flows multiplies g_a(f) = (f^a - 1) / a, a in (0, 1] (Box & Cox
+     * 1964's power family: a = 1 is the line f - 1, a < 1 bends it, each
+     * flow beyond the first costing less than the one before). 0 = the line
+     * f - 1, the form every signature written before session 21 was fitted
+     * with (the published signatures have no flows term). */
+    double flows_exp;
 } ct_a2a_sig;
 
+/* The flows term's g_a(f) above: 0 for f <= 1; f - 1 when a = 0 or a = 1;
+ * (f^a - 1) / a otherwise. Shared by the Alltoall (gamma(k, f)) and the
+ * duplex model's flows term, so both price a NIC's flows alike. */
+double ct_a2a_flows_term(double f, double a);
+
 /* gamma(k, f) of the extension above, k and f held at k_max, f_max when those
- * are set; exactly s->gamma when gamma_incast and gamma_flows are 0. */
+ * are set, the flows term shaped by flows_exp; exactly s->gamma when
+ * gamma_incast and gamma_flows are 0. */
 double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f);
 
 /* Contention-free lower bound (000 Proposition 1): (n-1)*alpha + (n-1)*beta*m.

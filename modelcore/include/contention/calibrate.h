@@ -315,9 +315,13 @@ double ct_duplex_flows(const ct_a2a_sig *sig);
 /* The flow count that term holds beyond (CT_DUPLEX_FLOWS_MAX_F): the
  * signature's f_max when ct_duplex_flows is > 0 and f_max > 0, else 0. */
 double ct_duplex_flows_max_f(const ct_a2a_sig *sig);
-/* Sets the duplex model m's incast and flows terms and their holds
- * (CT_DUPLEX_INCAST, _INCAST_MAX_K, _FLOWS, _FLOWS_MAX_F) from sig, as the four
- * functions above give them: what calibrate --incast writes. */
+/* The flows term's shape (CT_DUPLEX_FLOWS_EXP): the signature's flows_exp
+ * when ct_duplex_flows is > 0, else 0 (session 21). */
+double ct_duplex_flows_exp(const ct_a2a_sig *sig);
+/* Sets the duplex model m's incast and flows terms, their holds and the
+ * flows term's shape (CT_DUPLEX_INCAST, _INCAST_MAX_K, _FLOWS, _FLOWS_MAX_F,
+ * _FLOWS_EXP) from sig, as the functions above give them: what calibrate
+ * --incast writes. */
 void ct_duplex_set_terms(ct_penalty_model *m, const ct_a2a_sig *sig);
 
 #endif

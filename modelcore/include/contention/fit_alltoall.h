@@ -39,13 +39,20 @@ typedef struct ct_a2a_fit_opts {
      * without the per-call step (noted). The smaller ones are predicted, not
      * fitted, and count in the held-out criterion that chooses M. */
     double min_m;
+    /* The flows term's exponent a (alltoall.h, flows_exp): gamma_flows is
+     * fitted on g_a(f) = (f^a - 1)/a and the signature carries a. Default
+     * 0.5 (session 21: chosen on the 52 networks of doc/accuracy-runs kept
+     * before it, against a = 1, 0.75 and ln f, and checked on the 14
+     * measured after them; doc/models-alltoall.md); 0 or 1: the line f - 1,
+     * as fitted before. */
+    double flows_exponent;
     /* M candidates (NULL or nM = 0: 0 and every measured size). */
     const double *M_candidates;
     size_t nM;
 } ct_a2a_fit_opts;
 
 /* incast 0, spread_floor 0.02, max_fit_err 0.15, force 0, call_step 0,
- * min_m 0, every size a candidate. */
+ * min_m 0, flows_exponent 0.5, every size a candidate. */
 void ct_a2a_fit_opts_default(ct_a2a_fit_opts *o);
 
 typedef struct ct_a2a_fit_report {

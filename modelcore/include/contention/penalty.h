@@ -87,6 +87,9 @@ enum {
                                    x (1 + φ (f - 1))); 0 = none */
     CT_DUPLEX_FLOWS_MAX_F = 4,  /* real: the largest f φ was fitted on (the Alltoall
                                    signature's f_max); beyond it the term holds; 0 = no limit */
+    CT_DUPLEX_FLOWS_EXP = 5,    /* real: the flows term's shape, the Alltoall signature's
+                                   flows_exp (alltoall.h): φ g_a(f), g_a(f) = (f^a - 1)/a;
+                                   0 = the line f - 1 (session 21) */
 };
 #define CT_DUPLEX_MODEL(delta)                                                                     \
     ((ct_penalty_model){.kind = CT_MODEL_DUPLEX, .real = {[CT_DUPLEX_COUPLING] = (delta)}})
@@ -172,15 +175,16 @@ int ct_duplex_penalties_k(double duplex, double incast, const ct_graph *g,
 int ct_duplex_penalties_kmax(double duplex, double incast, double k_max, const ct_graph *g,
                              const unsigned char *active, double *penalty, ct_err *err);
 /* Same with the flows term too (our extension, session 20): each arc's
- * penalty is also multiplied by 1 + flows·(f - 1), f = the larger of the
+ * penalty is also multiplied by 1 + flows·g_a(f), f = the larger of the
  * remote communications (sum of mult over active arcs between two nodes)
  * leaving its source and entering its destination, taken as min(f, f_max)
- * when f_max > 0: the γ_flows (f - 1) term of alltoall.h's γ(k, f) as a
- * factor relative to one flow. flows = 0 gives ct_duplex_penalties_kmax's
- * penalties. */
+ * when f_max > 0, g_a(f) = ct_a2a_flows_term(f, flows_exp) (f - 1 when
+ * flows_exp is 0 or 1, (f^a - 1)/a for a in (0, 1), session 21): the
+ * γ_flows g_a(f) term of alltoall.h's γ(k, f) as a factor relative to one
+ * flow. flows = 0 gives ct_duplex_penalties_kmax's penalties. */
 int ct_duplex_penalties_kf(double duplex, double incast, double k_max, double flows,
-                           double f_max, const ct_graph *g, const unsigned char *active,
-                           double *penalty, ct_err *err);
+                           double f_max, double flows_exp, const ct_graph *g,
+                           const unsigned char *active, double *penalty, ct_err *err);
 /* The largest incast degree k the duplex model's incast term sees among g's
  * arcs, all active, before any k_max hold (the scorer notes a prediction
  * past the fitted degree with it). 0 for no arc; -1 out of memory. */
