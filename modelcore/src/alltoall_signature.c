@@ -71,7 +71,8 @@ double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f)
         k = fmin(k, s->k_max);
     if (s->f_max > 0)
         f = fmin(f, s->f_max);
-    return s->gamma + s->gamma_incast * fmax(0.0, k - 1.0) + s->gamma_flows * ct_a2a_flows_term(f, s->flows_exp);
+    return s->gamma + s->gamma_incast * fmax(0.0, k - 1.0) +
+           s->gamma_flows * ct_a2a_flows_term(f, s->flows_exp);
 }
 
 /* Per-communication cost at a node whose port has incast degree k and f

@@ -315,7 +315,8 @@ static void test_flows_term(void **state)
     assert_non_null(strstr(err.msg, "duplex_flows"));
     assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, phi, NAN, 0.0, &g, NULL, p, &err), -1);
     assert_non_null(strstr(err.msg, "duplex_flows_max_f = nan"));
-    assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, INFINITY, 0.0, 0.0, &g, NULL, p, &err), -1);
+    assert_int_equal(
+        ct_duplex_penalties_kf(0.2, 0.0, 0.0, INFINITY, 0.0, 0.0, &g, NULL, p, &err), -1);
     assert_non_null(strstr(err.msg, "duplex_flows = inf"));
     ct_graph_free(&g);
 

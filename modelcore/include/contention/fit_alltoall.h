@@ -41,10 +41,10 @@ typedef struct ct_a2a_fit_opts {
     double min_m;
     /* The flows term's exponent a (alltoall.h, flows_exp): gamma_flows is
      * fitted on g_a(f) = (f^a - 1)/a and the signature carries a. Default
-     * 0.5 (session 21: chosen on the 52 networks of doc/accuracy-runs kept
-     * before it, against a = 1, 0.75 and ln f, and checked on the 14
-     * measured after them; doc/models-alltoall.md); 0 or 1: the line f - 1,
-     * as fitted before. */
+     * 0.5 (session 21: the best of a = 1, 0.75, 0.5, ln f and a saturating
+     * form refitted on the 66 kept networks of doc/accuracy-runs, and on
+     * the 52 older ones alone; doc/models-alltoall.md); 0 or 1: the line
+     * f - 1, as fitted before. */
     double flows_exponent;
     /* M candidates (NULL or nM = 0: 0 and every measured size). */
     const double *M_candidates;

@@ -84,7 +84,7 @@ enum {
                                    at 1 + ε (k_max - 1); 0 = no limit */
     CT_DUPLEX_FLOWS = 3,        /* real: φ >= 0, the extra cost per additional remote flow
                                    through an arc's busier NIC direction (f flows: penalty
-                                   x (1 + φ (f - 1))); 0 = none */
+                                   x (1 + φ (f - 1)), or φ g_a(f) with _FLOWS_EXP); 0 = none */
     CT_DUPLEX_FLOWS_MAX_F = 4,  /* real: the largest f φ was fitted on (the Alltoall
                                    signature's f_max); beyond it the term holds; 0 = no limit */
     CT_DUPLEX_FLOWS_EXP = 5,    /* real: the flows term's shape, the Alltoall signature's
