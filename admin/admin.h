@@ -110,6 +110,9 @@ const char *admin_fmt_time(double s, char *buf, size_t sz);
 const char *admin_exchange_what(double c);
 /* The same for an Alltoall's per-call step (alltoall.h). */
 const char *admin_call_what(double c);
+/* A p2p segment's bandwidth as printed: "11.94 MB/s", or "none (flat: ...)"
+ * for a segment the fit held at CT_P2P_FLAT_BETA (p2p.h). */
+const char *admin_seg_bw(double beta, char *buf, size_t sz);
 /* The flows term's g(f) as printed beside gamma_flows (alltoall.h): "(f-1)"
  * for the line (a = 0 or 1), "(f^0.5-1)/0.5" for a = 0.5. */
 const char *admin_flows_g(double a, char *buf, size_t sz);

@@ -95,7 +95,7 @@ out:
 void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *g, int have_gige,
                         const char *gige_err)
 {
-    char t1[32], t2[32], t3[32], sp[96];
+    char t1[32], t2[32], t3[32], sp[96], bw[80];
     fprintf(o, "point-to-point (Hockney): alpha = %s, bandwidth = %.4g MB/s (%zu ping-pong "
                "sizes, R^2 %.4f)\n",
             admin_fmt_time(r->alpha, t1, sizeof t1), 1.0 / r->beta / 1e6, r->p2p_diag.npoints,
@@ -104,10 +104,11 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
         fprintf(o, "  warning: %s\n", r->p2p_diag.warning);
     const ct_p2p_curve *pp = r->p2p_pingpong.nseg ? &r->p2p_pingpong : &r->p2p;
     for (size_t q = 0; pp->nseg > 1 && q < pp->nseg; q++)
-        fprintf(o, "  segment %zu from %s: alpha = %s, bandwidth = %.4g MB/s (%zu samples, R^2 "
+        fprintf(o, "  segment %zu from %s: alpha = %s, bandwidth = %s (%zu samples, R^2 "
                    "%.4f, max error %.1f%%%s)\n",
                 q + 1, admin_fmt_bytes(pp->seg[q].from, t2, sizeof t2),
-                admin_fmt_time(pp->seg[q].alpha, t1, sizeof t1), 1.0 / pp->seg[q].beta / 1e6,
+                admin_fmt_time(pp->seg[q].alpha, t1, sizeof t1),
+                admin_seg_bw(pp->seg[q].beta, bw, sizeof bw),
                 r->p2p_seg[q].npoints, r->p2p_seg[q].r2, 100 * r->p2p_seg[q].max_rel_err,
                 admin_seg_spread(&r->p2p_seg[q], sp, sizeof sp));
     if (r->burst > 0)

@@ -498,7 +498,7 @@ int cmd_fit(int argc, char **argv)
         }
         o = wout.f;
     }
-    char t1[32], t2[32], sp[96];
+    char t1[32], t2[32], sp[96], bw[80];
     fprintf(o, "# Fitted by contention-admin fit on %s from: %s\n", today, files);
     fprintf(o, "# point-to-point: %s\n#   alpha = %s, bandwidth = %.6g MB/s", pf.how,
             admin_fmt_time(pf.alpha, t1, sizeof t1), 1.0 / pf.beta / 1e6);
@@ -510,11 +510,12 @@ int cmd_fit(int argc, char **argv)
         fprintf(o, "#   WARNING: %s\n", pf.diag.warning);
     for (size_t q = 0; pingpong.nseg > 1 && q < pingpong.nseg; q++)
         fprintf(o,
-                "#   segment %zu from %.0f B: alpha = %s, bandwidth = %.6g MB/s; %zu samples "
+                "#   segment %zu from %.0f B: alpha = %s, bandwidth = %s; %zu samples "
                 "%.0f..%.0f B, R^2 = %.6f, max rel err %.2f%%%s\n",
                 q + 1, pingpong.seg[q].from,
                 admin_fmt_time(pingpong.seg[q].alpha, t1, sizeof t1),
-                1.0 / pingpong.seg[q].beta / 1e6, segdiag[q].npoints, segdiag[q].m_lo,
+                admin_seg_bw(pingpong.seg[q].beta, bw, sizeof bw), segdiag[q].npoints,
+                segdiag[q].m_lo,
                 segdiag[q].m_hi, segdiag[q].r2, 100 * segdiag[q].max_rel_err,
                 admin_seg_spread(&segdiag[q], sp, sizeof sp));
     if (burst > 0)

@@ -210,6 +210,15 @@ const char *admin_call_what(double c)
     return c < 0 ? "a token bucket's refill between calls" : "host and MPI time per call";
 }
 
+const char *admin_seg_bw(double beta, char *buf, size_t sz)
+{
+    if (beta <= CT_P2P_FLAT_BETA)
+        snprintf(buf, sz, "none (flat: the latency sets these times)");
+    else
+        snprintf(buf, sz, "%.4g MB/s", 1.0 / beta / 1e6);
+    return buf;
+}
+
 const char *admin_flows_g(double a, char *buf, size_t sz)
 {
     if (a == 0 || a == 1)

@@ -371,9 +371,11 @@ int main(int argc, char **argv)
     const ct_p2p_curve *ppc = r.p2p_pingpong.nseg ? &r.p2p_pingpong : &r.p2p;
     printf("# p2p: %zu segment(s):", ppc->nseg);
     for (size_t q = 0; q < ppc->nseg; q++) {
-        printf(" [from %.0f B: alpha %.2f us, %.2f MB/s, R^2 %.4f, max err %.1f %%",
-               ppc->seg[q].from, ppc->seg[q].alpha * 1e6, 1e-6 / ppc->seg[q].beta,
-               r.p2p_seg[q].r2, 100 * r.p2p_seg[q].max_rel_err);
+        char bw[32] = "flat"; /* p2p.h: a segment the latency sets */
+        if (ppc->seg[q].beta > CT_P2P_FLAT_BETA)
+            snprintf(bw, sizeof bw, "%.2f MB/s", 1e-6 / ppc->seg[q].beta);
+        printf(" [from %.0f B: alpha %.2f us, %s, R^2 %.4f, max err %.1f %%", ppc->seg[q].from,
+               ppc->seg[q].alpha * 1e6, bw, r.p2p_seg[q].r2, 100 * r.p2p_seg[q].max_rel_err);
         if (r.p2p_seg[q].max_spread > 0)
             printf(", spread up to %.0f %%, worst miss %.2fx its spread",
                    100 * r.p2p_seg[q].max_spread, r.p2p_seg[q].max_err_spread);

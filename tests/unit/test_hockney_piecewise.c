@@ -258,6 +258,50 @@ static void test_spread_weights_measured_bucket(void **state)
     assert_true(sd[0].max_err_spread == 0); /* unweighted: not reported */
 }
 
+/* Small messages whose times the latency sets, a few % apart in either
+ * direction, are a segment of their own (session 21): measured ping-pong of
+ * doc/accuracy-runs/100m-burst112k-q45-s21 (100 Mbit/s, 112 KiB bucket;
+ * size, mean, best of 10). 0-4 KiB took 13.0, 11.0 and 12.1 us: their line
+ * slopes down, and until the slope was held at a floor there (PW_FLAT_BETA)
+ * no segment could end below 32 KiB. The fit then drew 0-32 KiB as one line
+ * (88 % off at 32 KiB) and 64 KiB-2 MiB as another, 14.99 MB/s on a
+ * 12.5 MB/s link (25 % off at 128 KiB), and read a 28 KiB burst. */
+static void test_flat_small_messages(void **state)
+{
+    (void)state;
+    static const ct_p2p_sample pp[] = {
+        {0, 1.29993e-05, 1.18425e-05},        {1024, 1.095125e-05, 9.9245e-06},
+        {4096, 1.20999e-05, 1.12915e-05},     {16384, 0.0003975462, 1.37855e-05},
+        {32768, 0.0013210397, 0.001298588},   {65536, 0.00267802815, 0.0026623575},
+        {131072, 0.00545466445, 0.005276098}, {262144, 0.0128231885, 0.012813149},
+        {524288, 0.0347995562, 0.03478809},   {1048576, 0.0787006026, 0.078677773},
+        {2097152, 0.166524079, 0.16651166}};
+    const size_t n = sizeof pp / sizeof pp[0];
+    ct_p2p_curve c, s;
+    ct_fit_diag d;
+    ct_err err;
+    assert_int_equal(ct_fit_hockney_piecewise(pp, n, NULL, &c, &d, NULL, &err), 0);
+    print_message("%zu segments, max err %.1f %%, top %.3f MB/s\n", c.nseg, 100 * d.max_rel_err,
+                  1e-6 / c.seg[c.nseg - 1].beta);
+    assert_int_equal(c.nseg, 3);
+    /* the latency segment: its mean, and a slope held at the floor */
+    assert_true(c.seg[0].beta == 1e-12);
+    assert_true(c.seg[0].alpha > 11e-6 && c.seg[0].alpha < 13e-6);
+    /* the sustained rate as the 1-2 MiB ping-pong gives it: 1 MiB in 87.82 ms */
+    close_rel(1.0 / c.seg[c.nseg - 1].beta, 1048576 / (0.166524079 - 0.0787006026), 0.005,
+              "sustained rate");
+    /* every size but the bimodal 16 KiB (spread 97 %) within 10 % */
+    for (size_t i = 0; i < n; i++)
+        if (pp[i].m != 16384)
+            assert_true(fabs(ct_p2p_time(&c, pp[i].m) - pp[i].t) < 0.10 * pp[i].t);
+    /* the burst is about the bucket (112 KiB) */
+    double burst = 0;
+    ct_p2p_sustained(&c, &s, &burst);
+    assert_true(burst > 96 * 1024 && burst < 128 * 1024);
+    /* without a latency range to hold (straight data) nothing changes: see
+     * test_straight_data_is_todays_fit */
+}
+
 /* The same relative spread everywhere is a constant weight: the curve equals
  * the papers' fit (least squares and the criterion are scale-free). */
 static void test_equal_spreads_change_nothing(void **state)
@@ -365,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_recovers_a_bend),
         cmocka_unit_test(test_recovers_three_segments),
         cmocka_unit_test(test_spread_weights_measured_bucket),
+        cmocka_unit_test(test_flat_small_messages),
         cmocka_unit_test(test_equal_spreads_change_nothing),
         cmocka_unit_test(test_sustained_curve),
         cmocka_unit_test(test_refuses_bad_input),

@@ -20,6 +20,12 @@
 
 #define CT_P2P_MAX_SEG 8
 
+/* The slope (s/byte) the piecewise fit holds a segment at when its times do
+ * not grow with the size (small messages the latency sets): 1 TB/s, faster
+ * than any copy, so the segment is its alpha and stays a Hockney line with
+ * beta > 0 (session 21; hockney_piecewise.c). */
+#define CT_P2P_FLAT_BETA 1e-12
+
 /* Segment k applies to sizes m >= from (bytes) up to the next segment's from.
  * seg[0].from is 0. alpha of a segment k >= 1 may be negative (a burst
  * allowance: the line only has to be positive over its own range). */
