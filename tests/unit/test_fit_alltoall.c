@@ -116,6 +116,27 @@ static void test_noisy_small_points(void **state)
 /* gamma(k, f) recovered from configurations with 1 and 2 tasks per node, and
  * a held-back configuration predicted; with 1 task per node only, flows move
  * with the incast degree and gamma_flows is reported unidentifiable. */
+/* 25 samples of the truth sig, 2 % noise: 1 task per node on 2, 4 and 8
+ * nodes, 2 tasks on 4 and 8 (the first 15 one task per node), 16-512 KiB. */
+static size_t incast_samples(const ct_a2a_sig *sig, ct_a2a_sample *s)
+{
+    const int32_t cfg[][2] = {{2, 1}, {4, 1}, {8, 1}, {4, 2}, {8, 2}};
+    const double sizes[] = {16384, 65536, 131072, 262144, 524288};
+    size_t n = 0;
+    rng_state = 5;
+    for (size_t c = 0; c < 5; c++)
+        for (size_t k = 0; k < 5; k++) {
+            double T = truth(cfg[c][0], cfg[c][1], sizes[k], A, B, sig);
+            double t = T * (1 + 0.02 * uniform_pm1());
+            s[n++] = (ct_a2a_sample){.nodes = cfg[c][0],
+                                     .tasks_per_node = cfg[c][1],
+                                     .m = sizes[k],
+                                     .t = t,
+                                     .t_min = t * (1 - 0.02)};
+        }
+    return n;
+}
+
 static void test_incast_recovery(void **state)
 {
     (void)state;
@@ -126,21 +147,8 @@ static void test_incast_recovery(void **state)
                             .gamma_incast = 0.1,
                             .gamma_flows = 0.012,
                             .flows_exp = 0.5};
-    const int32_t cfg[][2] = {{2, 1}, {4, 1}, {8, 1}, {4, 2}, {8, 2}};
-    const double sizes[] = {16384, 65536, 131072, 262144, 524288};
     ct_a2a_sample s[25];
-    size_t n = 0;
-    rng_state = 5;
-    for (size_t c = 0; c < 5; c++)
-        for (size_t k = 0; k < 5; k++) {
-            double T = truth(cfg[c][0], cfg[c][1], sizes[k], A, B, &sig);
-            double t = T * (1 + 0.02 * uniform_pm1());
-            s[n++] = (ct_a2a_sample){.nodes = cfg[c][0],
-                                     .tasks_per_node = cfg[c][1],
-                                     .m = sizes[k],
-                                     .t = t,
-                                     .t_min = t * (1 - 0.02)};
-        }
+    size_t n = incast_samples(&sig, s);
     ct_p2p_curve c;
     ct_p2p_single(&c, A, B);
     ct_a2a_fit_opts o;
@@ -219,21 +227,8 @@ static void test_flows_exponent(void **state)
     /* a linear truth fitted with the exponent 1: recovered, a = 1 carried */
     const ct_a2a_sig line = {
         .gamma = 1.05, .delta = 1e-3, .M = 32768, .gamma_incast = 0.1, .gamma_flows = 0.004};
-    const int32_t cfg[][2] = {{2, 1}, {4, 1}, {8, 1}, {4, 2}, {8, 2}};
-    const double sizes[] = {16384, 65536, 131072, 262144, 524288};
     ct_a2a_sample smp[25];
-    size_t n = 0;
-    rng_state = 5;
-    for (size_t c = 0; c < 5; c++)
-        for (size_t k = 0; k < 5; k++) {
-            double T = truth(cfg[c][0], cfg[c][1], sizes[k], A, B, &line);
-            double t = T * (1 + 0.02 * uniform_pm1());
-            smp[n++] = (ct_a2a_sample){.nodes = cfg[c][0],
-                                       .tasks_per_node = cfg[c][1],
-                                       .m = sizes[k],
-                                       .t = t,
-                                       .t_min = t * (1 - 0.02)};
-        }
+    size_t n = incast_samples(&line, smp);
     ct_p2p_curve c;
     ct_p2p_single(&c, A, B);
     ct_a2a_fit_opts o;

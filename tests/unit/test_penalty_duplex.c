@@ -191,6 +191,29 @@ static uint64_t lcg(uint64_t *s)
  * no limit (1 + 4 ε); a k_max above every degree changes nothing, one below
  * 1 leaves no term; the
  * registry reads the key duplex_incast_max_k; bad values are refused. */
+/* A cyclic ring on 4 nodes x 4 tasks: each node sends 4 messages to the
+ * next node and receives 4 from the previous one (one arc, mult 4). */
+static void cyclic_ring4(ct_graph *g)
+{
+    ct_graph_init(g, 4, NULL);
+    for (int a = 0; a < 4; a++)
+        ct_graph_add(g, a, (a + 1) % 4, 4, 1.0, NULL);
+}
+
+/* Through the registry, as a signature file sets it: m passes the model
+ * check and prices each of g's n arcs at p0[i] x factor. */
+static void registry_prices(const ct_penalty_model *m, const ct_graph *g, const double *p0,
+                            size_t n, double factor)
+{
+    ct_err err;
+    double p[64];
+    assert_true(n <= 64);
+    assert_int_equal(ct_model_check(m, &err), 0);
+    assert_int_equal(ct_penalties(m, g, p, &err), 0);
+    for (size_t i = 0; i < n; i++)
+        assert_true(fabs(p[i] - p0[i] * factor) < TOL * p0[i]);
+}
+
 static void test_incast_held_at_kmax(void **state)
 {
     (void)state;
@@ -221,10 +244,7 @@ static void test_incast_held_at_kmax(void **state)
     m.real[CT_DUPLEX_INCAST] = eps;
     m.real[CT_DUPLEX_INCAST_MAX_K] = 3.0;
     ct_err err;
-    assert_int_equal(ct_model_check(&m, &err), 0);
-    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
-    for (int i = 0; i < 30; i++)
-        assert_true(fabs(p[i] - p0[i] * (1 + 2 * eps)) < TOL * p0[i]);
+    registry_prices(&m, &g, p0, 30, 1 + 2 * eps);
     m.real[CT_DUPLEX_INCAST_MAX_K] = -1;
     assert_int_equal(ct_model_check(&m, &err), -1);
     assert_non_null(strstr(err.msg, "duplex_incast_max_k"));
@@ -253,9 +273,7 @@ static void test_flows_term(void **state)
     /* a cyclic ring on 4 nodes x 4 tasks: each node sends 4 messages to the
      * next node and receives 4 from the previous one (one arc, mult 4) */
     ct_graph g;
-    ct_graph_init(&g, 4, NULL);
-    for (int a = 0; a < 4; a++)
-        ct_graph_add(&g, a, (a + 1) % 4, 4, 1.0, NULL);
+    cyclic_ring4(&g);
     double p0[4], p[4];
     assert_int_equal(ct_duplex_penalties_kmax(0.2, 0.15, 0.0, &g, NULL, p0, NULL), 0);
     assert_int_equal(ct_duplex_penalties_kf(0.2, 0.15, 0.0, 0.0, 0.0, 0.0, &g, NULL, p, NULL), 0);
@@ -298,18 +316,13 @@ static void test_flows_term(void **state)
     ct_graph_free(&g);
 
     /* through the registry, as a signature file sets it; bad values named */
-    ct_graph_init(&g, 4, NULL);
-    for (int a = 0; a < 4; a++)
-        ct_graph_add(&g, a, (a + 1) % 4, 4, 1.0, NULL);
+    cyclic_ring4(&g);
     assert_int_equal(ct_duplex_penalties_kmax(0.2, 0.0, 0.0, &g, NULL, p0, NULL), 0);
     ct_penalty_model m = CT_DUPLEX_MODEL(0.2);
     m.real[CT_DUPLEX_FLOWS] = phi;
     m.real[CT_DUPLEX_FLOWS_MAX_F] = 3.0;
     ct_err err;
-    assert_int_equal(ct_model_check(&m, &err), 0);
-    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
-    for (int i = 0; i < 4; i++)
-        assert_true(fabs(p[i] - p0[i] * (1 + 2 * phi)) < TOL * p0[i]);
+    registry_prices(&m, &g, p0, 4, 1 + 2 * phi);
     m.real[CT_DUPLEX_FLOWS] = -0.1;
     assert_int_equal(ct_model_check(&m, &err), -1);
     assert_non_null(strstr(err.msg, "duplex_flows"));
@@ -358,9 +371,7 @@ static void test_flows_exponent(void **state)
     const double phi = 0.02;
     /* the cyclic ring of 4 nodes x 4 tasks: 4 flows a NIC each way */
     ct_graph g;
-    ct_graph_init(&g, 4, NULL);
-    for (int a = 0; a < 4; a++)
-        ct_graph_add(&g, a, (a + 1) % 4, 4, 1.0, NULL);
+    cyclic_ring4(&g);
     double p0[4], p[4], pl[4];
     assert_int_equal(ct_duplex_penalties_kf(0.2, 0.0, 0.0, 0.0, 0.0, 0.0, &g, NULL, p0, NULL), 0);
     /* a = 0.5: g(4) = (2 - 1)/0.5 = 2, so 1 + 2 φ instead of the line's 1 + 3 φ */
@@ -377,10 +388,7 @@ static void test_flows_exponent(void **state)
     m.real[CT_DUPLEX_FLOWS] = phi;
     m.real[CT_DUPLEX_FLOWS_EXP] = 0.5;
     ct_err err;
-    assert_int_equal(ct_model_check(&m, &err), 0);
-    assert_int_equal(ct_penalties(&m, &g, p, &err), 0);
-    for (int i = 0; i < 4; i++)
-        assert_true(fabs(p[i] - p0[i] * (1 + 2 * phi)) < TOL * p0[i]);
+    registry_prices(&m, &g, p0, 4, 1 + 2 * phi);
     ct_graph_free(&g);
     ct_graph_init(&g, 2, NULL);
     ct_graph_add(&g, 0, 1, 16, 1.0, NULL); /* 2 x 4 tasks' one way: 16 flows */
