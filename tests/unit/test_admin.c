@@ -263,8 +263,8 @@ static void test_show(void **state)
     /* and the Alltoall's gamma(k, f), its flows term in the file's shape
      * (flows_exponent 0.5, session 21), and per-call step (alltoall.h) */
     expect_in(r.out, "               gamma(k, f) = 1.1 + 0.15 (k-1) + 0.01 (f^0.5-1)/0.5 at a port "
-                     "with k peer nodes and f flows (our extension), held beyond the fit's k = 3, f = "
-                     "12\n"
+                     "with k peer nodes and f flows (our extension), held beyond the fit's k = "
+                     "3, f = 12\n"
                      "               call step 1.83 ms once a call (host and MPI time per call; "
                      "our extension)\n");
     done(&r);
