@@ -60,6 +60,14 @@ double ct_a2a_flows_term(double f, double a)
     return (pow(f, a) - 1.0) / a; /* Box & Cox (1964) power family, a in (0, 1) */
 }
 
+int ct_a2a_flows_exp_check(const char *name, double a, ct_err *err)
+{
+    if (!(a >= 0 && a <= 1))
+        return ct_err_set(err, "%s = %g (accepted: 0 for the line f - 1, or an exponent in (0, 1])",
+                          name, a);
+    return 0;
+}
+
 double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f)
 {
     if (s->gamma_incast == 0 && s->gamma_flows == 0)
@@ -192,11 +200,8 @@ int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, do
         if (!isfinite(chk[i].v) || chk[i].v < 0)
             return ct_err_set(err, "alltoall layout: %s = %g (accepted: a finite value >= 0)",
                               chk[i].name, chk[i].v);
-    if (!(s->flows_exp >= 0 && s->flows_exp <= 1))
-        return ct_err_set(err,
-                          "alltoall layout: flows_exp = %g (accepted: 0 for the line f - 1, or "
-                          "an exponent in (0, 1])",
-                          s->flows_exp);
+    if (ct_a2a_flows_exp_check("alltoall layout: flows_exp", s->flows_exp, err) < 0)
+        return -1;
     /* a size range's alpha may be negative (p2p.h); one message's time may not */
     if (!isfinite(alpha) || !(alpha + m * beta >= 0))
         return ct_err_set(err,

@@ -276,11 +276,8 @@ static int check_input(const ct_a2a_sample *s, size_t n, const ct_p2p_curve *p2p
                           "signature fit: spread_floor = %g, max_fit_err = %g (accepted: a "
                           "floor > 0 and a finite threshold)",
                           o->spread_floor, o->max_fit_err);
-    if (!(o->flows_exponent >= 0 && o->flows_exponent <= 1))
-        return ct_err_set(err,
-                          "signature fit: flows_exponent = %g (accepted: 0 for the line f - 1, "
-                          "or an exponent in (0, 1])",
-                          o->flows_exponent);
+    if (ct_a2a_flows_exp_check("signature fit: flows_exponent", o->flows_exponent, err) < 0)
+        return -1;
     int distinct = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i].nodes < 1 || s[i].tasks_per_node < 1 ||

@@ -201,8 +201,7 @@ static int count_flows(const ct_graph *g, const unsigned char *active, double **
 
 /* The flows term on penalties already computed (see the top of the file). */
 static int apply_flows(double flows, double f_max, double a, const ct_graph *g,
-                       const unsigned char *active,
-                       double *penalty, ct_err *err)
+                       const unsigned char *active, double *penalty, ct_err *err)
 {
     if (flows == 0 || g->ncomm == 0)
         return 0;
@@ -410,8 +409,6 @@ int ct_duplex_penalties_ex(double duplex, const ct_graph *g, const unsigned char
     return duplex_fill(duplex, g, active, NULL, NULL, NULL, penalty, err);
 }
 
-/* The whole model: the filling (one switch: t NULL; a tree: t and the
- * routes off/path), then its incast and flows terms; one entry for both. */
 /* One relative term's coefficient (key = v) and where it is held (max_key =
  * max, a count of `what`), checked. */
 static int check_term(const char *key, double v, const char *max_key, double max,
@@ -425,6 +422,8 @@ static int check_term(const char *key, double v, const char *max_key, double max
     return 0;
 }
 
+/* The whole model: the filling (one switch: t NULL; a tree: t and the
+ * routes off/path), then its incast and flows terms; one entry for both. */
 static int duplex_incast_fill(double duplex, double incast, double k_max, double flows,
                               double f_max, double a, const ct_graph *g,
                               const unsigned char *active,
@@ -434,11 +433,8 @@ static int duplex_incast_fill(double duplex, double incast, double k_max, double
     if (check_term("duplex_incast", incast, "duplex_incast_max_k", k_max, "peer nodes", err) < 0 ||
         check_term("duplex_flows", flows, "duplex_flows_max_f", f_max, "flows", err) < 0)
         return -1;
-    if (!(a >= 0 && a <= 1))
-        return ct_err_set(err,
-                          "duplex_flows_exponent = %g (accepted: 0 for the line f - 1, or an "
-                          "exponent in (0, 1])",
-                          a);
+    if (ct_a2a_flows_exp_check("duplex_flows_exponent", a, err) < 0)
+        return -1;
     if (duplex_fill(duplex, g, active, t, off, path, penalty, err) < 0)
         return -1;
     if (apply_incast(incast, k_max, g, active, penalty, err) < 0)

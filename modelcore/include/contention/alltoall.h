@@ -52,6 +52,10 @@ typedef struct ct_a2a_sig {
  * (f^a - 1) / a otherwise. Shared by the Alltoall (gamma(k, f)) and the
  * duplex model's flows term, so both price a NIC's flows alike. */
 double ct_a2a_flows_term(double f, double a);
+/* Checks such an exponent: 0 (the line) or a in (0, 1]; else -1 with
+ * "<name> = <a> (accepted: ...)". One rule for the fit's option, the
+ * signature's flows_exp and the duplex model's duplex_flows_exponent. */
+int ct_a2a_flows_exp_check(const char *name, double a, ct_err *err);
 
 /* gamma(k, f) of the extension above, k and f held at k_max, f_max when those
  * are set, the flows term shaped by flows_exp; exactly s->gamma when
