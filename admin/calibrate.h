@@ -89,6 +89,7 @@ typedef struct plan {
     int conflicts;
     int wide_pingpong; /* --incast / --p2p-segments: sizes from 0 to 2M for the segments */
     int flow_tasks; /* > C: the Alltoall of 2 nodes x flow_tasks tasks (calib_flow_tasks) */
+    int incast_tasks; /* > C: the Alltoall of 3 nodes x incast_tasks (calib_incast_tasks) */
 } plan;
 
 /* The tasks per node of the many-flow step (our extension, issue 12): the
@@ -98,6 +99,16 @@ typedef struct plan {
  * at most the nodes' CPUs. `asked` > 0 is taken as given, 0 = none, -1 =
  * auto. Returns 0 when the step adds nothing (T <= C). */
 int calib_flow_tasks(long asked, int N, int C, long cpus);
+/* The tasks per node of the incast many-flow step (our extension, issue 12,
+ * session 24): the Alltoall of 3 nodes, incast degree 2, with about as many
+ * remote flows a port, 2 T^2, as the largest configuration, C^2 (N - 1):
+ * T = ceil(C sqrt((N - 1) / 2)), at most the nodes' CPUs. There the flows
+ * into a port come from two senders at once and the port's queue, not a
+ * sender's NIC, takes their excess (doc/accuracy-notes.md, session 23: TCP
+ * incast). Measured with the many-flow step (flow_tasks > C) on N >= 4
+ * nodes only (on 3 the largest configuration is itself at incast degree 2).
+ * Returns 0 when the step adds nothing (T <= C). */
+int calib_incast_tasks(int flow_tasks, int N, int C, long cpus);
 /* The steps for N nodes x C tasks inside allocation jobid (and the
  * many-flow step when p->flow_tasks > C). */
 void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);

@@ -126,6 +126,16 @@ int calib_flow_tasks(long asked, int N, int C, long cpus)
     return t > C ? (int)t : 0;
 }
 
+int calib_incast_tasks(int flow_tasks, int N, int C, long cpus)
+{
+    if (flow_tasks <= C || N < 4)
+        return 0;
+    long t = (long)ceil(C * sqrt((N - 1) / 2.0) - 1e-9);
+    if (cpus > 0 && t > cpus)
+        t = cpus;
+    return t > C ? (int)t : 0;
+}
+
 void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
 {
     char b1[32], b2[32];
@@ -178,6 +188,14 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
         s = alltoall_step(p, 2, t, msum, jobid);
         snprintf(s->label, sizeof s->label,
                  "Alltoall, 2 nodes x %d tasks (%d flows a port), %d sizes", t, t * t, p->nsizes);
+    }
+    /* the incast many-flow step (calib_incast_tasks): 3 nodes, incast degree 2 */
+    if (p->incast_tasks > C && N >= 4) {
+        int t = p->incast_tasks;
+        s = alltoall_step(p, 3, t, msum, jobid);
+        snprintf(s->label, sizeof s->label,
+                 "Alltoall, 3 nodes x %d tasks (%d flows a port from 2 nodes), %d sizes", t,
+                 2 * t * t, p->nsizes);
     }
 
     /* conflict schemes of paper 001 §IV-B / §V-A */
@@ -821,7 +839,14 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
         fprintf(info, "calibrate: many-flow step: 2 nodes x %d tasks, %d remote flows a port "
                       "(the largest configuration has %ld at incast degree %ld)\n",
                 P->flow_tasks, P->flow_tasks * P->flow_tasks, C * C * (N - 1), N - 1);
-    int rc = allocate(a, N, P->flow_tasks > C ? P->flow_tasks : C, r, info);
+    P->incast_tasks = calib_incast_tasks(P->flow_tasks, (int)N, (int)C, cpus);
+    if (P->incast_tasks)
+        fprintf(info, "calibrate: incast many-flow step: 3 nodes x %d tasks, %d remote flows a "
+                      "port from 2 nodes\n",
+                P->incast_tasks, 2 * P->incast_tasks * P->incast_tasks);
+    int most = P->flow_tasks > C ? P->flow_tasks : (int)C;
+    most = P->incast_tasks > most ? P->incast_tasks : most;
+    int rc = allocate(a, N, most, r, info);
     if (rc != ADMIN_OK)
         return rc;
     calib_build_plan(P, (int)N, (int)C, r->jobid, a->quick);

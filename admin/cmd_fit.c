@@ -443,6 +443,15 @@ int cmd_fit(int argc, char **argv)
         ao.min_m = incast ? co.saturated_m : 0;
         ao.max_fit_err = max_err_pct / 100;
         ao.force = force;
+        int32_t sn, st; /* the incast-loss term (alltoall.h), as calibrate fits it */
+        if (incast && ct_calib_incast_step(a2a, na2a, &sn, &st)) {
+            double f0 = 1.0, f1 = ct_a2a_uniform_flows(sn, st);
+            for (size_t i = 0; i < na2a; i++)
+                if (a2a[i].nodes >= 3 && !(a2a[i].nodes == sn && a2a[i].tasks_per_node == st))
+                    f0 = fmax(f0, ct_a2a_uniform_flows(a2a[i].nodes, a2a[i].tasks_per_node));
+            if (f1 > f0)
+                ao.loss_min_f = f0, ao.loss_max_f = f1;
+        }
         if (robust) {
             if (ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err) < 0) {
                 admin_fail(CMD, "Alltoall signature fit: %s", err.msg);
@@ -539,6 +548,10 @@ int cmd_fit(int argc, char **argv)
                     sig.gamma, sig.gamma_incast, sig.gamma_flows,
                     admin_flows_g(sig.flows_exp, t1, sizeof t1), arep.note[0] ? "; " : "",
                     arep.note);
+        if (sig.gamma_loss > 0) /* alltoall.h: session 24 */
+            fprintf(o, "#   incast loss: + %.6g (k-1) at >= %.0f flows a port from k >= 2 nodes, "
+                       "none at <= %.0f (our extension)\n",
+                    sig.gamma_loss, sig.loss_max_f, sig.loss_min_f);
         if (sig.call != 0)
             fprintf(o, "#   per-call step %s (%s; our extension), fitted on m >= %s\n",
                     admin_fmt_time(sig.call, t2, sizeof t2), admin_call_what(sig.call),

@@ -55,6 +55,10 @@ static void text_fabric(const ct_fabric *f)
                 printf(", held beyond the fit's %s", admin_fit_range(&f->alltoall, b1, sizeof b1));
             putchar('\n');
         }
+        if (f->alltoall.gamma_loss != 0) /* alltoall.h: our extension, session 24 */
+            printf("               incast loss: + %.6g (k-1) at a port with k >= 2 peer nodes "
+                   "and >= %.0f flows, none at <= %.0f flows, linear between (our extension)\n",
+                   f->alltoall.gamma_loss, f->alltoall.loss_max_f, f->alltoall.loss_min_f);
         if (f->alltoall.call != 0) /* alltoall.h: our extension, session 16 */
             printf("               call step %s once a call (%s; our extension)\n",
                    admin_fmt_time(f->alltoall.call, t1, sizeof t1), admin_call_what(f->alltoall.call));
@@ -193,6 +197,9 @@ static void json_fabric(const ct_fabric *f)
         json_num("incast_max_k", f->alltoall.k_max, &fa); /* 0: no limit */
         json_num("flows_max_f", f->alltoall.f_max, &fa);
         json_num("flows_exponent", f->alltoall.flows_exp, &fa); /* 0: the line f - 1 */
+        json_num("gamma_loss", f->alltoall.gamma_loss, &fa); /* 0: none (alltoall.h) */
+        json_num("loss_min_f", f->alltoall.loss_min_f, &fa);
+        json_num("loss_max_f", f->alltoall.loss_max_f, &fa);
         json_key("date", &fa);
         if (f->a2a_date[0])
             admin_json_string(stdout, f->a2a_date);

@@ -243,6 +243,8 @@ const char *admin_jackknife(const ct_a2a_fit_report *rep, const ct_a2a_sig *s, c
         JK_ADD(", gamma_incast %.4g +- %.2g", s->gamma_incast, rep->jk_gamma_incast);
     if (s->gamma_flows > 0 || (rep->incast_identified & 2))
         JK_ADD(", gamma_flows %.4g +- %.2g", s->gamma_flows, rep->jk_gamma_flows);
+    if (s->gamma_loss > 0 || (rep->incast_identified & 4))
+        JK_ADD(", gamma_loss %.4g +- %.2g", s->gamma_loss, rep->jk_gamma_loss);
     if (s->delta > 0 || rep->jk_delta > 0)
         JK_ADD(", delta %s +- %s", admin_fmt_time(s->delta, t1, sizeof t1),
                admin_fmt_time(rep->jk_delta, t2, sizeof t2));

@@ -402,10 +402,14 @@ int main(int argc, char **argv)
         char gf[48] = "";
         if (r.sig.flows_exp > 0 && r.sig.flows_exp < 1) /* alltoall.h: the flows term's shape */
             snprintf(gf, sizeof gf, " x (f^%.4g-1)/%.4g", r.sig.flows_exp, r.sig.flows_exp);
-        printf("# signature: gamma %.4f, gamma_incast %.4f, gamma_flows %.5f%s, delta %.1f us, "
+        char gl[80] = "";
+        if (r.sig.gamma_loss > 0) /* alltoall.h: the incast-loss term, session 24 */
+            snprintf(gl, sizeof gl, ", gamma_loss %.4f (flows %.0f to %.0f, k >= 2)",
+                     r.sig.gamma_loss, r.sig.loss_min_f, r.sig.loss_max_f);
+        printf("# signature: gamma %.4f, gamma_incast %.4f, gamma_flows %.5f%s%s, delta %.1f us, "
                "M %.0f B, call step %.0f us (fitted on m >= %.0f KiB%s); training max err "
                "%.1f %%%s%s\n",
-               r.sig.gamma, r.sig.gamma_incast, r.sig.gamma_flows, gf, r.sig.delta * 1e6,
+               r.sig.gamma, r.sig.gamma_incast, r.sig.gamma_flows, gf, gl, r.sig.delta * 1e6,
                r.sig.M, r.sig.call * 1e6, r.fit_min_m / 1024,
                r.a2a_rep.call_dropped ? "; step dropped" : "", 100 * r.a2a_diag.max_rel_err,
                r.a2a_rep.over_threshold ? "; OVER THRESHOLD: " : "",

@@ -68,10 +68,27 @@ int ct_a2a_flows_exp_check(const char *name, double a, ct_err *err)
     return 0;
 }
 
+double ct_a2a_loss_share(const ct_a2a_sig *s, double k, double f)
+{
+    double span = s->loss_max_f - s->loss_min_f;
+    if (!(k >= 2.0) || !(span > 0) || !(f > s->loss_min_f))
+        return 0.0;
+    /* 2 (k - 1) / k: at a port whose k senders send at once it takes up to
+     * k times its line rate and serves one, so the share of their segments
+     * it must drop once its queue is full is (k - 1) / k; 1 at the step's
+     * k = 2, at most 2; k held at the largest incast degree fitted (k_max) */
+    if (s->k_max > 0)
+        k = fmin(k, fmax(2.0, s->k_max));
+    return 2.0 * (k - 1.0) / k * fmin(1.0, (f - s->loss_min_f) / span);
+}
+
 double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f)
 {
-    if (s->gamma_incast == 0 && s->gamma_flows == 0)
+    if (s->gamma_incast == 0 && s->gamma_flows == 0 && s->gamma_loss == 0)
         return s->gamma; /* 000 eq. 5: one gamma for the fabric */
+    /* this project's extension (session 24): the incast-loss term at the raw
+     * k, f (its own share holds beyond loss_max_f) */
+    double loss = s->gamma_loss > 0 ? s->gamma_loss * ct_a2a_loss_share(s, k, f) : 0.0;
     /* this project's extension: gamma(k, f) = gamma0 + g_k (k-1) + g_f g_a(f),
      * g_a(f) = f - 1 or (f^a - 1)/a (alltoall.h), each term held beyond the
      * k, f it was fitted on */
@@ -80,7 +97,7 @@ double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f)
     if (s->f_max > 0)
         f = fmin(f, s->f_max);
     return s->gamma + s->gamma_incast * fmax(0.0, k - 1.0) +
-           s->gamma_flows * ct_a2a_flows_term(f, s->flows_exp);
+           s->gamma_flows * ct_a2a_flows_term(f, s->flows_exp) + loss;
 }
 
 /* Per-communication cost at a node whose port has incast degree k and f
@@ -144,7 +161,7 @@ double ct_a2a_layout_lower_bound(const int32_t *tasks, int32_t nnodes, double al
                                  double m, double intra_bw)
 {
     /* 000 Prop. 1 generalised: gamma = 1, no delta */
-    ct_a2a_sig free_of_contention = {1.0, 0.0, INFINITY, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    ct_a2a_sig free_of_contention = {.gamma = 1.0, .delta = 0.0, .M = INFINITY};
     return layout_time(tasks, nnodes, alpha, beta, &free_of_contention, m, intra_bw);
 }
 
@@ -195,13 +212,20 @@ int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, do
     } chk[] = {{"beta", beta},      {"m", m},
                {"gamma", s->gamma}, {"delta", s->delta}, {"M", s->M},
                {"gamma_incast", s->gamma_incast}, {"gamma_flows", s->gamma_flows},
-               {"k_max", s->k_max},   {"f_max", s->f_max}};
+               {"k_max", s->k_max},   {"f_max", s->f_max},
+               {"gamma_loss", s->gamma_loss}, {"loss_min_f", s->loss_min_f},
+               {"loss_max_f", s->loss_max_f}};
     for (size_t i = 0; i < sizeof chk / sizeof chk[0]; i++)
         if (!isfinite(chk[i].v) || chk[i].v < 0)
             return ct_err_set(err, "alltoall layout: %s = %g (accepted: a finite value >= 0)",
                               chk[i].name, chk[i].v);
     if (ct_a2a_flows_exp_check("alltoall layout: flows_exp", s->flows_exp, err) < 0)
         return -1;
+    if (s->gamma_loss > 0 && !(s->loss_max_f > s->loss_min_f))
+        return ct_err_set(err,
+                          "alltoall layout: gamma_loss = %g with loss flows %g to %g (accepted: "
+                          "loss_min_f < loss_max_f)",
+                          s->gamma_loss, s->loss_min_f, s->loss_max_f);
     /* a size range's alpha may be negative (p2p.h); one message's time may not */
     if (!isfinite(alpha) || !(alpha + m * beta >= 0))
         return ct_err_set(err,

@@ -90,6 +90,29 @@ int ct_calib_result_in_fit(const ct_calib_result *r, const ct_a2a_sample *s)
     return 0;
 }
 
+int ct_calib_incast_step(const ct_a2a_sample *a, size_t n, int32_t *nodes, int32_t *tpn)
+{
+    int32_t lo = 0, hi = 0, thi = 0, mn = 0, mt = 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i].m > 0) {
+            lo = (!lo || a[i].nodes < lo) ? a[i].nodes : lo;
+            hi = a[i].nodes > hi ? a[i].nodes : hi;
+        }
+    for (size_t i = 0; i < n; i++)
+        if (a[i].m > 0 && a[i].nodes == hi && tpn_of(&a[i]) > thi)
+            thi = tpn_of(&a[i]);
+    for (size_t i = 0; i < n; i++) {
+        int32_t t = tpn_of(&a[i]);
+        if (!(a[i].m > 0) || a[i].nodes <= lo || a[i].nodes >= hi || t <= thi)
+            continue;
+        if (!mn || ct_a2a_uniform_flows(a[i].nodes, t) > ct_a2a_uniform_flows(mn, mt))
+            mn = a[i].nodes, mt = t;
+    }
+    *nodes = mn;
+    *tpn = mt;
+    return mn != 0;
+}
+
 /* incast mode: 1 task per node on the smallest and largest node counts, the
  * largest node count at the smallest measured tasks per node >= 2, and the
  * smallest node count at its largest tasks per node when that puts more
@@ -135,6 +158,23 @@ static void choose_fit_cfgs(const ct_a2a_sample *a, size_t n, ct_calib_result *r
         ct_a2a_uniform_flows(lo1, tf) > (hi2 ? ct_a2a_uniform_flows(hi2, t2) : 1.0)) {
         r->fit_cfg[r->nfit_cfg][0] = lo1;
         r->fit_cfg[r->nfit_cfg++][1] = tf;
+    }
+    /* the incast many-flow step (session 24; ct_calib_incast_step) */
+    int32_t mn = 0, mt = 0;
+    r->loss_min_f = r->loss_max_f = 0;
+    if (ct_calib_incast_step(a, n, &mn, &mt) && r->nfit_cfg < 8) {
+        /* the incast-loss term's bounds (alltoall.h): from the most flows a
+         * port the other fitted configurations at incast degree >= 2 carry,
+         * to the step's */
+        double f0 = 1.0;
+        for (size_t c = 0; c < r->nfit_cfg; c++)
+            if (r->fit_cfg[c][0] >= 3)
+                f0 = fmax(f0, ct_a2a_uniform_flows(r->fit_cfg[c][0], r->fit_cfg[c][1]));
+        r->fit_cfg[r->nfit_cfg][0] = mn;
+        r->fit_cfg[r->nfit_cfg++][1] = mt;
+        double f1 = ct_a2a_uniform_flows(mn, mt);
+        if (f1 > f0)
+            r->loss_min_f = f0, r->loss_max_f = f1;
     }
 }
 
@@ -281,6 +321,8 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
         /* the per-call step (alltoall.h, our extension) is read where the
          * network time is well above it: the saturated range */
         ao.min_m = o.call_step ? o.saturated_m : 0;
+        ao.loss_min_f = r->loss_min_f; /* the incast many-flow step's term, when measured */
+        ao.loss_max_f = r->loss_max_f;
         frc = ct_fit_signature_robust(fit, nfit, &r->p2p, o.intra_bw, &ao, &r->sig, &r->a2a_rep,
                                       err);
         r->a2a_diag = r->a2a_rep.diag;

@@ -22,10 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* unknowns: gamma, gamma_incast, gamma_flows, delta, and the per-call step
- * (alltoall.h) as two non-negative parts, call = c+ - c- */
-#define NV 6
-enum { V_G = 0, V_GK = 1, V_GF = 2, V_D = 3, V_CP = 4, V_CN = 5 };
+/* unknowns: gamma, gamma_incast, gamma_flows, delta, the per-call step
+ * (alltoall.h) as two non-negative parts, call = c+ - c-, and the
+ * incast-loss term gamma_loss (alltoall.h, session 24) */
+#define NV 7
+enum { V_G = 0, V_GK = 1, V_GF = 2, V_D = 3, V_CP = 4, V_CN = 5, V_GL = 6 };
 
 void ct_a2a_fit_opts_default(ct_a2a_fit_opts *o)
 {
@@ -356,7 +357,7 @@ static double choose_M(const row *r, size_t n, const double *cand, size_t ncand,
  * in turn (Efron & Stein 1981). */
 static void jackknife(const row *r, size_t n, double M, unsigned used, ct_a2a_fit_report *rep)
 {
-    enum { JG, JK, JF, JD, JC, NJ };
+    enum { JG, JK, JF, JD, JC, JL, NJ };
     double *th = malloc((n ? n : 1) * NJ * sizeof *th); /* each refit's coefficients */
     size_t nj = 0;
     rep->jk_n = 0;
@@ -369,6 +370,7 @@ static void jackknife(const row *r, size_t n, double M, unsigned used, ct_a2a_fi
         double *t = th + nj++ * NJ;
         t[JG] = p[V_G], t[JK] = p[V_GK], t[JF] = p[V_GF], t[JD] = p[V_D];
         t[JC] = p[V_CP] - p[V_CN];
+        t[JL] = p[V_GL];
     }
     double se[NJ] = {0};
     for (int j = 0; j < NJ && nj >= 3; j++) {
@@ -389,6 +391,7 @@ static void jackknife(const row *r, size_t n, double M, unsigned used, ct_a2a_fi
     rep->jk_gamma_flows = se[JF];
     rep->jk_delta = se[JD];
     rep->jk_call = se[JC];
+    rep->jk_gamma_loss = se[JL];
 }
 
 /* The model's own scatter (relative), beyond the repetitions' spread: the
@@ -467,6 +470,10 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         goto out;
     }
     ct_a2a_sig zero = {.gamma = 0, .delta = 0, .M = 0};
+    /* the incast-loss term's share (alltoall.h) with the bounds asked for */
+    ct_a2a_sig lossb = {.loss_min_f = o.loss_min_f, .loss_max_f = o.loss_max_f};
+    int loss_asked = o.incast && isfinite(o.loss_min_f) && isfinite(o.loss_max_f) &&
+                     o.loss_min_f >= 0 && o.loss_max_f > o.loss_min_f;
     for (size_t i = 0; i < n; i++) {
         double a, b;
         ct_p2p_at(p2p, s[i].m, &a, &b);
@@ -478,6 +485,7 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         r[i].x[V_G] = X;
         r[i].x[V_GK] = X * fmax(0.0, k - 1.0);  /* alltoall.h: gamma_incast (k-1) */
         r[i].x[V_GF] = X * ct_a2a_flows_term(rr, o.flows_exponent); /* alltoall.h: g_a(f), f = r */
+        r[i].x[V_GL] = loss_asked ? X * ct_a2a_loss_share(&lossb, k, rr) : 0.0;
         r[i].x[V_D] = rr;
         r[i].k = k; /* both 0 on one node */
         r[i].f = rr;
@@ -545,6 +553,22 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         } else {
             note_add(rep, "gamma_flows not identifiable (flows per port move with the incast "
                           "degree: measure >= 2 tasks per node): kept 0");
+        }
+        if (allowed & (1u << V_GF))
+            kept |= 1u << V_GF;
+        /* the incast-loss term: only with its bounds, where a fitted row
+         * has a share of it and it is not another term in disguise */
+        if (loss_asked) {
+            int any = 0;
+            for (size_t i = 0; i < n; i++)
+                any |= r[i].fitted && r[i].x[V_GL] > 0;
+            if (any && !in_span(r, n, kept, V_GL)) {
+                allowed |= 1u << V_GL;
+                rep->incast_identified |= 4;
+            } else {
+                note_add(rep, "gamma_loss not identifiable (no fitted configuration past "
+                              "loss_min_f flows a port from 2 or more senders): kept 0");
+            }
         }
     }
     if (o.M_candidates && o.nM) {
@@ -646,6 +670,11 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     out->delta = best_p[V_D];
     out->M = out->delta > 0 ? bestM : 0.0; /* M means nothing without delta */
     out->call = best_p[V_CP] - best_p[V_CN]; /* alltoall.h: the per-call step, 0 unless fitted */
+    out->gamma_loss = best_p[V_GL];
+    if (out->gamma_loss > 0) { /* alltoall.h: the bounds it was fitted with */
+        out->loss_min_f = o.loss_min_f;
+        out->loss_max_f = o.loss_max_f;
+    }
     /* alltoall.h: the k, f the incast terms were fitted up to; beyond them
      * they hold (no extrapolation of a line past its data) */
     for (size_t i = 0; i < n; i++) {

@@ -67,6 +67,10 @@ static const numfield a2a_fields[] = {
     {"flows_max_f", FOFF(alltoall.f_max), CONV_PLAIN, 0, 0, 0, 1e12, 0, 0},
     /* the flows term's exponent (alltoall.h, session 21); absent = 0, the line f - 1 */
     {"flows_exponent", FOFF(alltoall.flows_exp), CONV_PLAIN, 0, 0, 1, 1, 0, 0},
+    /* the incast-loss term and its flow bounds (alltoall.h, session 24); absent = 0, none */
+    {"gamma_loss", FOFF(alltoall.gamma_loss), CONV_PLAIN, 0, 0, 0, INFINITY, 0, 0},
+    {"loss_min_f", FOFF(alltoall.loss_min_f), CONV_PLAIN, 0, 0, 0, 1e12, 0, 0},
+    {"loss_max_f", FOFF(alltoall.loss_max_f), CONV_PLAIN, 0, 0, 0, 1e12, 0, 0},
 };
 static const numfield fabric_fields[] = {
     {"intra_node_bandwidth_MBps", FOFF(intra_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
@@ -715,11 +719,20 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
                                                "date",         "fitted_n",    "fit_max_rel_err",
                                                "gamma_incast", "gamma_flows", "call_us",
                                                "incast_max_k", "flows_max_f", "flows_exponent",
+                                               "gamma_loss",   "loss_min_f",  "loss_max_f",
                                                NULL};
         if (y_expect(c->name, a2a, Y_MAP, what, c->err) < 0 ||
             ymap_check_keys(c->name, a2a, what, a2a_keys, c->err) < 0 ||
             load_fields(c, a2a, what, a2a_fields, NF(a2a_fields), fab) < 0)
             return -1;
+        /* alltoall.h: the incast-loss term needs its flow bounds in order */
+        if (fab->alltoall.gamma_loss > 0 &&
+            !(fab->alltoall.loss_max_f > fab->alltoall.loss_min_f))
+            return y_err(c->err, c->name, ymap_get(a2a, "gamma_loss"),
+                         "%s.gamma_loss is %g with loss_min_f %g and loss_max_f %g (accepted: "
+                         "loss_min_f < loss_max_f, both given)",
+                         what, fab->alltoall.gamma_loss, fab->alltoall.loss_min_f,
+                         fab->alltoall.loss_max_f);
         char sw[CT_NAME_MAX + 80];
         if ((n = ymap_get(a2a, "date"))) {
             snprintf(sw, sizeof sw, "%s.date", what);
@@ -1055,6 +1068,13 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
         if (fab->a2a_date[0] && !date_ok(fab->a2a_date))
             return ct_err_set(err, "fabric '%s': alltoall.date '%s' (accepted: YYYY-MM-DD)",
                               fab->name, fab->a2a_date);
+        if (fab->alltoall.gamma_loss > 0 &&
+            !(fab->alltoall.loss_max_f > fab->alltoall.loss_min_f))
+            return ct_err_set(err,
+                              "fabric '%s': alltoall.gamma_loss = %g with loss_min_f = %g, "
+                              "loss_max_f = %g (accepted: loss_min_f < loss_max_f)",
+                              fab->name, fab->alltoall.gamma_loss, fab->alltoall.loss_min_f,
+                              fab->alltoall.loss_max_f);
         if (fab->a2a_fitted_n != 0 && fab->a2a_fitted_n < 2)
             return ct_err_set(err,
                               "fabric '%s': alltoall.fitted_n is %d (accepted: >= 2, or 0 "

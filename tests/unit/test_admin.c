@@ -265,6 +265,8 @@ static void test_show(void **state)
     expect_in(r.out, "               gamma(k, f) = 1.1 + 0.15 (k-1) + 0.01 (f^0.5-1)/0.5 at a port "
                      "with k peer nodes and f flows (our extension), held beyond the fit's k = "
                      "3, f = 12\n"
+                     "               incast loss: + 0.41 (k-1) at a port with k >= 2 peer nodes "
+                     "and >= 50 flows, none at <= 12 flows, linear between (our extension)\n"
                      "               call step 1.83 ms once a call (host and MPI time per call; "
                      "our extension)\n");
     done(&r);
@@ -275,6 +277,8 @@ static void test_show(void **state)
     assert_true(json_num(r.out, "gamma_incast") == 0.15);
     assert_true(json_num(r.out, "flows_max_f") == 12);
     assert_true(json_num(r.out, "flows_exponent") == 0.5);
+    assert_true(json_num(r.out, "gamma_loss") == 0.41); /* session 24 */
+    assert_true(json_num(r.out, "loss_min_f") == 12 && json_num(r.out, "loss_max_f") == 50);
     done(&r);
     r = run("show", "--config", CONF, NULL);
     assert_null(strstr(r.out, "exchange:")); /* none in the published signatures */
@@ -1044,6 +1048,39 @@ static void test_fit_threshold_and_extensions(void **state)
  * bucket's hinge, which is not judged. The segmented curve's first alpha is
  * 0 (clamped), which the papers' signature fit accepts (it refused it
  * before). */
+/* The incast many-flow step (session 24; tests/fixtures/calibrate/emu100-loss-s24):
+ * calibrate --from and fit --incast both take 3 x 5 as the configuration of
+ * the incast-loss term, from 4 x 2's 12 flows a port to its 50, and write it. */
+#define LOSS CT_FIXTURES "/calibrate/emu100-loss-s24/"
+static void test_incast_loss_step(void **state)
+{
+    (void)state;
+    result r = run("calibrate", "--fabric", "emu", "--from", LOSS, "--incast", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "fitted robustly on 2x1 4x1 4x2 2x7 3x5 at m >= 128 KiB");
+    expect_in(r.err, "(k-1) at 50 flows a port or more from k >= 2 nodes (0 at 12)");
+    expect_in(r.out, "gamma_loss: ");
+    expect_in(r.out, "loss_min_f: 12");
+    expect_in(r.out, "loss_max_f: 50");
+    done(&r);
+    r = run("fit", "--fabric", "emu", "--incast", "--force", "--p2p-segments", "4",
+            LOSS "pingpong.csv", LOSS "alltoall-2x1.csv", LOSS "alltoall-4x1.csv",
+            LOSS "alltoall-4x2.csv", LOSS "alltoall-2x7.csv", LOSS "alltoall-3x5.csv", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "#   incast loss: + ");
+    expect_in(r.out, "(k-1) at >= 50 flows a port from k >= 2 nodes, none at <= 12");
+    expect_in(r.out, "loss_max_f: 50");
+    done(&r);
+    /* without the step's file: no term, and none written */
+    r = run("fit", "--fabric", "emu", "--incast", "--force", "--p2p-segments", "4",
+            LOSS "pingpong.csv", LOSS "alltoall-2x1.csv", LOSS "alltoall-4x1.csv",
+            LOSS "alltoall-4x2.csv", LOSS "alltoall-2x7.csv", NULL);
+    expect_status(&r, 0);
+    expect_not_in(r.out, "incast loss");
+    expect_not_in(r.out, "gamma_loss");
+    done(&r);
+}
+
 #define QUIET CT_FIXTURES "/calibrate/emu100-quiet-s7/"
 static void test_p2p_miss_flagged(void **state)
 {
@@ -1503,6 +1540,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_tree_duplex),
         cmocka_unit_test(test_calibrate_tree_times),
         cmocka_unit_test(test_p2p_miss_flagged),
+        cmocka_unit_test(test_incast_loss_step),
         cmocka_unit_test(test_topology_import),
         cmocka_unit_test(test_report),
     };

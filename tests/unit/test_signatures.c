@@ -100,6 +100,9 @@ static const bad_case bad_cases[] = {
      "fabrics.eth0.p2p.segments[0].from_bytes is 64 (accepted: 0 for the first segment)"},
     {"bad_segment_negative_time.yaml", 9, 40,
      "fabrics.eth0.p2p.segments[1].alpha_us is -20: the segment's time at from_bytes is -10 us"},
+    {"bad_loss_bounds.yaml", 5, 65,
+     "fabrics.eth0.alltoall.gamma_loss is 0.4 with loss_min_f 50 and loss_max_f 12 (accepted: "
+     "loss_min_f < loss_max_f, both given)"},
     {"bad_gamma_incast.yaml", 5, 67, "fabrics.eth0.alltoall.gamma_incast is -0.1 (accepted: a "
                                      "number >= 0)"},
     /* topology section (issue 14) */
@@ -974,6 +977,9 @@ static void test_segments_and_incast(void **state)
     assert_true(f->alltoall.call == 1830e-6);
     assert_true(f->alltoall.k_max == 3 && f->alltoall.f_max == 12);
     assert_true(f->alltoall.flows_exp == 0.5); /* session 21: the flows term's shape */
+    /* session 24: the incast-loss term and its flow bounds */
+    assert_true(f->alltoall.gamma_loss == 0.41 && f->alltoall.loss_min_f == 12 &&
+                f->alltoall.loss_max_f == 50);
     /* without segments the accessor gives the fabric's single alpha, beta */
     ct_fabric g;
     ct_fabric_init(&g);
@@ -994,6 +1000,11 @@ static void test_segments_and_incast(void **state)
     h.p2p_segments.seg[1].from = 0;
     assert_int_equal(ct_fabric_validate(&h, &err), -1);
     assert_non_null(strstr(err.msg, "p2p.segments"));
+    /* and the incast-loss term's bounds */
+    h = *f;
+    h.alltoall.loss_max_f = 12;
+    assert_int_equal(ct_fabric_validate(&h, &err), -1);
+    assert_non_null(strstr(err.msg, "alltoall.gamma_loss = 0.41 with loss_min_f = 12"));
     ct_sigfile_free(&sf);
     roundtrip_file(SIGDIR "valid_segments.yaml");
 }

@@ -46,7 +46,32 @@ typedef struct ct_a2a_sig {
      * f - 1, the form every signature written before session 21 was fitted
      * with (the published signatures have no flows term). */
     double flows_exp;
+    /* The incast-loss term (this project's extension, issue 12, session 24):
+     * where a port's remote flows come from two or more senders at once
+     * (k >= 2) and are many, the switch port's queue overflows and TCP loses
+     * whole windows, recovered by retransmission timeouts (TCP incast; the
+     * 4 x 4 Alltoall on shallow queues, doc/accuracy-notes.md sessions 23-24).
+     * gamma(k, f) gains
+     *   gamma_loss * 2 (k - 1) / k * clamp((f - loss_min_f) / (loss_max_f - loss_min_f), 0, 1)
+     * for k >= 2 (k held at k_max when set), read at calibrate's incast
+     * many-flow step (3 nodes: k = 2, where 2 (k - 1) / k = 1, loss_max_f
+     * flows a port) against the most flows of the other configurations
+     * fitted at k >= 2 (loss_min_f): 0 at or below loss_min_f, gamma_loss at
+     * loss_max_f flows from two nodes, held beyond. The factor: while its k
+     * senders send at once a port takes up to k times its line rate and
+     * serves one, so once its queue is full it drops (k - 1) / k of what
+     * arrives; bounded (at most twice the step's), so a signature calibrated
+     * on 4 nodes does not grow it without limit on 64. 0 = no such term (the
+     * published signatures, and fits without that step). */
+    double gamma_loss;
+    double loss_min_f, loss_max_f;
 } ct_a2a_sig;
+
+/* The incast-loss term's weight of the extension above: 0 for k < 2 or
+ * f <= loss_min_f, 2 (k - 1) / k at f >= loss_max_f (k held at k_max when
+ * set), linear in f between; 0 when the signature has no such term
+ * (loss_max_f <= loss_min_f). */
+double ct_a2a_loss_share(const ct_a2a_sig *s, double k, double f);
 
 /* The flows term's g_a(f) above: 0 for f <= 1; f - 1 when a = 0 or a = 1;
  * (f^a - 1) / a otherwise. Shared by the Alltoall (gamma(k, f)) and the
@@ -58,8 +83,8 @@ double ct_a2a_flows_term(double f, double a);
 int ct_a2a_flows_exp_check(const char *name, double a, ct_err *err);
 
 /* gamma(k, f) of the extension above, k and f held at k_max, f_max when those
- * are set, the flows term shaped by flows_exp; exactly s->gamma when
- * gamma_incast and gamma_flows are 0. */
+ * are set, the flows term shaped by flows_exp, plus the incast-loss term;
+ * exactly s->gamma when gamma_incast, gamma_flows and gamma_loss are 0. */
 double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f);
 
 /* Contention-free lower bound (000 Proposition 1): (n-1)*alpha + (n-1)*beta*m.
@@ -99,8 +124,9 @@ double ct_a2a_uniform_flows(int32_t nodes, int32_t tasks_per_node);
 double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, double beta, double m,
                       const ct_a2a_sig *s, double intra_bw);
 /* ct_a2a_layout with its input checked: tasks[k] >= 0, at least one task,
- * finite beta, m, gamma, delta, M, gamma_incast, gamma_flows, all >= 0, a finite
- * call step (either sign), and
+ * finite beta, m, gamma, delta, M, gamma_incast, gamma_flows, gamma_loss, all
+ * >= 0 (gamma_loss > 0 with 0 <= loss_min_f < loss_max_f), a finite call step
+ * (either sign), and
  * alpha finite with alpha + m*beta >= 0 (a piecewise curve's segment may have
  * a negative alpha, p2p.h). Returns -1 with
  * a message naming the value at fault; the unchecked functions above return

@@ -128,6 +128,10 @@ typedef struct ct_calib_result {
     size_t nfit_cfg;
     int32_t fit_cfg[8][2];        /* nodes, tasks per node */
     double fit_min_m;              /* bytes: the smallest size fitted on (0: every size) */
+    /* incast mode: the incast-loss term's bounds (alltoall.h gamma_loss):
+     * the most flows a port among the other fit configurations at 3 nodes
+     * or more, and the incast many-flow step's; 0, 0 without that step */
+    double loss_min_f, loss_max_f;
     ct_calib_summary held_all;     /* over every held-back point */
     ct_calib_summary held_saturated; /* over held-back points with m >= saturated_m */
     /* incast mode: the most remote flows a NIC among the fit configurations,
@@ -136,6 +140,14 @@ typedef struct ct_calib_result {
     size_t nbeyond;
     ct_calib_beyond beyond[CT_CALIB_BEYOND_MAX];
 } ct_calib_result;
+
+/* The incast many-flow step among samples a (session 24; calibrate's
+ * 3 nodes x T): a node count strictly between the smallest and the largest
+ * measured, at more tasks per node than the largest node count was measured
+ * with, the one with the most remote flows a port; there the flows into a
+ * port come from two senders or more at once. Returns 1 with its nodes and
+ * tasks per node, 0 when the samples hold none. */
+int ct_calib_incast_step(const ct_a2a_sample *a, size_t n, int32_t *nodes, int32_t *tpn);
 
 /* 1 when sample s belongs to the fit configuration. */
 int ct_calib_in_fit(const ct_a2a_sample *s, int32_t fit_tasks_per_node, int32_t fit_nodes);

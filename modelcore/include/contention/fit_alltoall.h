@@ -46,6 +46,12 @@ typedef struct ct_a2a_fit_opts {
      * the 52 older ones alone; doc/models-alltoall.md); 0 or 1: the line
      * f - 1, as fitted before. */
     double flows_exponent;
+    /* The incast-loss term (alltoall.h gamma_loss; session 24): with incast
+     * and loss_max_f > loss_min_f, gamma_loss is fitted on the column
+     * X * ct_a2a_loss_share(k, f) and the signature carries both bounds.
+     * calibrate sets them from its incast many-flow step (ct_calib_result);
+     * 0, 0: no such term. */
+    double loss_min_f, loss_max_f;
     /* M candidates (NULL or nM = 0: 0 and every measured size). */
     const double *M_candidates;
     size_t nM;
@@ -72,7 +78,8 @@ typedef struct ct_a2a_fit_report {
      * others by more than their spread. 0: the fit is within the spreads. */
     double model_scatter;
     int over_threshold;     /* 1: max_err_trusted > max_fit_err (kept only with force) */
-    int incast_identified;  /* bit 0: gamma_incast, bit 1: gamma_flows could be fitted */
+    int incast_identified;  /* bit 0: gamma_incast, bit 1: gamma_flows, bit 2: gamma_loss
+                               could be fitted */
     int call_dropped;       /* 1: call_step asked for, dropped (see call_step) */
     double fit_min_m;       /* the fit range used: min_m, or 0 (every size) */
     /* Jackknife standard errors of the coefficients (our addition, session
@@ -82,7 +89,7 @@ typedef struct ct_a2a_fit_report {
      * How far one sample moves a term: a gamma_incast whose se is a large
      * part of it is read off noise (measure more repetitions). */
     size_t jk_n;
-    double jk_gamma, jk_gamma_incast, jk_gamma_flows, jk_delta, jk_call;
+    double jk_gamma, jk_gamma_incast, jk_gamma_flows, jk_delta, jk_call, jk_gamma_loss;
     char note[CT_ERR_MAX];  /* what was not identifiable, or the threshold warning */
 } ct_a2a_fit_report;
 
