@@ -134,7 +134,7 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
             fprintf(o, " (held beyond the fitted %s)",
                     admin_fit_range(&r->sig, t3, sizeof t3));
         if (r->sig.gamma_loss > 0) /* alltoall.h: the incast-loss term, session 24 */
-            fprintf(o, ", incast loss + %.4g (k-1) at %.0f flows a port or more from k >= 2 "
+            fprintf(o, ", incast loss + %.4g 2(k-1)/k at %.0f flows a port or more from k >= 2 "
                        "nodes (0 at %.0f)",
                     r->sig.gamma_loss, r->sig.loss_max_f, r->sig.loss_min_f);
         if (r->sig.call != 0) /* alltoall.h: the per-call step, our extension */

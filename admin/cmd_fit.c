@@ -549,7 +549,7 @@ int cmd_fit(int argc, char **argv)
                     admin_flows_g(sig.flows_exp, t1, sizeof t1), arep.note[0] ? "; " : "",
                     arep.note);
         if (sig.gamma_loss > 0) /* alltoall.h: session 24 */
-            fprintf(o, "#   incast loss: + %.6g (k-1) at >= %.0f flows a port from k >= 2 nodes, "
+            fprintf(o, "#   incast loss: + %.6g 2(k-1)/k at >= %.0f flows a port from k >= 2 nodes, "
                        "none at <= %.0f (our extension)\n",
                     sig.gamma_loss, sig.loss_max_f, sig.loss_min_f);
         if (sig.call != 0)

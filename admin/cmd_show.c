@@ -56,7 +56,7 @@ static void text_fabric(const ct_fabric *f)
             putchar('\n');
         }
         if (f->alltoall.gamma_loss != 0) /* alltoall.h: our extension, session 24 */
-            printf("               incast loss: + %.6g (k-1) at a port with k >= 2 peer nodes "
+            printf("               incast loss: + %.6g 2(k-1)/k at a port with k >= 2 peer nodes "
                    "and >= %.0f flows, none at <= %.0f flows, linear between (our extension)\n",
                    f->alltoall.gamma_loss, f->alltoall.loss_max_f, f->alltoall.loss_min_f);
         if (f->alltoall.call != 0) /* alltoall.h: our extension, session 16 */

@@ -265,7 +265,7 @@ static void test_show(void **state)
     expect_in(r.out, "               gamma(k, f) = 1.1 + 0.15 (k-1) + 0.01 (f^0.5-1)/0.5 at a port "
                      "with k peer nodes and f flows (our extension), held beyond the fit's k = "
                      "3, f = 12\n"
-                     "               incast loss: + 0.41 (k-1) at a port with k >= 2 peer nodes "
+                     "               incast loss: + 0.41 2(k-1)/k at a port with k >= 2 peer nodes "
                      "and >= 50 flows, none at <= 12 flows, linear between (our extension)\n"
                      "               call step 1.83 ms once a call (host and MPI time per call; "
                      "our extension)\n");
@@ -1058,7 +1058,7 @@ static void test_incast_loss_step(void **state)
     result r = run("calibrate", "--fabric", "emu", "--from", LOSS, "--incast", NULL);
     expect_status(&r, 0);
     expect_in(r.err, "fitted robustly on 2x1 4x1 4x2 2x7 3x5 at m >= 128 KiB");
-    expect_in(r.err, "(k-1) at 50 flows a port or more from k >= 2 nodes (0 at 12)");
+    expect_in(r.err, "2(k-1)/k at 50 flows a port or more from k >= 2 nodes (0 at 12)");
     expect_in(r.out, "gamma_loss: ");
     expect_in(r.out, "loss_min_f: 12");
     expect_in(r.out, "loss_max_f: 50");
@@ -1068,7 +1068,7 @@ static void test_incast_loss_step(void **state)
             LOSS "alltoall-4x2.csv", LOSS "alltoall-2x7.csv", LOSS "alltoall-3x5.csv", NULL);
     expect_status(&r, 0);
     expect_in(r.out, "#   incast loss: + ");
-    expect_in(r.out, "(k-1) at >= 50 flows a port from k >= 2 nodes, none at <= 12");
+    expect_in(r.out, "2(k-1)/k at >= 50 flows a port from k >= 2 nodes, none at <= 12");
     expect_in(r.out, "loss_max_f: 50");
     done(&r);
     /* without the step's file: no term, and none written */
