@@ -119,21 +119,17 @@ static void test_noisy_small_points(void **state)
         assert_true(fabs(ct_a2a_predict_sample(&s[i], &c, 0, &r) - s[i].t) / s[i].t < 0.03);
 }
 
-/* gamma(k, f) recovered from configurations with 1 and 2 tasks per node, and
- * a held-back configuration predicted; with 1 task per node only, flows move
- * with the incast degree and gamma_flows is reported unidentifiable. */
-/* 25 samples of the truth sig, 2 % noise: 1 task per node on 2, 4 and 8
- * nodes, 2 tasks on 4 and 8 (the first 15 one task per node), 16-512 KiB. */
-static size_t incast_samples(const ct_a2a_sig *sig, ct_a2a_sample *s)
+/* Samples of the truth sig with 2 % noise (seeded): every size of each
+ * configuration cfg[c] = {nodes, tasks per node}, in that order. */
+static size_t noisy_samples(const ct_a2a_sig *sig, const int32_t (*cfg)[2], size_t ncfg,
+                            const double *sizes, size_t nsizes, uint64_t seed, ct_a2a_sample *s)
 {
-    const int32_t cfg[][2] = {{2, 1}, {4, 1}, {8, 1}, {4, 2}, {8, 2}};
-    const double sizes[] = {16384, 65536, 131072, 262144, 524288};
     size_t n = 0;
-    rng_state = 5;
-    for (size_t c = 0; c < 5; c++)
-        for (size_t k = 0; k < 5; k++) {
-            double T = truth(cfg[c][0], cfg[c][1], sizes[k], A, B, sig);
-            double t = T * (1 + 0.02 * uniform_pm1());
+    rng_state = seed;
+    for (size_t c = 0; c < ncfg; c++)
+        for (size_t k = 0; k < nsizes; k++) {
+            double t = truth(cfg[c][0], cfg[c][1], sizes[k], A, B, sig) *
+                       (1 + 0.02 * uniform_pm1());
             s[n++] = (ct_a2a_sample){.nodes = cfg[c][0],
                                      .tasks_per_node = cfg[c][1],
                                      .m = sizes[k],
@@ -141,6 +137,18 @@ static size_t incast_samples(const ct_a2a_sig *sig, ct_a2a_sample *s)
                                      .t_min = t * (1 - 0.02)};
         }
     return n;
+}
+
+/* gamma(k, f) recovered from configurations with 1 and 2 tasks per node, and
+ * a held-back configuration predicted; with 1 task per node only, flows move
+ * with the incast degree and gamma_flows is reported unidentifiable. */
+/* 25 samples of the truth sig, 2 % noise: 1 task per node on 2, 4 and 8
+ * nodes, 2 tasks on 4 and 8 (the first 15 one task per node), 16-512 KiB. */
+static size_t incast_samples(const ct_a2a_sig *sig, ct_a2a_sample *s)
+{
+    static const int32_t cfg[][2] = {{2, 1}, {4, 1}, {8, 1}, {4, 2}, {8, 2}};
+    static const double sizes[] = {16384, 65536, 131072, 262144, 524288};
+    return noisy_samples(sig, cfg, 5, sizes, 5, 5, s);
 }
 
 /* The incast-loss term (alltoall.h, session 24): calibrate's configurations
@@ -152,21 +160,9 @@ static size_t incast_samples(const ct_a2a_sig *sig, ct_a2a_sample *s)
  * short by the loss it cannot see. */
 static size_t loss_samples(const ct_a2a_sig *sig, int with_step, ct_a2a_sample *s)
 {
-    const int32_t cfg[][2] = {{2, 1}, {4, 1}, {4, 2}, {2, 7}, {3, 5}};
-    const double sizes[] = {131072, 262144, 524288};
-    size_t n = 0;
-    rng_state = 11;
-    for (size_t c = 0; c < (with_step ? 5u : 4u); c++)
-        for (size_t k = 0; k < 3; k++) {
-            double t = truth(cfg[c][0], cfg[c][1], sizes[k], A, B, sig) *
-                       (1 + 0.02 * uniform_pm1());
-            s[n++] = (ct_a2a_sample){.nodes = cfg[c][0],
-                                     .tasks_per_node = cfg[c][1],
-                                     .m = sizes[k],
-                                     .t = t,
-                                     .t_min = t * (1 - 0.02)};
-        }
-    return n;
+    static const int32_t cfg[][2] = {{2, 1}, {4, 1}, {4, 2}, {2, 7}, {3, 5}};
+    static const double sizes[] = {131072, 262144, 524288};
+    return noisy_samples(sig, cfg, with_step ? 5 : 4, sizes, 3, 11, s);
 }
 
 static void test_incast_loss(void **state)
