@@ -443,15 +443,8 @@ int cmd_fit(int argc, char **argv)
         ao.min_m = incast ? co.saturated_m : 0;
         ao.max_fit_err = max_err_pct / 100;
         ao.force = force;
-        int32_t sn, st; /* the incast-loss term (alltoall.h), as calibrate fits it */
-        if (incast && ct_calib_incast_step(a2a, na2a, &sn, &st)) {
-            double f0 = 1.0, f1 = ct_a2a_uniform_flows(sn, st);
-            for (size_t i = 0; i < na2a; i++)
-                if (a2a[i].nodes >= 3 && !(a2a[i].nodes == sn && a2a[i].tasks_per_node == st))
-                    f0 = fmax(f0, ct_a2a_uniform_flows(a2a[i].nodes, a2a[i].tasks_per_node));
-            if (f1 > f0)
-                ao.loss_min_f = f0, ao.loss_max_f = f1;
-        }
+        if (incast) /* the incast-loss term (alltoall.h), as calibrate fits it */
+            ct_calib_loss_bounds(a2a, na2a, &ao.loss_min_f, &ao.loss_max_f);
         if (robust) {
             if (ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err) < 0) {
                 admin_fail(CMD, "Alltoall signature fit: %s", err.msg);

@@ -113,6 +113,23 @@ int ct_calib_incast_step(const ct_a2a_sample *a, size_t n, int32_t *nodes, int32
     return mn != 0;
 }
 
+int ct_calib_loss_bounds(const ct_a2a_sample *fit, size_t n, double *f0, double *f1)
+{
+    int32_t sn, st;
+    *f0 = *f1 = 0;
+    if (!ct_calib_incast_step(fit, n, &sn, &st))
+        return 0;
+    double lo = 1.0, hi = ct_a2a_uniform_flows(sn, st);
+    for (size_t i = 0; i < n; i++)
+        if (fit[i].m > 0 && fit[i].nodes >= 3 && !(fit[i].nodes == sn && tpn_of(&fit[i]) == st))
+            lo = fmax(lo, ct_a2a_uniform_flows(fit[i].nodes, tpn_of(&fit[i])));
+    if (!(hi > lo))
+        return 0;
+    *f0 = lo;
+    *f1 = hi;
+    return 1;
+}
+
 /* incast mode: 1 task per node on the smallest and largest node counts, the
  * largest node count at the smallest measured tasks per node >= 2, and the
  * smallest node count at its largest tasks per node when that puts more
@@ -161,20 +178,9 @@ static void choose_fit_cfgs(const ct_a2a_sample *a, size_t n, ct_calib_result *r
     }
     /* the incast many-flow step (session 24; ct_calib_incast_step) */
     int32_t mn = 0, mt = 0;
-    r->loss_min_f = r->loss_max_f = 0;
     if (ct_calib_incast_step(a, n, &mn, &mt) && r->nfit_cfg < 8) {
-        /* the incast-loss term's bounds (alltoall.h): from the most flows a
-         * port the other fitted configurations at incast degree >= 2 carry,
-         * to the step's */
-        double f0 = 1.0;
-        for (size_t c = 0; c < r->nfit_cfg; c++)
-            if (r->fit_cfg[c][0] >= 3)
-                f0 = fmax(f0, ct_a2a_uniform_flows(r->fit_cfg[c][0], r->fit_cfg[c][1]));
         r->fit_cfg[r->nfit_cfg][0] = mn;
         r->fit_cfg[r->nfit_cfg++][1] = mt;
-        double f1 = ct_a2a_uniform_flows(mn, mt);
-        if (f1 > f0)
-            r->loss_min_f = f0, r->loss_max_f = f1;
     }
 }
 
@@ -321,7 +327,9 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
         /* the per-call step (alltoall.h, our extension) is read where the
          * network time is well above it: the saturated range */
         ao.min_m = o.call_step ? o.saturated_m : 0;
-        ao.loss_min_f = r->loss_min_f; /* the incast many-flow step's term, when measured */
+        /* the incast many-flow step's term, when it was measured */
+        ct_calib_loss_bounds(fit, nfit, &r->loss_min_f, &r->loss_max_f);
+        ao.loss_min_f = r->loss_min_f;
         ao.loss_max_f = r->loss_max_f;
         frc = ct_fit_signature_robust(fit, nfit, &r->p2p, o.intra_bw, &ao, &r->sig, &r->a2a_rep,
                                       err);

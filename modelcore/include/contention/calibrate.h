@@ -128,9 +128,8 @@ typedef struct ct_calib_result {
     size_t nfit_cfg;
     int32_t fit_cfg[8][2];        /* nodes, tasks per node */
     double fit_min_m;              /* bytes: the smallest size fitted on (0: every size) */
-    /* incast mode: the incast-loss term's bounds (alltoall.h gamma_loss):
-     * the most flows a port among the other fit configurations at 3 nodes
-     * or more, and the incast many-flow step's; 0, 0 without that step */
+    /* incast mode: the incast-loss term's bounds (alltoall.h gamma_loss,
+     * ct_calib_loss_bounds over the fitted samples); 0, 0 without the step */
     double loss_min_f, loss_max_f;
     ct_calib_summary held_all;     /* over every held-back point */
     ct_calib_summary held_saturated; /* over held-back points with m >= saturated_m */
@@ -148,6 +147,13 @@ typedef struct ct_calib_result {
  * port come from two senders or more at once. Returns 1 with its nodes and
  * tasks per node, 0 when the samples hold none. */
 int ct_calib_incast_step(const ct_a2a_sample *a, size_t n, int32_t *nodes, int32_t *tpn);
+/* The incast-loss term's flow bounds (alltoall.h loss_min_f, loss_max_f)
+ * over the samples a fit takes: f0 the most remote flows a port among its
+ * configurations on 3 nodes or more other than the incast many-flow step,
+ * at least 1, f1 the step's. Returns 1 with both when the samples hold the
+ * step and f1 > f0; else 0 with both 0 (no such term). One rule for
+ * calibrate's fit and `fit --incast`. */
+int ct_calib_loss_bounds(const ct_a2a_sample *fit, size_t n, double *f0, double *f1);
 
 /* 1 when sample s belongs to the fit configuration. */
 int ct_calib_in_fit(const ct_a2a_sample *s, int32_t fit_tasks_per_node, int32_t fit_nodes);
