@@ -82,6 +82,11 @@ double ct_a2a_loss_share(const ct_a2a_sig *s, double k, double f)
     return 2.0 * (k - 1.0) / k * fmin(1.0, (f - s->loss_min_f) / span);
 }
 
+int ct_a2a_loss_bounds_ok(const ct_a2a_sig *s)
+{
+    return !(s->gamma_loss > 0) || s->loss_max_f > s->loss_min_f;
+}
+
 double ct_a2a_gamma_at(const ct_a2a_sig *s, double k, double f)
 {
     if (s->gamma_incast == 0 && s->gamma_flows == 0 && s->gamma_loss == 0)
@@ -221,7 +226,7 @@ int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, do
                               chk[i].name, chk[i].v);
     if (ct_a2a_flows_exp_check("alltoall layout: flows_exp", s->flows_exp, err) < 0)
         return -1;
-    if (s->gamma_loss > 0 && !(s->loss_max_f > s->loss_min_f))
+    if (!ct_a2a_loss_bounds_ok(s))
         return ct_err_set(err,
                           "alltoall layout: gamma_loss = %g with loss flows %g to %g (accepted: "
                           "loss_min_f < loss_max_f)",

@@ -726,8 +726,7 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
             load_fields(c, a2a, what, a2a_fields, NF(a2a_fields), fab) < 0)
             return -1;
         /* alltoall.h: the incast-loss term needs its flow bounds in order */
-        if (fab->alltoall.gamma_loss > 0 &&
-            !(fab->alltoall.loss_max_f > fab->alltoall.loss_min_f))
+        if (!ct_a2a_loss_bounds_ok(&fab->alltoall))
             return y_err(c->err, c->name, ymap_get(a2a, "gamma_loss"),
                          "%s.gamma_loss is %g with loss_min_f %g and loss_max_f %g (accepted: "
                          "loss_min_f < loss_max_f, both given)",
@@ -1068,8 +1067,7 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
         if (fab->a2a_date[0] && !date_ok(fab->a2a_date))
             return ct_err_set(err, "fabric '%s': alltoall.date '%s' (accepted: YYYY-MM-DD)",
                               fab->name, fab->a2a_date);
-        if (fab->alltoall.gamma_loss > 0 &&
-            !(fab->alltoall.loss_max_f > fab->alltoall.loss_min_f))
+        if (!ct_a2a_loss_bounds_ok(&fab->alltoall))
             return ct_err_set(err,
                               "fabric '%s': alltoall.gamma_loss = %g with loss_min_f = %g, "
                               "loss_max_f = %g (accepted: loss_min_f < loss_max_f)",

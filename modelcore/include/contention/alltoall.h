@@ -72,6 +72,10 @@ typedef struct ct_a2a_sig {
  * set), linear in f between; 0 when the signature has no such term
  * (loss_max_f <= loss_min_f). */
 double ct_a2a_loss_share(const ct_a2a_sig *s, double k, double f);
+/* 1 when the incast-loss term is absent or has its flow bounds in order
+ * (loss_min_f < loss_max_f); the one rule of the loader, ct_fabric_validate
+ * and ct_a2a_layout_checked. */
+int ct_a2a_loss_bounds_ok(const ct_a2a_sig *s);
 
 /* The flows term's g_a(f) above: 0 for f <= 1; f - 1 when a = 0 or a = 1;
  * (f^a - 1) / a otherwise. Shared by the Alltoall (gamma(k, f)) and the
