@@ -74,6 +74,9 @@ typedef struct step {
     size_t used;
     double work;         /* bytes through the busiest NIC, all repetitions */
     double est, took;    /* s */
+    int optional;        /* a fit without it is the one before it was added: the many-flow
+                          * steps; failed 3 times, it is skipped with a warning */
+    int skipped;         /* it failed 3 times and was skipped (its output FILE.failed) */
 } step;
 
 typedef struct plan {

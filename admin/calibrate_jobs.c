@@ -186,6 +186,7 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
     if (p->flow_tasks > C && N >= 2) {
         int t = p->flow_tasks;
         s = alltoall_step(p, 2, t, msum, jobid);
+        s->optional = 1; /* without it the fit takes 2 x C, as before session 19 */
         snprintf(s->label, sizeof s->label,
                  "Alltoall, 2 nodes x %d tasks (%d flows a port), %d sizes", t, t * t, p->nsizes);
     }
@@ -193,6 +194,7 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
     if (p->incast_tasks > C && N >= 4) {
         int t = p->incast_tasks;
         s = alltoall_step(p, 3, t, msum, jobid);
+        s->optional = 1; /* without it the fit has no incast-loss term, as before session 24 */
         snprintf(s->label, sizeof s->label,
                  "Alltoall, 3 nodes x %d tasks (%d flows a port from 2 nodes), %d sizes", t,
                  2 * t * t, p->nsizes);
@@ -785,9 +787,25 @@ static int run_steps(plan *P, const char *dir, FILE *info)
             char line[512] = "";
             if (grep_file(errq, "rror", line, sizeof line) < 0)
                 grep_file(errq, "", line, sizeof line);
-            fprintf(info, " failed\n");
-            return admin_fail(CMD, "step '%s' failed 3 times (exit %d)%s%s; its output: %s",
-                              s->label, st, line[0] ? ": " : "", line, errq);
+            if (!s->optional) {
+                fprintf(info, " failed\n");
+                return admin_fail(CMD, "step '%s' failed 3 times (exit %d)%s%s; its output: %s",
+                                  s->label, st, line[0] ? ": " : "", line, errq);
+            }
+            /* an optional step: the calibration goes on without it, and its
+             * partial output is kept aside, where --from does not read it */
+            char failed[PATH_MAX + 8];
+            snprintf(failed, sizeof failed, "%s.failed", outp);
+            if (rename(outp, failed) != 0 && errno != ENOENT)
+                unlink(outp);
+            s->skipped = 1;
+            fprintf(info, " failed 3 times: skipped\n");
+            fflush(info);
+            fprintf(stderr,
+                    "contention-admin calibrate: WARNING: step '%s' failed 3 times (exit %d)%s%s; "
+                    "skipped: the signature is fitted without it (its output: %s)\n",
+                    s->label, st, line[0] ? ": " : "", line, errq);
+            continue;
         }
         if (s->kind == ST_PINGPONG) {
             /* the measured bandwidth replaces the guess */
@@ -857,6 +875,8 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
     r->jobid[0] = '\0';
     for (int i = 0; i < P->n; i++) {
         char path[PATH_MAX];
+        if (P->steps[i].skipped)
+            continue; /* failed 3 times, optional: fitted without it */
         snprintf(path, sizeof path, "%s/%s", r->dir, P->steps[i].file);
         if (load_output(path, &r->d) != ADMIN_OK)
             return ADMIN_INVALID;

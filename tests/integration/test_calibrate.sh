@@ -25,7 +25,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 12
+tap_plan 16
 
 # 3 CPUs a node: room for the many-flow step (2 x 3 beside 2 tasks per node)
 out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 3 2>&1) || {
@@ -62,6 +62,28 @@ tap_like "$(cat "$WORK/sig.yaml")" 'partition: *emu|emu: *emu100|emu.*emu100' \
 tap_like "$(head -c 200 "$WORK/fit.svg")" '<svg' "the plot is an SVG"
 left=$(timeout 20 squeue -h -p emu -o %i)
 tap_is "$left" "" "no allocation left after a calibration"
+
+# an optional step that fails 3 times is skipped with a warning and the
+# calibration goes on (the Open MPI crash of a 14-rank step on the 2-core host,
+# session 25): here the many-flow step, 2 nodes x 3 tasks, through a bench
+# wrapper that refuses exactly that step
+printf '#!/bin/sh\nif [ "$SLURM_NNODES:$SLURM_NTASKS" = 2:6 ]; then echo "flaky-bench: refusing 2 x 3" >&2; exit 3; fi\nexec "%s" "$@"\n' \
+    "$BENCH" >"$WORK/flaky-bench"
+chmod +x "$WORK/flaky-bench"
+log=$(timeout 600 "$ADMIN" calibrate --fabric emu100 --partition emu --nodes 3 \
+    --tasks-per-node 2 --flow-tasks auto --sizes 128K,256K --reps 2 --conflict-size 256K \
+    --bench "$WORK/flaky-bench" --out "$WORK/skip.yaml" --raw "$WORK/raw-skip" 2>&1)
+rc=$?
+kept=$(cd "$WORK/raw-skip" 2>/dev/null && ls alltoall-2x3.csv alltoall-2x3.csv.failed 2>/dev/null | tr '\n' ' ')
+tap_is "$rc:$([ -s "$WORK/skip.yaml" ] && echo written):$kept" "0:written:alltoall-2x3.csv.failed " \
+    "a many-flow step that fails 3 times: calibrate exits 0, writes the signature, keeps the step's output aside"
+[ $rc -eq 0 ] || tap_diag "$log"
+tap_like "$log" "2 nodes x 3 tasks \\(9 flows a port\\), 2 sizes \\.\\.\\. retry 1 \\.\\.\\. retry 2 \\.\\.\\. failed 3 times: skipped" \
+    "the progress line says the step was skipped"
+tap_like "$log" "WARNING: step 'Alltoall, 2 nodes x 3 tasks \\(9 flows a port\\), 2 sizes' failed 3 times \\(exit [0-9]+\\).*skipped: the signature is fitted without it" \
+    "one warning names the step, its exit and that the fit goes on without it"
+refit=$("$ADMIN" calibrate --fabric emu100 --from "$WORK/raw-skip" --incast --max-fit-error 1000 2>&1)
+tap_like "$refit" 'fitted robustly on 2x1 3x1 3x2, ' "calibrate --from refits without the skipped step"
 
 # interrupted once the allocation exists: job cancelled, no output file
 "$ADMIN" calibrate --fabric emu100 --partition emu --nodes 3 --tasks-per-node 2 \
