@@ -71,16 +71,16 @@ printf '#!/bin/sh\nif [ "$SLURM_NNODES:$SLURM_NTASKS" = 2:6 ]; then echo "flaky-
     "$BENCH" >"$WORK/flaky-bench"
 chmod +x "$WORK/flaky-bench"
 log=$(timeout 600 "$ADMIN" calibrate --fabric emu100 --partition emu --nodes 3 \
-    --tasks-per-node 2 --flow-tasks auto --sizes 128K,256K --reps 2 --conflict-size 256K \
+    --tasks-per-node 2 --flow-tasks auto --sizes 32K,64K,128K,256K --reps 2 --conflict-size 256K \
     --bench "$WORK/flaky-bench" --out "$WORK/skip.yaml" --raw "$WORK/raw-skip" 2>&1)
 rc=$?
 kept=$(cd "$WORK/raw-skip" 2>/dev/null && ls alltoall-2x3.csv alltoall-2x3.csv.failed 2>/dev/null | tr '\n' ' ')
 tap_is "$rc:$([ -s "$WORK/skip.yaml" ] && echo written):$kept" "0:written:alltoall-2x3.csv.failed " \
     "a many-flow step that fails 3 times: calibrate exits 0, writes the signature, keeps the step's output aside"
 [ $rc -eq 0 ] || tap_diag "$log"
-tap_like "$log" "2 nodes x 3 tasks \\(9 flows a port\\), 2 sizes \\.\\.\\. retry 1 \\.\\.\\. retry 2 \\.\\.\\. failed 3 times: skipped" \
+tap_like "$log" "2 nodes x 3 tasks \\(9 flows a port\\), 4 sizes \\.\\.\\. retry 1 \\.\\.\\. retry 2 \\.\\.\\. failed 3 times: skipped" \
     "the progress line says the step was skipped"
-tap_like "$log" "WARNING: step 'Alltoall, 2 nodes x 3 tasks \\(9 flows a port\\), 2 sizes' failed 3 times \\(exit [0-9]+\\).*skipped: the signature is fitted without it" \
+tap_like "$log" "WARNING: step 'Alltoall, 2 nodes x 3 tasks \\(9 flows a port\\), 4 sizes' failed 3 times \\(exit [0-9]+\\).*skipped: the signature is fitted without it" \
     "one warning names the step, its exit and that the fit goes on without it"
 refit=$("$ADMIN" calibrate --fabric emu100 --from "$WORK/raw-skip" --incast --max-fit-error 1000 2>&1)
 tap_like "$refit" 'fitted robustly on 2x1 3x1 3x2, ' "calibrate --from refits without the skipped step"
