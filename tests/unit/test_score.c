@@ -709,6 +709,20 @@ static void test_alltoall_beyond_fit_noted(void **state)
     ct_alloc_free(&a);
 }
 
+/* The note ct_score gives a uniform Alltoall of 256 KiB on nodes x tpn. */
+static void alltoall_note(const ct_fabric *f, int32_t nodes, int32_t tpn, char *note, size_t n)
+{
+    ct_alloc a;
+    ct_score_request req;
+    ct_score_result r;
+    ct_err err = {{0}};
+    assert_int_equal(ct_alloc_uniform(nodes, tpn, &a, NULL), 0);
+    request(&req, &a, nodes * tpn, "alltoall", 262144);
+    assert_int_equal(ct_score(f, &req, &r, &err), 0);
+    snprintf(note, n, "%s", r.note);
+    ct_alloc_free(&a);
+}
+
 /* The incast-loss term, read at calibrate's 3-node step (k = 2), is carried
  * to k >= 3 by the model's 2 (k - 1) / k: a candidate that pays it there gets
  * a note; one at k = 2, one below the term's flows, or a signature without
@@ -717,42 +731,27 @@ static void test_alltoall_loss_carried_noted(void **state)
 {
     (void)state;
     static const char *const carried = "incast-loss term measured with 2 sending nodes";
+    char note[sizeof ((ct_score_result *)0)->note];
     ct_fabric f;
     ct_test_gige_fabric(&f);
     f.alltoall.gamma_loss = 0.5;
     f.alltoall.loss_min_f = 12; /* 4 x 2 */
     f.alltoall.loss_max_f = 50; /* 3 x 5 */
     f.alltoall.k_max = 3;
-    ct_alloc a;
-    ct_score_request req;
-    ct_score_result r;
-    ct_err err = {{0}};
     /* 4 x 4: k = 3, f = 4 (16 - 4) = 48 > 12: carried to 3 */
-    assert_int_equal(ct_alloc_uniform(4, 4, &a, NULL), 0);
-    request(&req, &a, 16, "alltoall", 262144);
-    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
-    assert_non_null(strstr(r.note, "incast-loss term measured with 2 sending nodes, carried to 3 "
-                                   "by 2(k-1)/k: the prediction extrapolates"));
-    ct_alloc_free(&a);
+    alltoall_note(&f, 4, 4, note, sizeof note);
+    assert_non_null(strstr(note, "incast-loss term measured with 2 sending nodes, carried to 3 "
+                                 "by 2(k-1)/k: the prediction extrapolates"));
     /* 3 x 5: k = 2, the step itself: no note */
-    assert_int_equal(ct_alloc_uniform(3, 5, &a, NULL), 0);
-    request(&req, &a, 15, "alltoall", 262144);
-    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
-    assert_null(strstr(r.note, carried));
-    ct_alloc_free(&a);
+    alltoall_note(&f, 3, 5, note, sizeof note);
+    assert_null(strstr(note, carried));
     /* 4 x 2: k = 3 but f = 12, not above loss_min_f: the term is 0, no note */
-    assert_int_equal(ct_alloc_uniform(4, 2, &a, NULL), 0);
-    request(&req, &a, 8, "alltoall", 262144);
-    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
-    assert_null(strstr(r.note, carried));
-    ct_alloc_free(&a);
+    alltoall_note(&f, 4, 2, note, sizeof note);
+    assert_null(strstr(note, carried));
     /* no loss term (the published signatures, fits without the step): no note */
     f.alltoall.gamma_loss = 0;
-    assert_int_equal(ct_alloc_uniform(4, 4, &a, NULL), 0);
-    request(&req, &a, 16, "alltoall", 262144);
-    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
-    assert_null(strstr(r.note, carried));
-    ct_alloc_free(&a);
+    alltoall_note(&f, 4, 4, note, sizeof note);
+    assert_null(strstr(note, carried));
 }
 
 /* The duplex model's incast term held beyond its fit (duplex_incast_max_k):
