@@ -1142,23 +1142,22 @@ static int link_view(score_ctx *x, ct_err *err)
 static void note_beyond_fit(const score_ctx *x, ct_score_result *out)
 {
     const ct_a2a_sig *s = &x->sig;
-    double k = 0, f = 0;
+    /* kl: the largest k >= 3 at which a candidate pays the incast-loss term
+     * (alltoall.h), read at calibrate's 3-node step, two sending nodes a
+     * port; at k >= 3 its share 2 (k - 1) / k is the model's, not a
+     * measurement's (doc/accuracy-notes.md, session 26: the kept 4 x 4
+     * points, k = 3 with 48 flows a port, moved 9.9 % median in prediction
+     * between two runs of one network, the others 0.7-1.7 %) */
+    double k = 0, f = 0, kl = 0;
     for (size_t i = 0; i < x->nc; i++) {
-        k = fmax(k, x->c[i].tm.k);
-        f = fmax(f, x->c[i].tm.f);
+        const timing *t = &x->c[i].tm;
+        k = fmax(k, t->k);
+        f = fmax(f, t->f);
+        if (s->gamma_loss > 0 && t->k > 2 && ct_a2a_loss_share(s, t->k, t->f) > 0)
+            kl = fmax(kl, t->k);
     }
     int over_k = s->gamma_incast > 0 && s->k_max > 0 && k > s->k_max;
     int over_f = s->gamma_flows > 0 && s->f_max > 0 && f > s->f_max;
-    /* the incast-loss term (alltoall.h) is read at calibrate's 3-node step,
-     * two sending nodes a port; at k >= 3 its share 2 (k - 1) / k is the
-     * model's, not a measurement's (doc/accuracy-notes.md, session 26: the
-     * kept 4 x 4 points, k = 3 with 48 flows a port, moved 9.9 % median in
-     * prediction between two runs of one network, the others 0.7-1.7 %) */
-    double kl = 0;
-    for (size_t i = 0; i < x->nc; i++)
-        if (s->gamma_loss > 0 && x->c[i].tm.k > 2 &&
-            ct_a2a_loss_share(s, x->c[i].tm.k, x->c[i].tm.f) > 0)
-            kl = fmax(kl, x->c[i].tm.k);
     if (kl > 0) {
         char lm[160];
         snprintf(lm, sizeof lm,
