@@ -446,8 +446,8 @@ static void note_add(ct_a2a_fit_report *rep, const char *msg)
  * session 26): retransmission timeouts come for a whole run of the step or
  * not at all, so a size that ran clean in this run says little about the
  * loss its other sizes show, and its small spread would let it outweigh them
- * (100 Mbit/s, 112 KiB bucket, 45 ms: 128 KiB clean at a spread of 0.02
- * against 0.27-0.53 at 256 and 512 KiB, and the fit kept gamma_loss = 0,
+ * (100 Mbit/s, 112 KiB bucket, 45 ms, session 24: 128 KiB clean at a spread of 0.02
+ * against 0.28 and 0.20 at 256 and 512 KiB, and the fit kept gamma_loss = 0,
  * where another run of the same network found 0.75). Each fitted point with
  * a share of the loss term (the step's, alltoall.h: only the step has more
  * flows than loss_min_f from two senders) is weighed by the largest spread
