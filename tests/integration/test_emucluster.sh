@@ -20,7 +20,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 13
+tap_plan 16
 
 out=$(CT_EMU_NIC_QUEUE=20p,x timeout 20 "$EMU" up 2 100mbit 2>&1)
 tap_is "$?:$(ip netns list | grep -c '^ct-emu-')" "1:0" "a bad CT_EMU_NIC_QUEUE stops up before anything is made"
@@ -60,6 +60,20 @@ tap_like "$row" '^pingpong,2,1048576,[0-9.e-]+,[0-9.e-]+,2,1$' "ping-pong row of
 # the token bucket's burst), whatever the machine's load
 over=$(awk -F, '{ bw = $3 * 8 / $5; print (bw > 105e6) ? "faster than the link: " bw : "ok" }' <<<"$row")
 tap_is "$over" ok "1 MiB one-way is not faster than the shaped 100 Mbit/s link"
+
+# --host-clock: the same repetitions also timed from the first rank's start to
+# the last rank's end on the host's one clock; per repetition that can only be
+# as long as the slowest rank's own start-to-end or longer, so its mean too
+hc=$(timeout "$CT_TIMEOUT" srun --mpi=pmix -N2 --ntasks-per-node=2 "$BENCH" pattern --pattern ring \
+    --size 256K --reps 4 --host-clock 2>&1)
+tap_is "$?" 0 "ring of 4 ranks on 2 nodes timed with --host-clock"
+own=$(grep '^pattern,4,262144,' <<<"$hc")
+host=$(grep '^pattern-host,4,262144,' <<<"$hc")
+tap_like "$host" '^pattern-host,4,262144,[0-9.e-]+,[0-9.e-]+,2,2,ring:block$' \
+    "a pattern-host row beside the pattern row, same columns and detail"
+cmp=$(awk -F, -v own="$own" 'BEGIN { split(own, o, ",") }
+    { print ($4 >= o[4] && $5 >= o[5] && o[4] > 0) ? "ok" : "host " $4 " / " $5 " below own " o[4] " / " o[5] }' <<<"$host")
+tap_is "$cmp" ok "the host clock's mean and minimum are no shorter than the ranks' own (s: $(cut -d, -f4,5 <<<"$host") against $(cut -d, -f4,5 <<<"$own"))"
 
 pids=$(for f in "$CT_EMU_DIR"/munge/munged.pid "$CT_EMU_DIR"/run/*.pid; do cat "$f"; echo; done |
     tr -s '\n' ' ')
