@@ -2,7 +2,7 @@
  * and print every prediction against its measurement (CSV on stdout), for the
  * accuracy matrix of doc/accuracy.md.
  *
- *   ct-accuracy-eval DIR paper|incast|incast-gige|incast-tcpshare|wire
+ *   ct-accuracy-eval DIR paper|incast|incast-gige|incast-tcpshare|incast-host|wire
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
  * `contention-admin calibrate --raw`) and, written by accuracy-report,
@@ -19,6 +19,10 @@
  *         of the duplex fair share (calibrate --incast --pattern-model gige).
  * incast-tcpshare: the same fits with the TCP share (our extension, bias
  *         1.5; calibrate --incast --pattern-model tcpshare).
+ * incast-host: the incast fits, the patterns as timed on the host clock
+ *         (ct-mpibench pattern --host-clock: first rank's start to last
+ *         rank's end, the "TAG host: pattern-host,..." lines); no pattern
+ *         row where a run has none.
  * wire:   no fit: the network floor of every pattern point, the time the
  *         network alone needs (each NIC at the line rate of DIR/setup, fair
  *         share, no latency, no send/receive coupling; intra-node transfers at
@@ -112,16 +116,18 @@ int main(int argc, char **argv)
 {
     if (argc != 3 || (strcmp(argv[2], "paper") && strcmp(argv[2], "incast") &&
                       strcmp(argv[2], "incast-gige") && strcmp(argv[2], "incast-tcpshare") &&
-                      strcmp(argv[2], "wire"))) {
+                      strcmp(argv[2], "incast-host") && strcmp(argv[2], "wire"))) {
         fprintf(stderr,
-                "usage: ct-accuracy-eval DIR paper|incast|incast-gige|incast-tcpshare|wire\n");
+                "usage: ct-accuracy-eval DIR "
+                "paper|incast|incast-gige|incast-tcpshare|incast-host|wire\n");
         return 2;
     }
     const char *dir = argv[1];
     int wire = strcmp(argv[2], "wire") == 0;
     int keep_gige = strcmp(argv[2], "incast-gige") == 0; /* --pattern-model gige */
     int tcp = strcmp(argv[2], "incast-tcpshare") == 0; /* --pattern-model tcpshare */
-    int incast = wire || keep_gige || tcp || strcmp(argv[2], "incast") == 0;
+    int host = strcmp(argv[2], "incast-host") == 0; /* patterns on the host clock */
+    int incast = wire || keep_gige || tcp || host || strcmp(argv[2], "incast") == 0;
     char path[4096];
     ct_err err;
     ct_bench_data pp = {0}, a2 = {0};
@@ -332,15 +338,17 @@ int main(int argc, char **argv)
                (int)p->tasks_per_node, p->m, p->measured, spread, p->predicted, p->bound,
                p->held);
     }
-    /* patterns: "TAG measured: pattern,tasks,size,tavg,tmin,nodes,tpn,PATTERN:LAYOUT" */
+    /* patterns: "TAG measured: pattern,tasks,size,tavg,tmin,nodes,tpn,PATTERN:LAYOUT"
+     * (incast-host: "TAG host: pattern-host,...") */
+    const char *key = host ? " host: pattern-host," : " measured: pattern,";
     for (char *line = pat ? strtok(pat, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-        const char *row = strstr(line, " measured: pattern,");
+        const char *row = strstr(line, key);
         if (!row || strncmp(line, "intra", 5) == 0)
             continue;
         int tasks, nodes, tpn;
         double m, tavg, tmin;
         char detail[64];
-        if (sscanf(row, " measured: pattern,%d,%lf,%lf,%lf,%d,%d,%63s", &tasks, &m, &tavg, &tmin,
+        if (sscanf(row + strlen(key), "%d,%lf,%lf,%lf,%d,%d,%63s", &tasks, &m, &tavg, &tmin,
                    &nodes, &tpn, detail) != 7 || nodes < 2)
             continue;
         char *colon = strchr(detail, ':');
