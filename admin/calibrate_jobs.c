@@ -99,8 +99,10 @@ static void srun_prefix(const plan *p, step *s, const char *jobid)
 }
 
 /* One Alltoall step of `nodes` x t tasks over the plan's sizes (msum: their
- * sum) into alltoall-NxT.csv; the caller labels it. */
-static step *alltoall_step(plan *p, int nodes, int t, double msum, const char *jobid)
+ * sum) and `extra` (NULL or a --sizes tail such as "1M,2M", whose sum is
+ * already in msum) into alltoall-NxT.csv; the caller labels it. */
+static step *alltoall_step(plan *p, int nodes, int t, double msum, const char *extra,
+                           const char *jobid)
 {
     char file[64];
     snprintf(file, sizeof file, "alltoall-%dx%d.csv", nodes, t);
@@ -108,7 +110,10 @@ static step *alltoall_step(plan *p, int nodes, int t, double msum, const char *j
     srun_prefix(p, s, jobid);
     arg(s, "alltoall");
     arg(s, "--sizes");
-    arg(s, "%s", p->sizes_arg);
+    if (extra && *extra)
+        arg(s, "%s,%s", p->sizes_arg, extra);
+    else
+        arg(s, "%s", p->sizes_arg);
     arg(s, "--reps");
     arg(s, "%d", p->reps);
     double n = (double)nodes * t;
@@ -134,6 +139,36 @@ int calib_incast_tasks(int flow_tasks, int N, int C, long cpus)
     if (cpus > 0 && t > cpus)
         t = cpus;
     return t > C ? (int)t : 0;
+}
+
+int calib_exchange_sizes(const plan *p, int quick, char *out, size_t sz, double *sum)
+{
+    static const double top[] = {1048576.0, 2097152.0};
+    const int ntop = quick ? 1 : 2; /* the ping-pong's largest sizes: 1M quick, else 2M */
+    double mmax = 0;
+    for (int i = 0; i < p->nsizes; i++)
+        mmax = fmax(mmax, p->sizes[i]);
+    size_t u = 0;
+    int k = 0;
+    *sum = 0;
+    if (sz)
+        out[0] = '\0';
+    for (int i = 0; i < ntop; i++) {
+        if (!(top[i] > mmax))
+            continue;
+        int n = snprintf(out + u, sz > u ? sz - u : 0, "%s%dM", u ? "," : "",
+                         (int)(top[i] / 1048576.0));
+        if (n < 0 || (size_t)n >= (sz > u ? sz - u : 0)) {
+            if (sz)
+                out[0] = '\0';
+            *sum = 0;
+            return 0;
+        }
+        u += (size_t)n;
+        *sum += top[i];
+        k++;
+    }
+    return k;
 }
 
 void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
@@ -170,22 +205,38 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
     double msum = 0;
     for (int i = 0; i < p->nsizes; i++)
         msum += p->sizes[i];
+    /* The exchange (our extension, session 28): 2 x 1 also at the
+     * ping-pong's largest sizes above the plan's, so that the duplex
+     * coupling δ and the exchange step (ct_fit_duplex, the slope and
+     * intercept of the 2 x 1 points from 128 KiB) span the sizes the
+     * pattern model prices with them instead of being extrapolated from
+     * 512 KiB: a node that sends and receives a long message at once loses
+     * more than a 512 KiB exchange shows (doc/accuracy-notes.md, session 28). */
+    char xsz[32] = "";
+    double xsum = 0;
+    int nx = calib_exchange_sizes(p, quick, xsz, sizeof xsz, &xsum);
     for (int t = 1; t <= C; t *= 2) {
         for (int i = 0; i < nc; i++) {
             int nodes = counts[i];
             /* several tasks per node: the largest and half the node count */
             if (t > 1 && nodes != N && nodes != (N / 2 >= 2 ? N / 2 : N))
                 continue;
-            s = alltoall_step(p, nodes, t, msum, jobid);
-            snprintf(s->label, sizeof s->label, "Alltoall, %d nodes x %d task%s, %d sizes", nodes,
-                     t, t > 1 ? "s" : "", p->nsizes);
+            int x = nodes == 2 && t == 1 && nx > 0;
+            s = alltoall_step(p, nodes, t, msum + (x ? xsum : 0), x ? xsz : NULL, jobid);
+            if (x)
+                snprintf(s->label, sizeof s->label,
+                         "Alltoall, 2 nodes x 1 task, %d sizes (the exchange up to %s)",
+                         p->nsizes + nx, quick ? "1 MiB" : "2 MiB");
+            else
+                snprintf(s->label, sizeof s->label, "Alltoall, %d nodes x %d task%s, %d sizes",
+                         nodes, t, t > 1 ? "s" : "", p->nsizes);
         }
     }
 
     /* the many-flow step (calib_flow_tasks): 2 nodes, incast degree 1 */
     if (p->flow_tasks > C && N >= 2) {
         int t = p->flow_tasks;
-        s = alltoall_step(p, 2, t, msum, jobid);
+        s = alltoall_step(p, 2, t, msum, NULL, jobid);
         s->optional = 1; /* without it the fit takes 2 x C, as before session 19 */
         snprintf(s->label, sizeof s->label,
                  "Alltoall, 2 nodes x %d tasks (%d flows a port), %d sizes", t, t * t, p->nsizes);
@@ -193,7 +244,7 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
     /* the incast many-flow step (calib_incast_tasks): 3 nodes, incast degree 2 */
     if (p->incast_tasks > C && N >= 4) {
         int t = p->incast_tasks;
-        s = alltoall_step(p, 3, t, msum, jobid);
+        s = alltoall_step(p, 3, t, msum, NULL, jobid);
         s->optional = 1; /* without it the fit has no incast-loss term, as before session 24 */
         snprintf(s->label, sizeof s->label,
                  "Alltoall, 3 nodes x %d tasks (%d flows a port from 2 nodes), %d sizes", t,

@@ -299,6 +299,7 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
     } else if (calib_writes_duplex(a, r, f)) {
         fab->penalty = CT_DUPLEX_MODEL(f->dx.delta); /* our extension: penalty_duplex.c */
         ct_duplex_set_terms(&fab->penalty, &f->res.sig);
+        ct_duplex_set_long(&fab->penalty, &f->dx); /* session 28: the long exchange */
         fab->exchange = f->dx.exchange; /* signatures.h: a step's fixed time */
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: duplex fair share (our extension), delta and "

@@ -463,6 +463,14 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     double fmx = ct_duplex_flows_max_f(&f->res.sig);
     if (fmx > 0) /* held beyond the fitted flows */
         snprintf(fheld, sizeof fheld, ", held beyond the fitted f = %.6g", fmx);
+    char lx[320] = ""; /* the long exchange (session 28), where 2 x 1 was measured beyond m_L */
+    if (f->have_duplex && f->dx.nlong)
+        snprintf(lx, sizeof lx,
+                 "; long-exchange term duplex_long = %.3f from duplex_long_from = %.0f KiB (%zu "
+                 "2x1 point%s beyond it, t / T_alone - 1 up to %.3f: a phase whose largest "
+                 "message lasts T alone is priced with delta + %.3f (1 - T(%.0f KiB)/T))",
+                 f->dx.long_delta, f->dx.long_from / 1024, f->dx.nlong, f->dx.nlong > 1 ? "s" : "",
+                 f->dx.long_hi, f->dx.long_delta, f->dx.long_from / 1024);
     if (f->have_duplex)
         fprintf(info,
                 "duplex coupling (our extension): delta = %.3f, %s of %zu Alltoall 2x1 "
@@ -470,7 +478,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 "exchange_us = %.1f (%s); incast term "
                 "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
                 "1 + %.4f (k-1) times a fair share%s); flows term duplex_flows = %.4f "
-                "(gamma_flows / gamma: a NIC with f remote flows costs 1 + %.4f %s%s)%s\n",
+                "(gamma_flows / gamma: a NIC with f remote flows costs 1 + %.4f %s%s)%s%s\n",
                 f->dx.delta,
                 f->dx.sloped ? "the slope against T_alone's" : "the median t / T_alone - 1",
                 f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
@@ -478,7 +486,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 f->dx.sloped ? admin_exchange_what(f->dx.exchange) : "one size: not fitted",
                 ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig), kheld,
                 ct_duplex_flows(&f->res.sig), ct_duplex_flows(&f->res.sig),
-                admin_flows_g(ct_duplex_flows_exp(&f->res.sig), gf, sizeof gf), fheld,
+                admin_flows_g(ct_duplex_flows_exp(&f->res.sig), gf, sizeof gf), fheld, lx,
                 calib_writes_duplex(a, r, f) ? "; penalty model written: duplex fair share"
                 : calib_writes_tcpshare(a, r) ? "; penalty model written: TCP share (several leaves)"
                                               : "");

@@ -3,6 +3,7 @@
  * accuracy matrix of doc/accuracy.md.
  *
  *   ct-accuracy-eval DIR paper|incast|incast-gige|incast-tcpshare|incast-host|wire
+ *                    [exchange-max=BYTES]
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
  * `contention-admin calibrate --raw`) and, written by accuracy-report,
@@ -28,6 +29,8 @@
  *         share, no latency, no send/receive coupling; intra-node transfers at
  *         the incast mode's intra-node bandwidth): measured / floor says how
  *         much of a time the network explains and how much the host adds.
+ * exchange-max=BYTES leaves out the 2 x 1 Alltoall points above BYTES: the fit
+ * of a run measured since session 28 (2 x 1 up to 2 MiB) as it was before.
  * Patterns are never fitted on: every pattern row is a held-back prediction
  * of ct_score for that allocation, pattern, size and layout.
  *
@@ -114,12 +117,27 @@ static int predict_pattern(const ct_fabric *f, int nodes, int tpn, const char *p
 
 int main(int argc, char **argv)
 {
+    /* exchange-max=BYTES: leave out the 2 x 1 Alltoall points above BYTES,
+     * the model as it was before calibrate measured the exchange up to the
+     * ping-pong's largest size (session 28: 524288 gives session 27's fit
+     * on a run measured since) */
+    double xmax = INFINITY;
+    if (argc == 4 && strncmp(argv[3], "exchange-max=", 13) == 0) {
+        char *end;
+        xmax = strtod(argv[3] + 13, &end);
+        if (*end || !(xmax > 0)) {
+            fprintf(stderr, "ct-accuracy-eval: '%s' (accepted: exchange-max=BYTES, > 0)\n",
+                    argv[3]);
+            return 2;
+        }
+        argc--;
+    }
     if (argc != 3 || (strcmp(argv[2], "paper") && strcmp(argv[2], "incast") &&
                       strcmp(argv[2], "incast-gige") && strcmp(argv[2], "incast-tcpshare") &&
                       strcmp(argv[2], "incast-host") && strcmp(argv[2], "wire"))) {
         fprintf(stderr,
                 "usage: ct-accuracy-eval DIR "
-                "paper|incast|incast-gige|incast-tcpshare|incast-host|wire\n");
+                "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -155,6 +173,13 @@ int main(int argc, char **argv)
             return die(path, &err);
     }
     closedir(d);
+    if (isfinite(xmax)) {
+        size_t keep = 0;
+        for (size_t i = 0; i < a2.na2a; i++)
+            if (!(a2.a2a[i].nodes == 2 && a2.a2a[i].tasks_per_node == 1 && a2.a2a[i].m > xmax))
+                a2.a2a[keep++] = a2.a2a[i];
+        a2.na2a = keep;
+    }
 
     /* conflicts: calibrate's schemes, plus mix4 (incast mode) */
     ct_conflict_sample *cs = NULL;
@@ -318,6 +343,7 @@ int main(int argc, char **argv)
             have_duplex = 1;
             f.penalty = CT_DUPLEX_MODEL(dx.delta);
             f.exchange = dx.exchange; /* a step's fixed time (signatures.h) */
+            ct_duplex_set_long(&f.penalty, &dx); /* session 28: the long exchange */
             if (!failed[0]) { /* the incast term from the Alltoall's gamma(k), held at k_max */
                 ct_duplex_set_terms(&f.penalty, &r.sig); /* as calibrate --incast */
             }
@@ -428,15 +454,21 @@ int main(int argc, char **argv)
         printf("# gige: beta %.4f, gamma_i %.4f, gamma_o %.4f (%s)%s%s\n", g.share, g.skew_in,
                g.skew_out, g.has_gammas ? g.gamma_scheme : "gammas not fitted",
                g.note[0] ? ": " : "", g.note);
+    char lx[160] = ""; /* session 28: printed where the run measured the long exchange */
+    if (have_duplex && dx.nlong)
+        snprintf(lx, sizeof lx,
+                 ", long exchange %.3f beyond %.0f KiB (%zu 2x1 points, t / T_alone - 1 up to "
+                 "%.3f)",
+                 dx.long_delta, dx.long_from / 1024, dx.nlong, dx.long_hi);
     if (have_duplex)
         printf("# duplex: delta %.3f and exchange step %.0f us (%s of %zu Alltoall 2x1 points "
                "with m >= %.0f KiB; t / T_alone - 1 from %.3f to %.3f), incast term %.4f "
-               "(gamma_incast / gamma), flows term %.4f (gamma_flows / gamma); pattern penalty "
+               "(gamma_incast / gamma), flows term %.4f (gamma_flows / gamma)%s; pattern penalty "
                "model: duplex fair share\n",
                dx.delta, dx.exchange * 1e6,
                dx.sloped ? "slope and intercept" : "median t / T_alone - 1", dx.nused,
                o.saturated_m / 1024, dx.lo, dx.hi, f.penalty.real[CT_DUPLEX_INCAST],
-               f.penalty.real[CT_DUPLEX_FLOWS]);
+               f.penalty.real[CT_DUPLEX_FLOWS], lx);
     else if (incast)
         printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,
                have_gige ? "gige" : "none");

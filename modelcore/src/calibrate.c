@@ -246,8 +246,45 @@ static void beyond_fitted_flows(ct_calib_result *r, double min_m)
     qsort(r->beyond, r->nbeyond, sizeof *r->beyond, cmp_beyond);
 }
 
+double ct_a2a_long_from(const ct_a2a_sample *a2a, size_t n)
+{
+    double knot = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(a2a[i].nodes == 2 && a2a[i].tasks_per_node == 1) && a2a[i].t > 0 && a2a[i].m > knot)
+            knot = a2a[i].m;
+    return knot;
+}
+
+static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sample *a2a,
+                              size_t na2a, const ct_calib_opts *opts, ct_calib_result *r,
+                              ct_err *err);
+
+/* The signature is fitted on the sizes its configurations share: the 2 x 1
+ * points beyond m_L (session 28) are the long exchange's (ct_fit_duplex). */
 int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sample *a2a,
                           size_t na2a, const ct_calib_opts *opts, ct_calib_result *r, ct_err *err)
+{
+    double knot = a2a ? ct_a2a_long_from(a2a, na2a) : 0;
+    size_t nlong = 0;
+    for (size_t i = 0; knot > 0 && i < na2a; i++)
+        nlong += a2a[i].nodes == 2 && a2a[i].tasks_per_node == 1 && a2a[i].m > knot;
+    if (!nlong)
+        return calibrate_alltoall(p2p, np2p, a2a, na2a, opts, r, err);
+    ct_a2a_sample *kept = malloc(na2a * sizeof *kept);
+    if (!kept)
+        return ct_err_set(err, "calibrate: out of memory for %zu samples", na2a);
+    size_t k = 0;
+    for (size_t i = 0; i < na2a; i++)
+        if (!(a2a[i].nodes == 2 && a2a[i].tasks_per_node == 1 && a2a[i].m > knot))
+            kept[k++] = a2a[i];
+    int rc = calibrate_alltoall(p2p, np2p, kept, k, opts, r, err);
+    free(kept);
+    return rc;
+}
+
+static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sample *a2a,
+                              size_t na2a, const ct_calib_opts *opts, ct_calib_result *r,
+                              ct_err *err)
 {
     if (!r)
         return ct_err_set(err, "calibrate: missing result pointer");
@@ -885,6 +922,13 @@ void ct_duplex_set_terms(ct_penalty_model *m, const ct_a2a_sig *sig)
     m->real[CT_DUPLEX_FLOWS_EXP] = ct_duplex_flows_exp(sig);
 }
 
+void ct_duplex_set_long(ct_penalty_model *m, const ct_duplex_fit *dx)
+{
+    int on = dx->nlong > 0 && dx->long_from > 0 && dx->long_delta != 0;
+    m->real[CT_DUPLEX_LONG] = on ? dx->long_delta : 0;
+    m->real[CT_DUPLEX_LONG_FROM] = on ? dx->long_from : 0;
+}
+
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
                   ct_duplex_fit *out, ct_err *err)
 {
@@ -896,9 +940,20 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
     double *ms = r + n, *ts = r + 2 * n;
     size_t k = 0;
     double mlo = INFINITY, mhi = 0, mbar = 0, tbar = 0;
+    /* m_L: the largest size of every other configuration; 2 x 1 points
+     * beyond it are the long exchange's (session 28), not the line's */
+    double knot = ct_a2a_long_from(a2a, n);
+    int have_line = 0;
+    for (size_t i = 0; knot > 0 && i < n; i++)
+        have_line |= a2a[i].nodes == 2 && a2a[i].tasks_per_node == 1 && a2a[i].m >= min_m &&
+                     a2a[i].m <= knot && a2a[i].t > 0;
+    if (!have_line)
+        knot = 0; /* nothing at or below it: every point in the line, as before */
     for (size_t i = 0; i < n; i++) {
         const ct_a2a_sample *s = &a2a[i];
         if (s->nodes != 2 || s->tasks_per_node != 1 || !(s->m >= min_m) || !(s->t > 0))
+            continue;
+        if (knot > 0 && s->m > knot)
             continue;
         double alone = ct_p2p_time(curve, s->m); /* Hockney α + mβ of the size's segment */
         if (!(alone > 0))
@@ -941,5 +996,29 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
     if (out->sloped) /* c: the line with the written δ through the samples' centroid */
         out->exchange = tbar - (1.0 + out->delta) * (ca_hi - sa * (mhi - mbar));
     free(r);
+    /* the long exchange: λ from what the line leaves beyond m_L */
+    double tk = knot > 0 ? ct_p2p_time(curve, knot) : 0, sxl = 0, sll = 0;
+    out->long_hi = -INFINITY;
+    for (size_t i = 0; tk > 0 && i < n; i++) {
+        const ct_a2a_sample *s = &a2a[i];
+        if (s->nodes != 2 || s->tasks_per_node != 1 || !(s->m > knot) || !(s->t > 0))
+            continue;
+        double alone = ct_p2p_time(curve, s->m);
+        if (!(alone > tk))
+            continue;
+        double line = out->exchange + (1.0 + out->delta) * alone;
+        sxl += (s->t - line) * (alone - tk);
+        sll += (alone - tk) * (alone - tk);
+        out->long_hi = fmax(out->long_hi, s->t / alone - 1.0);
+        out->nlong++;
+    }
+    if (out->nlong && sll > 0) {
+        double l = sxl / sll;
+        out->long_delta = l < -1 ? -1 : l > 1 ? 1 : l;
+        out->long_from = knot;
+    } else {
+        out->nlong = 0;
+        out->long_hi = 0;
+    }
     return 0;
 }

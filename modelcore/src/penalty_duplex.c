@@ -498,7 +498,26 @@ static const ct_model_key duplex_keys[] = {
      .meaning = "a (our extension, session 21): the flows term's g(f) = (f^a-1)/a, the Alltoall "
                 "signature's flows_exponent; 0 = the line f-1",
      .type = CT_PARAM_REAL, .slot = CT_DUPLEX_FLOWS_EXP, .required = 0, .lo = 0, .hi = 1},
+    {.key = "duplex_long", .unit = "1",
+     .meaning = "λ (our extension, session 28): a phase whose largest message lasts T alone "
+                "beyond T(m_L) is priced with δ + λ (1 - T(m_L)/T); 0 = none",
+     .type = CT_PARAM_REAL, .slot = CT_DUPLEX_LONG, .required = 0, .lo = -1, .hi = 1},
+    {.key = "duplex_long_from", .unit = "B",
+     .meaning = "m_L (our extension, session 28): the message size the long-exchange term "
+                "starts from, the largest δ was fitted on; 0 = none",
+     .type = CT_PARAM_REAL, .slot = CT_DUPLEX_LONG_FROM, .required = 0, .lo = 0, .hi = 1e12},
 };
+
+double ct_duplex_long_delta(const ct_penalty_model *m, double t_alone, double t_from)
+{
+    double d = m->real[CT_DUPLEX_COUPLING], l = m->real[CT_DUPLEX_LONG];
+    if (m->kind != CT_MODEL_DUPLEX || l == 0 || !(m->real[CT_DUPLEX_LONG_FROM] > 0) ||
+        !(t_from > 0) || !(t_alone > t_from) || !isfinite(t_alone))
+        return d;
+    /* (1 + δ') T = (1 + δ) T + λ (T - T(m_L)): the 2 x 1 exchange's hinge */
+    d += l * (1.0 - t_from / t_alone);
+    return d < 0 ? 0 : d > 1 ? 1 : d;
+}
 
 /* ---- on a switch tree (model.h tree_penalties; our extension, issue 14)
  *

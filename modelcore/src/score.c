@@ -168,6 +168,7 @@ static int time_p2p_phase(const ct_fabric *f, const ct_graph *g, double intra, i
         goto out;
     }
     double net0 = 0, net = 0, lat = 0; /* lat: the largest alpha, a phase's least time */
+    double mbig = 0, tbig = 0;         /* the phase's largest message and its time alone */
     for (size_t i = 0; i < g->ncomm; i++) {
         double a, b;
         ct_fabric_p2p_at(f, g->comm[i].bytes, &a, &b); /* the size range's alpha, beta */
@@ -176,6 +177,18 @@ static int time_p2p_phase(const ct_fabric *f, const ct_graph *g, double intra, i
             net0 = alone[i];
         if (a > lat)
             lat = a;
+        if (g->comm[i].bytes > mbig) {
+            mbig = g->comm[i].bytes;
+            tbig = alone[i];
+        }
+    }
+    if (model.kind == CT_MODEL_DUPLEX && model.real[CT_DUPLEX_LONG] != 0 &&
+        model.real[CT_DUPLEX_LONG_FROM] > 0 && mbig > model.real[CT_DUPLEX_LONG_FROM]) {
+        /* the long-exchange term (our extension, session 28; penalty.h): the
+         * phase's coupling at its largest message's time alone */
+        double a, b, mf = model.real[CT_DUPLEX_LONG_FROM];
+        ct_fabric_p2p_at(f, mf, &a, &b);
+        model.real[CT_DUPLEX_COUPLING] = ct_duplex_long_delta(&model, tbig, ct_hockney(a, b, mf));
     }
     if (g->ncomm) {
         if (progressive) {

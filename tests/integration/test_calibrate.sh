@@ -25,7 +25,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 16
+tap_plan 18
 
 # 3 CPUs a node: room for the many-flow step (2 x 3 beside 2 tasks per node)
 out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 3 2>&1) || {
@@ -49,6 +49,13 @@ tap_like "$log" 'held-back error: median [0-9.]+%' "the held-back error is print
 tap_like "$log" 'many-flow step: 2 nodes x 3 tasks, 9 remote flows a port' \
     "the many-flow step is planned from the nodes' CPUs"
 refit=$("$ADMIN" calibrate --fabric emu100 --from "$WORK/raw" --incast --max-fit-error 1000 2>&1)
+# the long exchange (session 28): 2 x 1 also at the ping-pong's 1M and 2M,
+# beyond the other configurations' 512K; δ's line keeps the 3 sizes from 128K
+# to 512K, the 2 beyond give the long-exchange term from 512K
+tap_is "$(grep -Ec '^alltoall,2,(1048576|2097152),' "$WORK/raw/alltoall-2x1.csv")" 2 \
+    "the 2 x 1 Alltoall is measured at 1 MiB and 2 MiB beyond the plan's sizes"
+tap_like "$refit" 'delta = [0-9.]+, (the slope against T_alone.s|the median t / T_alone - 1) of 3 Alltoall 2x1 points .*long-exchange term duplex_long = -?[0-9.]+ from duplex_long_from = 512 KiB \(2 2x1 points beyond it' \
+    "the duplex line keeps 128-512 KiB and the long-exchange term is fitted on 1 and 2 MiB"
 tap_like "$refit" 'fitted robustly on 2x1 3x1 3x2 2x3' \
     "the incast fit takes the many-flow configuration (measured: alltoall-2x3.csv)"
 # the term's shape: the line (f-1) when none was fitted, else the fit's

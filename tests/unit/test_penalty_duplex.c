@@ -513,7 +513,8 @@ static void test_fit_duplex(void **state)
         s[i] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = ms[i],
                                .t = 0.002 + 1.1 * (1e-4 + 8e-8 * ms[i]), .t_min = 0};
     s[3] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = 32768, .t = 1.0, .t_min = 0};
-    s[4] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = 262144, .t = 1.0, .t_min = 0};
+    /* (measured up to 512 KiB like 2 x 1: no long exchange, test_fit_duplex_long) */
+    s[4] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = 524288, .t = 1.0, .t_min = 0};
     s[5] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 2, .m = 262144, .t = 1.0, .t_min = 0};
     ct_duplex_fit f;
     ct_err err;
@@ -551,9 +552,75 @@ static void test_fit_duplex(void **state)
     assert_non_null(strstr(err.msg, "2 nodes x 1 task"));
 }
 
+/* The long exchange (session 28): 2 x 1 points beyond m_L, the largest size
+ * of every other configuration, are left out of the line and read as a
+ * hinge t = c + (1 + δ) T + λ (T - T(m_L)); below m_L the line is the one
+ * fitted without them. ct_duplex_long_delta prices a phase with it. */
+static void test_fit_duplex_long(void **state)
+{
+    (void)state;
+    ct_p2p_curve c;
+    ct_p2p_single(&c, 1e-4, 8e-8); /* α 100 µs, 12.5 MB/s */
+#define T_ALONE(m) (1e-4 + 8e-8 * (m))
+    double ms[] = {131072, 262144, 524288, 1048576, 2097152};
+    ct_a2a_sample s[6];
+    memset(s, 0, sizeof s);
+    /* the line: 2 ms a step, δ = 0.05; beyond 512 KiB λ = 0.2 */
+    for (int i = 0; i < 5; i++) {
+        double t = 0.002 + 1.05 * T_ALONE(ms[i]);
+        if (ms[i] > 524288)
+            t += 0.2 * (T_ALONE(ms[i]) - T_ALONE(524288));
+        s[i] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = ms[i], .t = t};
+    }
+    s[5] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = 524288, .t = 1.0};
+    ct_duplex_fit f;
+    ct_err err;
+    assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
+    assert_int_equal(f.nused, 3);
+    assert_int_equal(f.nlong, 2);
+    assert_true(fabs(f.delta - 0.05) < 1e-9 && fabs(f.exchange - 0.002) < 1e-12);
+    assert_true(fabs(f.long_delta - 0.2) < 1e-9);
+    assert_true(f.long_from == 524288);
+    /* at 2 MiB: (t - T) / T = 0.05 + 0.002 / T + 0.2 (1 - T(512K) / T) */
+    double t2 = T_ALONE(2097152), tk = T_ALONE(524288);
+    assert_true(fabs(f.long_hi - (0.05 + 0.002 / t2 + 0.2 * (1 - tk / t2))) < 1e-9);
+    ct_penalty_model m = CT_DUPLEX_MODEL(f.delta);
+    ct_duplex_set_long(&m, &f);
+    assert_true(m.real[CT_DUPLEX_LONG] == f.long_delta && m.real[CT_DUPLEX_LONG_FROM] == 524288);
+    /* the phase's coupling reproduces the hinge: (1 + δ') T = (1 + δ) T + λ (T - T_L) */
+    double d1 = ct_duplex_long_delta(&m, T_ALONE(1048576), tk);
+    assert_true(fabs((1 + d1) * T_ALONE(1048576) -
+                     (1.05 * T_ALONE(1048576) + 0.2 * (T_ALONE(1048576) - tk))) < 1e-12);
+    /* up to m_L, and without the term, δ itself */
+    assert_true(ct_duplex_long_delta(&m, T_ALONE(262144), tk) == m.real[CT_DUPLEX_COUPLING]);
+    assert_true(ct_duplex_long_delta(&m, tk, tk) == m.real[CT_DUPLEX_COUPLING]);
+    ct_penalty_model none = CT_DUPLEX_MODEL(0.05);
+    assert_true(ct_duplex_long_delta(&none, T_ALONE(2097152), tk) == 0.05);
+    /* clamped to [0, 1] */
+    m.real[CT_DUPLEX_LONG] = -1;
+    assert_true(ct_duplex_long_delta(&m, 100 * tk, tk) == 0.0);
+    m.real[CT_DUPLEX_LONG] = 1;
+    m.real[CT_DUPLEX_COUPLING] = 0.5;
+    assert_true(ct_duplex_long_delta(&m, 100 * tk, tk) == 1.0);
+    /* only 2 x 1 measured: no m_L, every point in one line, no term (the rule before) */
+    assert_int_equal(ct_fit_duplex(&c, s, 5, 131072, &f, &err), 0);
+    assert_int_equal(f.nused, 5);
+    assert_int_equal(f.nlong, 0);
+    assert_true(f.long_delta == 0 && f.long_from == 0);
+    ct_duplex_set_long(&m, &f);
+    assert_true(m.real[CT_DUPLEX_LONG] == 0 && m.real[CT_DUPLEX_LONG_FROM] == 0);
+    /* nothing beyond the other configurations' largest size: as before */
+    s[5].m = 4194304;
+    assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
+    assert_int_equal(f.nused, 5);
+    assert_int_equal(f.nlong, 0);
+#undef T_ALONE
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fit_duplex_long),
         cmocka_unit_test(test_exchange_and_pure_sender),
         cmocka_unit_test(test_ring_and_half_duplex),
         cmocka_unit_test(test_incast_term),

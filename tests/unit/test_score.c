@@ -216,6 +216,53 @@ static void test_exchange_step_by_hand(void **state)
     }
 }
 
+/* The duplex model's long-exchange term (session 28, penalty.h): a phase
+ * whose largest message is beyond m_L is priced with δ' = δ + λ (1 - T(m_L) /
+ * T), so that two nodes exchanging take (1 + δ) T + λ (T - T(m_L)); up to
+ * m_L, or with λ = 0, (1 + δ) T as before; the uncontended time has no δ. By
+ * hand: alpha 1 ms, 10 ns/B; halves on 2 nodes x 1 (each sends m to the
+ * other at once); δ = 0.05, λ = 0.2, m_L = 524288: T(m_L) = 6.24288 ms. */
+static void test_duplex_long_exchange(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    none_fabric(&f);
+    f.penalty = CT_DUPLEX_MODEL(0.05);
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(2, 1, &a, NULL), 0);
+    const double tl = 1e-3 + 524288 * 1e-8;
+    static const struct {
+        double lambda, m;
+    } cases[] = {{0, 1e6}, {0.2, 1e6}, {0.2, 4e5}, {0.2, 524288}, {-0.5, 4e6}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        f.penalty.real[CT_DUPLEX_LONG] = cases[i].lambda;
+        f.penalty.real[CT_DUPLEX_LONG_FROM] = 524288;
+        ct_score_request req;
+        request(&req, &a, 2, "halves", cases[i].m);
+        ct_score_result r;
+        ct_err err = {{0}};
+        assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+        const ct_candidate_score *b = cand(&r, "block");
+        double t = 1e-3 + cases[i].m * 1e-8;
+        double want = 1.05 * t + (cases[i].m > 524288 ? cases[i].lambda * (t - tl) : 0);
+        if (cases[i].lambda < 0) /* δ' clamped at 0: the exchange no slower than alone */
+            want = t;
+        if (fabs(b->predicted_s - want) > 1e-12 || fabs(b->uncontended_s - t) > 1e-15)
+            fail_msg("lambda %g, m %g: %.17g s (expected %.17g), uncontended %.17g", cases[i].lambda,
+                     cases[i].m, b->predicted_s, want, b->uncontended_s);
+    }
+    /* no m_L written: no term, whatever λ */
+    f.penalty.real[CT_DUPLEX_LONG] = 0.2;
+    f.penalty.real[CT_DUPLEX_LONG_FROM] = 0;
+    ct_score_request req;
+    request(&req, &a, 2, "halves", 1e6);
+    ct_score_result r;
+    ct_err err = {{0}};
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_true(fabs(cand(&r, "block")->predicted_s - 1.05 * (1e-3 + 1e6 * 1e-8)) < 1e-12);
+    ct_alloc_free(&a);
+}
+
 /* Under GigE, a phased halo's time is the sum of its phases, each the
  * progressive engine's last completion on that phase's graph (the
  * composition, checked on halo2d-phased, 16 tasks = 4x4 grid, 4(x4)). */
@@ -1487,6 +1534,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring_prefers_block),
         cmocka_unit_test(test_exchange_step_by_hand),
+        cmocka_unit_test(test_duplex_long_exchange),
         cmocka_unit_test(test_halves_prefers_cyclic),
         cmocka_unit_test(test_alltoall_consistency),
         cmocka_unit_test(test_alltoall_beyond_fit_noted),

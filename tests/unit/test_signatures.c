@@ -51,6 +51,8 @@ static const bad_case bad_cases[] = {
      "fabrics.eth0.penalty: missing required key 'gamma_o' (required here: beta, gamma_i, "
      "gamma_o)"},
     {"bad_duplex_incast_max_k.yaml", 9, 28, "duplex_incast_max_k is -3"},
+    {"bad_duplex_long.yaml", 8, 20,
+     "fabrics.emu.penalty.duplex_long is 1.5 (accepted: a number >= -1 and <= 1)"},
     {"bad_model_key.yaml", 7, 7,
      "unknown key 'beta' in fabrics.myri.penalty (model stopgo) (accepted: model, method, seed, "
      "source)"},

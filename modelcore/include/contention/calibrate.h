@@ -304,17 +304,42 @@ double ct_nic_overlap_rate(const ct_a2a_sample *s, size_t n);
  * refilled between exchanges (ct_fabric.exchange, score.c). With fewer than
  * two distinct sizes (sloped = 0): δ = median of t / T_alone - 1, c = 0 (the rule before
  * session 15). δ is clamped to [0, 1]; needs at least one such sample (-1
- * and a message otherwise). lo, hi: the per-sample t / T_alone - 1. */
+ * and a message otherwise). lo, hi: the per-sample t / T_alone - 1.
+ *
+ * The long exchange (session 28, our extension): calibrate measures 2 x 1
+ * also beyond the largest size of every other configuration, m_L (the
+ * ping-pong's 1 and 2 MiB). Those points are left out of the line and read
+ * as a hinge at m_L,
+ *
+ *     t(m) = c + (1 + δ)·T_alone(m) + λ·(T_alone(m) - T_alone(m_L)),  m > m_L
+ *
+ * λ by least squares on what the line leaves (CT_DUPLEX_LONG, clamped to
+ * [-1, 1]; the scorer prices a phase whose largest message is beyond m_L with
+ * ct_duplex_long_delta). Below m_L nothing changes, so small messages keep
+ * the line fitted where they are. No 2 x 1 point beyond m_L, or no other
+ * configuration to set it: λ = 0, every point in the line (the rule before). */
 typedef struct ct_duplex_fit {
     double delta;      /* the coupling written into the signature */
     double raw;        /* δ before clamping */
-    double lo, hi;     /* smallest and largest t / T_alone - 1 over the samples used */
+    double lo, hi;     /* smallest and largest t / T_alone - 1 over the line's samples */
     double exchange;   /* c, s (0 with fewer than two distinct sizes) */
-    size_t nused;
+    size_t nused;      /* the line's samples */
     int sloped;        /* 1: δ and c from the slope; 0: one size (or a flat curve), the median */
+    double long_delta; /* λ (0: none) */
+    double long_from;  /* m_L, bytes (0: none) */
+    double long_hi;    /* the largest t / T_alone - 1 beyond m_L */
+    size_t nlong;      /* the samples beyond m_L */
 } ct_duplex_fit;
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
                   ct_duplex_fit *out, ct_err *err);
+/* m_L of the long exchange (session 28): the largest size measured at any
+ * configuration other than 2 x 1 (0: none). The 2 x 1 points beyond it are
+ * left out of the Alltoall signature's fit (ct_calibrate_alltoall) and read
+ * by ct_fit_duplex as the long exchange. */
+double ct_a2a_long_from(const ct_a2a_sample *a2a, size_t n);
+/* The long-exchange term of a duplex fit into a duplex model: CT_DUPLEX_LONG
+ * = λ and CT_DUPLEX_LONG_FROM = m_L, both 0 when none was fitted. */
+void ct_duplex_set_long(ct_penalty_model *m, const ct_duplex_fit *dx);
 
 /* The duplex model's incast term ε (CT_DUPLEX_INCAST, penalty_duplex.c) from
  * a robust Alltoall signature: gamma(k) / gamma(1) - 1 per additional peer

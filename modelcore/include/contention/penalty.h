@@ -33,7 +33,7 @@ typedef enum ct_stopgo_method {
     CT_STOPGO_SCALABLE,   /* the scalable approximation (see penalty_stopgo.c) */
 } ct_stopgo_method;
 
-#define CT_MODEL_MAX_REAL 6
+#define CT_MODEL_MAX_REAL 8
 #define CT_MODEL_MAX_INT 4
 
 /* A model and its parameters. Each model names its parameter slots (below
@@ -90,7 +90,17 @@ enum {
     CT_DUPLEX_FLOWS_EXP = 5,    /* real: the flows term's shape, the Alltoall signature's
                                    flows_exp (alltoall.h): φ g_a(f), g_a(f) = (f^a - 1)/a;
                                    0 = the line f - 1 (session 21) */
+    CT_DUPLEX_LONG = 6,         /* real: λ, the long-exchange term (session 28): a phase
+                                   whose largest message m lasts T(m) alone beyond T(m_L)
+                                   gets δ + λ (1 - T(m_L) / T(m)), clamped to [0, 1]
+                                   (ct_duplex_long_delta); 0 = none */
+    CT_DUPLEX_LONG_FROM = 7,    /* real: m_L, bytes: the size the term starts from (the
+                                   largest size δ was fitted on); 0 = none */
 };
+/* δ for a phase whose largest message lasts t_alone alone, t_from the time
+ * of a message of the term's m_L (our extension, session 28; penalty_duplex.c):
+ * δ + λ (1 - t_from / t_alone) beyond m_L, δ up to it; in [0, 1]. */
+double ct_duplex_long_delta(const ct_penalty_model *m, double t_alone, double t_from);
 #define CT_DUPLEX_MODEL(delta)                                                                     \
     ((ct_penalty_model){.kind = CT_MODEL_DUPLEX, .real = {[CT_DUPLEX_COUPLING] = (delta)}})
 
