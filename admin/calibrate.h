@@ -113,11 +113,12 @@ int calib_flow_tasks(long asked, int N, int C, long cpus);
  * Returns 0 when the step adds nothing (T <= C). */
 int calib_incast_tasks(int flow_tasks, int N, int C, long cpus);
 /* The sizes the 2 x 1 Alltoall measures beyond the plan's (our extension,
- * session 28): the ping-pong's largest, 1M (quick) or 1M and 2M, those above
- * the plan's largest size, as a --sizes tail ("1M,2M"; "" when none) and
- * their sum in bytes; returns how many. The duplex coupling is then fitted
- * over the sizes the pattern model uses it at. */
-int calib_exchange_sizes(const plan *p, int quick, char *out, size_t sz, double *sum);
+ * session 28): the wide ping-pong's largest, 1M and 2M, those above the
+ * plan's largest size (--quick's too: the long-exchange term needs two), as a
+ * --sizes tail ("1M,2M"; "" when none) and their sum in bytes; returns how
+ * many. The duplex coupling is then fitted over the sizes the pattern model
+ * uses it at. */
+int calib_exchange_sizes(const plan *p, char *out, size_t sz, double *sum);
 /* The steps for N nodes x C tasks inside allocation jobid (and the
  * many-flow step when p->flow_tasks > C). */
 void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);

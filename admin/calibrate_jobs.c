@@ -141,10 +141,10 @@ int calib_incast_tasks(int flow_tasks, int N, int C, long cpus)
     return t > C ? (int)t : 0;
 }
 
-int calib_exchange_sizes(const plan *p, int quick, char *out, size_t sz, double *sum)
+int calib_exchange_sizes(const plan *p, char *out, size_t sz, double *sum)
 {
-    static const double top[] = {1048576.0, 2097152.0};
-    const int ntop = quick ? 1 : 2; /* the ping-pong's largest sizes: 1M quick, else 2M */
+    static const double top[] = {1048576.0, 2097152.0}; /* the wide ping-pong's largest */
+    const int ntop = 2;
     double mmax = 0;
     for (int i = 0; i < p->nsizes; i++)
         mmax = fmax(mmax, p->sizes[i]);
@@ -214,7 +214,7 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
      * more than a 512 KiB exchange shows (doc/accuracy-notes.md, session 28). */
     char xsz[32] = "";
     double xsum = 0;
-    int nx = calib_exchange_sizes(p, quick, xsz, sizeof xsz, &xsum);
+    int nx = calib_exchange_sizes(p, xsz, sizeof xsz, &xsum);
     for (int t = 1; t <= C; t *= 2) {
         for (int i = 0; i < nc; i++) {
             int nodes = counts[i];
@@ -225,8 +225,8 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
             s = alltoall_step(p, nodes, t, msum + (x ? xsum : 0), x ? xsz : NULL, jobid);
             if (x)
                 snprintf(s->label, sizeof s->label,
-                         "Alltoall, 2 nodes x 1 task, %d sizes (the exchange up to %s)",
-                         p->nsizes + nx, quick ? "1 MiB" : "2 MiB");
+                         "Alltoall, 2 nodes x 1 task, %d sizes (the exchange up to 2 MiB)",
+                         p->nsizes + nx);
             else
                 snprintf(s->label, sizeof s->label, "Alltoall, %d nodes x %d task%s, %d sizes",
                          nodes, t, t > 1 ? "s" : "", p->nsizes);

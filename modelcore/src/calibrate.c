@@ -997,7 +997,8 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
         out->exchange = tbar - (1.0 + out->delta) * (ca_hi - sa * (mhi - mbar));
     free(r);
     /* the long exchange: λ from what the line leaves beyond m_L */
-    double tk = knot > 0 ? ct_p2p_time(curve, knot) : 0, sxl = 0, sll = 0;
+    double tk = knot > 0 ? ct_p2p_time(curve, knot) : 0, sxl = 0, sll = 0, m1 = 0;
+    int sizes = 0; /* distinct sizes beyond m_L: one would set λ from one noisy mean */
     out->long_hi = -INFINITY;
     for (size_t i = 0; tk > 0 && i < n; i++) {
         const ct_a2a_sample *s = &a2a[i];
@@ -1011,8 +1012,12 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
         sll += (alone - tk) * (alone - tk);
         out->long_hi = fmax(out->long_hi, s->t / alone - 1.0);
         out->nlong++;
+        if (sizes == 0 || (sizes == 1 && s->m != m1))
+            sizes++;
+        if (sizes == 1)
+            m1 = s->m;
     }
-    if (out->nlong && sll > 0) {
+    if (sizes >= 2 && sll > 0) {
         double l = sxl / sll;
         out->long_delta = l < -1 ? -1 : l > 1 ? 1 : l;
         out->long_from = knot;

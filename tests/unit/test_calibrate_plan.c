@@ -1,8 +1,9 @@
 /* calibrate_jobs.c: the steps `contention-admin calibrate` plans. Here the
  * exchange (session 28, our extension): the 2 x 1 Alltoall is measured up to
- * the ping-pong's largest sizes, so that the duplex coupling δ and the
- * exchange step are fitted over the sizes the pattern model prices with
- * them; every other Alltoall step keeps the plan's sizes. */
+ * the wide ping-pong's largest sizes (1 and 2 MiB, --quick too), so that the
+ * duplex coupling δ and the long-exchange term are fitted over the sizes the
+ * pattern model prices with them; every other Alltoall step keeps the plan's
+ * sizes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,28 +52,22 @@ static void test_exchange_sizes(void **state)
     char x[32];
     double sum;
     plan *p = new_plan("32K,64K,128K,256K,512K");
-    assert_int_equal(calib_exchange_sizes(p, 0, x, sizeof x, &sum), 2);
+    assert_int_equal(calib_exchange_sizes(p, x, sizeof x, &sum), 2);
     assert_string_equal(x, "1M,2M");
     assert_true(sum == 3.0 * 1048576);
-    assert_int_equal(calib_exchange_sizes(p, 1, x, sizeof x, &sum), 1); /* quick: 1M */
-    assert_string_equal(x, "1M");
-    assert_true(sum == 1048576);
     free(p);
     p = new_plan("256K,1M"); /* 1M is the plan's own: only 2M beyond it */
-    assert_int_equal(calib_exchange_sizes(p, 0, x, sizeof x, &sum), 1);
+    assert_int_equal(calib_exchange_sizes(p, x, sizeof x, &sum), 1);
     assert_string_equal(x, "2M");
     assert_true(sum == 2097152);
-    assert_int_equal(calib_exchange_sizes(p, 1, x, sizeof x, &sum), 0);
-    assert_string_equal(x, "");
-    assert_true(sum == 0);
     free(p);
     p = new_plan("1M,4M"); /* nothing beyond the plan */
-    assert_int_equal(calib_exchange_sizes(p, 0, x, sizeof x, &sum), 0);
+    assert_int_equal(calib_exchange_sizes(p, x, sizeof x, &sum), 0);
     assert_string_equal(x, "");
     /* a buffer too small for the tail: none rather than half a list */
     free(p);
     p = new_plan("32K,64K");
-    assert_int_equal(calib_exchange_sizes(p, 0, x, 4, &sum), 0);
+    assert_int_equal(calib_exchange_sizes(p, x, 4, &sum), 0);
     assert_string_equal(x, "");
     assert_true(sum == 0);
     free(p);
@@ -109,11 +104,11 @@ static void test_plan_measures_the_exchange_at_2x1_only(void **state)
     assert_int_equal(alltoalls, 3 + 2 + 2 + 2); /* N x 1 for N = 2..4; 2 x 2, 4 x 2; 2 x 4, 4 x 4; 2 x 7, 3 x 5 */
     free(p);
     p = new_plan("32K,64K,128K,256K");
-    calib_build_plan(p, 3, 1, "123", 1); /* --quick: up to the quick ping-pong's 1M */
+    calib_build_plan(p, 3, 1, "123", 1); /* --quick: the same two, the term needs both */
     x = find(p, "alltoall-2x1.csv");
     assert_non_null(x);
-    assert_string_equal(sizes_of(x), "32K,64K,128K,256K,1M");
-    assert_string_equal(x->label, "Alltoall, 2 nodes x 1 task, 5 sizes (the exchange up to 1 MiB)");
+    assert_string_equal(sizes_of(x), "32K,64K,128K,256K,1M,2M");
+    assert_string_equal(x->label, "Alltoall, 2 nodes x 1 task, 6 sizes (the exchange up to 2 MiB)");
     free(p);
 }
 

@@ -602,6 +602,14 @@ static void test_fit_duplex_long(void **state)
     m.real[CT_DUPLEX_LONG] = 1;
     m.real[CT_DUPLEX_COUPLING] = 0.5;
     assert_true(ct_duplex_long_delta(&m, 100 * tk, tk) == 1.0);
+    /* one size beyond m_L (1 MiB, no 2 MiB): no term, since one mean would
+     * set it; the point stays out of the line all the same */
+    ct_a2a_sample one[5] = {s[0], s[1], s[2], s[3], s[5]};
+    assert_int_equal(ct_fit_duplex(&c, one, 5, 131072, &f, &err), 0);
+    assert_int_equal(f.nused, 3);
+    assert_int_equal(f.nlong, 0);
+    assert_true(f.long_delta == 0 && f.long_from == 0);
+    assert_true(fabs(f.delta - 0.05) < 1e-9); /* the line without the 1 MiB point */
     /* only 2 x 1 measured: no m_L, every point in one line, no term (the rule before) */
     assert_int_equal(ct_fit_duplex(&c, s, 5, 131072, &f, &err), 0);
     assert_int_equal(f.nused, 5);

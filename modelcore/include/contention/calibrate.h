@@ -315,9 +315,11 @@ double ct_nic_overlap_rate(const ct_a2a_sample *s, size_t n);
  *
  * λ by least squares on what the line leaves (CT_DUPLEX_LONG, clamped to
  * [-1, 1]; the scorer prices a phase whose largest message is beyond m_L with
- * ct_duplex_long_delta). Below m_L nothing changes, so small messages keep
- * the line fitted where they are. No 2 x 1 point beyond m_L, or no other
- * configuration to set it: λ = 0, every point in the line (the rule before). */
+ * ct_duplex_long_delta); it needs two sizes or more beyond m_L (one would set
+ * it from a single mean: λ = 0, nlong = 0, those points still out of the
+ * line). Below m_L nothing changes, so small messages keep the line fitted
+ * where they are. No 2 x 1 point beyond m_L, or no other configuration to
+ * set it: λ = 0, every point in the line (the rule before). */
 typedef struct ct_duplex_fit {
     double delta;      /* the coupling written into the signature */
     double raw;        /* δ before clamping */
