@@ -144,7 +144,7 @@ int calib_incast_tasks(int flow_tasks, int N, int C, long cpus)
 int calib_exchange_sizes(const plan *p, char *out, size_t sz, double *sum)
 {
     static const double top[] = {1048576.0, 2097152.0}; /* the wide ping-pong's largest */
-    const int ntop = 2;
+    const int ntop = (int)(sizeof top / sizeof top[0]);
     double mmax = 0;
     for (int i = 0; i < p->nsizes; i++)
         mmax = fmax(mmax, p->sizes[i]);

@@ -246,11 +246,17 @@ static void beyond_fitted_flows(ct_calib_result *r, double min_m)
     qsort(r->beyond, r->nbeyond, sizeof *r->beyond, cmp_beyond);
 }
 
+/* two nodes exchanging: the 2 x 1 Alltoall, δ's and the long exchange's source */
+static int is_exchange(const ct_a2a_sample *s)
+{
+    return s->nodes == 2 && s->tasks_per_node == 1;
+}
+
 double ct_a2a_long_from(const ct_a2a_sample *a2a, size_t n)
 {
     double knot = 0;
     for (size_t i = 0; i < n; i++)
-        if (!(a2a[i].nodes == 2 && a2a[i].tasks_per_node == 1) && a2a[i].t > 0 && a2a[i].m > knot)
+        if (!is_exchange(&a2a[i]) && a2a[i].t > 0 && a2a[i].m > knot)
             knot = a2a[i].m;
     return knot;
 }
@@ -265,17 +271,14 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
                           size_t na2a, const ct_calib_opts *opts, ct_calib_result *r, ct_err *err)
 {
     double knot = a2a ? ct_a2a_long_from(a2a, na2a) : 0;
-    size_t nlong = 0;
-    for (size_t i = 0; knot > 0 && i < na2a; i++)
-        nlong += a2a[i].nodes == 2 && a2a[i].tasks_per_node == 1 && a2a[i].m > knot;
-    if (!nlong)
+    if (!(knot > 0))
         return calibrate_alltoall(p2p, np2p, a2a, na2a, opts, r, err);
     ct_a2a_sample *kept = malloc(na2a * sizeof *kept);
     if (!kept)
         return ct_err_set(err, "calibrate: out of memory for %zu samples", na2a);
     size_t k = 0;
     for (size_t i = 0; i < na2a; i++)
-        if (!(a2a[i].nodes == 2 && a2a[i].tasks_per_node == 1 && a2a[i].m > knot))
+        if (!(is_exchange(&a2a[i]) && a2a[i].m > knot))
             kept[k++] = a2a[i];
     int rc = calibrate_alltoall(p2p, np2p, kept, k, opts, r, err);
     free(kept);
@@ -945,13 +948,12 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
     double knot = ct_a2a_long_from(a2a, n);
     int have_line = 0;
     for (size_t i = 0; knot > 0 && i < n; i++)
-        have_line |= a2a[i].nodes == 2 && a2a[i].tasks_per_node == 1 && a2a[i].m >= min_m &&
-                     a2a[i].m <= knot && a2a[i].t > 0;
+        have_line |= is_exchange(&a2a[i]) && a2a[i].m >= min_m && a2a[i].m <= knot && a2a[i].t > 0;
     if (!have_line)
         knot = 0; /* nothing at or below it: every point in the line, as before */
     for (size_t i = 0; i < n; i++) {
         const ct_a2a_sample *s = &a2a[i];
-        if (s->nodes != 2 || s->tasks_per_node != 1 || !(s->m >= min_m) || !(s->t > 0))
+        if (!is_exchange(s) || !(s->m >= min_m) || !(s->t > 0))
             continue;
         if (knot > 0 && s->m > knot)
             continue;
@@ -1002,7 +1004,7 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
     out->long_hi = -INFINITY;
     for (size_t i = 0; tk > 0 && i < n; i++) {
         const ct_a2a_sample *s = &a2a[i];
-        if (s->nodes != 2 || s->tasks_per_node != 1 || !(s->m > knot) || !(s->t > 0))
+        if (!is_exchange(s) || !(s->m > knot) || !(s->t > 0))
             continue;
         double alone = ct_p2p_time(curve, s->m);
         if (!(alone > tk))
