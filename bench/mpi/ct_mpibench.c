@@ -171,6 +171,81 @@ static void timing_add(timing *tm, double t, double cost)
     tm->done++;
 }
 
+/* The links' idle time between repetitions (doc/accuracy-notes.md,
+ * "Session 29"): a token bucket refills while a node's NIC is idle, so a
+ * repetition that follows a longer pause passes more of its bytes free. Every
+ * rank keeps each repetition's start and its own end (MPI_Wtime, one clock
+ * per node); after the measurement, never between repetitions (a collective
+ * there would lengthen the pause it measures), rank 0 gathers them and takes
+ * for each kept repetition k >= 1 and each node the time from the node's last
+ * end of k - 1 to its first start of k; a repetition's pause is the least
+ * over the nodes. Printed as "# pause m=M: median P s, min A s, max B s over
+ * N repetitions ..." before the measurement's row. */
+#define MAX_REPS (MAX_KEPT + 101)
+static double rep_start[MAX_REPS], rep_end[MAX_REPS];
+static int nrep_mark;
+
+static void pause_mark(double start, double end)
+{
+    if (nrep_mark < MAX_REPS) {
+        rep_start[nrep_mark] = start;
+        rep_end[nrep_mark] = end;
+    }
+    nrep_mark++;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void pause_report(double m)
+{
+    int n = nrep_mark < MAX_REPS ? nrep_mark : MAX_REPS;
+    nrep_mark = 0;
+    double *mine = malloc(2 * (size_t)n * sizeof *mine);
+    double *all = rank == 0 ? malloc(2 * (size_t)n * (size_t)nranks * sizeof *all) : NULL;
+    double *node_start = rank == 0 ? malloc((size_t)nnodes * sizeof *node_start) : NULL;
+    double *node_end = rank == 0 ? malloc((size_t)nnodes * sizeof *node_end) : NULL;
+    double *p = rank == 0 ? malloc((size_t)n * sizeof *p) : NULL;
+    if (!mine || (rank == 0 && (!all || !node_start || !node_end || !p)))
+        die_local("out of memory");
+    for (int k = 0; k < n; k++)
+        mine[2 * k] = rep_start[k], mine[2 * k + 1] = rep_end[k];
+    MPI_Gather(mine, 2 * n, MPI_DOUBLE, all, 2 * n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        int np = 0;
+        for (int k = warmup > 1 ? warmup : 1; k < n; k++) {
+            for (int j = 0; j < nnodes; j++)
+                node_start[j] = INFINITY, node_end[j] = -INFINITY;
+            for (int r = 0; r < nranks; r++) {
+                const double *v = all + (size_t)r * 2 * (size_t)n;
+                int j = node_of[r];
+                node_start[j] = v[2 * k] < node_start[j] ? v[2 * k] : node_start[j];
+                node_end[j] = v[2 * (k - 1) + 1] > node_end[j] ? v[2 * (k - 1) + 1] : node_end[j];
+            }
+            double least = INFINITY;
+            for (int j = 0; j < nnodes; j++)
+                if (node_start[j] - node_end[j] < least)
+                    least = node_start[j] - node_end[j];
+            p[np++] = least;
+        }
+        if (np > 0) {
+            qsort(p, (size_t)np, sizeof *p, cmp_double);
+            double med = np % 2 ? p[np / 2] : (p[np / 2 - 1] + p[np / 2]) / 2;
+            printf("# pause m=%.0f: median %.6g s, min %.6g s, max %.6g s over %d repetitions "
+                   "(each the least over the nodes of a node's last end to its first start)\n",
+                   m, med, p[0], p[np - 1], np);
+        }
+    }
+    free(mine);
+    free(all);
+    free(node_start);
+    free(node_end);
+    free(p);
+}
+
 static void discover_nodes(void)
 {
     char me[NAME_LEN] = {0};
@@ -361,9 +436,12 @@ static void run_alltoall(const double *sizes, int nsizes)
             } else {
                 MPI_Alltoall(sb, m, MPI_CHAR, rb, m, MPI_CHAR, MPI_COMM_WORLD);
             }
-            double t = reduce_max(MPI_Wtime() - t0);
+            double t1 = MPI_Wtime();
+            pause_mark(t0, t1);
+            double t = reduce_max(t1 - t0);
             timing_add(&tm, t, t);
         }
+        pause_report(sizes[i]);
         char detail[64];
         snprintf(detail, sizeof detail, "%s layout, %s", layout_name(),
                  blocking ? "MPI_Alltoall" : "MPI_Ialltoall polled");
@@ -694,7 +772,8 @@ static void run_pattern(const char *pat, double size, int phased, int last_dim_f
             wait_all(q, r);
             lo = hi;
         }
-        double own = MPI_Wtime() - t0;
+        double t1 = MPI_Wtime(), own = t1 - t0;
+        pause_mark(t0, t1);
         /* read after the ranks' own clock and before the reduction: a rank's
          * host interval holds its own (the row's), whatever the clocks */
         double h1 = host_clock ? host_now() : 0.0;
@@ -707,6 +786,7 @@ static void run_pattern(const char *pat, double size, int phased, int last_dim_f
         }
         timing_add(&tm, t, t);
     }
+    pause_report(size);
     char detail[64];
     snprintf(detail, sizeof detail, "%s%s%s:%s", pat, phased ? "/phased" : "",
              last_dim_first ? "/last-dim-first" : "", layout_name());

@@ -20,7 +20,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 16
+tap_plan 18
 
 out=$(CT_EMU_NIC_QUEUE=20p,x timeout 20 "$EMU" up 2 100mbit 2>&1)
 tap_is "$?:$(ip netns list | grep -c '^ct-emu-')" "1:0" "a bad CT_EMU_NIC_QUEUE stops up before anything is made"
@@ -74,6 +74,16 @@ tap_like "$host" '^pattern-host,4,262144,[0-9.e-]+,[0-9.e-]+,2,2,ring:block$' \
 cmp=$(awk -F, -v own="$own" 'BEGIN { split(own, o, ",") }
     { print ($4 >= o[4] && $5 >= o[5] && o[4] > 0) ? "ok" : "host " $4 " / " $5 " below own " o[4] " / " o[5] }' <<<"$host")
 tap_is "$cmp" ok "the host clock's mean and minimum are no shorter than the ranks' own (s: $(cut -d, -f4,5 <<<"$host") against $(cut -d, -f4,5 <<<"$own"))"
+# the nodes' idle time between repetitions (a token bucket refills then):
+# one per kept repetition (warm-up 1 + 4 kept: each follows another), each
+# positive, since a repetition starts after a barrier every rank enters only
+# once its previous one has ended
+pause=$(grep '^# pause m=262144:' <<<"$hc")
+tap_like "$pause" '^# pause m=262144: median [0-9.e-]+ s, min [0-9.e-]+ s, max [0-9.e-]+ s over 4 repetitions' \
+    "a '# pause' line for the pattern's 4 kept repetitions"
+chk=$(sed -E 's/.*median ([^ ]+) s, min ([^ ]+) s, max ([^ ]+) s.*/\1 \2 \3/' <<<"$pause" |
+    awk '{ print ($2 > 0 && $2 <= $1 && $1 <= $3 && $3 < 10) ? "ok" : "median " $1 " min " $2 " max " $3 }')
+tap_is "$chk" ok "the pauses are positive and ordered, min <= median <= max (${pause#*: })"
 
 pids=$(for f in "$CT_EMU_DIR"/munge/munged.pid "$CT_EMU_DIR"/run/*.pid; do cat "$f"; echo; done |
     tr -s '\n' ' ')
