@@ -174,13 +174,32 @@ static void timing_add(timing *tm, double t, double cost)
 /* The links' idle time between repetitions (doc/accuracy-notes.md,
  * "Session 29"): a token bucket refills while a node's NIC is idle, so a
  * repetition that follows a longer pause passes more of its bytes free. Every
- * rank keeps each repetition's start and its own end (MPI_Wtime, one clock
- * per node); after the measurement, never between repetitions (a collective
+ * rank keeps each repetition's start and its own end (CLOCK_MONOTONIC, one
+ * clock for the ranks of a node: Open MPI's MPI_Wtime counts from each
+ * process's own origin, and compared across the ranks of a node it gave
+ * negative pauses); after the measurement, never between repetitions (a collective
  * there would lengthen the pause it measures), rank 0 gathers them and takes
  * for each kept repetition k >= 1 and each node the time from the node's last
  * end of k - 1 to its first start of k; a repetition's pause is the least
  * over the nodes. Printed as "# pause m=M: median P s, min A s, max B s over
  * N repetitions ..." before the measurement's row. */
+static double host_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* the clock of the pauses: the node's own; simulated time under SMPI */
+static double pause_clock(void)
+{
+#ifdef CT_SMPI
+    return MPI_Wtime();
+#else
+    return host_now();
+#endif
+}
+
 #define MAX_REPS (MAX_KEPT + 101)
 static double rep_start[MAX_REPS], rep_end[MAX_REPS];
 static int nrep_mark;
@@ -428,7 +447,7 @@ static void run_alltoall(const double *sizes, int nsizes)
         timing tm = timing_start();
         while (more(tm.done, tm.spent)) {
             barrier();
-            double t0 = MPI_Wtime();
+            double p0 = pause_clock(), t0 = MPI_Wtime();
             if (!blocking) {
                 MPI_Request r;
                 MPI_Ialltoall(sb, m, MPI_CHAR, rb, m, MPI_CHAR, MPI_COMM_WORLD, &r);
@@ -437,7 +456,7 @@ static void run_alltoall(const double *sizes, int nsizes)
                 MPI_Alltoall(sb, m, MPI_CHAR, rb, m, MPI_CHAR, MPI_COMM_WORLD);
             }
             double t1 = MPI_Wtime();
-            pause_mark(t0, t1);
+            pause_mark(p0, pause_clock());
             double t = reduce_max(t1 - t0);
             timing_add(&tm, t, t);
         }
@@ -694,12 +713,6 @@ static int pattern_peers(const char *pat, int me, int n, int *dst, int *src, int
 
 /* CLOCK_MONOTONIC, in seconds: one clock for all ranks only where they
  * share a host (the emulated cluster's nodes do), for --host-clock */
-static double host_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* --host-clock: a repetition from the first rank's start to the last rank's
  * end, against the row's slowest rank's own start-to-end. After one barrier
@@ -757,7 +770,7 @@ static void run_pattern(const char *pat, double size, int phased, int last_dim_f
         barrier();
         MPI_Request r[12];
         double h0 = host_clock ? host_now() : 0.0;
-        double t0 = MPI_Wtime();
+        double p0 = pause_clock(), t0 = MPI_Wtime();
         for (int lo = 0; lo < k;) {
             int hi = lo + 1;
             while (hi < k && (!phased || dim[hi] == dim[lo]))
@@ -772,8 +785,8 @@ static void run_pattern(const char *pat, double size, int phased, int last_dim_f
             wait_all(q, r);
             lo = hi;
         }
-        double t1 = MPI_Wtime(), own = t1 - t0;
-        pause_mark(t0, t1);
+        double own = MPI_Wtime() - t0;
+        pause_mark(p0, pause_clock());
         /* read after the ranks' own clock and before the reduction: a rank's
          * host interval holds its own (the row's), whatever the clocks */
         double h1 = host_clock ? host_now() : 0.0;
