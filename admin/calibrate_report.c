@@ -301,6 +301,10 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
         ct_duplex_set_terms(&fab->penalty, &f->res.sig);
         ct_duplex_set_long(&fab->penalty, &f->dx); /* session 28: the long exchange */
         fab->exchange = f->dx.exchange; /* signatures.h: a step's fixed time */
+        if (f->dx.pause > 0 && f->res.burst > 0) { /* session 29: the bucket's refill */
+            fab->bucket = f->res.burst;
+            fab->bucket_pause = f->dx.pause;
+        }
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: duplex fair share (our extension), delta and "
                  "p2p.exchange_us = %s of %zu Alltoall 2x1 points, duplex_incast, "

@@ -471,6 +471,16 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                  "message lasts T alone is priced with delta + %.3f (1 - T(%.0f KiB)/T))",
                  f->dx.long_delta, f->dx.long_from / 1024, f->dx.nlong, f->dx.nlong > 1 ? "s" : "",
                  f->dx.long_hi, f->dx.long_delta, f->dx.long_from / 1024);
+    char rx[320] = ""; /* the bucket's refill (session 29), where the 2 x 1 pauses were recorded */
+    if (f->have_duplex && f->dx.pause > 0 && f->res.burst > 0) {
+        char b1[32], t1[32];
+        snprintf(rx, sizeof rx,
+                 "; bucket refill: bucket_bytes = %s (the ping-pong's burst) refilled in "
+                 "bucket_pause_us = %.0f (%s, the median idle before the 2x1 calls): a step "
+                 "scored with a longer pause gets more of the bucket free, a shorter one less",
+                 admin_fmt_bytes(f->res.burst, b1, sizeof b1), f->dx.pause * 1e6,
+                 admin_fmt_time(f->dx.pause, t1, sizeof t1));
+    }
     if (f->have_duplex)
         fprintf(info,
                 "duplex coupling (our extension): delta = %.3f, %s of %zu Alltoall 2x1 "
@@ -478,7 +488,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 "exchange_us = %.1f (%s); incast term "
                 "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
                 "1 + %.4f (k-1) times a fair share%s); flows term duplex_flows = %.4f "
-                "(gamma_flows / gamma: a NIC with f remote flows costs 1 + %.4f %s%s)%s%s\n",
+                "(gamma_flows / gamma: a NIC with f remote flows costs 1 + %.4f %s%s)%s%s%s\n",
                 f->dx.delta,
                 f->dx.sloped ? "the slope against T_alone's" : "the median t / T_alone - 1",
                 f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
@@ -486,7 +496,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 f->dx.sloped ? admin_exchange_what(f->dx.exchange) : "one size: not fitted",
                 ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig), kheld,
                 ct_duplex_flows(&f->res.sig), ct_duplex_flows(&f->res.sig),
-                admin_flows_g(ct_duplex_flows_exp(&f->res.sig), gf, sizeof gf), fheld, lx,
+                admin_flows_g(ct_duplex_flows_exp(&f->res.sig), gf, sizeof gf), fheld, lx, rx,
                 calib_writes_duplex(a, r, f) ? "; penalty model written: duplex fair share"
                 : calib_writes_tcpshare(a, r) ? "; penalty model written: TCP share (several leaves)"
                                               : "");

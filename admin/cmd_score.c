@@ -15,6 +15,7 @@
 #include "contention/pattern.h"
 #include "contention/placement.h"
 #include "contention/score.h"
+#include "contention/trace.h"
 #include "contention/topology.h"
 #include "ctslurm/slurmfmt.h"
 
@@ -41,6 +42,11 @@ static void help(void)
         "                        halo3d-phased or trace:FILE|NAME\n"
         "                        (NAME: a profile recorded with contention-admin record)\n"
         "  --size BYTES          bytes per communication (K, M, G suffixes; not for trace:)\n"
+        "  --pause DURATION      the links' idle time before each step of a point-to-point\n"
+        "                        pattern (the compute between its exchanges), e.g. 10ms\n"
+        "                        (s, ms, us, ns; a plain number is seconds):\n"
+        "                        a token bucket refills then (the fabric's bucket_bytes);\n"
+        "                        default: unknown, no refill term\n"
         "  --fabric NAME         fabric of the signature file (default: its default fabric)\n"
         "  --cpus-per-task C     CPUs per task (default 1)\n"
         "  --plane K             also score plane=K\n"
@@ -164,11 +170,12 @@ int cmd_score(int argc, char **argv)
         {"nodelist", required_argument, NULL, 'N'}, {"switch-order", no_argument, NULL, 'O'},
         {"slurm-version", required_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'},
         {"min-gain", required_argument, NULL, 'G'}, {"min-switch", required_argument, NULL, 'W'},
-        {"layout", required_argument, NULL, 'L'}, {NULL, 0, NULL, 0}};
+        {"layout", required_argument, NULL, 'L'}, {"pause", required_argument, NULL, 'Z'},
+        {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
-                      .shortopts = "f:C:n:p:s:c:P:r:g:jS:H:N:OV:G:W:h",
+                      .shortopts = "f:C:n:p:s:c:P:r:g:jS:H:N:OV:G:W:Z:h",
                       .longopts = opts,
-                      .accepted = "--cpus-per-node, --ntasks, --pattern, --size, --fabric, "
+                      .accepted = "--cpus-per-node, --ntasks, --pattern, --size, --pause, --fabric, "
                                   "--cpus-per-task, --plane, --random, --seed, --hostfile-out, --layout, "
                                   "--nodelist, --switch-order, --slurm-version, --min-gain, "
                                   "--min-switch, --config, --json, --help",
@@ -180,7 +187,7 @@ int cmd_score(int argc, char **argv)
     double min_gain = 0.10, min_switch = 0.05; /* the plugin's defaults */
     uint32_t slurm_version = SLURM_VERSION_NUMBER;
     ct_err verr;
-    double size = -1;
+    double size = -1, pause = -1;
     int c;
     while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         switch (c) {
@@ -197,6 +204,10 @@ int cmd_score(int argc, char **argv)
         case 's':
             if (admin_size_opt(CMD, "--size", optarg, &size) < 0)
                 return ADMIN_USAGE;
+            break;
+        case 'Z':
+            if (ct_parse_duration(optarg, &pause, &verr) < 0)
+                return admin_usage(CMD, "--pause: %s", verr.msg);
             break;
         case 'c':
             if (admin_int_opt(CMD, "--cpus-per-task", optarg, 1, 65535, &cpt) < 0)
@@ -266,6 +277,13 @@ int cmd_score(int argc, char **argv)
     if (size < 0)
         return admin_usage(CMD, "--size BYTES is required");
     pattern.bytes = size;
+    if (pause >= 0) {
+        if (pattern.kind == CT_PAT_TRACE || pattern.kind == CT_PAT_ALLTOALL)
+            return admin_usage(CMD, "--pause is for ring, halves and the halos (a trace carries "
+                                    "its own compute; the Alltoall signature its calls')");
+        pattern.has_pause = 1;
+        pattern.pause = pause;
+    }
     ct_alloc alloc = {0, NULL};
     if (ctslurm_parse_cpus_per_node(spec, &alloc, &err) < 0)
         return admin_usage(CMD, "--cpus-per-node: %s", err.msg);

@@ -34,6 +34,12 @@ static void text_fabric(const ct_fabric *f)
     if (f->exchange != 0) /* signatures.h: our extension, session 15 */
         printf("  exchange:    %s a pattern step (%s; our extension)\n",
                admin_fmt_time(f->exchange, t1, sizeof t1), admin_exchange_what(f->exchange));
+    if (f->bucket > 0 && f->bucket_pause > 0) /* signatures.h: our extension, session 29 */
+        printf("  bucket:      %s refilled at the sustained rate while a link is idle; the "
+               "exchange step holds a pause of %s (a pattern scored with --pause gets the "
+               "difference; our extension)\n",
+               admin_fmt_bytes(f->bucket, b1, sizeof b1),
+               admin_fmt_time(f->bucket_pause, t1, sizeof t1));
     if (f->ngap || f->plogp_L != 0) {
         printf("  pLogP:       L %s, %zu gap entries", admin_fmt_time(f->plogp_L, t1, sizeof t1),
                f->ngap);
@@ -163,6 +169,8 @@ static void json_fabric(const ct_fabric *f)
         json_num("beta_s_per_byte", f->beta, &fi);
         json_num("bandwidth_bytes_per_s", 1.0 / f->beta, &fi);
         json_num("exchange_s", f->exchange, &fi); /* 0: none (signatures.h) */
+        json_num("bucket_bytes", f->bucket, &fi); /* 0: none (signatures.h, session 29) */
+        json_num("bucket_pause_s", f->bucket_pause, &fi);
         json_str("source", f->p2p_source, &fi);
         json_key("plogp", &fi);
         if (f->ngap || f->plogp_L != 0) {

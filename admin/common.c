@@ -288,6 +288,9 @@ void admin_fabric_line(FILE *f, const ct_fabric *fab)
     fprintf(f, "; penalty %s", ct_model_name(fab->penalty.kind));
     if (fab->exchange != 0) /* signatures.h: a pattern step's fixed time */
         fprintf(f, ", exchange step %s", admin_fmt_time(fab->exchange, a, sizeof a));
+    if (fab->bucket > 0 && fab->bucket_pause > 0) /* signatures.h: the bucket's refill */
+        fprintf(f, ", bucket %s (refill past a %s pause)", admin_fmt_bytes(fab->bucket, m, sizeof m),
+                admin_fmt_time(fab->bucket_pause, a, sizeof a));
     fputc('\n', f);
 }
 

@@ -31,6 +31,11 @@
  *         much of a time the network explains and how much the host adds.
  * exchange-max=BYTES leaves out the 2 x 1 Alltoall points above BYTES: the fit
  * of a run measured since session 28 (2 x 1 up to 2 MiB) as it was before.
+ * refill=off prices a run measured since session 29 (ct-mpibench's '# pause'
+ * lines) without the token bucket's refill, as before it (signatures.h
+ * ct_fabric.bucket); by default each pattern row is scored with the pause
+ * measured before its repetitions ("TAG pause: pause m=M: median P s" in
+ * patterns.txt, after the row's own lines of the same srun).
  * Patterns are never fitted on: every pattern row is a held-back prediction
  * of ct_score for that allocation, pattern, size and layout.
  *
@@ -83,7 +88,7 @@ static int die(const char *what, const ct_err *e)
 
 /* Score one pattern on nodes x tpn and return the candidate `layout`. */
 static int predict_pattern(const ct_fabric *f, int nodes, int tpn, const char *pat, double m,
-                           const char *layout, double *pred, double *bound)
+                           double pause, const char *layout, double *pred, double *bound)
 {
     ct_alloc a;
     ct_err err;
@@ -99,6 +104,10 @@ static int predict_pattern(const ct_fabric *f, int nodes, int tpn, const char *p
         return -1;
     }
     req.pattern.bytes = m;
+    if (pause >= 0) { /* the links' idle time before each repetition (session 29) */
+        req.pattern.has_pause = 1;
+        req.pattern.pause = pause;
+    }
     ct_score_result r;
     int rc = ct_score(f, &req, &r, &err);
     ct_alloc_free(&a);
@@ -122,13 +131,21 @@ int main(int argc, char **argv)
      * ping-pong's largest size (session 28: 524288 gives session 27's fit
      * on a run measured since) */
     double xmax = INFINITY;
-    if (argc == 4 && strncmp(argv[3], "exchange-max=", 13) == 0) {
-        char *end;
-        xmax = strtod(argv[3] + 13, &end);
-        if (*end || !(xmax > 0)) {
-            fprintf(stderr, "ct-accuracy-eval: '%s' (accepted: exchange-max=BYTES, > 0)\n",
-                    argv[3]);
-            return 2;
+    int refill = 1;
+    while (argc >= 4) {
+        const char *a = argv[argc - 1];
+        if (strncmp(a, "exchange-max=", 13) == 0) {
+            char *end;
+            xmax = strtod(a + 13, &end);
+            if (*end || !(xmax > 0)) {
+                fprintf(stderr, "ct-accuracy-eval: '%s' (accepted: exchange-max=BYTES, > 0)\n",
+                        a);
+                return 2;
+            }
+        } else if (strcmp(a, "refill=off") == 0) {
+            refill = 0;
+        } else {
+            break;
         }
         argc--;
     }
@@ -137,7 +154,8 @@ int main(int argc, char **argv)
                       strcmp(argv[2], "incast-host") && strcmp(argv[2], "wire"))) {
         fprintf(stderr,
                 "usage: ct-accuracy-eval DIR "
-                "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES]\n");
+                "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
+                "[refill=off]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -344,6 +362,10 @@ int main(int argc, char **argv)
             f.penalty = CT_DUPLEX_MODEL(dx.delta);
             f.exchange = dx.exchange; /* a step's fixed time (signatures.h) */
             ct_duplex_set_long(&f.penalty, &dx); /* session 28: the long exchange */
+            if (refill && dx.pause > 0 && r.burst > 0) { /* session 29: the bucket's refill */
+                f.bucket = r.burst;
+                f.bucket_pause = dx.pause;
+            }
             if (!failed[0]) { /* the incast term from the Alltoall's gamma(k), held at k_max */
                 ct_duplex_set_terms(&f.penalty, &r.sig); /* as calibrate --incast */
             }
@@ -367,7 +389,22 @@ int main(int argc, char **argv)
     /* patterns: "TAG measured: pattern,tasks,size,tavg,tmin,nodes,tpn,PATTERN:LAYOUT"
      * (incast-host: "TAG host: pattern-host,...") */
     const char *key = host ? " host: pattern-host," : " measured: pattern,";
+    size_t nl = 0, capl = 0;
+    char **lines = NULL;
     for (char *line = pat ? strtok(pat, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+        if (nl == capl) {
+            capl = capl ? 2 * capl : 256;
+            char **nv = realloc(lines, capl * sizeof *nv);
+            if (!nv) {
+                fprintf(stderr, "ct-accuracy-eval: out of memory\n");
+                return 1;
+            }
+            lines = nv;
+        }
+        lines[nl++] = line;
+    }
+    for (size_t li = 0; li < nl; li++) {
+        const char *line = lines[li];
         const char *row = strstr(line, key);
         if (!row || strncmp(line, "intra", 5) == 0)
             continue;
@@ -384,12 +421,30 @@ int main(int argc, char **argv)
         const char *layout = colon + 1;
         if (strcmp(layout, "block") && strcmp(layout, "cyclic"))
             continue;
+        /* the pause of the same srun: a later line of this tag, before the
+         * tag's next measured row */
+        double pause = -1;
+        size_t tl = (size_t)(strstr(line, host ? " host: " : " measured: ") - line);
+        for (size_t j = li + 1; j < nl; j++) {
+            if (strncmp(lines[j], line, tl) != 0 || lines[j][tl] != ' ')
+                continue;
+            if (strncmp(lines[j] + tl, " measured: ", 11) == 0)
+                break;
+            double pm, pv;
+            if (strncmp(lines[j] + tl, " pause: pause m=", 16) == 0 &&
+                sscanf(lines[j] + tl + 16, "%lf: median %lf s", &pm, &pv) == 2 && pm == m &&
+                pv > 0) {
+                pause = pv;
+                break;
+            }
+        }
         double pred, bound;
-        if (predict_pattern(&f, nodes, tpn, detail, m, layout, &pred, &bound) < 0)
+        if (predict_pattern(&f, nodes, tpn, detail, m, pause, layout, &pred, &bound) < 0)
             continue;
         printf("pattern,%d,%d,%s,%s,%.0f,%.9g,%.4f,%.9g,%.9g,1\n", nodes, tpn, detail, layout, m,
                tavg, tavg > 0 && tmin > 0 ? (tavg - tmin) / tavg : 0, pred, bound);
     }
+    free(lines);
     free(pat);
 
     printf("# mode %s\n", argv[2]);
@@ -460,15 +515,20 @@ int main(int argc, char **argv)
                  ", long exchange %.3f beyond %.0f KiB (%zu 2x1 points, t / T_alone - 1 up to "
                  "%.3f)",
                  dx.long_delta, dx.long_from / 1024, dx.nlong, dx.long_hi);
+    char rx[160] = ""; /* session 29: printed where the run recorded its pauses */
+    if (have_duplex && f.bucket > 0)
+        snprintf(rx, sizeof rx,
+                 ", bucket refill: %.0f KiB refilled in %.2f ms (the 2x1 calls' median pause)",
+                 f.bucket / 1024, f.bucket_pause * 1e3);
     if (have_duplex)
         printf("# duplex: delta %.3f and exchange step %.0f us (%s of %zu Alltoall 2x1 points "
                "with m >= %.0f KiB; t / T_alone - 1 from %.3f to %.3f), incast term %.4f "
-               "(gamma_incast / gamma), flows term %.4f (gamma_flows / gamma)%s; pattern penalty "
-               "model: duplex fair share\n",
+               "(gamma_incast / gamma), flows term %.4f (gamma_flows / gamma)%s%s; pattern "
+               "penalty model: duplex fair share\n",
                dx.delta, dx.exchange * 1e6,
                dx.sloped ? "slope and intercept" : "median t / T_alone - 1", dx.nused,
                o.saturated_m / 1024, dx.lo, dx.hi, f.penalty.real[CT_DUPLEX_INCAST],
-               f.penalty.real[CT_DUPLEX_FLOWS], lx);
+               f.penalty.real[CT_DUPLEX_FLOWS], lx, rx);
     else if (incast)
         printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,
                have_gige ? "gige" : "none");

@@ -27,6 +27,8 @@ typedef struct parser {
     unsigned long lineno;
     /* `# key: value` comment directives, whole-file scope (0 = absent) */
     int32_t dir_tasks, dir_tpn, dir_nodes;
+    /* ct-mpibench's '# pause m=M: median P s ...' for the next row (CSV) */
+    double pause_m, pause_s; /* pause_s 0: none pending */
 } parser;
 
 static int perr(parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -221,8 +223,12 @@ static int add_a2a(parser *p, int32_t n, int32_t tpn, int32_t nodes, double m, d
     ct_bench_data *d = p->out;
     if (room_for_one(p, (void **)&d->a2a, &d->cap_a2a, d->na2a, sizeof *d->a2a) < 0)
         return -1;
-    d->a2a[d->na2a++] = (ct_a2a_sample){
-        .nodes = n / tpn, .tasks_per_node = tpn, .m = m, .t = t, .t_min = t_min};
+    d->a2a[d->na2a++] = (ct_a2a_sample){.nodes = n / tpn,
+                                        .tasks_per_node = tpn,
+                                        .m = m,
+                                        .t = t,
+                                        .t_min = t_min,
+                                        .pause = p->pause_s > 0 && p->pause_m == m ? p->pause_s : 0};
     return 0;
 }
 
@@ -299,6 +305,27 @@ static size_t split_csv(char *s, char **tok, size_t max)
     }
 }
 
+/* ct-mpibench's "# pause m=M: median P s, min A s, max B s over N
+ * repetitions (...)" (bench/mpi/ct_mpibench.c): kept for the next row; other
+ * comments are ignored. -1 on a pause line whose M or P is not a number
+ * (M >= 0, 0 < P <= 3600 s). */
+static int pause_line(parser *p, const char *t)
+{
+    const char *s = t + 1 + strspn(t + 1, " \t");
+    if (strncmp(s, "pause m=", 8) != 0)
+        return 0;
+    double m, v;
+    int used = 0;
+    if (sscanf(s + 8, "%lf: median %lf s%n", &m, &v, &used) != 2 || !used || !isfinite(m) ||
+        m < 0 || !isfinite(v) || !(v > 0) || v > 3600)
+        return perr(p, "pause line '%.60s' (accepted: '# pause m=BYTES: median SECONDS s ...' "
+                       "as ct-mpibench writes it, 0 < SECONDS <= 3600)",
+                    s);
+    p->pause_m = m;
+    p->pause_s = v;
+    return 0;
+}
+
 static int parse_csv(parser *p, const char *buf, size_t len)
 {
     lines L = {buf, len, 0, 0};
@@ -311,6 +338,8 @@ static int parse_csv(parser *p, const char *buf, size_t len)
     while ((r = next_line(&L, line, sizeof line)) > 0) {
         p->lineno = L.no;
         char *t = trim(line);
+        if (*t == '#' && pause_line(p, t) < 0)
+            return -1;
         if (!*t || *t == '#')
             continue;
         char *tok[MAX_TOKENS];
@@ -375,6 +404,8 @@ static int parse_csv(parser *p, const char *buf, size_t len)
             parse_int(tok[col[COL_NODES]], 1, INT32_MAX, &nodes) < 0)
             return perr(p, "nodes '%.40s' (accepted: an integer >= 1, or empty)",
                         tok[col[COL_NODES]]);
+        double pm = p->pause_m, ps = p->pause_s;
+        p->pause_s = 0; /* a pause line belongs to the row after it only */
         if (is_pp) {
             if (tasks != 2 || tpn > 1 || (nodes && nodes != 2))
                 return perr(p,
@@ -383,8 +414,12 @@ static int parse_csv(parser *p, const char *buf, size_t len)
                             (int)tasks, tpn > 1 || nodes == 1 ? " on one node" : "");
             if (add_p2p(p, m, tavg, tmin) < 0)
                 return -1;
-        } else if (add_a2a(p, tasks, tpn, nodes, m, tavg, tmin) < 0) {
-            return -1;
+        } else {
+            p->pause_m = pm, p->pause_s = ps;
+            int rc = add_a2a(p, tasks, tpn, nodes, m, tavg, tmin);
+            p->pause_s = 0;
+            if (rc < 0)
+                return -1;
         }
     }
     if (r < 0) {
@@ -618,7 +653,7 @@ const char *ct_bench_format_name(ct_bench_format f)
 int ct_bench_parse(const char *name, const char *buf, size_t len, const ct_bench_defaults *def,
                    ct_bench_data *out, ct_bench_format *fmt, ct_err *err)
 {
-    parser p = {name ? name : "<buffer>", err, out, def, 0, 0, 0, 0};
+    parser p = {name ? name : "<buffer>", err, out, def, 0, 0, 0, 0, 0, 0};
     if (fmt)
         *fmt = CT_BENCH_UNKNOWN;
     if (!buf)

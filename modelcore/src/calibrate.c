@@ -937,10 +937,11 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
 {
     memset(out, 0, sizeof *out);
     /* the samples used: their ratio t / T_alone - 1, size and time */
-    double *r = malloc(3 * (n ? n : 1) * sizeof *r);
+    double *r = malloc(4 * (n ? n : 1) * sizeof *r);
     if (!r)
         return ct_err_set(err, "out of memory for %zu Alltoall samples", n);
-    double *ms = r + n, *ts = r + 2 * n;
+    double *ms = r + n, *ts = r + 2 * n, *ps = r + 3 * n;
+    int paused = 1; /* every sample of the line has its pause */
     size_t k = 0;
     double mlo = INFINITY, mhi = 0, mbar = 0, tbar = 0;
     /* m_L: the largest size of every other configuration; 2 x 1 points
@@ -962,6 +963,8 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
             continue;
         r[k] = s->t / alone - 1.0; /* two nodes exchanging: (1 + δ)·T_alone */
         ms[k] = s->m;
+        ps[k] = s->pause;
+        paused &= s->pause > 0;
         ts[k++] = s->t;
         mbar += s->m;
         tbar += s->t;
@@ -997,6 +1000,8 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
     out->delta = out->raw < 0 ? 0 : out->raw > 1 ? 1 : out->raw;
     if (out->sloped) /* c: the line with the written δ through the samples' centroid */
         out->exchange = tbar - (1.0 + out->delta) * (ca_hi - sa * (mhi - mbar));
+    if (paused)
+        out->pause = sorted_median(ps, k);
     free(r);
     /* the long exchange: λ from what the line leaves beyond m_L */
     double tk = knot > 0 ? ct_p2p_time(curve, knot) : 0, sxl = 0, sll = 0, m1 = 0;

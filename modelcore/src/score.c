@@ -93,6 +93,7 @@ typedef struct p2p_work {
     ct_graph g[CT_PATTERN_MAX_PHASES]; /* one per phase (pattern.h: phased halos) */
     double intra[CT_PATTERN_MAX_PHASES]; /* s */
     int nphase;                          /* graphs built */
+    double pause; /* s, the links' idle time before a step (ct_pattern.pause); < 0: unknown */
 } p2p_work;
 
 static int build_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l, p2p_work *w,
@@ -102,6 +103,7 @@ static int build_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l
     if (!intra)
         return ct_err_set(err, "out of memory for %d nodes", (int)l->nnodes);
     int nph = ct_pattern_nphases(p);
+    w->pause = p->has_pause ? p->pause : -1;
     for (int k = 0; k < nph; k++) {
         if (ct_pattern_graph_phase(p, nph > 1 ? k : -1, l, &w->g[k], intra, err) < 0) {
             free(intra);
@@ -151,12 +153,50 @@ static uint64_t progressive_work(const p2p_work *pw, ct_err *err, int *oom)
     return w;
 }
 
+/* A token bucket's refill before a step (our extension, session 29;
+ * signatures.h ct_fabric.bucket, doc/models-penalty.md "The bucket's
+ * refill"). A link shaped by a token bucket of B bytes at the sustained rate
+ * r refills for the time it is idle, up to B, and passes that credit at the
+ * wire's speed (read as instantaneous): a step whose busiest NIC direction
+ * moves S bytes after an idle time p gets C(p) = min(B, r p, S) of them free,
+ * C(p) / r less time. calibrate's exchange step already holds the credit of
+ * its own calls' pause p_cal, so a step gets the difference
+ *   dt = (C(p) - C(p_cal)) / r,
+ * negative where the step's pause is the shorter (less refill than
+ * calibrate's calls had). 0 without a bucket, without calibrate's pause or
+ * with the step's pause unknown (pause < 0). */
+static double refill_credit(const ct_fabric *f, const ct_graph *g, double pause)
+{
+    if (!(f->bucket > 0) || !(f->bucket_pause > 0) || pause < 0 || g->ncomm == 0)
+        return 0;
+    double a, b;
+    ct_fabric_p2p_at(f, f->bucket, &a, &b); /* the sustained curve's beta at the bucket */
+    if (!(b > 0))
+        return 0;
+    double r = 1 / b, smax = 0;
+    double *dir = calloc(2 * (size_t)g->nnodes, sizeof *dir); /* out, in per node */
+    if (!dir)
+        return 0;
+    for (size_t i = 0; i < g->ncomm; i++) {
+        double v = (double)g->comm[i].mult * g->comm[i].bytes;
+        dir[2 * (size_t)g->comm[i].src] += v;
+        dir[2 * (size_t)g->comm[i].dst + 1] += v;
+    }
+    for (size_t k = 0; k < 2 * (size_t)g->nnodes; k++)
+        smax = dir[k] > smax ? dir[k] : smax;
+    free(dir);
+    double c = fmin(fmin(f->bucket, r * pause), smax);
+    double c_cal = fmin(fmin(f->bucket, r * f->bucket_pause), smax);
+    return (c - c_cal) / r;
+}
+
 /* progressive: 1 = re-apply the model as communications end (returns 1 when
  * the run-time bound, 4x the estimate's, is hit: nothing timed), 0 =
- * first-instant penalties. */
+ * first-instant penalties. pause: the links' idle time before the phase
+ * (refill_credit), < 0 unknown. */
 static int time_p2p_phase(const ct_fabric *f, const ct_graph *g, double intra, int progressive,
-                          const ct_tree_map *tree, const ct_tree_map *view, timing *t,
-                          ct_err *err)
+                          const ct_tree_map *tree, const ct_tree_map *view, double pause,
+                          timing *t, ct_err *err)
 {
     ct_penalty_model model = f->penalty;
     model.tree = tree; /* NULL: one switch, the node-level model as it is */
@@ -220,6 +260,11 @@ static int time_p2p_phase(const ct_fabric *f, const ct_graph *g, double intra, i
         net = fmax(net + f->exchange, lat);
         net0 = fmax(net0 + f->exchange, lat);
     }
+    double credit = refill_credit(f, g, pause);
+    if (credit != 0) { /* the bucket's refill, as the exchange step: no contention */
+        net = fmax(net - credit, lat);
+        net0 = fmax(net0 - credit, lat);
+    }
     t->remote = ct_graph_total(g);
     t->intra = intra;
     t->predicted = net > t->intra ? net : t->intra;
@@ -240,7 +285,10 @@ static int time_p2p(const ct_fabric *f, const p2p_work *w, int progressive,
     timing sum = {0};
     for (int k = 0; k < w->nphase; k++) {
         timing ph = {0};
-        int rc = time_p2p_phase(f, &w->g[k], w->intra[k], progressive, tree, view, &ph, err);
+        /* the phases of a phased halo after its first follow without a pause */
+        double pause = k == 0 || w->pause < 0 ? w->pause : 0;
+        int rc = time_p2p_phase(f, &w->g[k], w->intra[k], progressive, tree, view, pause, &ph,
+                                err);
         if (rc != 0)
             return rc;
         sum.predicted += ph.predicted;
@@ -588,8 +636,8 @@ static int cmp_arc_key(const void *pa, const void *pb)
 }
 
 static int time_p2p_phase(const ct_fabric *f, const ct_graph *g, double intra, int progressive,
-                          const ct_tree_map *tree, const ct_tree_map *view, timing *t,
-                          ct_err *err);
+                          const ct_tree_map *tree, const ct_tree_map *view, double pause,
+                          timing *t, ct_err *err);
 static uint64_t progressive_work_1(const ct_graph *g, ct_err *err, int *oom);
 
 /* One candidate of an aggregated trace: its phases in sequence. The
@@ -672,11 +720,11 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
             timing ph = {0};
             double itime = intra_node_time(intra, l->nnodes, f->intra_bw);
             if (rc == 0) {
-                rc = time_p2p_phase(f, &g, itime, prog, tree, view, &ph, err);
+                rc = time_p2p_phase(f, &g, itime, prog, tree, view, -1, &ph, err);
                 if (rc == 1) { /* the run-time bound: this phase statically */
                     prog = 0;
                     ph = (timing){0};
-                    rc = time_p2p_phase(f, &g, itime, 0, tree, view, &ph, err);
+                    rc = time_p2p_phase(f, &g, itime, 0, tree, view, -1, &ph, err);
                 }
             }
             if (rc == 0) {
@@ -855,11 +903,11 @@ static int time_phases(const ct_fabric *f, const ct_trace_phases *tp, const ct_l
             timing pt = {0};
             double itime = intra_node_time(intra, l->nnodes, f->intra_bw);
             if (rc == 0) {
-                rc = time_p2p_phase(f, &g, itime, prog, tree, view, &pt, err);
+                rc = time_p2p_phase(f, &g, itime, prog, tree, view, -1, &pt, err);
                 if (rc == 1) { /* the run-time bound: this phase statically */
                     prog = 0;
                     pt = (timing){0};
-                    rc = time_p2p_phase(f, &g, itime, 0, tree, view, &pt, err);
+                    rc = time_p2p_phase(f, &g, itime, 0, tree, view, -1, &pt, err);
                 }
             }
             if (rc == 0) {

@@ -48,6 +48,9 @@ static const numfield p2p_fields[] = {
     {"bandwidth_MBps", FOFF(beta), CONV_INV_MBPS, 1, 0, 1, INFINITY, 0, 0},
     /* a pattern step's fixed time (our extension, signatures.h); absent = 0 */
     {"exchange_us", FOFF(exchange), CONV_US, 0, -1e6, 0, 1e6, 0, 0},
+    /* a token bucket's refill (our extension, session 29, signatures.h); absent = 0 */
+    {"bucket_bytes", FOFF(bucket), CONV_PLAIN, 0, 0, 0, 1e12, 0, 0},
+    {"bucket_pause_us", FOFF(bucket_pause), CONV_US, 0, 0, 0, 1e9, 0, 0},
 };
 static const numfield plogp_fields[] = {
     {"L_us", FOFF(plogp_L), CONV_US, 0, 0, 0, INFINITY, 0, 0},
@@ -687,7 +690,8 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
     if (!p2p)
         return missing(c, val, path, "p2p", "p2p");
     snprintf(what, sizeof what, "%s.p2p", path);
-    static const char *const p2p_keys[] = {"alpha_us", "bandwidth_MBps", "exchange_us", "source",
+    static const char *const p2p_keys[] = {"alpha_us", "bandwidth_MBps", "exchange_us",
+                                           "bucket_bytes", "bucket_pause_us", "source",
                                            "plogp",    "segments",       NULL};
     if (y_expect(c->name, p2p, Y_MAP, what, c->err) < 0 ||
         ymap_check_keys(c->name, p2p, what, p2p_keys, c->err) < 0 ||

@@ -422,6 +422,34 @@ static void test_score(void **state)
     expect_in(r.err, "--ntasks N is required");
     done(&r);
 
+    /* --pause (session 29): a step after 20 ms idle gets the whole 128 KiB
+     * bucket free, 2 ms of it already in the exchange step: ring of 1 MiB on
+     * 4 x 1, alone 100 us + 1 MiB / 12.5 MB/s, -2 ms, - (131072 - 25000) B at
+     * 12.5 MB/s; without --pause the exchange step alone */
+#define BUCKET_RING(...)                                                                           \
+    run("score", "--config", SIG "valid_bucket.yaml", "--cpus-per-node", "1(x4)", "--ntasks", "4", \
+        "--pattern", "ring", "--size", "1M", "--json", __VA_ARGS__, NULL)
+    r = BUCKET_RING("--pause", "20ms");
+    expect_status(&r, 0);
+    double base = 100e-6 + 1048576 / 12.5e6 - 2e-3;
+    close_rel(json_num(strstr(r.out, "\"name\": \"block\""), "predicted_s"),
+              base - (131072 - 25000) / 12.5e6, 1e-9, "ring after a 20 ms pause");
+    done(&r);
+    r = BUCKET_RING("--min-gain", "10");
+    expect_status(&r, 0);
+    close_rel(json_num(strstr(r.out, "\"name\": \"block\""), "predicted_s"), base, 1e-9,
+              "ring, pause unknown");
+    done(&r);
+    r = BUCKET_RING("--pause", "-5ms");
+    expect_status(&r, 2);
+    expect_in(r.err, "--pause: invalid duration '-5ms'");
+    done(&r);
+    r = run("score", "--config", CONF, "--cpus-per-node", "4(x2)", "--ntasks", "8", "--pattern",
+            "alltoall", "--size", "64K", "--pause", "5ms", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--pause is for ring, halves and the halos");
+    done(&r);
+
     /* what auto launches, with the plugin's thresholds (the plugin's own
      * fixture, as test_plugin_decide's test_auto_min_switch: halo3d-phased of
      * 1 MiB on 8(x4), cyclic 0.04 % faster than block, optimized 59.5 %) */

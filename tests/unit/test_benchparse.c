@@ -289,6 +289,42 @@ static void expect_error(const char *text, const ct_bench_defaults *def, const c
     ct_bench_free(&d);
 }
 
+/* ct-mpibench's "# pause m=M: median P s ..." line (session 29): the
+ * nodes' idle time before each call, kept on the Alltoall row after it when
+ * the sizes agree; a malformed one is refused with its line. */
+static void test_csv_pause_lines(void **state)
+{
+    (void)state;
+    const char *text =
+        "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node\n"
+        "# pause m=131072: median 0.00325 s, min 0.003 s, max 0.004 s over 5 repetitions "
+        "(each the least over the nodes of a node's last end to its first start)\n"
+        "# alltoall m=131072: 5 repetitions, block layout, MPI_Ialltoall polled\n"
+        "# times: 0.012 0.012 0.013 0.012 0.012\n"
+        "alltoall,2,131072,0.0122,0.012,2,1\n"
+        "alltoall,2,262144,0.024,0.023,2,1\n"          /* no pause line: 0 */
+        "# pause m=1048576: median 0.002 s, min 0.002 s, max 0.002 s over 5 repetitions\n"
+        "alltoall,2,524288,0.048,0.047,2,1\n"          /* another size's: 0 */
+        "# pause m=65536: median 0.001 s\n"
+        "pingpong,2,65536,0.006,0.0055,2,1\n"          /* not an Alltoall: dropped */
+        "alltoall,2,65536,0.007,0.006,2,1\n";
+    ct_bench_data d = {0};
+    ct_err err = {{0}};
+    assert_int_equal(ct_bench_parse("in", text, strlen(text), NULL, &d, NULL, &err), 0);
+    assert_int_equal(d.na2a, 4);
+    assert_true(d.a2a[0].m == 131072 && d.a2a[0].pause == 0.00325);
+    assert_true(d.a2a[1].pause == 0);
+    assert_true(d.a2a[2].pause == 0);
+    assert_true(d.a2a[3].m == 65536 && d.a2a[3].pause == 0);
+    ct_bench_free(&d);
+    const char *H = "benchmark,tasks,size_bytes,t_avg_s\n";
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s# pause m=4096: median -1 s\nalltoall,2,4096,0.01\n", H);
+    expect_error(buf, NULL, "in:2: pause line 'pause m=4096: median -1 s' (accepted:");
+    snprintf(buf, sizeof buf, "%s# pause m=4096: mean 0.1 s\n", H);
+    expect_error(buf, NULL, "in:2: pause line 'pause m=4096: mean 0.1 s'");
+}
+
 static void test_refusals_name_the_line(void **state)
 {
     (void)state;
@@ -421,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_imb),
         cmocka_unit_test(test_csv_recorded),
         cmocka_unit_test(test_csv_tasks_per_node_sources),
+        cmocka_unit_test(test_csv_pause_lines),
         cmocka_unit_test(test_refusals_name_the_line),
         cmocka_unit_test(test_fit_recovers_recorded_parameters),
     };

@@ -552,6 +552,33 @@ static void test_fit_duplex(void **state)
     assert_non_null(strstr(err.msg, "2 nodes x 1 task"));
 }
 
+/* The bucket's refill (session 29): ct_fit_duplex gives the median pause of
+ * the line's samples (what its exchange step's refill followed), 0 when
+ * one of them has none; the points beyond m_L and other configurations do
+ * not count. */
+static void test_fit_duplex_pause(void **state)
+{
+    (void)state;
+    ct_p2p_curve c;
+    ct_p2p_single(&c, 1e-4, 8e-8);
+    double ms[] = {131072, 262144, 524288, 1048576, 2097152};
+    double ps[] = {0.004, 0.002, 0.003, 0.05, 0.05};
+    ct_a2a_sample s[6];
+    memset(s, 0, sizeof s);
+    for (int i = 0; i < 5; i++)
+        s[i] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = ms[i],
+                               .t = 0.002 + 1.05 * (1e-4 + 8e-8 * ms[i]), .pause = ps[i]};
+    s[5] = (ct_a2a_sample){.nodes = 4, .tasks_per_node = 1, .m = 524288, .t = 1.0, .pause = 9};
+    ct_duplex_fit f;
+    ct_err err;
+    assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
+    assert_int_equal(f.nused, 3);
+    assert_true(f.pause == 0.003); /* the median of 4, 2 and 3 ms */
+    s[1].pause = 0;                /* one of the line's points without: none */
+    assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
+    assert_true(f.pause == 0);
+}
+
 /* The long exchange (session 28): 2 x 1 points beyond m_L, the largest size
  * of every other configuration, are left out of the line and read as a
  * hinge t = c + (1 + δ) T + λ (T - T(m_L)); below m_L the line is the one
@@ -629,6 +656,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fit_duplex_long),
+        cmocka_unit_test(test_fit_duplex_pause),
         cmocka_unit_test(test_exchange_and_pure_sender),
         cmocka_unit_test(test_ring_and_half_duplex),
         cmocka_unit_test(test_incast_term),

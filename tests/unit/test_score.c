@@ -263,6 +263,74 @@ static void test_duplex_long_exchange(void **state)
     ct_alloc_free(&a);
 }
 
+/* The token bucket's refill (session 29, score.c refill_credit): a step
+ * after an idle time p gets min(B, r p, S) bytes free, less what calibrate's
+ * own calls' pause p_cal already gave the exchange step; by hand with
+ * penalty "none" (1 ms + m / 100 MB/s a message), ring on 4 nodes x 1 task
+ * (each NIC direction moves m), B = 200 kB, p_cal = 1 ms (r p_cal = 100 kB). */
+static double ring_time(const ct_fabric *f, const ct_alloc *a, const char *pat, double m,
+                        double pause, double *uncontended)
+{
+    ct_score_request req;
+    request(&req, a, 4, pat, m);
+    if (pause >= 0) {
+        req.pattern.has_pause = 1;
+        req.pattern.pause = pause;
+    }
+    ct_score_result r;
+    ct_err err = {{0}};
+    assert_int_equal(ct_score(f, &req, &r, &err), 0);
+    const ct_candidate_score *b = cand(&r, "block");
+    if (uncontended)
+        *uncontended = b->uncontended_s;
+    return b->predicted_s;
+}
+
+static void test_bucket_refill(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    none_fabric(&f);
+    f.bucket = 2e5;
+    f.bucket_pause = 1e-3;
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(4, 1, &a, NULL), 0);
+    static const struct {
+        double m, pause, want;
+    } cases[] = {
+        {1e6, -1, 11e-3},            /* pause unknown: no term */
+        {1e6, 5e-3, 10e-3},          /* refilled in full: (200 - 100) kB free beyond p_cal's */
+        {1e6, 1e-3, 11e-3},          /* calibrate's own pause: what c holds already */
+        {1e6, 0.5e-3, 11.5e-3},      /* a shorter pause: 50 kB less than p_cal's */
+        {1e6, 0, 12e-3},             /* back to back: none of p_cal's 100 kB */
+        {1.5e5, 5e-3, 2.5e-3 - 0.5e-3}, /* the step moves 150 kB: no more free than that */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double u, t = ring_time(&f, &a, "ring", cases[i].m, cases[i].pause, &u);
+        if (fabs(t - cases[i].want) > 1e-12 || fabs(u - cases[i].want) > 1e-12)
+            fail_msg("m %g, pause %g: %.17g s, uncontended %.17g (expected %.17g for both: "
+                     "the refill is no contention)",
+                     cases[i].m, cases[i].pause, t, u, cases[i].want);
+    }
+    /* no term without calibrate's pause or without a bucket */
+    f.bucket_pause = 0;
+    assert_true(fabs(ring_time(&f, &a, "ring", 1e6, 5e-3, NULL) - 11e-3) < 1e-12);
+    f.bucket_pause = 1e-3;
+    f.bucket = 0;
+    assert_true(fabs(ring_time(&f, &a, "ring", 1e6, 5e-3, NULL) - 11e-3) < 1e-12);
+    /* a phased halo: only its first phase follows the pause, the second
+     * none (p_cal 0.5 ms, 50 kB): -1.5 ms then +0.5 ms */
+    f.bucket = 2e5;
+    f.bucket_pause = 0.5e-3;
+    double t0 = ring_time(&f, &a, "halo2d-phased", 1e6, -1, NULL);
+    double t1 = ring_time(&f, &a, "halo2d-phased", 1e6, 5e-3, NULL);
+    if (fabs((t0 - t1) - 1e-3) > 1e-12)
+        fail_msg("halo2d-phased: %.17g s with the pause, %.17g without (expected 1 ms less: "
+                 "1.5 ms on the first phase, 0.5 ms more on the second)",
+                 t1, t0);
+    ct_alloc_free(&a);
+}
+
 /* Under GigE, a phased halo's time is the sum of its phases, each the
  * progressive engine's last completion on that phase's graph (the
  * composition, checked on halo2d-phased, 16 tasks = 4x4 grid, 4(x4)). */
@@ -1535,6 +1603,7 @@ int main(void)
         cmocka_unit_test(test_ring_prefers_block),
         cmocka_unit_test(test_exchange_step_by_hand),
         cmocka_unit_test(test_duplex_long_exchange),
+        cmocka_unit_test(test_bucket_refill),
         cmocka_unit_test(test_halves_prefers_cyclic),
         cmocka_unit_test(test_alltoall_consistency),
         cmocka_unit_test(test_alltoall_beyond_fit_noted),

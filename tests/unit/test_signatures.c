@@ -34,7 +34,7 @@ static const bad_case bad_cases[] = {
     {"bad_unknown_top.yaml", 2, 1,
      "unknown key 'fabric' in the top level (accepted: version, fabrics, partitions, default)"},
     {"bad_unknown_p2p.yaml", 5, 7,
-     "unknown key 'alpha' in fabrics.eth0.p2p (accepted: alpha_us, bandwidth_MBps, exchange_us, source, plogp, segments)"},
+     "unknown key 'alpha' in fabrics.eth0.p2p (accepted: alpha_us, bandwidth_MBps, exchange_us, bucket_bytes, bucket_pause_us, source, plogp, segments)"},
     {"bad_not_number.yaml", 6, 14, "fabrics.eth0.alltoall.gamma is 'high', not a number"},
     {"bad_quoted_number.yaml", 4, 21,
      "fabrics.eth0.p2p.alpha_us is the quoted string '10', not a number"},
@@ -507,6 +507,40 @@ static void test_exchange_step_key(void **state)
         "mem:4:56: fabrics.a.p2p.exchange_us is 2e6");
 }
 
+/* p2p.bucket_bytes and p2p.bucket_pause_us (our extension, session 29: a
+ * token bucket's refill): optional, absent = 0 and not written back,
+ * non-negative; diff names them; a negative one is refused with its place. */
+static void test_bucket_keys(void **state)
+{
+    (void)state;
+    const char *y = "version: 1\nfabrics:\n  a:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2, "
+                    "exchange_us: -2500, bucket_bytes: 163840, bucket_pause_us: 3250}\n"
+                    "  b:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2, exchange_us: -2500}\n";
+    ct_sigfile sf;
+    ct_err err;
+    assert_int_equal(ct_sigfile_load_buffer("mem", y, strlen(y), &sf, &err), 0);
+    const ct_fabric *a = must_fabric(&sf, "a"), *b = must_fabric(&sf, "b");
+    assert_true(a->bucket == 163840 && fabs(a->bucket_pause - 3.25e-3) < 1e-15);
+    assert_true(b->bucket == 0 && b->bucket_pause == 0);
+    size_t l = 0;
+    char *t = write_mem(&sf, &l);
+    const char *at = strstr(t, "bucket_bytes: 163840");
+    assert_non_null(at);
+    assert_non_null(strstr(at, "bucket_pause_us: 3250"));
+    assert_null(strstr(strstr(at, "bucket_pause_us") + 1, "bucket_")); /* not b's */
+    char buf[256];
+    assert_int_equal(ct_fabric_diff(a, b, buf, sizeof buf), 2);
+    assert_non_null(strstr(buf, "p2p.bucket_bytes"));
+    assert_non_null(strstr(buf, "p2p.bucket_pause_us"));
+    free(t);
+    ct_sigfile_free(&sf);
+    const char *bad = "version: 1\nfabrics:\n  a:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2, "
+                      "bucket_bytes: -5}\n";
+    assert_int_equal(ct_sigfile_load_buffer("mem", bad, strlen(bad), &sf, &err), -1);
+    print_message("%s\n", err.msg);
+    assert_non_null(strstr(err.msg, "mem:4:57: fabrics.a.p2p.bucket_bytes is -5 (accepted: a number >= 0"));
+}
+
 /* alltoall.call_us (our extension, session 16): the same rules as
  * exchange_us; the papers' keys beside it unchanged. */
 static void test_call_step_key(void **state)
@@ -641,6 +675,8 @@ static void test_roundtrip_random_values(void **state)
         }
         f.plogp_L = urand() < 0.5 ? 0 : logu(1e-9, 1e-2);
         f.exchange = urand() < 0.5 ? 0 : (urand() - 0.5) * 0.02;
+        f.bucket = urand() < 0.5 ? 0 : logu(1e3, 1e7);
+        f.bucket_pause = f.bucket > 0 ? logu(1e-5, 1) : 0;
         int kind = (int)(urand() * 4);
         f.penalty.kind = kind == 0   ? CT_MODEL_NONE
                          : kind == 1 ? CT_MODEL_GIGE
@@ -1042,6 +1078,7 @@ int main(void)
         cmocka_unit_test(test_full_file_in_si),
         cmocka_unit_test(test_no_default_means_null),
         cmocka_unit_test(test_exchange_step_key),
+        cmocka_unit_test(test_bucket_keys),
         cmocka_unit_test(test_call_step_key),
         cmocka_unit_test(test_roundtrip_every_shipped_conf),
         cmocka_unit_test(test_roundtrip_full_fixture),

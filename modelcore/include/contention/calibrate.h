@@ -331,6 +331,11 @@ typedef struct ct_duplex_fit {
     double long_from;  /* m_L, bytes (0: none) */
     double long_hi;    /* the largest t / T_alone - 1 beyond m_L */
     size_t nlong;      /* the samples beyond m_L */
+    /* the median of the line's samples' pauses (ct_a2a_sample.pause), s:
+     * the idle time before each call, whose token-bucket refill c holds
+     * (signatures.h ct_fabric.bucket_pause; session 29); 0 when any of them
+     * was not recorded */
+    double pause;
 } ct_duplex_fit;
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
                   ct_duplex_fit *out, ct_err *err);

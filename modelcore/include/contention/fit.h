@@ -29,6 +29,10 @@ typedef struct ct_a2a_sample {
     double m;
     double t;
     double t_min;
+    /* the median idle time of the nodes before each call, s (ct-mpibench's
+     * '# pause m=M: median P s' line before the row; a token bucket refills
+     * then: signatures.h ct_fabric.bucket_pause); 0: not recorded */
+    double pause;
 } ct_a2a_sample;
 
 typedef struct ct_fit_diag {

@@ -60,6 +60,13 @@ typedef struct ct_pattern {
     double bytes;          /* message size per communication */
     char trace[4096];      /* CT_PAT_TRACE: path of the trace */
     ct_trace_limits trace_limits; /* CT_PAT_TRACE: bounds on reading it (0: none) */
+    /* point-to-point patterns: the links' idle time before each step (the
+     * application's compute between its exchanges), s, when has_pause; a
+     * token bucket refills then (signatures.h ct_fabric.bucket; score.c).
+     * has_pause 0 (ct_pattern_parse's default): unknown, no refill term.
+     * The phases of a phased halo after its first follow without a pause. */
+    int has_pause;
+    double pause;
 } ct_pattern;
 
 /* Parse "alltoall", "ring", "halves", "halo2d", "halo3d", "halo2d-phased",

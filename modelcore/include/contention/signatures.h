@@ -46,6 +46,19 @@ typedef struct ct_fabric {
      * bucket a link refills between steps. Fitted by calibrate
      * (ct_fit_duplex). */
     double exchange;               /* s */
+    /* optional (our extension, session 29; YAML p2p.bucket_bytes and
+     * p2p.bucket_pause_us, absent = 0 = no term): a token bucket's refill.
+     * A link shaped by a token bucket passes up to bucket bytes at the wire's
+     * speed after it was idle long enough to refill (bucket / the sustained
+     * rate); the exchange step above was fitted on calibrate's 2 x 1 Alltoall,
+     * whose calls followed an idle time of bucket_pause each and so already
+     * holds the refill of that pause. A pattern scored with its own pause
+     * (ct_pattern.pause) gets the difference (score.c, ct_refill_credit).
+     * bucket: the burst calibrate reads off the ping-pong after an idle link
+     * (p2p.h ct_p2p_sustained); bucket_pause: the median of the measured
+     * idle times before those calls (ct-mpibench '# pause'). */
+    double bucket;                 /* bytes */
+    double bucket_pause;           /* s */
     /* optional pLogP gap table g(m), m ascending */
     size_t ngap;
     double gap_m[CT_GAP_MAX];      /* bytes */
