@@ -61,7 +61,12 @@ enum { CALIB_PM_DEFAULT, CALIB_PM_GIGE, CALIB_PM_DUPLEX, CALIB_PM_FAIRSHARE, CAL
 
 /* ---- plan (calibrate_jobs.c) */
 
-enum { ST_PINGPONG, ST_ALLTOALL, ST_CONFLICT, ST_INTRA, ST_UPLINK };
+enum { ST_PINGPONG, ST_ALLTOALL, ST_CONFLICT, ST_INTRA, ST_UPLINK, ST_REFILL };
+/* The idle before each call of the refill step (s): long enough for a token
+ * bucket to refill at the rates calibrate meets (100 ms: 1.25 MB at
+ * 100 Mbit/s), short of TCP's minimum retransmission timeout (200 ms), after
+ * which Linux restarts a flow's window. */
+#define CALIB_REFILL_IDLE 0.1
 
 typedef struct step {
     int kind;
@@ -73,6 +78,7 @@ typedef struct step {
     char store[1024];
     size_t used;
     double work;         /* bytes through the busiest NIC, all repetitions */
+    double idle;         /* s the step sleeps (ct-mpibench --idle), all repetitions */
     double est, took;    /* s */
     int optional;        /* a fit without it is the one before it was added: the many-flow
                           * steps; failed 3 times, it is skipped with a warning */
@@ -145,6 +151,7 @@ typedef struct data {
     double intra_bw; /* bytes/s from intra.csv (one node's halves), 0 if not measured */
     ct_conflict_sample *upl; /* uplink.csv: the cross-leaf schemes */
     size_t nupl;
+    ct_bench_data refill; /* refill-2x1.csv: the 2 x 1 exchange after an idle (session 29) */
 } data;
 
 /* One run: where the outputs go, the allocation, what was measured. */
@@ -193,6 +200,12 @@ typedef struct calib_fit {
      * 2 x 1 Alltoall; when fitted, the penalty model written is duplex */
     ct_duplex_fit dx;
     int have_duplex;
+    /* the bucket an exchange gets after a full refill (session 29,
+     * ct_fit_refill), from the refill step; have_refill 0: the ping-pong's
+     * burst stands for it, refill_err says why */
+    ct_refill_fit rf;
+    int have_refill;
+    char refill_err[CT_ERR_MAX];
     char duplex_err[CT_ERR_MAX];
     /* on several leaves: the Alltoall samples the signature is fitted on,
      * without those an uplink sets (calib_uplink_bound); NULL: all */

@@ -233,6 +233,30 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
         }
     }
 
+    /* The bucket's refill (our extension, session 29): the 2 x 1 exchange
+     * again after an idle of CALIB_REFILL_IDLE before each call, at 256 KiB,
+     * 512 KiB and 1 MiB: how much of a full token bucket an exchange gets
+     * free (ct_fit_refill; a ping-pong gets more of it than an exchange,
+     * doc/accuracy-notes.md "Session 29"). Optional: without it the
+     * ping-pong's burst stands for the bucket. */
+    if (N >= 2) {
+        s = new_step(p, ST_REFILL, 2, 1, "refill-2x1.csv");
+        srun_prefix(p, s, jobid);
+        arg(s, "alltoall");
+        arg(s, "--sizes");
+        arg(s, "256K,512K,1M");
+        arg(s, "--reps");
+        arg(s, "%d", p->reps);
+        arg(s, "--idle");
+        arg(s, "%g", CALIB_REFILL_IDLE);
+        s->optional = 1;
+        s->work = (262144.0 + 524288.0 + 1048576.0) * (p->reps + 1);
+        s->idle = CALIB_REFILL_IDLE * 3 * (p->reps + 1);
+        snprintf(s->label, sizeof s->label,
+                 "Alltoall, 2 nodes x 1 task, after %.0f ms idle (the bucket's refill), 3 sizes",
+                 1e3 * CALIB_REFILL_IDLE);
+    }
+
     /* the many-flow step (calib_flow_tasks): 2 nodes, incast degree 1 */
     if (p->flow_tasks > C && N >= 2) {
         int t = p->flow_tasks;
@@ -697,6 +721,11 @@ static int load_output(const char *path, data *d)
             return admin_fail(CMD, "%s", err.msg);
         return ADMIN_OK;
     }
+    if (strncmp(base, "refill", 6) == 0) { /* the 2 x 1 exchange after an idle (session 29) */
+        if (ct_bench_parse_file(path, NULL, &d->refill, NULL, &err) < 0)
+            return admin_fail(CMD, "%s", err.msg);
+        return ADMIN_OK;
+    }
     if (strncmp(base, "uplink", 6) == 0) { /* cross-leaf schemes (calib_plan_uplinks) */
         char *buf = NULL;
         size_t len = 0;
@@ -813,7 +842,7 @@ static int run_steps(plan *P, const char *dir, FILE *info)
     double t0 = now_s();
     for (int i = 0; i < P->n; i++) {
         step *s = &P->steps[i];
-        s->est = startup + s->work / guess_bps;
+        s->est = startup + s->work / guess_bps + s->idle;
     }
     for (int i = 0; i < P->n && !calib_stop; i++) {
         step *s = &P->steps[i];
@@ -868,7 +897,8 @@ static int run_steps(plan *P, const char *dir, FILE *info)
                 ct_fit_hockney(pd.p2p, pd.np2p, &alpha, &beta, NULL, &err) == 0 && beta > 0) {
                 guess_bps = 1.0 / beta;
                 for (int j = i + 1; j < P->n; j++)
-                    P->steps[j].est = startup + 1.5 * P->steps[j].work / guess_bps;
+                    P->steps[j].est = startup + 1.5 * P->steps[j].work / guess_bps +
+                                      P->steps[j].idle;
             }
             ct_bench_free(&pd);
         } else {

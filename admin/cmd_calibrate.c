@@ -448,6 +448,14 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
             f->have_duplex = 1;
         else
             snprintf(f->duplex_err, sizeof f->duplex_err, "%s", err.msg);
+        /* the bucket an exchange gets after a full refill (session 29) */
+        double rb = cur.nseg ? cur.seg[cur.nseg - 1].beta : f->res.beta;
+        if (f->have_duplex && f->res.burst > 0 && d->refill.na2a > 0 &&
+            ct_fit_refill(d->bench.a2a, d->bench.na2a, d->refill.a2a, d->refill.na2a,
+                          rb > 0 ? 1 / rb : 0, f->res.burst, &f->rf, &err) == 0)
+            f->have_refill = 1;
+        else if (d->refill.na2a > 0)
+            snprintf(f->refill_err, sizeof f->refill_err, "%s", err.msg);
     }
     if (f->res.nheld == 0)
         fprintf(stderr, "contention-admin calibrate: warning: no held-back samples: the "
@@ -471,15 +479,27 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                  "message lasts T alone is priced with delta + %.3f (1 - T(%.0f KiB)/T))",
                  f->dx.long_delta, f->dx.long_from / 1024, f->dx.nlong, f->dx.nlong > 1 ? "s" : "",
                  f->dx.long_hi, f->dx.long_delta, f->dx.long_from / 1024);
-    char rx[320] = ""; /* the bucket's refill (session 29), where the 2 x 1 pauses were recorded */
+    char rx[640] = ""; /* the bucket's refill (session 29), where the 2 x 1 pauses were recorded */
     if (f->have_duplex && f->dx.pause > 0 && f->res.burst > 0) {
-        char b1[32], t1[32];
+        char b1[32], b2[32], b3[32], t1[32], t2[32], how[240];
+        if (f->have_refill)
+            snprintf(how, sizeof how,
+                     "what a 2x1 exchange gets after %s idle: median of %zu sizes, %s to %s%s, "
+                     "the ping-pong's burst %s",
+                     admin_fmt_time(f->rf.idle, t2, sizeof t2), f->rf.nused,
+                     admin_fmt_bytes(f->rf.lo, b2, sizeof b2),
+                     admin_fmt_bytes(f->rf.hi, b3, sizeof b3),
+                     f->rf.raw != f->rf.bucket ? ", clamped" : "",
+                     admin_fmt_bytes(f->res.burst, b1, sizeof b1));
+        else
+            snprintf(how, sizeof how, "the ping-pong's burst%s%.160s",
+                     f->refill_err[0] ? "; " : "", f->refill_err);
         snprintf(rx, sizeof rx,
-                 "; bucket refill: bucket_bytes = %s (the ping-pong's burst) refilled in "
-                 "bucket_pause_us = %.0f (%s, the median idle before the 2x1 calls): a step "
-                 "scored with a longer pause gets more of the bucket free, a shorter one less",
-                 admin_fmt_bytes(f->res.burst, b1, sizeof b1), f->dx.pause * 1e6,
-                 admin_fmt_time(f->dx.pause, t1, sizeof t1));
+                 "; bucket refill: bucket_bytes = %s (%s) refilled in bucket_pause_us = %.0f "
+                 "(%s, the median idle before the 2x1 calls): a step scored with a longer "
+                 "pause gets more of the bucket free, a shorter one less",
+                 admin_fmt_bytes(f->have_refill ? f->rf.bucket : f->res.burst, b1, sizeof b1), how,
+                 f->dx.pause * 1e6, admin_fmt_time(f->dx.pause, t1, sizeof t1));
     }
     if (f->have_duplex)
         fprintf(info,
@@ -596,6 +616,7 @@ int cmd_calibrate(int argc, char **argv)
     ct_calib_result_free(&f.res);
     free(f.a2a_kept);
     ct_bench_free(&r.d.bench);
+    ct_bench_free(&r.d.refill);
     free(r.d.conf);
     free(r.d.upl);
     if (fab.topology) {

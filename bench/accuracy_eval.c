@@ -342,6 +342,8 @@ int main(int argc, char **argv)
      * 2 x 1 Alltoall, when calibrate measured it; the GigE fit is still printed */
     ct_duplex_fit dx;
     int have_duplex = 0;
+    ct_refill_fit rf; /* session 29: the bucket an exchange gets after a full refill */
+    int have_rf = 0;
     char dxmsg[CT_ERR_MAX] = "";
     if (wire) {
         /* the network floor: line rate, no latency, fair share, no coupling */
@@ -365,6 +367,25 @@ int main(int argc, char **argv)
             if (refill && dx.pause > 0 && r.burst > 0) { /* session 29: the bucket's refill */
                 f.bucket = r.burst;
                 f.bucket_pause = dx.pause;
+                /* what an exchange gets after a full refill, where calibrate
+                 * measured it (raw/refill-2x1.csv), as calibrate writes it */
+                ct_bench_data rd;
+                memset(&rd, 0, sizeof rd);
+                char rpath[4096];
+                snprintf(rpath, sizeof rpath, "%s/raw/refill-2x1.csv", dir);
+                double rb = cur.nseg ? cur.seg[cur.nseg - 1].beta : r.beta;
+                FILE *probe = fopen(rpath, "r");
+                if (probe) {
+                    fclose(probe);
+                    if (ct_bench_parse_file(rpath, NULL, &rd, NULL, &err) < 0)
+                        return die(rpath, &err);
+                    if (ct_fit_refill(a2.a2a, a2.na2a, rd.a2a, rd.na2a, rb > 0 ? 1 / rb : 0,
+                                      r.burst, &rf, &err) == 0) {
+                        have_rf = 1;
+                        f.bucket = rf.bucket;
+                    }
+                }
+                ct_bench_free(&rd);
             }
             if (!failed[0]) { /* the incast term from the Alltoall's gamma(k), held at k_max */
                 ct_duplex_set_terms(&f.penalty, &r.sig); /* as calibrate --incast */
@@ -515,11 +536,16 @@ int main(int argc, char **argv)
                  ", long exchange %.3f beyond %.0f KiB (%zu 2x1 points, t / T_alone - 1 up to "
                  "%.3f)",
                  dx.long_delta, dx.long_from / 1024, dx.nlong, dx.long_hi);
-    char rx[160] = ""; /* session 29: printed where the run recorded its pauses */
+    char rx[320] = ""; /* session 29: printed where the run recorded its pauses */
     if (have_duplex && f.bucket > 0)
         snprintf(rx, sizeof rx,
-                 ", bucket refill: %.0f KiB refilled in %.2f ms (the 2x1 calls' median pause)",
-                 f.bucket / 1024, f.bucket_pause * 1e3);
+                 ", bucket refill: %.0f KiB refilled in %.2f ms (the 2x1 calls' median pause)%s",
+                 f.bucket / 1024, f.bucket_pause * 1e3,
+                 have_rf ? " as a 2x1 exchange gets it after an idle" : "");
+    if (have_rf)
+        snprintf(rx + strlen(rx), sizeof rx - strlen(rx),
+                 " (%zu sizes after %.0f ms: %.0f to %.0f KiB; the ping-pong's burst %.0f KiB)",
+                 rf.nused, rf.idle * 1e3, rf.lo / 1024, rf.hi / 1024, r.burst / 1024);
     if (have_duplex)
         printf("# duplex: delta %.3f and exchange step %.0f us (%s of %zu Alltoall 2x1 points "
                "with m >= %.0f KiB; t / T_alone - 1 from %.3f to %.3f), incast term %.4f "

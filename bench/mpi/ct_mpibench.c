@@ -6,6 +6,8 @@
  *   ct-mpibench pattern  --pattern ring|halves|halo2d|halo3d --size M [--phased]
  *                        [--last-dim-first] [--host-clock]
  * common: --reps R (5) --warmup W (1) --max-time S (per size, 20) --poll-us U (500)
+ *         --idle S (alltoall, pattern: every rank sleeps S seconds after the barrier
+ *         before each repetition, so a token bucket refills: 0)
  *         --no-header --blocking (alltoall: MPI_Alltoall instead of a polled MPI_Ialltoall)
  *
  * Output (rank 0, stdout), one CSV line per measurement, each after a
@@ -59,6 +61,7 @@ static int rank, nranks;
 static long poll_ns = 500000;
 static int reps = 5, warmup = 1;
 static double max_time = 20.0;
+static double idle_s = 0; /* --idle: a sleep before each repetition (the links' pause) */
 static int header = 1;
 static int blocking = 0;
 
@@ -119,6 +122,21 @@ static void barrier(void)
     MPI_Request r;
     MPI_Ibarrier(MPI_COMM_WORLD, &r);
     wait_all(1, &r);
+}
+
+/* --idle: every rank sleeps before a repetition, after the barrier (the
+ * links stay idle: the barrier's own messages are a few bytes) */
+static void idle(void)
+{
+    if (idle_s <= 0)
+        return;
+#ifdef CT_SMPI
+    smpi_execute(idle_s); /* simulated time */
+#else
+    struct timespec ts = {(time_t)idle_s, (long)((idle_s - (double)(time_t)idle_s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+#endif
 }
 
 static double reduce_max(double t)
@@ -447,6 +465,7 @@ static void run_alltoall(const double *sizes, int nsizes)
         timing tm = timing_start();
         while (more(tm.done, tm.spent)) {
             barrier();
+            idle();
             double p0 = pause_clock(), t0 = MPI_Wtime();
             if (!blocking) {
                 MPI_Request r;
@@ -768,6 +787,7 @@ static void run_pattern(const char *pat, double size, int phased, int last_dim_f
     double host_kept[MAX_KEPT];
     while (more(tm.done, tm.spent)) {
         barrier();
+        idle();
         MPI_Request r[12];
         double h0 = host_clock ? host_now() : 0.0;
         double p0 = pause_clock(), t0 = MPI_Wtime();
@@ -821,7 +841,7 @@ static void usage(void)
     die("usage: ct-mpibench pingpong|alltoall --sizes LIST | conflict --scheme [NAME=]SPEC... "
         "--size M | pattern --pattern ring|halves|halo2d|halo3d --size M [--phased] "
         "[--last-dim-first] [--host-clock] [--reps R] [--warmup W] "
-        "[--max-time S] [--poll-us U] [--no-header] [--blocking]");
+        "[--max-time S] [--poll-us U] [--idle S] [--no-header] [--blocking]");
 }
 
 int main(int argc, char **argv)
@@ -875,6 +895,9 @@ int main(int argc, char **argv)
             takes = 0;
         } else if (strcmp(a, "--last-dim-first") == 0) {
             last_dim_first = 1;
+            takes = 0;
+        } else if (strcmp(a, "--idle") == 0 && v) {
+            idle_s = atof(v);
         } else if (strcmp(a, "--host-clock") == 0) {
             host_clock = 1;
             takes = 0;
@@ -884,9 +907,9 @@ int main(int argc, char **argv)
         i += takes;
     }
     if (reps < 1 || reps > 10000 || warmup < 0 || warmup > 100 || !(max_time > 0) || poll_ns < 0 ||
-        poll_ns > 100000000)
+        poll_ns > 100000000 || !(idle_s >= 0 && idle_s <= 10))
         die("out-of-range option: --reps 1..10000, --warmup 0..100, --max-time > 0, --poll-us "
-            "0..100000");
+            "0..100000, --idle 0..10");
     discover_nodes();
     if (strcmp(mode, "pingpong") == 0 && nsizes)
         run_pingpong(sizes, nsizes);

@@ -932,6 +932,60 @@ void ct_duplex_set_long(ct_penalty_model *m, const ct_duplex_fit *dx)
     m->real[CT_DUPLEX_LONG_FROM] = on ? dx->long_from : 0;
 }
 
+int ct_fit_refill(const ct_a2a_sample *normal, size_t n, const ct_a2a_sample *idle, size_t ni,
+                  double r, double burst, ct_refill_fit *out, ct_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!(r > 0) || !(burst > 0))
+        return ct_err_set(err, "bucket refill: no token bucket read off the ping-pong (burst "
+                               "%g B, rate %g B/s)",
+                          burst, r);
+    double *est = malloc(2 * (ni ? ni : 1) * sizeof *est);
+    if (!est)
+        return ct_err_set(err, "out of memory for %zu samples", ni);
+    double *ip = est + ni;
+    size_t k = 0;
+    double mtop = 0; /* the largest size measured both ways */
+    for (int pass = 0; pass < 2 && k == 0; pass++) {
+        for (size_t i = 0; i < ni; i++) {
+            const ct_a2a_sample *s = &idle[i];
+            if (!is_exchange(s) || !(s->t > 0) || !(s->pause > 0))
+                continue;
+            const ct_a2a_sample *q = NULL;
+            for (size_t j = 0; j < n && !q; j++)
+                if (is_exchange(&normal[j]) && normal[j].m == s->m && normal[j].t > 0 &&
+                    normal[j].pause > 0)
+                    q = &normal[j];
+            if (!q)
+                continue;
+            if (pass == 0) {
+                mtop = fmax(mtop, s->m);
+                if (!(s->m >= 2 * burst))
+                    continue;
+            } else if (s->m != mtop) {
+                continue;
+            }
+            ip[k] = s->pause;
+            est[k++] = r * (q->t - s->t + q->pause); /* B = r (t_n - t_i + p_n) */
+        }
+        if (mtop == 0)
+            break;
+    }
+    if (k == 0) {
+        free(est);
+        return ct_err_set(err, "bucket refill: no 2 x 1 size measured both after an idle and "
+                               "with its pause recorded (calibrate measures it: the refill step)");
+    }
+    out->nused = k;
+    out->raw = sorted_median(est, k); /* sorts: est[0], est[k-1] are the extremes */
+    out->lo = est[0];
+    out->hi = est[k - 1];
+    out->idle = sorted_median(ip, k);
+    out->bucket = out->raw < 0 ? 0 : out->raw > burst ? burst : out->raw;
+    free(est);
+    return 0;
+}
+
 int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n, double min_m,
                   ct_duplex_fit *out, ct_err *err)
 {

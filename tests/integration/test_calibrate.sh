@@ -25,7 +25,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 18
+tap_plan 20
 
 # 3 CPUs a node: room for the many-flow step (2 x 3 beside 2 tasks per node)
 out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 3 2>&1) || {
@@ -54,6 +54,13 @@ refit=$("$ADMIN" calibrate --fabric emu100 --from "$WORK/raw" --incast --max-fit
 # to 512K, the 2 beyond give the long-exchange term from 512K
 tap_is "$(grep -Ec '^alltoall,2,(1048576|2097152),' "$WORK/raw/alltoall-2x1.csv")" 2 \
     "the 2 x 1 Alltoall is measured at 1 MiB and 2 MiB beyond the plan's sizes"
+# the bucket's refill (session 29): the 2 x 1 exchange again after a 100 ms
+# idle before each call, at 256K, 512K and 1M, each with its pause
+tap_is "$(grep -Ec '^alltoall,2,(262144|524288|1048576),' "$WORK/raw/refill-2x1.csv")" 3 \
+    "the refill step measures the 2 x 1 exchange at 256K, 512K and 1M"
+tap_is "$(sed -n 's/^# pause m=[0-9]*: median \([^ ]*\) s.*/\1/p' "$WORK/raw/refill-2x1.csv" |
+    awk '{ n++; ok += ($1 >= 0.1 && $1 < 1) } END { print n " " ok }')" "3 3" \
+    "each refill size's calls follow a pause of the 100 ms idle or more"
 tap_like "$refit" 'delta = [0-9.]+, (the slope against T_alone.s|the median t / T_alone - 1) of 3 Alltoall 2x1 points .*long-exchange term duplex_long = -?[0-9.]+ from duplex_long_from = 512 KiB \(2 2x1 points beyond it' \
     "the duplex line keeps 128-512 KiB and the long-exchange term is fitted on 1 and 2 MiB"
 tap_like "$refit" 'fitted robustly on 2x1 3x1 3x2 2x3' \

@@ -112,11 +112,39 @@ static void test_plan_measures_the_exchange_at_2x1_only(void **state)
     free(p);
 }
 
+/* The bucket's refill (session 29): the 2 x 1 exchange again after an idle of
+ * CALIB_REFILL_IDLE before each call, at 256 KiB-1 MiB, into refill-2x1.csv
+ * (a name no "alltoall-*" reader takes for an Alltoall configuration);
+ * optional; its sleeps are in its time estimate. */
+static void test_plan_measures_the_refill(void **state)
+{
+    (void)state;
+    plan *p = new_plan("32K,64K,128K,256K,512K");
+    calib_build_plan(p, 4, 4, "123", 0);
+    const step *r = find(p, "refill-2x1.csv");
+    assert_non_null(r);
+    assert_int_equal(r->kind, ST_REFILL);
+    assert_int_equal(r->nodes, 2);
+    assert_int_equal(r->tpn, 1);
+    assert_true(r->optional);
+    assert_string_equal(sizes_of(r), "256K,512K,1M");
+    int idle = -1;
+    for (int i = 0; i + 1 < r->argc; i++)
+        if (strcmp(r->argv[i], "--idle") == 0)
+            idle = strcmp(r->argv[i + 1], "0.1") == 0;
+    assert_int_equal(idle, 1);
+    assert_true(r->idle == 0.1 * 3 * (p->reps + 1));
+    assert_string_equal(r->label,
+                        "Alltoall, 2 nodes x 1 task, after 100 ms idle (the bucket's refill), 3 sizes");
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exchange_sizes),
         cmocka_unit_test(test_plan_measures_the_exchange_at_2x1_only),
+        cmocka_unit_test(test_plan_measures_the_refill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -579,6 +579,51 @@ static void test_fit_duplex_pause(void **state)
     assert_true(f.pause == 0);
 }
 
+/* The bucket an exchange gets after a full refill (session 29,
+ * ct_fit_refill): B = r (t_n - t_i + p_n) per size measured both ways, the
+ * median over the sizes >= 2 x the ping-pong's burst, clamped to it. By
+ * hand: r = 12.5 MB/s, an exchange that gets B = 100 kB after an idle and
+ * r p_n = 25 kB (p_n = 2 ms) after the benchmark's own pause. */
+static void test_fit_refill(void **state)
+{
+    (void)state;
+    const double r = 12.5e6, B = 1e5, pn = 2e-3;
+    double ms[] = {262144, 524288, 1048576};
+    ct_a2a_sample nrm[3], idl[3];
+    for (int i = 0; i < 3; i++) {
+        double line = 1e-3 + ms[i] / r; /* no refill */
+        nrm[i] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = ms[i],
+                                 .t = line - r * pn / r, .pause = pn};
+        idl[i] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = ms[i],
+                                 .t = line - B / r + 1e-4 * (i - 1), .pause = 0.1};
+    }
+    ct_refill_fit f;
+    ct_err err;
+    /* burst 140 kB: only 512 KiB and 1 MiB are >= 2 x it; their median */
+    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 1.4e5, &f, &err), 0);
+    assert_int_equal(f.nused, 2);
+    assert_true(fabs(f.bucket - (B - r * 0.5e-4)) < 1e-6); /* B and B - r 0.1 ms */
+    assert_true(fabs(f.lo - (B - r * 1e-4)) < 1e-6 && fabs(f.hi - B) < 1e-6);
+    assert_true(f.idle == 0.1);
+    /* clamped to the ping-pong's burst */
+    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 9e4, &f, &err), 0);
+    assert_true(f.bucket == 9e4 && f.raw > 9e4);
+    /* a burst of 600 kB: no size >= 2 x it, the largest alone */
+    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 6e5, &f, &err), 0);
+    assert_int_equal(f.nused, 1);
+    assert_true(fabs(f.bucket - (B - r * 1e-4)) < 1e-6);
+    assert_true(f.raw == f.bucket);
+    /* without pauses, or without a size measured both ways: refused */
+    nrm[1].pause = nrm[2].pause = 0;
+    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 1.4e5, &f, &err), 0); /* 256K alone */
+    assert_int_equal(f.nused, 1);
+    assert_true(fabs(f.bucket - (B + r * 1e-4)) < 1e-6);
+    nrm[0].pause = 0;
+    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 1.4e5, &f, &err), -1);
+    assert_non_null(strstr(err.msg, "no 2 x 1 size measured both after an idle"));
+    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 0, &f, &err), -1);
+}
+
 /* The long exchange (session 28): 2 x 1 points beyond m_L, the largest size
  * of every other configuration, are left out of the line and read as a
  * hinge t = c + (1 + δ) T + λ (T - T(m_L)); below m_L the line is the one
@@ -657,6 +702,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fit_duplex_long),
         cmocka_unit_test(test_fit_duplex_pause),
+        cmocka_unit_test(test_fit_refill),
         cmocka_unit_test(test_exchange_and_pure_sender),
         cmocka_unit_test(test_ring_and_half_duplex),
         cmocka_unit_test(test_incast_term),

@@ -348,6 +348,30 @@ double ct_a2a_long_from(const ct_a2a_sample *a2a, size_t n);
  * = λ and CT_DUPLEX_LONG_FROM = m_L, both 0 when none was fitted. */
 void ct_duplex_set_long(ct_penalty_model *m, const ct_duplex_fit *dx);
 
+/* The token bucket an exchange gets free after a full refill (our
+ * extension, session 29; signatures.h ct_fabric.bucket). calibrate measures
+ * the 2 x 1 exchange twice: with the benchmark's own short pause p_n before
+ * each call (the Alltoall 2 x 1 step) and after an idle long enough to refill
+ * the bucket (the refill step, ct-mpibench --idle). With C(p) = min(B, r p)
+ * the credit a call gets, t_n - t_i = (B - r p_n) / r where r p_n < B, so
+ *   B = r (t_n - t_i + p_n)
+ * per size m measured both ways (each sample's pause recorded); B is the
+ * median over the sizes m >= 2 burst (a message shorter than the bucket caps
+ * the credit at m; none: the largest size), clamped to [0, burst]: burst,
+ * the ping-pong's (ct_p2p_sustained), is what a single flow gets, and an
+ * exchange measured 75-80 % of it (doc/accuracy-notes.md, "Session 29").
+ * r: the sustained rate, bytes/s. Returns 0 with out filled, -1 (err) when
+ * no size was measured both ways with its pauses or burst, r are not > 0. */
+typedef struct ct_refill_fit {
+    double bucket;     /* B, bytes */
+    double raw;        /* the median before clamping */
+    double lo, hi;     /* the sizes' estimates */
+    double idle;       /* the median pause of the idle samples used, s */
+    size_t nused;
+} ct_refill_fit;
+int ct_fit_refill(const ct_a2a_sample *normal, size_t n, const ct_a2a_sample *idle, size_t ni,
+                  double r, double burst, ct_refill_fit *out, ct_err *err);
+
 /* The duplex model's incast term ε (CT_DUPLEX_INCAST, penalty_duplex.c) from
  * a robust Alltoall signature: gamma(k) / gamma(1) - 1 per additional peer
  * node, i.e. gamma_incast / gamma (alltoall.h); 0 when gamma <= 0 or the
