@@ -33,7 +33,9 @@
  * of a run measured since session 28 (2 x 1 up to 2 MiB) as it was before.
  * refill=off prices a run measured since session 29 (ct-mpibench's '# pause'
  * lines) without the token bucket's refill, as before it (signatures.h
- * ct_fabric.bucket); by default each pattern row is scored with the pause
+ * ct_fabric.bucket); refill=pingpong with the ping-pong's burst for the
+ * bucket even where calibrate measured the exchange after an idle
+ * (raw/refill-2x1.csv); by default each pattern row is scored with the pause
  * measured before its repetitions ("TAG pause: pause m=M: median P s" in
  * patterns.txt, after the row's own lines of the same srun).
  * Patterns are never fitted on: every pattern row is a held-back prediction
@@ -144,6 +146,8 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(a, "refill=off") == 0) {
             refill = 0;
+        } else if (strcmp(a, "refill=pingpong") == 0) {
+            refill = 2;
         } else {
             break;
         }
@@ -155,7 +159,7 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
-                "[refill=off]\n");
+                "[refill=off|pingpong]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -374,7 +378,7 @@ int main(int argc, char **argv)
                 char rpath[4096];
                 snprintf(rpath, sizeof rpath, "%s/raw/refill-2x1.csv", dir);
                 double rb = cur.nseg ? cur.seg[cur.nseg - 1].beta : r.beta;
-                FILE *probe = fopen(rpath, "r");
+                FILE *probe = refill == 1 ? fopen(rpath, "r") : NULL;
                 if (probe) {
                     fclose(probe);
                     if (ct_bench_parse_file(rpath, NULL, &rd, NULL, &err) < 0)
