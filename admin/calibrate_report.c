@@ -302,7 +302,7 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
         ct_duplex_set_long(&fab->penalty, &f->dx); /* session 28: the long exchange */
         fab->exchange = f->dx.exchange; /* signatures.h: a step's fixed time */
         if (f->dx.pause > 0 && f->res.burst > 0) { /* session 29: the bucket's refill */
-            fab->bucket = f->have_refill ? f->rf.bucket : f->res.burst;
+            fab->bucket = f->res.burst; /* the refill step's B is reported, not written */
             fab->bucket_pause = f->dx.pause;
         }
         snprintf(fab->penalty_source, sizeof fab->penalty_source,

@@ -33,9 +33,9 @@
  * of a run measured since session 28 (2 x 1 up to 2 MiB) as it was before.
  * refill=off prices a run measured since session 29 (ct-mpibench's '# pause'
  * lines) without the token bucket's refill, as before it (signatures.h
- * ct_fabric.bucket); refill=pingpong with the ping-pong's burst for the
- * bucket even where calibrate measured the exchange after an idle
- * (raw/refill-2x1.csv); by default each pattern row is scored with the pause
+ * ct_fabric.bucket); refill=exchange with the bucket as the 2 x 1 exchange
+ * got it after an idle where calibrate measured that (raw/refill-2x1.csv,
+ * ct_fit_refill; calibrate reports it and writes the ping-pong's burst); by default each pattern row is scored with the pause
  * measured before its repetitions ("TAG pause: pause m=M: median P s" in
  * patterns.txt, after the row's own lines of the same srun).
  * Patterns are never fitted on: every pattern row is a held-back prediction
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(a, "refill=off") == 0) {
             refill = 0;
-        } else if (strcmp(a, "refill=pingpong") == 0) {
+        } else if (strcmp(a, "refill=exchange") == 0) {
             refill = 2;
         } else {
             break;
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
-                "[refill=off|pingpong]\n");
+                "[refill=off|exchange]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -371,14 +371,14 @@ int main(int argc, char **argv)
             if (refill && dx.pause > 0 && r.burst > 0) { /* session 29: the bucket's refill */
                 f.bucket = r.burst;
                 f.bucket_pause = dx.pause;
-                /* what an exchange gets after a full refill, where calibrate
-                 * measured it (raw/refill-2x1.csv), as calibrate writes it */
+                /* refill=exchange: what the 2 x 1 exchange got after a full
+                 * refill, where calibrate measured it (raw/refill-2x1.csv) */
                 ct_bench_data rd;
                 memset(&rd, 0, sizeof rd);
                 char rpath[4096];
                 snprintf(rpath, sizeof rpath, "%s/raw/refill-2x1.csv", dir);
                 double rb = cur.nseg ? cur.seg[cur.nseg - 1].beta : r.beta;
-                FILE *probe = refill == 1 ? fopen(rpath, "r") : NULL;
+                FILE *probe = refill == 2 ? fopen(rpath, "r") : NULL;
                 if (probe) {
                     fclose(probe);
                     if (ct_bench_parse_file(rpath, NULL, &rd, NULL, &err) < 0)
