@@ -449,10 +449,9 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         else
             snprintf(f->duplex_err, sizeof f->duplex_err, "%s", err.msg);
         /* the bucket an exchange gets after a full refill (session 29) */
-        double rb = cur.nseg ? cur.seg[cur.nseg - 1].beta : f->res.beta;
         if (f->have_duplex && f->res.burst > 0 && d->refill.na2a > 0 &&
-            ct_fit_refill(d->bench.a2a, d->bench.na2a, d->refill.a2a, d->refill.na2a,
-                          rb > 0 ? 1 / rb : 0, f->res.burst, &f->rf, &err) == 0)
+            ct_fit_refill(&cur, d->bench.a2a, d->bench.na2a, d->refill.a2a, d->refill.na2a,
+                          f->res.burst, &f->rf, &err) == 0)
             f->have_refill = 1;
         else if (d->refill.na2a > 0)
             snprintf(f->refill_err, sizeof f->refill_err, "%s", err.msg);

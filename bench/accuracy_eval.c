@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "contention/benchparse.h"
 #include "contention/calibrate.h"
@@ -371,23 +372,19 @@ int main(int argc, char **argv)
             if (refill && dx.pause > 0 && r.burst > 0) { /* session 29: the bucket's refill */
                 f.bucket = r.burst;
                 f.bucket_pause = dx.pause;
-                /* refill=exchange: what the 2 x 1 exchange got after a full
-                 * refill, where calibrate measured it (raw/refill-2x1.csv) */
+            }
+            char rpath[4096]; /* refill=exchange: what the 2 x 1 exchange got after a full
+                               * refill, where calibrate measured it */
+            snprintf(rpath, sizeof rpath, "%s/raw/refill-2x1.csv", dir);
+            if (refill == 2 && f.bucket > 0 && access(rpath, R_OK) == 0) {
                 ct_bench_data rd;
                 memset(&rd, 0, sizeof rd);
-                char rpath[4096];
-                snprintf(rpath, sizeof rpath, "%s/raw/refill-2x1.csv", dir);
-                double rb = cur.nseg ? cur.seg[cur.nseg - 1].beta : r.beta;
-                FILE *probe = refill == 2 ? fopen(rpath, "r") : NULL;
-                if (probe) {
-                    fclose(probe);
-                    if (ct_bench_parse_file(rpath, NULL, &rd, NULL, &err) < 0)
-                        return die(rpath, &err);
-                    if (ct_fit_refill(a2.a2a, a2.na2a, rd.a2a, rd.na2a, rb > 0 ? 1 / rb : 0,
-                                      r.burst, &rf, &err) == 0) {
-                        have_rf = 1;
-                        f.bucket = rf.bucket;
-                    }
+                if (ct_bench_parse_file(rpath, NULL, &rd, NULL, &err) < 0)
+                    return die(rpath, &err);
+                if (ct_fit_refill(&cur, a2.a2a, a2.na2a, rd.a2a, rd.na2a, r.burst, &rf, &err) ==
+                    0) {
+                    have_rf = 1;
+                    f.bucket = rf.bucket;
                 }
                 ct_bench_free(&rd);
             }

@@ -189,18 +189,9 @@ static void timing_add(timing *tm, double t, double cost)
     tm->done++;
 }
 
-/* The links' idle time between repetitions (doc/accuracy-notes.md,
- * "Session 29"): a token bucket refills while a node's NIC is idle, so a
- * repetition that follows a longer pause passes more of its bytes free. Every
- * rank keeps each repetition's start and its own end (CLOCK_MONOTONIC, one
- * clock for the ranks of a node: Open MPI's MPI_Wtime counts from each
- * process's own origin, and compared across the ranks of a node it gave
- * negative pauses); after the measurement, never between repetitions (a collective
- * there would lengthen the pause it measures), rank 0 gathers them and takes
- * for each kept repetition k >= 1 and each node the time from the node's last
- * end of k - 1 to its first start of k; a repetition's pause is the least
- * over the nodes. Printed as "# pause m=M: median P s, min A s, max B s over
- * N repetitions ..." before the measurement's row. */
+/* CLOCK_MONOTONIC, in seconds: one clock for the ranks of a node (for the
+ * pauses below), and for all ranks only where they share a host (the
+ * emulated cluster's nodes do), for --host-clock */
 static double host_now(void)
 {
     struct timespec ts;
@@ -218,6 +209,18 @@ static double pause_clock(void)
 #endif
 }
 
+/* The links' idle time between repetitions (doc/accuracy-notes.md,
+ * "Session 29"): a token bucket refills while a node's NIC is idle, so a
+ * repetition that follows a longer pause passes more of its bytes free. Every
+ * rank keeps each repetition's start and its own end (CLOCK_MONOTONIC, one
+ * clock for the ranks of a node: Open MPI's MPI_Wtime counts from each
+ * process's own origin, and compared across the ranks of a node it gave
+ * negative pauses); after the measurement, never between repetitions (a collective
+ * there would lengthen the pause it measures), rank 0 gathers them and takes
+ * for each kept repetition k >= 1 and each node the time from the node's last
+ * end of k - 1 to its first start of k; a repetition's pause is the least
+ * over the nodes. Printed as "# pause m=M: median P s, min A s, max B s over
+ * N repetitions ..." before the measurement's row. */
 #define MAX_REPS (MAX_KEPT + 101)
 static double rep_start[MAX_REPS], rep_end[MAX_REPS];
 static int nrep_mark;
@@ -729,9 +732,6 @@ static int pattern_peers(const char *pat, int me, int n, int *dst, int *src, int
     }
     return k;
 }
-
-/* CLOCK_MONOTONIC, in seconds: one clock for all ranks only where they
- * share a host (the emulated cluster's nodes do), for --host-clock */
 
 /* --host-clock: a repetition from the first rank's start to the last rank's
  * end, against the row's slowest rank's own start-to-end. After one barrier

@@ -404,8 +404,6 @@ static int parse_csv(parser *p, const char *buf, size_t len)
             parse_int(tok[col[COL_NODES]], 1, INT32_MAX, &nodes) < 0)
             return perr(p, "nodes '%.40s' (accepted: an integer >= 1, or empty)",
                         tok[col[COL_NODES]]);
-        double pm = p->pause_m, ps = p->pause_s;
-        p->pause_s = 0; /* a pause line belongs to the row after it only */
         if (is_pp) {
             if (tasks != 2 || tpn > 1 || (nodes && nodes != 2))
                 return perr(p,
@@ -414,13 +412,10 @@ static int parse_csv(parser *p, const char *buf, size_t len)
                             (int)tasks, tpn > 1 || nodes == 1 ? " on one node" : "");
             if (add_p2p(p, m, tavg, tmin) < 0)
                 return -1;
-        } else {
-            p->pause_m = pm, p->pause_s = ps;
-            int rc = add_a2a(p, tasks, tpn, nodes, m, tavg, tmin);
-            p->pause_s = 0;
-            if (rc < 0)
-                return -1;
+        } else if (add_a2a(p, tasks, tpn, nodes, m, tavg, tmin) < 0) {
+            return -1;
         }
+        p->pause_s = 0; /* a pause line belongs to the row after it only */
     }
     if (r < 0) {
         p->lineno = L.no;

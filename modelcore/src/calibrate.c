@@ -932,10 +932,14 @@ void ct_duplex_set_long(ct_penalty_model *m, const ct_duplex_fit *dx)
     m->real[CT_DUPLEX_LONG_FROM] = on ? dx->long_from : 0;
 }
 
-int ct_fit_refill(const ct_a2a_sample *normal, size_t n, const ct_a2a_sample *idle, size_t ni,
-                  double r, double burst, ct_refill_fit *out, ct_err *err)
+int ct_fit_refill(const ct_p2p_curve *curve, const ct_a2a_sample *normal, size_t n,
+                  const ct_a2a_sample *idle, size_t ni, double burst, ct_refill_fit *out,
+                  ct_err *err)
 {
     memset(out, 0, sizeof *out);
+    double a, b;
+    ct_p2p_at(curve, burst, &a, &b); /* the sustained rate at the bucket */
+    double r = b > 0 ? 1 / b : 0;
     if (!(r > 0) || !(burst > 0))
         return ct_err_set(err, "bucket refill: no token bucket read off the ping-pong (burst "
                                "%g B, rate %g B/s)",

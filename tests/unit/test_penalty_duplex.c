@@ -588,6 +588,8 @@ static void test_fit_refill(void **state)
 {
     (void)state;
     const double r = 12.5e6, B = 1e5, pn = 2e-3;
+    ct_p2p_curve c; /* the sustained curve: its rate is r */
+    ct_p2p_single(&c, 1e-3, 1 / r);
     double ms[] = {262144, 524288, 1048576};
     ct_a2a_sample nrm[3], idl[3];
     for (int i = 0; i < 3; i++) {
@@ -600,28 +602,28 @@ static void test_fit_refill(void **state)
     ct_refill_fit f;
     ct_err err;
     /* burst 140 kB: only 512 KiB and 1 MiB are >= 2 x it; their median */
-    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 1.4e5, &f, &err), 0);
+    assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 1.4e5, &f, &err), 0);
     assert_int_equal(f.nused, 2);
     assert_true(fabs(f.bucket - (B - r * 0.5e-4)) < 1e-6); /* B and B - r 0.1 ms */
     assert_true(fabs(f.lo - (B - r * 1e-4)) < 1e-6 && fabs(f.hi - B) < 1e-6);
     assert_true(f.idle == 0.1);
     /* clamped to the ping-pong's burst */
-    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 9e4, &f, &err), 0);
+    assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 9e4, &f, &err), 0);
     assert_true(f.bucket == 9e4 && f.raw > 9e4);
     /* a burst of 600 kB: no size >= 2 x it, the largest alone */
-    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 6e5, &f, &err), 0);
+    assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 6e5, &f, &err), 0);
     assert_int_equal(f.nused, 1);
     assert_true(fabs(f.bucket - (B - r * 1e-4)) < 1e-6);
     assert_true(f.raw == f.bucket);
     /* without pauses, or without a size measured both ways: refused */
     nrm[1].pause = nrm[2].pause = 0;
-    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 1.4e5, &f, &err), 0); /* 256K alone */
+    assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 1.4e5, &f, &err), 0); /* 256K alone */
     assert_int_equal(f.nused, 1);
     assert_true(fabs(f.bucket - (B + r * 1e-4)) < 1e-6);
     nrm[0].pause = 0;
-    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 1.4e5, &f, &err), -1);
+    assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 1.4e5, &f, &err), -1);
     assert_non_null(strstr(err.msg, "no 2 x 1 size measured both after an idle"));
-    assert_int_equal(ct_fit_refill(nrm, 3, idl, 3, r, 0, &f, &err), -1);
+    assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 0, &f, &err), -1);
 }
 
 /* The long exchange (session 28): 2 x 1 points beyond m_L, the largest size

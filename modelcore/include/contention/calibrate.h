@@ -360,8 +360,10 @@ void ct_duplex_set_long(ct_penalty_model *m, const ct_duplex_fit *dx);
  * the credit at m; none: the largest size), clamped to [0, burst]: burst,
  * the ping-pong's (ct_p2p_sustained), is what a single flow gets, and an
  * exchange measured 75-80 % of it (doc/accuracy-notes.md, "Session 29").
- * r: the sustained rate, bytes/s. Returns 0 with out filled, -1 (err) when
- * no size was measured both ways with its pauses or burst, r are not > 0. */
+ * r: the sustained rate, 1 / beta of `curve` (the sustained curve) at the
+ * burst, as the scorer reads it (score.c refill_credit). Returns 0 with out
+ * filled, -1 (err) when no size was measured both ways with its pauses or
+ * burst, r are not > 0. */
 typedef struct ct_refill_fit {
     double bucket;     /* B, bytes */
     double raw;        /* the median before clamping */
@@ -369,8 +371,9 @@ typedef struct ct_refill_fit {
     double idle;       /* the median pause of the idle samples used, s */
     size_t nused;
 } ct_refill_fit;
-int ct_fit_refill(const ct_a2a_sample *normal, size_t n, const ct_a2a_sample *idle, size_t ni,
-                  double r, double burst, ct_refill_fit *out, ct_err *err);
+int ct_fit_refill(const ct_p2p_curve *curve, const ct_a2a_sample *normal, size_t n,
+                  const ct_a2a_sample *idle, size_t ni, double burst, ct_refill_fit *out,
+                  ct_err *err);
 
 /* The duplex model's incast term ε (CT_DUPLEX_INCAST, penalty_duplex.c) from
  * a robust Alltoall signature: gamma(k) / gamma(1) - 1 per additional peer
