@@ -15,19 +15,17 @@
 
 #include "contention/collective.h"
 #include "contention/commgraph.h"
-#include "contention/hockney.h"
 #include "contention/models.h"
-#include "contention/penalty.h"
-#include "contention/progressive.h"
 #include "contention/simulate.h"
 #include "contention/topology.h"
 #include "contention/trace.h"
 #include "intra_node.h"
+#include "phase_time.h"
 
 /* The scorer's bounds (score.c): progressive evaluation while the estimated
  * penalty evaluations stay <= 10^6 (GigE, none), or while the graph has at
  * most 1024 node pairs (Stop & Go, fair share); run-time bound 4x that. */
-#define EVAL_MAX_WORK ((uint64_t)1000000)
+#define EVAL_MAX_WORK CT_PHASE_PROGRESSIVE_MAX_EVALS
 #define EVAL_MAX_ARCS 1024
 /* Budget of adjacency entries the refinement may touch (about 10 ms). */
 #define REFINE_BUDGET ((uint64_t)2000000)
@@ -879,24 +877,24 @@ static uint64_t progressive_work(const ct_graph *g, int32_t *no, int32_t *ni)
 }
 
 /* Time k node-level graphs (itime: their intra-node times) with one
- * evaluation method for all, as the scorer compares its candidates.
+ * evaluation method for all, as the scorer compares its candidates, and
+ * the scorer's pricing of a phase (phase_time.h: the exchange step, the
+ * long-exchange term and the refill after pause, s, < 0 unknown, included).
  * *method: -1 = choose (progressive while every graph is within the
  * scorer's bounds, first-instant penalties otherwise; the choice is written
  * back), 0 = first-instant, 1 = progressive. Returns 1 when method 1 was
  * imposed but a graph is past the bounds (nothing timed). */
 static int time_graphs(const ct_fabric *f, const ct_graph *g, const double *itime, int k,
-                       double *pred, int *method, ct_err *err)
+                       double pause, double *pred, int *method, ct_err *err)
 {
     int rc = 0;
     size_t maxarcs = 0;
     int32_t nn = g[0].nnodes;
     for (int i = 0; i < k; i++)
         maxarcs = g[i].ncomm > maxarcs ? g[i].ncomm : maxarcs;
-    double *alone = malloc((maxarcs ? maxarcs : 1) * sizeof *alone);
-    double *fin = malloc((maxarcs ? maxarcs : 1) * sizeof *fin);
     int32_t *no = malloc((size_t)nn * sizeof *no), *ni = malloc((size_t)nn * sizeof *ni);
-    if (!alone || !fin || !no || !ni) {
-        rc = ct_err_set(err, "out of memory for %zu arcs", maxarcs);
+    if (!no || !ni) {
+        rc = ct_err_set(err, "out of memory for %d nodes", (int)nn);
         goto out;
     }
     /* models with incremental hooks (contention/models.h) scale with work */
@@ -912,45 +910,24 @@ static int time_graphs(const ct_fabric *f, const ct_graph *g, const double *itim
         goto out;
     }
     for (int i = 0; i < k && rc == 0; i++) {
-        double net = 0;
-        for (size_t j = 0; j < g[i].ncomm; j++) {
-            double al, be;
-            ct_fabric_p2p_at(f, g[i].comm[j].bytes, &al, &be); /* the size range's alpha, beta */
-            alone[j] = ct_hockney(al, be, g[i].comm[j].bytes); /* Hockney: alpha + m beta */
-        }
-        if (g[i].ncomm) {
-            int r;
-            if (prog) { /* 001 §IV-B, penalties re-applied as communications end */
-                r = ct_progressive_times_ex(&f->penalty, &g[i], alone, fin, 4 * EVAL_MAX_WORK,
-                                            NULL, err);
-                if (r == 1) {
-                    if (*method >= 0) { /* imposed: the caller starts over */
-                        rc = 1;
-                        break;
-                    }
-                    prog = 0; /* past the bound: every graph with static penalties */
-                    i = -1;
-                    continue;
-                }
-            } else { /* 001 §IV-B with the penalties of the first instant */
-                r = ct_penalties(&f->penalty, &g[i], fin, err);
-                for (size_t j = 0; r == 0 && j < g[i].ncomm; j++)
-                    fin[j] *= alone[j];
-            }
-            if (r < 0) {
-                rc = -1;
+        double unc;
+        int r = ct_phase_time(f, &g[i], itime[i], prog, f->penalty.tree, pause, &pred[i], &unc,
+                              err);
+        if (r == 1) {
+            if (*method >= 0) { /* imposed: the caller starts over */
+                rc = 1;
                 break;
             }
-            for (size_t j = 0; j < g[i].ncomm; j++)
-                net = fin[j] > net ? fin[j] : net;
+            prog = 0; /* past the bound: every graph with first-instant penalties */
+            i = -1;
+            continue;
         }
-        pred[i] = net > itime[i] ? net : itime[i];
+        if (r < 0)
+            rc = -1;
     }
     if (rc == 0)
         *method = prog;
 out:
-    free(alone);
-    free(fin);
     free(no);
     free(ni);
     return rc;
@@ -1074,8 +1051,10 @@ static int eval_layouts(const ct_fabric *f, const ct_pattern *p, const ct_trace 
                 built++;
                 itime[i] = intra_node_time(intra, nn, f->intra_bw);
             }
+        /* the phases of a phased halo after its first follow without a pause */
+        double pause = !p->has_pause ? -1 : ph == 0 ? p->pause : 0;
         if (rc == 0)
-            rc = time_graphs(f, g, itime, k, phase_s, method, err);
+            rc = time_graphs(f, g, itime, k, pause, phase_s, method, err);
         for (int i = 0; i < k && rc == 0; i++)
             pred[i] += phase_s[i];
         for (int i = 0; i < built; i++)
@@ -1389,7 +1368,9 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
             goto out;
     }
     int method = -1;
-    if ((rc = time_graphs(fabric, ng, itime, ns, screen, &method, err)) < 0)
+    /* the links' idle time before the step (a trace's is not known) */
+    const double spause = trp || !p->has_pause ? -1 : p->pause;
+    if ((rc = time_graphs(fabric, ng, itime, ns, spause, screen, &method, err)) < 0)
         goto out;
     int best = 0;
     for (int i = 0; i < ns; i++) {
@@ -1450,10 +1431,10 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
             goto out;
         used += w_screen * (uint64_t)a.n;
         int m1 = method;
-        rc = time_graphs(fabric, &ng[ri], &itime[ri], 1, &screen[ri], &m1, err);
+        rc = time_graphs(fabric, &ng[ri], &itime[ri], 1, spause, &screen[ri], &m1, err);
         if (rc == 1) { /* the refined graph is past the progressive bound: all static */
             method = 0;
-            rc = time_graphs(fabric, ng, itime, ri + 1, screen, &method, err);
+            rc = time_graphs(fabric, ng, itime, ri + 1, spause, screen, &method, err);
             for (int i = 0; i < ri; i++)
                 out->cand[i].predicted_s = screen[i];
         }

@@ -1,0 +1,121 @@
+/* One phase's network time: see phase_time.h. The scorer's and the
+ * placement search's point-to-point pricing. */
+#include "phase_time.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "contention/hockney.h"
+#include "contention/penalty.h"
+#include "contention/progressive.h"
+
+/* A token bucket's refill before a step (our extension, session 29;
+ * signatures.h ct_fabric.bucket, doc/models-penalty.md "The bucket's
+ * refill"). A link shaped by a token bucket of B bytes at the sustained rate
+ * r refills for the time it is idle, up to B, and passes that credit at the
+ * wire's speed (read as instantaneous): a step whose busiest NIC direction
+ * moves S bytes after an idle time p gets C(p) = min(B, r p, S) of them free,
+ * C(p) / r less time. calibrate's exchange step already holds the credit of
+ * its own calls' pause p_cal, so a step gets the difference
+ *   dt = (C(p) - C(p_cal)) / r,
+ * negative where the step's pause is the shorter (less refill than
+ * calibrate's calls had). 0 without a bucket, without calibrate's pause or
+ * with the step's pause unknown (pause < 0). */
+static double refill_credit(const ct_fabric *f, const ct_graph *g, double pause)
+{
+    if (!(f->bucket > 0) || !(f->bucket_pause > 0) || pause < 0 || g->ncomm == 0)
+        return 0;
+    double a, b;
+    ct_fabric_p2p_at(f, f->bucket, &a, &b); /* the sustained curve's beta at the bucket */
+    if (!(b > 0))
+        return 0;
+    double r = 1 / b, smax = 0;
+    double *dir = calloc(2 * (size_t)g->nnodes, sizeof *dir); /* out, in per node */
+    if (!dir)
+        return 0;
+    for (size_t i = 0; i < g->ncomm; i++) {
+        double v = (double)g->comm[i].mult * g->comm[i].bytes;
+        dir[2 * (size_t)g->comm[i].src] += v;
+        dir[2 * (size_t)g->comm[i].dst + 1] += v;
+    }
+    for (size_t k = 0; k < 2 * (size_t)g->nnodes; k++)
+        smax = dir[k] > smax ? dir[k] : smax;
+    free(dir);
+    double c = fmin(fmin(f->bucket, r * pause), smax);
+    double c_cal = fmin(fmin(f->bucket, r * f->bucket_pause), smax);
+    return (c - c_cal) / r;
+}
+
+int ct_phase_time(const ct_fabric *f, const ct_graph *g, double intra, int progressive,
+                  const ct_tree_map *tree, double pause, double *predicted, double *uncontended,
+                  ct_err *err)
+{
+    ct_penalty_model model = f->penalty;
+    model.tree = tree; /* NULL: one switch, the node-level model as it is */
+    int rc = 0;
+    double *alone = malloc((g->ncomm ? g->ncomm : 1) * sizeof *alone);
+    double *fin = malloc((g->ncomm ? g->ncomm : 1) * sizeof *fin);
+    if (!alone || !fin) {
+        rc = ct_err_set(err, "out of memory for %zu arcs", g->ncomm);
+        goto out;
+    }
+    double net0 = 0, net = 0, lat = 0; /* lat: the largest alpha, a phase's least time */
+    double mbig = 0, tbig = 0;         /* the phase's largest message and its time alone */
+    for (size_t i = 0; i < g->ncomm; i++) {
+        double a, b;
+        ct_fabric_p2p_at(f, g->comm[i].bytes, &a, &b); /* the size range's alpha, beta */
+        alone[i] = ct_hockney(a, b, g->comm[i].bytes); /* Hockney: alpha + m*beta */
+        if (alone[i] > net0)
+            net0 = alone[i];
+        if (a > lat)
+            lat = a;
+        if (g->comm[i].bytes > mbig) {
+            mbig = g->comm[i].bytes;
+            tbig = alone[i];
+        }
+    }
+    if (model.kind == CT_MODEL_DUPLEX && model.real[CT_DUPLEX_LONG] != 0 &&
+        model.real[CT_DUPLEX_LONG_FROM] > 0 && mbig > model.real[CT_DUPLEX_LONG_FROM]) {
+        /* the long-exchange term (our extension, session 28; penalty.h): the
+         * phase's coupling at its largest message's time alone */
+        double a, b, mf = model.real[CT_DUPLEX_LONG_FROM];
+        ct_fabric_p2p_at(f, mf, &a, &b);
+        model.real[CT_DUPLEX_COUPLING] = ct_duplex_long_delta(&model, tbig, ct_hockney(a, b, mf));
+    }
+    if (g->ncomm) {
+        if (progressive) {
+            /* 001 §IV-B T = p * T_alone, penalties re-applied as communications end */
+            rc = ct_progressive_times_ex(&model, g, alone, fin, 4 * CT_PHASE_PROGRESSIVE_MAX_EVALS,
+                                         NULL, err);
+        } else {
+            /* 001 §IV-B with the penalties of the first instant for the whole life */
+            rc = ct_penalties(&model, g, fin, err);
+            for (size_t i = 0; rc == 0 && i < g->ncomm; i++)
+                fin[i] *= alone[i];
+        }
+        if (rc != 0)
+            goto out;
+        for (size_t i = 0; i < g->ncomm; i++)
+            if (fin[i] > net)
+                net = fin[i];
+    }
+    if (g->ncomm && f->exchange != 0) {
+        /* the step's fixed time (our extension, signatures.h: ct_fabric.exchange),
+         * once per phase that crosses the network, in the contended time and the
+         * uncontended one alike (it is no contention); a bucket's refill (< 0)
+         * takes no message below its latency */
+        net = fmax(net + f->exchange, lat);
+        net0 = fmax(net0 + f->exchange, lat);
+    }
+    double credit = refill_credit(f, g, pause);
+    if (credit != 0) { /* the bucket's refill, as the exchange step: no contention */
+        net = fmax(net - credit, lat);
+        net0 = fmax(net0 - credit, lat);
+    }
+    *predicted = net > intra ? net : intra;
+    *uncontended = net0 > intra ? net0 : intra;
+out:
+    free(alone);
+    free(fin);
+    return rc;
+}
