@@ -15,6 +15,7 @@
 #include "contention/commgraph.h"
 #include "contention/progressive.h"
 #include "grow.h"
+#include "phase_time.h"
 
 void ct_calib_opts_default(ct_calib_opts *o)
 {
@@ -265,6 +266,38 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
                               size_t na2a, const ct_calib_opts *opts, ct_calib_result *r,
                               ct_err *err);
 
+/* The pause of sample s's configuration: the median over its sizes from
+ * min_m up (the saturated range, where calibrate's p_cal is read too) of
+ * their recorded pauses (each itself a median over the repetitions), 0 when
+ * none was recorded. The pause comes from the benchmark's loop (its barrier and
+ * reductions among the configuration's ranks), not from the size: one size's
+ * median moves by up to 2 x between neighbouring sizes (2 x 1 at 210 Mbit/s:
+ * 1.4 to 2.9 ms), and r times that is a large share of a short call.
+ * buf: room for n doubles. */
+static double config_pause(const ct_a2a_sample *a2a, size_t n, const ct_a2a_sample *s,
+                           double min_m, double *buf)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (a2a[i].nodes == s->nodes && tpn_of(&a2a[i]) == tpn_of(s) && a2a[i].pause > 0 &&
+            a2a[i].m >= min_m)
+            buf[k++] = a2a[i].pause;
+    return k ? sorted_median(buf, k) : 0;
+}
+
+/* The refill a call of s's configuration got beyond calibrate's 2 x 1 calls'
+ * (opts.refill, phase_time.h ct_refill_dt) after its pause p: a node's
+ * remote bytes S = t (n - 1) t m, 0 without a recorded pause or a bucket. */
+static double a2a_refill_dt(const ct_calib_result *r, double beta, const ct_a2a_sample *s,
+                            double p)
+{
+    if (!(r->refill_bucket > 0) || !(p > 0))
+        return 0;
+    double t = tpn_of(s);
+    double S = t * (double)(s->nodes - 1) * t * s->m;
+    return ct_refill_dt(r->refill_bucket, beta, r->refill_pause, S, p);
+}
+
 /* The signature is fitted on the sizes its configurations share: the 2 x 1
  * points beyond m_L (session 28) are the long exchange's (ct_fit_duplex). */
 int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sample *a2a,
@@ -325,23 +358,50 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
     if (r->incast)
         choose_fit_cfgs(a2a, na2a, r);
 
+    /* the bucket's refill (opts.refill, session 30): each sample's time as
+     * if its call had paused as long as calibrate's 2 x 1 calls */
+    double rbeta = 0;
+    if (o.refill && o.sustained && r->burst > 0) {
+        ct_duplex_fit dx;
+        ct_err e2;
+        double ra;
+        if (ct_fit_duplex(&r->p2p, a2a, na2a, o.saturated_m, &dx, &e2) == 0 && dx.pause > 0) {
+            r->refill_bucket = r->burst;
+            r->refill_pause = dx.pause;
+            ct_p2p_at(&r->p2p, r->burst, &ra, &rbeta); /* the sustained rate at the bucket */
+        }
+    }
     int32_t fn = resolve_fit_nodes(a2a, na2a, &o);
     ct_a2a_sample *fit = malloc(na2a * sizeof *fit);
     ct_calib_point *pts = calloc(na2a, sizeof *pts);
-    if (!fit || !pts) {
+    double *cfgp = malloc(2 * na2a * sizeof *cfgp); /* each sample's configuration's pause */
+    if (!fit || !pts || !cfgp) {
         free(fit);
         free(pts);
+        free(cfgp);
         return ct_err_set(err, "calibrate: out of memory for %zu samples", na2a);
     }
+    for (size_t i = 0; i < na2a; i++)
+        cfgp[i] = config_pause(a2a, na2a, &a2a[i], o.saturated_m, cfgp + na2a);
     r->fit_tasks_per_node = o.fit_tasks_per_node;
     r->fit_nodes = fn;
     size_t nfit = 0;
     for (size_t i = 0; i < na2a; i++)
-        if (a2a[i].m > 0 && ct_calib_result_in_fit(r, &a2a[i]))
-            fit[nfit++] = a2a[i];
+        if (a2a[i].m > 0 && ct_calib_result_in_fit(r, &a2a[i])) {
+            ct_a2a_sample *s = &fit[nfit++];
+            *s = a2a[i];
+            double dt = a2a_refill_dt(r, rbeta, s, cfgp[i]);
+            if (dt != 0) { /* measured t = t(p_cal) - dt: the fit takes t(p_cal) */
+                s->t += dt;
+                if (s->t_min > 0)
+                    s->t_min += dt;
+                r->nrefill++;
+            }
+        }
     if (nfit < 4 && r->incast) {
         free(fit);
         free(pts);
+        free(cfgp);
         return ct_err_set(err,
                           "calibrate: %zu Alltoall samples with m > 0 in the fit configurations "
                           "(accepted: >= 4, at two sizes or more)",
@@ -350,6 +410,7 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
     if (nfit < 4) {
         free(fit);
         free(pts);
+        free(cfgp);
         return ct_err_set(err,
                           "calibrate: %zu Alltoall samples with m > 0 at the fit configuration "
                           "(%d nodes x %d task(s)) (accepted: >= 4, at two sizes or more, to fit "
@@ -382,6 +443,7 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
     if (frc < 0) {
         free(fit);
         free(pts);
+        free(cfgp);
         return ct_err_prefix(err, "calibrate: Alltoall signature: ");
     }
     free(fit);
@@ -402,6 +464,12 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
         p->predicted = ct_a2a_uniform(s->nodes, t, al, be, s->m, &r->sig, o.intra_bw);
         ct_a2a_sig none = {.gamma = 1.0, .delta = 0.0, .M = 0.0};
         p->bound = ct_a2a_uniform(s->nodes, t, al, be, s->m, &none, o.intra_bw);
+        /* at its configuration's pause, as score.c prices a call after one */
+        double dt = a2a_refill_dt(r, rbeta, s, cfgp[i]);
+        if (dt != 0) {
+            p->predicted = fmax(p->predicted - dt, al);
+            p->bound = fmax(p->bound - dt, al);
+        }
         p->rel_err = (p->predicted - p->measured) / p->measured; /* 000 §VI: error rate */
         p->held = !ct_calib_result_in_fit(r, s);
         if (p->held)
@@ -409,6 +477,7 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
         else if (s->m >= r->fit_min_m)
             r->nfit++; /* below fit_min_m: a fit configuration's size not fitted on */
     }
+    free(cfgp);
     r->points = pts;
     r->npoints = np;
     r->held_all = ct_calib_summarise(pts, np, 1, 0.0);

@@ -9,27 +9,24 @@
 #include "contention/penalty.h"
 #include "contention/progressive.h"
 
-/* A token bucket's refill before a step (our extension, session 29;
- * signatures.h ct_fabric.bucket, doc/models-penalty.md "The bucket's
- * refill"). A link shaped by a token bucket of B bytes at the sustained rate
- * r refills for the time it is idle, up to B, and passes that credit at the
- * wire's speed (read as instantaneous): a step whose busiest NIC direction
- * moves S bytes after an idle time p gets C(p) = min(B, r p, S) of them free,
- * C(p) / r less time. calibrate's exchange step already holds the credit of
- * its own calls' pause p_cal, so a step gets the difference
- *   dt = (C(p) - C(p_cal)) / r,
- * negative where the step's pause is the shorter (less refill than
- * calibrate's calls had). 0 without a bucket, without calibrate's pause or
- * with the step's pause unknown (pause < 0). */
+double ct_refill_dt(double bucket, double beta, double pause_cal, double S, double pause)
+{
+    if (!(bucket > 0) || !(beta > 0) || !(pause_cal > 0) || !(pause >= 0) || !(S > 0))
+        return 0;
+    double r = 1 / beta;
+    double c = fmin(fmin(bucket, r * pause), S);
+    double c_cal = fmin(fmin(bucket, r * pause_cal), S);
+    return (c - c_cal) / r;
+}
+
+/* The refill before a point-to-point phase (ct_refill_dt): S is the graph's
+ * busiest NIC direction, r the sustained curve's rate at the bucket. */
 static double refill_credit(const ct_fabric *f, const ct_graph *g, double pause)
 {
     if (!(f->bucket > 0) || !(f->bucket_pause > 0) || pause < 0 || g->ncomm == 0)
         return 0;
-    double a, b;
+    double a, b, smax = 0;
     ct_fabric_p2p_at(f, f->bucket, &a, &b); /* the sustained curve's beta at the bucket */
-    if (!(b > 0))
-        return 0;
-    double r = 1 / b, smax = 0;
     double *dir = calloc(2 * (size_t)g->nnodes, sizeof *dir); /* out, in per node */
     if (!dir)
         return 0;
@@ -41,9 +38,7 @@ static double refill_credit(const ct_fabric *f, const ct_graph *g, double pause)
     for (size_t k = 0; k < 2 * (size_t)g->nnodes; k++)
         smax = dir[k] > smax ? dir[k] : smax;
     free(dir);
-    double c = fmin(fmin(f->bucket, r * pause), smax);
-    double c_cal = fmin(fmin(f->bucket, r * f->bucket_pause), smax);
-    return (c - c_cal) / r;
+    return ct_refill_dt(f->bucket, b, f->bucket_pause, smax, pause);
 }
 
 int ct_phase_time(const ct_fabric *f, const ct_graph *g, double intra, int progressive,

@@ -129,6 +129,73 @@ static void test_sustained_bucket(void **state)
     ct_calib_result_free(&r);
 }
 
+/* The bucket's refill before each Alltoall call (opts.refill, session 30;
+ * phase_time.h ct_refill_dt): the same 256 KiB bucket, and every call
+ * preceded by a pause, 2 ms on 2 x 1 (calibrate's reference, p_cal) and
+ * longer on the others, so that a call whose node sends S bytes gets
+ * min(B, r p, S) of them free: the measured time is eq. 5's less
+ * (min(B, r p, S) - min(B, r p_cal, S)) / r (written out here with the
+ * line rate r = 1 / B). With opts.refill the fit takes that out again,
+ * recovers gamma and prices every point at its own pause; without, the
+ * refill is read as contention. */
+static void test_refill_alltoall(void **state)
+{
+    (void)state;
+    const double burst = 262144, rate = 1 / B;
+    ct_p2p_sample p2p[11];
+    size_t np = 0;
+    for (double m = 1024; m <= 4194304; m *= 2.5) {
+        double t = m <= burst ? A + m * 1e-9 : A + burst * 1e-9 + (m - burst) * B;
+        p2p[np++] = (ct_p2p_sample){.m = m, .t = t, .t_min = 0.99 * t};
+    }
+    static const double pause[NC] = {2e-3, 10e-3, 30e-3, 5e-3, 20e-3, 3e-3}; /* CFG's order */
+    ct_a2a_sample a2a[NC * NS];
+    ct_p2p_sample unused[4];
+    synthetic(unused, a2a);
+    for (size_t c = 0; c < NC; c++)
+        for (size_t i = 0; i < NS; i++) {
+            ct_a2a_sample *s = &a2a[c * NS + i];
+            double t = s->tasks_per_node;
+            double S = t * (s->nodes - 1) * t * s->m; /* a node's remote bytes */
+            double got = fmin(fmin(burst, rate * pause[c]), S);
+            double cal = fmin(fmin(burst, rate * pause[0]), S);
+            s->t -= (got - cal) / rate;
+            s->pause = pause[c];
+        }
+    ct_calib_opts o;
+    ct_calib_opts_default(&o);
+    o.p2p_max_seg = 4;
+    o.sustained = 1;
+    o.refill = 1;
+    ct_calib_result r;
+    ct_err err;
+    assert_int_equal(ct_calibrate_alltoall(p2p, np, a2a, NC * NS, &o, &r, &err), 0);
+    print_message("refill: bucket %.0f B, p_cal %g s, %zu fit samples moved, gamma %g, held "
+                  "max %.4f\n",
+                  r.refill_bucket, r.refill_pause, r.nrefill, r.sig.gamma,
+                  r.held_all.max_abs);
+    close_rel(r.refill_bucket, burst, 0.02, "the bucket: the ping-pong's burst");
+    close_rel(r.refill_pause, pause[0], 1e-12, "p_cal: the 2 x 1 calls' pause");
+    assert_int_equal(r.nrefill, NS); /* 8 x 1, the paper's fit configuration */
+    close_rel(r.sig.gamma, G, 0.01, "gamma with the refill taken out");
+    assert_true(r.held_all.max_abs < 0.02);
+    ct_calib_result_free(&r);
+    /* without: the 8 x 1 calls' refill (up to 238 kB, 20 ms) is read as a smaller gamma */
+    o.refill = 0;
+    assert_int_equal(ct_calibrate_alltoall(p2p, np, a2a, NC * NS, &o, &r, &err), 0);
+    assert_true(r.refill_bucket == 0 && r.nrefill == 0);
+    print_message("no refill: gamma %g, held max %.4f\n", r.sig.gamma, r.held_all.max_abs);
+    assert_true(r.held_all.max_abs > 0.1);
+    ct_calib_result_free(&r);
+    /* pauses not recorded: nothing to take out, the fit of test_sustained_bucket */
+    for (size_t i = 0; i < NC * NS; i++)
+        a2a[i].pause = 0;
+    o.refill = 1;
+    assert_int_equal(ct_calibrate_alltoall(p2p, np, a2a, NC * NS, &o, &r, &err), 0);
+    assert_true(r.refill_bucket == 0 && r.nrefill == 0);
+    ct_calib_result_free(&r);
+}
+
 /* An explicit fit configuration moves the split; samples of other
  * configurations never influence the fitted signature. */
 static void test_split_and_isolation(void **state)
@@ -847,6 +914,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_recovery),
         cmocka_unit_test(test_sustained_bucket),
+        cmocka_unit_test(test_refill_alltoall),
         cmocka_unit_test(test_split_and_isolation),
         cmocka_unit_test(test_too_few_fit_samples),
         cmocka_unit_test(test_summarise),

@@ -62,6 +62,15 @@ typedef struct ct_calib_opts {
      * the sizes it is read from must be ones whose network time stays well
      * above it. */
     int call_step;
+    /* 1 (our extension, session 30): with sustained and a burst, a token
+     * bucket's refill before each Alltoall call (phase_time.h
+     * ct_refill_dt) is taken out of the samples before the signature is
+     * fitted, so that the signature prices a call that paused as long as
+     * calibrate's 2 x 1 calls (ct_fit_duplex's pause, the signature's
+     * p2p.bucket_pause), as the exchange step does; every point is then
+     * predicted at its own pause (ct_a2a_sample.pause). Samples without a
+     * recorded pause are taken as they are. */
+    int refill;
 } ct_calib_opts;
 
 /* fit_tasks_per_node 1, fit_nodes 0, saturated_m 128 KiB, intra_bw 0; the
@@ -122,6 +131,11 @@ typedef struct ct_calib_result {
      * opts.sustained and a burst, p2p is its sustained curve */
     ct_p2p_curve p2p_pingpong;
     double burst;
+    /* opts.refill: the bucket (bytes, = burst) and calibrate's 2 x 1 calls'
+     * median pause (s) the Alltoall samples were brought to; 0, 0 when no
+     * refill was taken out (no burst, or no pauses recorded) */
+    double refill_bucket, refill_pause;
+    size_t nrefill; /* fit samples whose time was changed (pause recorded) */
     /* incast mode: the robust fit's report and the configurations fitted on */
     int incast;
     ct_a2a_fit_report a2a_rep;
