@@ -377,9 +377,6 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     f->uplink_duplex = a->uplink_duplex || (calib_writes_tcpshare(a, r) && !a->no_uplink_duplex);
     f->co.p2p_max_seg = (size_t)a->nseg;
     f->co.sustained = a->nseg > 1; /* a token bucket's burst is no sustained rate */
-    /* this project's fit: the Alltoall's samples brought to the 2 x 1 calls'
-     * pause before the signature is fitted (session 30) */
-    f->co.refill = a->incast;
     f->co.max_fit_err = a->max_err_pct / 100;
     f->co.force = !a->strict; /* calibrate flags loudly; --strict refuses */
     /* on several leaves: the samples an uplink sets are left out of the NIC
@@ -481,7 +478,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                  "message lasts T alone is priced with delta + %.3f (1 - T(%.0f KiB)/T))",
                  f->dx.long_delta, f->dx.long_from / 1024, f->dx.nlong, f->dx.nlong > 1 ? "s" : "",
                  f->dx.long_hi, f->dx.long_delta, f->dx.long_from / 1024);
-    char rx[1024] = ""; /* the bucket's refill (session 29), where the 2 x 1 pauses were recorded */
+    char rx[640] = ""; /* the bucket's refill (session 29), where the 2 x 1 pauses were recorded */
     if (f->have_duplex && f->dx.pause > 0 && f->res.burst > 0) {
         char b1[32], b2[32], b3[32], t1[32], t2[32], how[240];
         if (f->have_refill) /* measured, not written (doc/accuracy-notes.md, session 29) */
@@ -499,14 +496,9 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         snprintf(rx, sizeof rx,
                  "; bucket refill: bucket_bytes = %s (the ping-pong's burst%s) refilled in "
                  "bucket_pause_us = %.0f (%s, the median idle before the 2x1 calls): a step "
-                 "scored with a longer pause gets more of the bucket free, a shorter one "
-                 "less%s",
+                 "scored with a longer pause gets more of the bucket free, a shorter one less",
                  admin_fmt_bytes(f->res.burst, b1, sizeof b1), how, f->dx.pause * 1e6,
-                 admin_fmt_time(f->dx.pause, t1, sizeof t1),
-                 f->res.nrefill ? "; the Alltoall signature fitted on its samples brought to "
-                                  "that pause (each call's own recorded, an Alltoall scored "
-                                  "with its pause alike)"
-                                : "");
+                 admin_fmt_time(f->dx.pause, t1, sizeof t1));
     }
     if (f->have_duplex)
         fprintf(info,

@@ -38,9 +38,11 @@
  * ct_fit_refill; calibrate reports it and writes the ping-pong's burst); by
  * default each pattern row is scored with the pause measured before its
  * repetitions ("TAG pause: pause m=M: median P s" in patterns.txt, after the
- * row's own lines of the same srun) and each Alltoall point with its own
- * (ct_calib_opts.refill, session 30); a2a-refill=off leaves the Alltoall as
- * session 29 priced it.
+ * row's own lines of the same srun). a2a-refill=on also takes each Alltoall
+ * sample's refill beyond calibrate's 2 x 1 calls' out before the signature
+ * is fitted and prices every point at its configuration's pause
+ * (ct_calib_opts.refill; tried in session 30, not taken:
+ * doc/models-alltoall.md).
  * Patterns are never fitted on: every pattern row is a held-back prediction
  * of ct_score for that allocation, pattern, size and layout.
  *
@@ -138,7 +140,7 @@ int main(int argc, char **argv)
      * on a run measured since) */
     double xmax = INFINITY;
     int refill = 1;
-    int a2a_refill = 1; /* the Alltoall's refill too (session 30; with refill) */
+    int a2a_refill = 0; /* the Alltoall's refill too (session 30, not taken; with refill) */
     while (argc >= 4) {
         const char *a = argv[argc - 1];
         if (strncmp(a, "exchange-max=", 13) == 0) {
@@ -153,8 +155,8 @@ int main(int argc, char **argv)
             refill = 0;
         } else if (strcmp(a, "refill=exchange") == 0) {
             refill = 2;
-        } else if (strcmp(a, "a2a-refill=off") == 0) {
-            a2a_refill = 0;
+        } else if (strcmp(a, "a2a-refill=on") == 0) {
+            a2a_refill = 1;
         } else {
             break;
         }
@@ -166,7 +168,7 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
-                "[refill=off|exchange] [a2a-refill=off]\n");
+                "[refill=off|exchange] [a2a-refill=on]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -290,7 +292,7 @@ int main(int argc, char **argv)
         o.sustained = 1; /* patterns and collectives run back to back */
         o.force = 1; /* the matrix shows the numbers; the flag is printed */
         o.call_step = 1; /* as calibrate --incast */
-        o.refill = refill && a2a_refill; /* as calibrate --incast (session 30) */
+        o.refill = refill && a2a_refill; /* tried in session 30, not taken */
     }
     ct_calib_result r;
     char failed[CT_ERR_MAX] = "";

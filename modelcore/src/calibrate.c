@@ -464,7 +464,7 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
         p->predicted = ct_a2a_uniform(s->nodes, t, al, be, s->m, &r->sig, o.intra_bw);
         ct_a2a_sig none = {.gamma = 1.0, .delta = 0.0, .M = 0.0};
         p->bound = ct_a2a_uniform(s->nodes, t, al, be, s->m, &none, o.intra_bw);
-        /* at its configuration's pause, as score.c prices a call after one */
+        /* at its configuration's pause (opts.refill) */
         double dt = a2a_refill_dt(r, rbeta, s, cfgp[i]);
         if (dt != 0) {
             p->predicted = fmax(p->predicted - dt, al);

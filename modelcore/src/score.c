@@ -31,8 +31,8 @@ typedef struct timing {
 } timing;
 
 static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, const ct_layout *l,
-                         const ct_tree_map *tree, const ct_tree_map *view, double pause,
-                         timing *t, ct_err *err)
+                         const ct_tree_map *tree, const ct_tree_map *view, timing *t,
+                         ct_err *err)
 {
     int32_t *cnt = malloc((size_t)l->nnodes * sizeof *cnt);
     double *intra = malloc((size_t)l->nnodes * sizeof *intra);
@@ -45,10 +45,8 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
     t->remote = 0;
     t->k = t->f = 0;
     int32_t used = 0;
-    double smax = 0; /* the most remote bytes a node sends (and receives) */
     for (int32_t k = 0; k < l->nnodes; k++) {
         int64_t r = (int64_t)cnt[k] * (l->ntasks - cnt[k]); /* alltoall.h's r_k */
-        smax = fmax(smax, (double)r * m);
         t->remote += r;
         t->f = fmax(t->f, (double)r);
         intra[k] = (double)cnt[k] * (cnt[k] - 1) * m;
@@ -85,19 +83,6 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
     t->uncontended = ct_a2a_layout(cnt, l->nnodes, alpha, beta, m, &free_of_contention,
                                    f->intra_bw);
     t->intra = intra_node_time(intra, l->nnodes, f->intra_bw);
-    if (pause >= 0 && f->bucket > 0) {
-        /* the bucket's refill before the call (phase_time.h ct_refill_dt; our
-         * extension, session 30): calibrate fitted the signature on calls
-         * brought to its 2 x 1 calls' pause (ct_calib_opts.refill); no
-         * contention, so off both times, none below the latency */
-        double ra, rb;
-        ct_fabric_p2p_at(f, f->bucket, &ra, &rb);
-        double dt = ct_refill_dt(f->bucket, rb, f->bucket_pause, smax, pause);
-        if (dt != 0) {
-            t->predicted = fmax(t->predicted - dt, alpha);
-            t->uncontended = fmax(t->uncontended - dt, alpha);
-        }
-    }
 out:
     free(cnt);
     free(intra);
@@ -1218,8 +1203,7 @@ static int build_candidates(score_ctx *x, ct_err *err)
         if (rc < 0)
             return -1;
         if (p->kind == CT_PAT_ALLTOALL)
-            rc = time_alltoall(x->fabric, &x->sig, p->bytes, &l, req->tree, x->view,
-                               p->has_pause ? p->pause : -1, &c->tm, err);
+            rc = time_alltoall(x->fabric, &x->sig, p->bytes, &l, req->tree, x->view, &c->tm, err);
         else if (p->kind == CT_PAT_TRACE && x->aggregated) {
             size_t sp = 0;
             if (x->reference)

@@ -86,6 +86,18 @@ static void test_exact_recovery(void **state)
     ct_calib_result_free(&r);
 }
 
+/* A ping-pong through a token bucket of `burst` bytes: veth speed (1 GB/s)
+ * inside the burst, the line rate 1 / B beyond it; returns the samples. */
+static size_t bucket_pingpong(double burst, ct_p2p_sample p2p[11])
+{
+    size_t np = 0;
+    for (double m = 1024; m <= 4194304; m *= 2.5) {
+        double t = m <= burst ? A + m * 1e-9 : A + burst * 1e-9 + (m - burst) * B;
+        p2p[np++] = (ct_p2p_sample){.m = m, .t = t, .t_min = 0.99 * t};
+    }
+    return np;
+}
+
 /* A token bucket (our extension, p2p.h ct_p2p_sustained): the ping-pong
  * passes the first 256 KiB of a message after an idle link free, the Alltoall
  * (back to back) runs at the line rate. With opts.sustained the fit and every
@@ -96,12 +108,7 @@ static void test_sustained_bucket(void **state)
     (void)state;
     const double burst = 262144;
     ct_p2p_sample p2p[11];
-    size_t np = 0;
-    for (double m = 1024; m <= 4194304; m *= 2.5) {
-        /* veth speed (1 GB/s) inside the burst, the line rate beyond it */
-        double t = m <= burst ? A + m * 1e-9 : A + burst * 1e-9 + (m - burst) * B;
-        p2p[np++] = (ct_p2p_sample){.m = m, .t = t, .t_min = 0.99 * t};
-    }
+    size_t np = bucket_pingpong(burst, p2p);
     ct_a2a_sample a2a[NC * NS];
     ct_p2p_sample unused[4];
     synthetic(unused, a2a);
@@ -143,11 +150,7 @@ static void test_refill_alltoall(void **state)
     (void)state;
     const double burst = 262144, rate = 1 / B;
     ct_p2p_sample p2p[11];
-    size_t np = 0;
-    for (double m = 1024; m <= 4194304; m *= 2.5) {
-        double t = m <= burst ? A + m * 1e-9 : A + burst * 1e-9 + (m - burst) * B;
-        p2p[np++] = (ct_p2p_sample){.m = m, .t = t, .t_min = 0.99 * t};
-    }
+    size_t np = bucket_pingpong(burst, p2p);
     static const double pause[NC] = {2e-3, 10e-3, 30e-3, 5e-3, 20e-3, 3e-3}; /* CFG's order */
     ct_a2a_sample a2a[NC * NS];
     ct_p2p_sample unused[4];

@@ -331,40 +331,6 @@ static void test_bucket_refill(void **state)
     ct_alloc_free(&a);
 }
 
-/* The same refill before an Alltoall call (session 30, phase_time.h
- * ct_refill_dt, S = a node's remote bytes), by hand: eq. 5 with gamma 1,
- * no delta, on 4 nodes x 1 task, m = 100 kB: 3 alpha + 3 m beta = 6 ms; S =
- * 300 kB; B = 200 kB, p_cal 1 ms (100 kB at 100 MB/s). */
-static void test_bucket_refill_alltoall(void **state)
-{
-    (void)state;
-    ct_fabric f;
-    none_fabric(&f);
-    f.has_alltoall = 1;
-    f.alltoall = (ct_a2a_sig){.gamma = 1, .delta = 0, .M = 0};
-    f.bucket = 2e5;
-    f.bucket_pause = 1e-3;
-    ct_alloc a;
-    assert_int_equal(ct_alloc_uniform(4, 1, &a, NULL), 0);
-    static const struct {
-        double m, pause, want;
-    } cases[] = {
-        {1e5, -1, 6e-3},       /* pause unknown (the plugin): as calibrate's calls */
-        {1e5, 5e-3, 5e-3},     /* full bucket: 100 kB more than p_cal's, 1 ms less */
-        {1e5, 0, 7e-3},        /* back to back: none of p_cal's 100 kB */
-        {5e4, 5e-3, 4e-3},     /* 4.5 ms; S = 150 kB: 50 kB more than p_cal's */
-        {2e4, 5e-3, 3.6e-3},   /* S = 60 kB: below r p_cal, nothing more */
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        double u, t = ring_time(&f, &a, "alltoall", cases[i].m, cases[i].pause, &u);
-        double want_u = cases[i].want; /* gamma 1: the bound is eq. 5 itself */
-        if (fabs(t - cases[i].want) > 1e-12 || fabs(u - want_u) > 1e-12)
-            fail_msg("alltoall m %g, pause %g: %.17g s, uncontended %.17g (expected %.17g)",
-                     cases[i].m, cases[i].pause, t, u, cases[i].want);
-    }
-    ct_alloc_free(&a);
-}
-
 /* Under GigE, a phased halo's time is the sum of its phases, each the
  * progressive engine's last completion on that phase's graph (the
  * composition, checked on halo2d-phased, 16 tasks = 4x4 grid, 4(x4)). */
@@ -1638,7 +1604,6 @@ int main(void)
         cmocka_unit_test(test_exchange_step_by_hand),
         cmocka_unit_test(test_duplex_long_exchange),
         cmocka_unit_test(test_bucket_refill),
-        cmocka_unit_test(test_bucket_refill_alltoall),
         cmocka_unit_test(test_halves_prefers_cyclic),
         cmocka_unit_test(test_alltoall_consistency),
         cmocka_unit_test(test_alltoall_beyond_fit_noted),

@@ -62,13 +62,15 @@ typedef struct ct_calib_opts {
      * the sizes it is read from must be ones whose network time stays well
      * above it. */
     int call_step;
-    /* 1 (our extension, session 30): with sustained and a burst, a token
-     * bucket's refill before each Alltoall call (phase_time.h
-     * ct_refill_dt) is taken out of the samples before the signature is
-     * fitted, so that the signature prices a call that paused as long as
-     * calibrate's 2 x 1 calls (ct_fit_duplex's pause, the signature's
-     * p2p.bucket_pause), as the exchange step does; every point is then
-     * predicted at its own pause (ct_a2a_sample.pause). Samples without a
+    /* 1 (our extension, session 30; tried, not taken: calibrate leaves it 0,
+     * ct-accuracy-eval a2a-refill=on sets it, doc/models-alltoall.md): with
+     * sustained and a burst, a token bucket's refill before each Alltoall
+     * call (phase_time.h ct_refill_dt) is taken out of the samples before
+     * the signature is fitted, so that the signature prices a call that
+     * paused as long as calibrate's 2 x 1 calls (ct_fit_duplex's pause, the
+     * signature's p2p.bucket_pause), as the exchange step does; every point
+     * is then predicted at its configuration's pause (the median of its
+     * samples' ct_a2a_sample.pause from saturated_m up). Samples without a
      * recorded pause are taken as they are. */
     int refill;
 } ct_calib_opts;
