@@ -301,10 +301,8 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
         ct_duplex_set_terms(&fab->penalty, &f->res.sig);
         ct_duplex_set_long(&fab->penalty, &f->dx); /* session 28: the long exchange */
         fab->exchange = f->dx.exchange; /* signatures.h: a step's fixed time */
-        if (f->dx.pause > 0 && f->res.burst > 0) { /* session 29: the bucket's refill */
-            fab->bucket = f->res.burst; /* the refill step's B is reported, not written */
-            fab->bucket_pause = f->dx.pause;
-        }
+        /* session 29: the bucket's refill (the refill step's B is reported, not written) */
+        ct_duplex_set_bucket(fab, &f->dx, f->res.burst);
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: duplex fair share (our extension), delta and "
                  "p2p.exchange_us = %s of %zu Alltoall 2x1 points, duplex_incast, "

@@ -378,10 +378,8 @@ int main(int argc, char **argv)
             f.penalty = CT_DUPLEX_MODEL(dx.delta);
             f.exchange = dx.exchange; /* a step's fixed time (signatures.h) */
             ct_duplex_set_long(&f.penalty, &dx); /* session 28: the long exchange */
-            if (refill && dx.pause > 0 && r.burst > 0) { /* session 29: the bucket's refill */
-                f.bucket = r.burst;
-                f.bucket_pause = dx.pause;
-            }
+            if (refill) /* session 29: the bucket's refill */
+                ct_duplex_set_bucket(&f, &dx, r.burst);
             char rpath[4096]; /* refill=exchange: what the 2 x 1 exchange got after a full
                                * refill, where calibrate measured it */
             snprintf(rpath, sizeof rpath, "%s/raw/refill-2x1.csv", dir);

@@ -374,14 +374,15 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
     int32_t fn = resolve_fit_nodes(a2a, na2a, &o);
     ct_a2a_sample *fit = malloc(na2a * sizeof *fit);
     ct_calib_point *pts = calloc(na2a, sizeof *pts);
-    double *cfgp = malloc(2 * na2a * sizeof *cfgp); /* each sample's configuration's pause */
-    if (!fit || !pts || !cfgp) {
+    /* each sample's configuration's pause, only where a refill is taken out */
+    double *cfgp = r->refill_bucket > 0 ? malloc(2 * na2a * sizeof *cfgp) : NULL;
+    if (!fit || !pts || (r->refill_bucket > 0 && !cfgp)) {
         free(fit);
         free(pts);
         free(cfgp);
         return ct_err_set(err, "calibrate: out of memory for %zu samples", na2a);
     }
-    for (size_t i = 0; i < na2a; i++)
+    for (size_t i = 0; cfgp && i < na2a; i++)
         cfgp[i] = config_pause(a2a, na2a, &a2a[i], o.saturated_m, cfgp + na2a);
     r->fit_tasks_per_node = o.fit_tasks_per_node;
     r->fit_nodes = fn;
@@ -390,7 +391,7 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
         if (a2a[i].m > 0 && ct_calib_result_in_fit(r, &a2a[i])) {
             ct_a2a_sample *s = &fit[nfit++];
             *s = a2a[i];
-            double dt = a2a_refill_dt(r, rbeta, s, cfgp[i]);
+            double dt = a2a_refill_dt(r, rbeta, s, cfgp ? cfgp[i] : 0);
             if (dt != 0) { /* measured t = t(p_cal) - dt: the fit takes t(p_cal) */
                 s->t += dt;
                 if (s->t_min > 0)
@@ -465,7 +466,7 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
         ct_a2a_sig none = {.gamma = 1.0, .delta = 0.0, .M = 0.0};
         p->bound = ct_a2a_uniform(s->nodes, t, al, be, s->m, &none, o.intra_bw);
         /* at its configuration's pause (opts.refill) */
-        double dt = a2a_refill_dt(r, rbeta, s, cfgp[i]);
+        double dt = a2a_refill_dt(r, rbeta, s, cfgp ? cfgp[i] : 0);
         if (dt != 0) {
             p->predicted = fmax(p->predicted - dt, al);
             p->bound = fmax(p->bound - dt, al);
@@ -999,6 +1000,13 @@ void ct_duplex_set_long(ct_penalty_model *m, const ct_duplex_fit *dx)
     int on = dx->nlong > 0 && dx->long_from > 0 && dx->long_delta != 0;
     m->real[CT_DUPLEX_LONG] = on ? dx->long_delta : 0;
     m->real[CT_DUPLEX_LONG_FROM] = on ? dx->long_from : 0;
+}
+
+void ct_duplex_set_bucket(ct_fabric *f, const ct_duplex_fit *dx, double burst)
+{
+    int on = dx->pause > 0 && burst > 0;
+    f->bucket = on ? burst : 0;
+    f->bucket_pause = on ? dx->pause : 0;
 }
 
 int ct_fit_refill(const ct_p2p_curve *curve, const ct_a2a_sample *normal, size_t n,

@@ -574,9 +574,19 @@ static void test_fit_duplex_pause(void **state)
     assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
     assert_int_equal(f.nused, 3);
     assert_true(f.pause == 0.003); /* the median of 4, 2 and 3 ms */
+    /* into a fabric (ct_duplex_set_bucket): the burst and that pause, or no
+     * term without a burst */
+    ct_fabric fab;
+    ct_fabric_init(&fab);
+    ct_duplex_set_bucket(&fab, &f, 1.5e5);
+    assert_true(fab.bucket == 1.5e5 && fab.bucket_pause == 0.003);
+    ct_duplex_set_bucket(&fab, &f, 0);
+    assert_true(fab.bucket == 0 && fab.bucket_pause == 0);
     s[1].pause = 0;                /* one of the line's points without: none */
     assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
     assert_true(f.pause == 0);
+    ct_duplex_set_bucket(&fab, &f, 1.5e5);
+    assert_true(fab.bucket == 0 && fab.bucket_pause == 0);
 }
 
 /* The bucket an exchange gets after a full refill (session 29,

@@ -20,6 +20,7 @@
 #include "contention/fit_alltoall.h"
 #include "contention/p2p.h"
 #include "contention/penalty.h"
+#include "contention/signatures.h"
 
 typedef struct ct_calib_opts {
     /* The ONE configuration the signature is fitted on, like the paper
@@ -363,6 +364,11 @@ double ct_a2a_long_from(const ct_a2a_sample *a2a, size_t n);
 /* The long-exchange term of a duplex fit into a duplex model: CT_DUPLEX_LONG
  * = λ and CT_DUPLEX_LONG_FROM = m_L, both 0 when none was fitted. */
 void ct_duplex_set_long(ct_penalty_model *m, const ct_duplex_fit *dx);
+/* The bucket's refill (session 29) into a fabric: bucket = burst (the
+ * ping-pong's, ct_p2p_sustained) and bucket_pause = the 2 x 1 calls' median
+ * pause, where the duplex fit has that pause and a burst was read; both 0
+ * otherwise (no term). One rule for calibrate and ct-accuracy-eval. */
+void ct_duplex_set_bucket(ct_fabric *f, const ct_duplex_fit *dx, double burst);
 
 /* The token bucket an exchange gets free after a full refill (our
  * extension, session 29; signatures.h ct_fabric.bucket). calibrate measures

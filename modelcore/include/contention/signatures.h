@@ -53,7 +53,7 @@ typedef struct ct_fabric {
      * rate); the exchange step above was fitted on calibrate's 2 x 1 Alltoall,
      * whose calls followed an idle time of bucket_pause each and so already
      * holds the refill of that pause. A pattern scored with its own pause
-     * (ct_pattern.pause) gets the difference (score.c, ct_refill_credit).
+     * (ct_pattern.pause) gets the difference (phase_time.c, ct_refill_dt).
      * bucket: the burst calibrate reads off the ping-pong after an idle link
      * (p2p.h ct_p2p_sustained); bucket_pause: the median of the measured
      * idle times before those calls (ct-mpibench '# pause'). */
