@@ -301,8 +301,10 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
         ct_duplex_set_terms(&fab->penalty, &f->res.sig);
         ct_duplex_set_long(&fab->penalty, &f->dx); /* session 28: the long exchange */
         fab->exchange = f->dx.exchange; /* signatures.h: a step's fixed time */
-        /* session 29: the bucket's refill (the refill step's B is reported, not written) */
-        ct_duplex_set_bucket(fab, &f->dx, f->res.burst);
+        /* session 29: the bucket's refill; session 31: B as the 2 x 1 exchange got it
+         * after the refill step's idle where measured (ct_fit_refill), else the
+         * ping-pong's burst */
+        ct_duplex_set_bucket(fab, &f->dx, f->have_refill ? f->rf.bucket : f->res.burst);
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: duplex fair share (our extension), delta and "
                  "p2p.exchange_us = %s of %zu Alltoall 2x1 points, duplex_incast, "

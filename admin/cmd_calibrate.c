@@ -480,25 +480,25 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                  f->dx.long_hi, f->dx.long_delta, f->dx.long_from / 1024);
     char rx[640] = ""; /* the bucket's refill (session 29), where the 2 x 1 pauses were recorded */
     if (f->have_duplex && f->dx.pause > 0 && f->res.burst > 0) {
-        char b1[32], b2[32], b3[32], t1[32], t2[32], how[240];
-        if (f->have_refill) /* measured, not written (doc/accuracy-notes.md, session 29) */
+        char b1[32], b2[32], b3[32], b4[32], t1[32], t2[32], how[280];
+        if (f->have_refill) /* written (session 31; doc/accuracy-notes.md) */
             snprintf(how, sizeof how,
-                     "; a 2x1 exchange got %s of it after %s idle (median of %zu sizes, %s to "
-                     "%s%s; reported, not written)",
-                     admin_fmt_bytes(f->rf.bucket, b1, sizeof b1),
+                     "as a 2x1 exchange got it after %s idle (weighted mean of %zu sizes, %s to "
+                     "%s%s; the ping-pong's burst %s)",
                      admin_fmt_time(f->rf.idle, t2, sizeof t2), f->rf.nused,
                      admin_fmt_bytes(f->rf.lo, b2, sizeof b2),
                      admin_fmt_bytes(f->rf.hi, b3, sizeof b3),
-                     f->rf.raw != f->rf.bucket ? ", clamped" : "");
+                     f->rf.raw != f->rf.bucket ? ", clamped to the burst" : "",
+                     admin_fmt_bytes(f->res.burst, b4, sizeof b4));
         else
-            snprintf(how, sizeof how, "%s%.160s", f->refill_err[0] ? "; refill step: " : "",
-                     f->refill_err);
+            snprintf(how, sizeof how, "the ping-pong's burst%s%.160s",
+                     f->refill_err[0] ? "; refill step: " : "", f->refill_err);
         snprintf(rx, sizeof rx,
-                 "; bucket refill: bucket_bytes = %s (the ping-pong's burst%s) refilled in "
+                 "; bucket refill: bucket_bytes = %s (%s) refilled in "
                  "bucket_pause_us = %.0f (%s, the median idle before the 2x1 calls): a step "
                  "scored with a longer pause gets more of the bucket free, a shorter one less",
-                 admin_fmt_bytes(f->res.burst, b1, sizeof b1), how, f->dx.pause * 1e6,
-                 admin_fmt_time(f->dx.pause, t1, sizeof t1));
+                 admin_fmt_bytes(f->have_refill ? f->rf.bucket : f->res.burst, b1, sizeof b1),
+                 how, f->dx.pause * 1e6, admin_fmt_time(f->dx.pause, t1, sizeof t1));
     }
     if (f->have_duplex)
         fprintf(info,

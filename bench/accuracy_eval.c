@@ -33,10 +33,11 @@
  * of a run measured since session 28 (2 x 1 up to 2 MiB) as it was before.
  * refill=off prices a run measured since session 29 (ct-mpibench's '# pause'
  * lines) without the token bucket's refill, as before it (signatures.h
- * ct_fabric.bucket); refill=exchange with the bucket as the 2 x 1 exchange
- * got it after an idle where calibrate measured that (raw/refill-2x1.csv,
- * ct_fit_refill; calibrate reports it and writes the ping-pong's burst); by
- * default each pattern row is scored with the pause measured before its
+ * ct_fabric.bucket); by default the bucket is the one the 2 x 1 exchange
+ * got after an idle where calibrate measured that (raw/refill-2x1.csv,
+ * ct_fit_refill; session 31, as calibrate writes it), else the ping-pong's
+ * burst; refill=pingpong prices with the ping-pong's burst everywhere (the
+ * model of sessions 29-30); each pattern row is scored with the pause measured before its
  * repetitions ("TAG pause: pause m=M: median P s" in patterns.txt, after the
  * row's own lines of the same srun). a2a-refill=on also takes each Alltoall
  * sample's refill beyond calibrate's 2 x 1 calls' out before the signature
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
      * ping-pong's largest size (session 28: 524288 gives session 27's fit
      * on a run measured since) */
     double xmax = INFINITY;
-    int refill = 1;
+    int refill = 2; /* 0 off, 1 the ping-pong's burst, 2 the exchange's where measured */
     int a2a_refill = 0; /* the Alltoall's refill too (session 30, not taken; with refill) */
     while (argc >= 4) {
         const char *a = argv[argc - 1];
@@ -153,8 +154,8 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(a, "refill=off") == 0) {
             refill = 0;
-        } else if (strcmp(a, "refill=exchange") == 0) {
-            refill = 2;
+        } else if (strcmp(a, "refill=pingpong") == 0) {
+            refill = 1;
         } else if (strcmp(a, "a2a-refill=on") == 0) {
             a2a_refill = 1;
         } else {
@@ -168,7 +169,7 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
-                "[refill=off|exchange] [a2a-refill=on]\n");
+                "[refill=off|pingpong] [a2a-refill=on]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -380,8 +381,8 @@ int main(int argc, char **argv)
             ct_duplex_set_long(&f.penalty, &dx); /* session 28: the long exchange */
             if (refill) /* session 29: the bucket's refill */
                 ct_duplex_set_bucket(&f, &dx, r.burst);
-            char rpath[4096]; /* refill=exchange: what the 2 x 1 exchange got after a full
-                               * refill, where calibrate measured it */
+            char rpath[4096]; /* what the 2 x 1 exchange got after a full refill, where
+                               * calibrate measured it (session 31) */
             snprintf(rpath, sizeof rpath, "%s/raw/refill-2x1.csv", dir);
             if (refill == 2 && f.bucket > 0 && access(rpath, R_OK) == 0) {
                 ct_bench_data rd;

@@ -1021,10 +1021,10 @@ int ct_fit_refill(const ct_p2p_curve *curve, const ct_a2a_sample *normal, size_t
         return ct_err_set(err, "bucket refill: no token bucket read off the ping-pong (burst "
                                "%g B, rate %g B/s)",
                           burst, r);
-    double *est = malloc(2 * (ni ? ni : 1) * sizeof *est);
+    double *est = malloc(3 * (ni ? ni : 1) * sizeof *est);
     if (!est)
         return ct_err_set(err, "out of memory for %zu samples", ni);
-    double *ip = est + ni;
+    double *ip = est + ni, *w = est + 2 * ni;
     size_t k = 0;
     double mtop = 0; /* the largest size measured both ways */
     for (int pass = 0; pass < 2 && k == 0; pass++) {
@@ -1041,12 +1041,18 @@ int ct_fit_refill(const ct_p2p_curve *curve, const ct_a2a_sample *normal, size_t
                 continue;
             if (pass == 0) {
                 mtop = fmax(mtop, s->m);
-                if (!(s->m >= 2 * burst))
+                if (!(s->m >= burst))
                     continue;
             } else if (s->m != mtop) {
                 continue;
             }
+            /* the estimate's noise: each mean's distance from its fastest
+             * repetition (ct_a2a_sample_spread's), in bytes at r; at least
+             * 0.1 % of the idle call's time */
+            double sd = r * (fmax(q->t - q->t_min, 0) + fmax(s->t - s->t_min, 0));
+            sd = fmax(sd, 1e-3 * r * s->t);
             ip[k] = s->pause;
+            w[k] = 1 / (sd * sd);
             est[k++] = r * (q->t - s->t + q->pause); /* B = r (t_n - t_i + p_n) */
         }
         if (mtop == 0)
@@ -1057,10 +1063,17 @@ int ct_fit_refill(const ct_p2p_curve *curve, const ct_a2a_sample *normal, size_t
         return ct_err_set(err, "bucket refill: no 2 x 1 size measured both after an idle and "
                                "with its pause recorded (calibrate measures it: the refill step)");
     }
+    double sw = 0, swx = 0, lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < k; i++) {
+        sw += w[i];
+        swx += w[i] * est[i];
+        lo = fmin(lo, est[i]);
+        hi = fmax(hi, est[i]);
+    }
     out->nused = k;
-    out->raw = sorted_median(est, k); /* sorts: est[0], est[k-1] are the extremes */
-    out->lo = est[0];
-    out->hi = est[k - 1];
+    out->raw = swx / sw;
+    out->lo = lo;
+    out->hi = hi;
     out->idle = sorted_median(ip, k);
     out->bucket = out->raw < 0 ? 0 : out->raw > burst ? burst : out->raw;
     free(est);

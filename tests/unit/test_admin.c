@@ -1398,6 +1398,44 @@ static void test_calibrate_tree_times(void **state)
     fixture_drop(hd);
 }
 
+/* The bucket's refill (session 31): where calibrate measured the 2 x 1
+ * exchange after a 100 ms idle (the refill step, raw/refill-2x1.csv), it
+ * writes the bucket that exchange got (ct_fit_refill: 102.5 KiB on
+ * emu170-5n-bucket-s30b, a 168 KiB tbf bucket at 170 Mbit/s, 42-103 KiB over
+ * its three sizes, the quiet 256 KiB one weighing most), not the ping-pong's
+ * burst (157.5 KiB), which it writes without that step. */
+static void test_calibrate_bucket_exchange(void **state)
+{
+    (void)state;
+    const char *fx = CT_FIXTURES "/calibrate/emu170-5n-bucket-s30b";
+    result r = run("calibrate", "--fabric", "emu", "--incast", "--from", fx, NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "bucket refill: bucket_bytes = 102.5 KiB (as a 2x1 exchange got it after "
+                     "103.1 ms idle (weighted mean of 3 sizes, 42.31 KiB to 103.3 KiB; the "
+                     "ping-pong's burst 157.5 KiB)) refilled in bucket_pause_us = 2815");
+    ct_sigfile sf;
+    load_stdout(&r, &sf);
+    const ct_fabric *f = &sf.fabrics[0];
+    close_rel(f->bucket, 104953.1695, 1e-6, "the exchange's bucket");
+    close_rel(f->bucket_pause, 2814.64e-6, 1e-9, "the 2x1 calls' median pause");
+    double exch = f->bucket;
+    ct_sigfile_free(&sf);
+    done(&r);
+    /* the same outputs without the refill step: the ping-pong's burst */
+    char tmp[] = "/tmp/ct-bucket-XXXXXX";
+    fixture_but(tmp, fx, "refill-2x1.csv");
+    r = run("calibrate", "--fabric", "emu", "--incast", "--from", tmp, NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "bucket refill: bucket_bytes = 157.5 KiB (the ping-pong's burst) refilled "
+                     "in bucket_pause_us = 2815");
+    load_stdout(&r, &sf);
+    close_rel(sf.fabrics[0].bucket, 161273.7823, 1e-6, "the ping-pong's burst");
+    assert_true(exch < 0.7 * sf.fabrics[0].bucket);
+    ct_sigfile_free(&sf);
+    done(&r);
+    fixture_drop(tmp);
+}
+
 /* The uplink's duplex share (session 11): r4o's raw outputs (4:1 trunk,
  * emu-tree-4to1-duplex) hold u<sw>d, one cross-leaf pair each way: their
  * mean against one pair alone is 1.05 x through leaf1's uplink and 1.09 x
@@ -1565,6 +1603,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_tree),
         cmocka_unit_test(test_calibrate_tree_tcpshare_default),
         cmocka_unit_test(test_calibrate_tree_2to1),
+        cmocka_unit_test(test_calibrate_bucket_exchange),
         cmocka_unit_test(test_calibrate_tree_duplex),
         cmocka_unit_test(test_calibrate_tree_times),
         cmocka_unit_test(test_p2p_miss_flagged),

@@ -590,10 +590,12 @@ static void test_fit_duplex_pause(void **state)
 }
 
 /* The bucket an exchange gets after a full refill (session 29,
- * ct_fit_refill): B = r (t_n - t_i + p_n) per size measured both ways, the
- * median over the sizes >= 2 x the ping-pong's burst, clamped to it. By
- * hand: r = 12.5 MB/s, an exchange that gets B = 100 kB after an idle and
- * r p_n = 25 kB (p_n = 2 ms) after the benchmark's own pause. */
+ * ct_fit_refill): B = r (t_n - t_i + p_n) per size measured both ways, over
+ * the sizes >= the ping-pong's burst, weighted by 1 / sd^2 with sd the two
+ * means' distances from their fastest repetitions in bytes (session 31),
+ * clamped to the burst. By hand: r = 12.5 MB/s, an exchange that gets
+ * B = 100 kB after an idle and r p_n = 25 kB (p_n = 2 ms) after the
+ * benchmark's own pause. */
 static void test_fit_refill(void **state)
 {
     (void)state;
@@ -601,30 +603,62 @@ static void test_fit_refill(void **state)
     ct_p2p_curve c; /* the sustained curve: its rate is r */
     ct_p2p_single(&c, 1e-3, 1 / r);
     double ms[] = {262144, 524288, 1048576};
+    /* each idle call's error (s) and the distance of each mean from its
+     * fastest repetition (s, normal and idle alike): 256 and 512 KiB quiet,
+     * 1 MiB as noisy as its error */
+    double off[] = {-1e-4, 1e-4, 2e-3}, spr[] = {1e-4, 1e-4, 2e-3};
     ct_a2a_sample nrm[3], idl[3];
     for (int i = 0; i < 3; i++) {
         double line = 1e-3 + ms[i] / r; /* no refill */
         nrm[i] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = ms[i],
                                  .t = line - r * pn / r, .pause = pn};
+        nrm[i].t_min = nrm[i].t - spr[i];
         idl[i] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 1, .m = ms[i],
-                                 .t = line - B / r + 1e-4 * (i - 1), .pause = 0.1};
+                                 .t = line - B / r + off[i], .pause = 0.1};
+        idl[i].t_min = idl[i].t - spr[i];
     }
     ct_refill_fit f;
     ct_err err;
-    /* burst 140 kB: only 512 KiB and 1 MiB are >= 2 x it; their median */
+    /* burst 140 kB: every size; sd r 0.2 ms, r 0.2 ms, r 4 ms: weights
+     * 400 : 400 : 1, so B - r (400 (-1e-4) + 400 1e-4 + 2e-3) / 801 */
     assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 1.4e5, &f, &err), 0);
-    assert_int_equal(f.nused, 2);
-    assert_true(fabs(f.bucket - (B - r * 0.5e-4)) < 1e-6); /* B and B - r 0.1 ms */
-    assert_true(fabs(f.lo - (B - r * 1e-4)) < 1e-6 && fabs(f.hi - B) < 1e-6);
+    assert_int_equal(f.nused, 3);
+    double want = B - r * 2e-3 / 801;
+    assert_true(fabs(f.bucket - want) < 1e-6);
+    assert_true(fabs(f.bucket - B) < 0.004 * B); /* the noisy 1 MiB barely counts */
+    assert_true(fabs(f.lo - (B - r * 2e-3)) < 1e-6 && fabs(f.hi - (B + r * 1e-4)) < 1e-6);
     assert_true(f.idle == 0.1);
+    /* the same three sizes equally noisy: the plain mean */
+    for (int i = 0; i < 3; i++) {
+        nrm[i].t_min = nrm[i].t - 1e-3;
+        idl[i].t_min = idl[i].t - 1e-3;
+    }
+    assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 1.4e5, &f, &err), 0);
+    assert_true(fabs(f.bucket - (B - r * 2e-3 / 3)) < 1e-6);
+    for (int i = 0; i < 3; i++) {
+        nrm[i].t_min = nrm[i].t - spr[i];
+        idl[i].t_min = idl[i].t - spr[i];
+    }
+    /* burst 300 kB: 512 KiB and 1 MiB only (256 KiB would cap the credit) */
+    assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 3e5, &f, &err), 0);
+    assert_int_equal(f.nused, 2);
+    assert_true(fabs(f.bucket - (B - r * (400 * 1e-4 + 2e-3) / 401)) < 1e-6);
     /* clamped to the ping-pong's burst */
     assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 9e4, &f, &err), 0);
     assert_true(f.bucket == 9e4 && f.raw > 9e4);
-    /* a burst of 600 kB: no size >= 2 x it, the largest alone */
-    assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 6e5, &f, &err), 0);
+    /* a burst of 2 MB: no size >= it, the largest alone */
+    assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 2e6, &f, &err), 0);
     assert_int_equal(f.nused, 1);
-    assert_true(fabs(f.bucket - (B - r * 1e-4)) < 1e-6);
+    assert_true(fabs(f.bucket - (B - r * 2e-3)) < 1e-6);
     assert_true(f.raw == f.bucket);
+    /* a mean equal to its fastest repetition: weighted as 0.1 % of the call */
+    idl[0].t_min = idl[0].t;
+    nrm[0].t_min = nrm[0].t;
+    assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 1.4e5, &f, &err), 0);
+    double sd0 = 1e-3 * r * idl[0].t, w0 = 1 / (sd0 * sd0), w1 = 1 / pow(r * 2e-4, 2),
+           w2 = 1 / pow(r * 4e-3, 2);
+    want = (w0 * (B + r * 1e-4) + w1 * (B - r * 1e-4) + w2 * (B - r * 2e-3)) / (w0 + w1 + w2);
+    assert_true(fabs(f.bucket - want) < 1e-6);
     /* without pauses, or without a size measured both ways: refused */
     nrm[1].pause = nrm[2].pause = 0;
     assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 1.4e5, &f, &err), 0); /* 256K alone */

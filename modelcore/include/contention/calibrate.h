@@ -378,17 +378,21 @@ void ct_duplex_set_bucket(ct_fabric *f, const ct_duplex_fit *dx, double burst);
  * the credit a call gets, t_n - t_i = (B - r p_n) / r where r p_n < B, so
  *   B = r (t_n - t_i + p_n)
  * per size m measured both ways (each sample's pause recorded); B is the
- * median over the sizes m >= 2 burst (a message shorter than the bucket caps
- * the credit at m; none: the largest size), clamped to [0, burst]: burst,
- * the ping-pong's (ct_p2p_sustained), is what a single flow gets, and an
- * exchange measured 75-80 % of it (doc/accuracy-notes.md, "Session 29").
+ * mean over the sizes m >= burst (a message shorter than the bucket caps
+ * the credit at m; none: the largest size) weighted by 1 / sd^2, sd = r
+ * ((t_n - t_n,min) + (t_i - t_i,min)) the two means' distances from their
+ * fastest repetitions (at least 0.1 % of r t_i): at 1 MiB a repetition's
+ * noise is as large as the credit, at 256 KiB a fifth of it (session 31);
+ * clamped to [0, burst]: burst, the ping-pong's (ct_p2p_sustained), is what
+ * a single flow gets, and an exchange measured 60-90 % of it
+ * (doc/accuracy-notes.md, "Session 29", "Session 31").
  * r: the sustained rate, 1 / beta of `curve` (the sustained curve) at the
  * burst, as the scorer reads it (score.c refill_credit). Returns 0 with out
  * filled, -1 (err) when no size was measured both ways with its pauses or
  * burst, r are not > 0. */
 typedef struct ct_refill_fit {
     double bucket;     /* B, bytes */
-    double raw;        /* the median before clamping */
+    double raw;        /* the weighted mean before clamping */
     double lo, hi;     /* the sizes' estimates */
     double idle;       /* the median pause of the idle samples used, s */
     size_t nused;
