@@ -243,6 +243,10 @@ int calib_writes_tcpshare(const calib_args *a, const calib_run *r);
  * fitted, and --pattern-model is duplex or left to its default (and the
  * default is not the TCP share). */
 int calib_writes_duplex(const calib_args *a, const calib_run *r, const calib_fit *f);
+/* The token bucket written (p2p.bucket_bytes, bytes): the one the 2 x 1
+ * exchange got after the refill step's idle where measured (session 31),
+ * else the ping-pong's burst; the report prints the same. */
+double calib_bucket(const calib_fit *f);
 int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
                       ct_fabric *fab);
 /* Output files: signature YAML (--out, else stdout), --plot SVG, --points

@@ -235,6 +235,11 @@ int calib_writes_duplex(const calib_args *a, const calib_run *r, const calib_fit
                               (a->pattern_model == CALIB_PM_DEFAULT && !calib_writes_tcpshare(a, r)));
 }
 
+double calib_bucket(const calib_fit *f)
+{
+    return f->have_refill ? f->rf.bucket : f->res.burst;
+}
+
 int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
                       ct_fabric *fab)
 {
@@ -301,10 +306,7 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
         ct_duplex_set_terms(&fab->penalty, &f->res.sig);
         ct_duplex_set_long(&fab->penalty, &f->dx); /* session 28: the long exchange */
         fab->exchange = f->dx.exchange; /* signatures.h: a step's fixed time */
-        /* session 29: the bucket's refill; session 31: B as the 2 x 1 exchange got it
-         * after the refill step's idle where measured (ct_fit_refill), else the
-         * ping-pong's burst */
-        ct_duplex_set_bucket(fab, &f->dx, f->have_refill ? f->rf.bucket : f->res.burst);
+        ct_duplex_set_bucket(fab, &f->dx, calib_bucket(f)); /* sessions 29, 31 */
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: duplex fair share (our extension), delta and "
                  "p2p.exchange_us = %s of %zu Alltoall 2x1 points, duplex_incast, "

@@ -497,7 +497,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                  "; bucket refill: bucket_bytes = %s (%s) refilled in "
                  "bucket_pause_us = %.0f (%s, the median idle before the 2x1 calls): a step "
                  "scored with a longer pause gets more of the bucket free, a shorter one less",
-                 admin_fmt_bytes(f->have_refill ? f->rf.bucket : f->res.burst, b1, sizeof b1),
+                 admin_fmt_bytes(calib_bucket(f), b1, sizeof b1),
                  how, f->dx.pause * 1e6, admin_fmt_time(f->dx.pause, t1, sizeof t1));
     }
     if (f->have_duplex)

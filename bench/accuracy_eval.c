@@ -379,23 +379,20 @@ int main(int argc, char **argv)
             f.penalty = CT_DUPLEX_MODEL(dx.delta);
             f.exchange = dx.exchange; /* a step's fixed time (signatures.h) */
             ct_duplex_set_long(&f.penalty, &dx); /* session 28: the long exchange */
-            if (refill) /* session 29: the bucket's refill */
-                ct_duplex_set_bucket(&f, &dx, r.burst);
             char rpath[4096]; /* what the 2 x 1 exchange got after a full refill, where
                                * calibrate measured it (session 31) */
             snprintf(rpath, sizeof rpath, "%s/raw/refill-2x1.csv", dir);
-            if (refill == 2 && f.bucket > 0 && access(rpath, R_OK) == 0) {
+            if (refill == 2 && dx.pause > 0 && r.burst > 0 && access(rpath, R_OK) == 0) {
                 ct_bench_data rd;
                 memset(&rd, 0, sizeof rd);
                 if (ct_bench_parse_file(rpath, NULL, &rd, NULL, &err) < 0)
                     return die(rpath, &err);
-                if (ct_fit_refill(&cur, a2.a2a, a2.na2a, rd.a2a, rd.na2a, r.burst, &rf, &err) ==
-                    0) {
-                    have_rf = 1;
-                    f.bucket = rf.bucket;
-                }
+                have_rf = ct_fit_refill(&cur, a2.a2a, a2.na2a, rd.a2a, rd.na2a, r.burst, &rf,
+                                        &err) == 0;
                 ct_bench_free(&rd);
             }
+            if (refill) /* session 29: the bucket's refill, as calibrate writes it */
+                ct_duplex_set_bucket(&f, &dx, have_rf ? rf.bucket : r.burst);
             if (!failed[0]) { /* the incast term from the Alltoall's gamma(k), held at k_max */
                 ct_duplex_set_terms(&f.penalty, &r.sig); /* as calibrate --incast */
             }
