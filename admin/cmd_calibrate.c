@@ -478,19 +478,31 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                  "message lasts T alone is priced with delta + %.3f (1 - T(%.0f KiB)/T))",
                  f->dx.long_delta, f->dx.long_from / 1024, f->dx.nlong, f->dx.nlong > 1 ? "s" : "",
                  f->dx.long_hi, f->dx.long_delta, f->dx.long_from / 1024);
-    char rx[640] = ""; /* the bucket's refill (session 29), where the 2 x 1 pauses were recorded */
+    char rx[800] = ""; /* the bucket's refill (session 29), where the 2 x 1 pauses were recorded */
     if (f->have_duplex && f->dx.pause > 0 && f->res.burst > 0) {
-        char b1[32], b2[32], b3[32], b4[32], t1[32], t2[32], how[280];
-        if (f->have_refill) /* written (session 31; doc/accuracy-notes.md) */
+        char b1[32], b2[32], b3[32], b4[32], b5[32], t1[32], t2[32], t3[32], how[440];
+        if (f->have_refill) { /* written (session 31; doc/accuracy-notes.md) */
+            /* what the exchange lacks of the ping-pong's burst, as the time the
+             * sustained rate takes to refill it: the wait of calibrate's polled
+             * calls (session 32, scripts/wait-evidence: about 2.5 ms a call) */
+            char lack[160] = "";
+            double al, be;
+            ct_p2p_at(&f->res.p2p, f->res.burst, &al, &be);
+            if (f->rf.bucket < f->res.burst && be > 0)
+                snprintf(lack, sizeof lack,
+                         ": the exchange lacks %s, the refill of %s at the sustained rate, "
+                         "which calibrate's polled calls lose waiting",
+                         admin_fmt_bytes(f->res.burst - f->rf.bucket, b5, sizeof b5),
+                         admin_fmt_time((f->res.burst - f->rf.bucket) * be, t3, sizeof t3));
             snprintf(how, sizeof how,
                      "as a 2x1 exchange got it after %s idle (weighted mean of %zu sizes, %s to "
-                     "%s%s; the ping-pong's burst %s)",
+                     "%s%s; the ping-pong's burst %s%s)",
                      admin_fmt_time(f->rf.idle, t2, sizeof t2), f->rf.nused,
                      admin_fmt_bytes(f->rf.lo, b2, sizeof b2),
                      admin_fmt_bytes(f->rf.hi, b3, sizeof b3),
                      f->rf.raw != f->rf.bucket ? ", clamped to the burst" : "",
-                     admin_fmt_bytes(f->res.burst, b4, sizeof b4));
-        else
+                     admin_fmt_bytes(f->res.burst, b4, sizeof b4), lack);
+        } else
             snprintf(how, sizeof how, "the ping-pong's burst%s%.160s",
                      f->refill_err[0] ? "; refill step: " : "", f->refill_err);
         snprintf(rx, sizeof rx,
