@@ -482,18 +482,15 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     if (f->have_duplex && f->dx.pause > 0 && f->res.burst > 0) {
         char b1[32], b2[32], b3[32], b4[32], b5[32], t1[32], t2[32], t3[32], how[440];
         if (f->have_refill) { /* written (session 31; doc/accuracy-notes.md) */
-            /* what the exchange lacks of the ping-pong's burst, as the time the
-             * sustained rate takes to refill it: the wait of calibrate's polled
-             * calls (session 32, scripts/wait-evidence: about 2.5 ms a call) */
+            /* what the exchange lacks of the ping-pong's burst, as a time
+             * (ct_refill_fit.lack: the wait of calibrate's polled calls) */
             char lack[160] = "";
-            double al, be;
-            ct_p2p_at(&f->res.p2p, f->res.burst, &al, &be);
-            if (f->rf.bucket < f->res.burst && be > 0)
+            if (f->rf.lack > 0)
                 snprintf(lack, sizeof lack,
                          ": the exchange lacks %s, the refill of %s at the sustained rate, "
                          "which calibrate's polled calls lose waiting",
                          admin_fmt_bytes(f->res.burst - f->rf.bucket, b5, sizeof b5),
-                         admin_fmt_time((f->res.burst - f->rf.bucket) * be, t3, sizeof t3));
+                         admin_fmt_time(f->rf.lack, t3, sizeof t3));
             snprintf(how, sizeof how,
                      "as a 2x1 exchange got it after %s idle (weighted mean of %zu sizes, %s to "
                      "%s%s; the ping-pong's burst %s%s)",

@@ -549,13 +549,11 @@ int main(int argc, char **argv)
                  f.bucket / 1024, f.bucket_pause * 1e3,
                  have_rf ? " as a 2x1 exchange gets it after an idle" : "");
     if (have_rf) {
-        /* what the exchange lacks of the burst, as the sustained rate's time
-         * to refill it: the wait of the benchmark's polled calls (session 32) */
-        double ral, rbe;
-        ct_p2p_at(&r.p2p, r.burst, &ral, &rbe);
+        /* what the exchange lacks of the burst, as a time (ct_refill_fit.lack:
+         * the wait of the benchmark's polled calls, session 32) */
         char lack[64] = "";
-        if (rf.bucket < r.burst && rbe > 0)
-            snprintf(lack, sizeof lack, ", %.1f ms of refill more", (r.burst - rf.bucket) * rbe * 1e3);
+        if (rf.lack > 0)
+            snprintf(lack, sizeof lack, ", %.1f ms of refill more", rf.lack * 1e3);
         snprintf(rx + strlen(rx), sizeof rx - strlen(rx),
                  " (%zu sizes after %.0f ms: %.0f to %.0f KiB; the ping-pong's burst %.0f KiB%s)",
                  rf.nused, rf.idle * 1e3, rf.lo / 1024, rf.hi / 1024, r.burst / 1024, lack);

@@ -1076,6 +1076,7 @@ int ct_fit_refill(const ct_p2p_curve *curve, const ct_a2a_sample *normal, size_t
     out->hi = hi;
     out->idle = sorted_median(ip, k);
     out->bucket = out->raw < 0 ? 0 : out->raw > burst ? burst : out->raw;
+    out->lack = (burst - out->bucket) / r;
     free(est);
     return 0;
 }

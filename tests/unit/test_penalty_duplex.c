@@ -643,9 +643,12 @@ static void test_fit_refill(void **state)
     assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 3e5, &f, &err), 0);
     assert_int_equal(f.nused, 2);
     assert_true(fabs(f.bucket - (B - r * (400 * 1e-4 + 2e-3) / 401)) < 1e-6);
-    /* clamped to the ping-pong's burst */
+    /* what the exchange lacks of the burst, as the time r takes to refill it */
+    assert_true(fabs(f.lack - (3e5 - f.bucket) / r) < 1e-12 && f.lack > 0);
+    /* clamped to the ping-pong's burst: it lacks nothing */
     assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 9e4, &f, &err), 0);
     assert_true(f.bucket == 9e4 && f.raw > 9e4);
+    assert_true(f.lack == 0);
     /* a burst of 2 MB: no size >= it, the largest alone */
     assert_int_equal(ct_fit_refill(&c, nrm, 3, idl, 3, 2e6, &f, &err), 0);
     assert_int_equal(f.nused, 1);

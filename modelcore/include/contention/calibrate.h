@@ -395,6 +395,11 @@ typedef struct ct_refill_fit {
     double raw;        /* the weighted mean before clamping */
     double lo, hi;     /* the sizes' estimates */
     double idle;       /* the median pause of the idle samples used, s */
+    /* what the exchange lacks of the burst as the time r takes to refill it,
+     * (burst - bucket) / r, s: the wait of the benchmark's polled calls,
+     * which pass a call's bulk about 2.5 ms late while the idle link's full
+     * bucket refills nothing (session 32, scripts/wait-evidence) */
+    double lack;
     size_t nused;
 } ct_refill_fit;
 int ct_fit_refill(const ct_p2p_curve *curve, const ct_a2a_sample *normal, size_t n,
