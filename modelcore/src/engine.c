@@ -251,6 +251,30 @@ int32_t eng_start(eng *e, int32_t src, int32_t dst, int64_t mult, double alone, 
     return k;
 }
 
+/* The end of a transfer with a fixed time (eng_offset), finish holding
+ * now + r p */
+static inline double fixed_end(const eng *e, const xfer *x)
+{
+    double f = x->finish + x->fix, lo = x->start + x->lat;
+    if (f < lo)
+        f = lo;
+    return f > e->now ? f : e->now;
+}
+
+void eng_offset(eng *e, int32_t k, double fix, double lat)
+{
+    xfer *x = &e->s[k];
+    double r = x->r - (e->now - x->tu) / x->p;
+    x->r = r > 0 ? r : 0;
+    x->tu = e->now;
+    x->finish = e->now + x->r * x->p;
+    x->fix = fix;
+    x->lat = lat;
+    if (fix != 0)
+        x->finish = fixed_end(e, x);
+    heap_fix(e, k);
+}
+
 /* Set a transfer's penalty now (see engine.h). */
 static inline void apply_penalty(eng *e, int32_t k, double p)
 {
@@ -267,6 +291,8 @@ static inline void apply_penalty(eng *e, int32_t k, double p)
         x->tu = e->now;
         x->p = p;
         x->finish = e->now + x->r * p;
+        if (x->fix != 0)
+            x->finish = fixed_end(e, x);
         heap_fix(e, k);
     }
     if (x->start == e->now)
@@ -297,8 +323,23 @@ static int apply_to_touched(eng *e, ct_err *err)
     }
     ct_graph g = {
         .nnodes = (int32_t)G->nwork, .ncomm = G->ntouched, .cap = G->ntouched, .comm = e->gbuf};
-    int rc = e->whole ? ct_penalties(&e->model, &g, e->pbuf, err)
-                      : e->ops->penalties(&e->model, &g, NULL, e->pbuf, err);
+    const ct_penalty_model *m = &e->model;
+    ct_penalty_model ml;
+    if (e->long_t_from > 0) { /* δ at the component's largest transfer (engine.h) */
+        double mbig = -1, tbig = 0;
+        for (size_t j = 0; j < G->ntouched; j++) {
+            const xfer *x = &e->s[G->touched[j]];
+            if (x->bytes > mbig) {
+                mbig = x->bytes;
+                tbig = x->alone;
+            }
+        }
+        ml = e->model;
+        ml.real[CT_DUPLEX_COUPLING] = ct_duplex_long_delta(&e->model, tbig, e->long_t_from);
+        m = &ml;
+    }
+    int rc = e->whole ? ct_penalties(m, &g, e->pbuf, err)
+                      : e->ops->penalties(m, &g, NULL, e->pbuf, err);
     if (rc)
         return -1;
     for (size_t j = 0; j < G->ntouched; j++)

@@ -58,6 +58,9 @@ typedef struct xfer {
     uint8_t send_blocking, recv_blocking;
     int32_t src_task, dst_task;
     double send_post, recv_post, bytes;
+    /* eng_offset: a fixed time added to the end, no contention (< 0: taken
+     * off it, never before start + lat nor before now); 0 = none */
+    double fix, lat;
 } xfer;
 
 typedef struct eng_hent {
@@ -92,6 +95,11 @@ typedef struct eng {
     double *pbuf;
     int32_t *gmap;
     size_t gcap;
+    double long_t_from; /* the simulator's long-exchange term (our extension, session 33):
+                         * T(m_L) of the duplex model's λ, which then takes the δ of
+                         * each component's largest transfer (ct_duplex_long_delta),
+                         * as the scorer's phases do; 0 = none (the progressive
+                         * evaluation: its caller sets δ) */
     double now, prev; /* this instant and the previous one */
     double due;       /* ends up to this are due now */
     uint64_t evals;   /* penalties applied */
@@ -117,6 +125,13 @@ static inline void eng_bulk(eng *e)
 {
     e->heap_unordered = 1;
 }
+
+/* A fixed time added to transfer k's end, outside the penalty (the
+ * simulator's exchange step and bucket refill, doc/simulator.md; our
+ * extension): its end becomes now + r p + fix, at least start + lat and
+ * now, from this instant on; the heap is ordered at the next commit when a
+ * bulk start is pending, else here. */
+void eng_offset(eng *e, int32_t k, double fix, double lat);
 
 /* Re-apply the model after the changes of this instant (see the top). */
 int eng_commit(eng *e, ct_err *err);

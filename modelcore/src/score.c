@@ -537,6 +537,87 @@ static int cmp_arc_key(const void *pa, const void *pb)
     return a->bytes < b->bytes ? -1 : a->bytes > b->bytes;
 }
 
+/* The links' idle time before each phase of an aggregated trace (our
+ * extension, session 33; doc/simulator.md "Steps"): a task's compute since
+ * its last phase with messages between nodes, infinite before its first;
+ * a phase's pause is the least over the tasks at either end of its network
+ * messages, the bucket's refill (phase_time.c) then priced as the replay
+ * prices it. Kept only on a fabric with a bucket (else the pause is -1,
+ * unknown, and nothing changes). */
+typedef struct task_idle {
+    double *acc;          /* per task: compute since its last network phase */
+    unsigned char *seen;  /* per task: it had one */
+    int32_t *used;        /* the tasks at the ends of this phase's network messages */
+    size_t nused, cap;
+    double pause;         /* this phase's, INFINITY until a message lowers it */
+} task_idle;
+
+static int idle_init(task_idle *w, const ct_fabric *f, int32_t ntasks)
+{
+    memset(w, 0, sizeof *w);
+    if (!(f->bucket > 0) || !(f->bucket_pause > 0))
+        return 0; /* no refill term: acc stays NULL, pauses -1 */
+    size_t n = ntasks > 0 ? (size_t)ntasks : 1;
+    w->acc = calloc(n, sizeof *w->acc);
+    w->seen = calloc(n, 1);
+    w->pause = INFINITY;
+    return w->acc && w->seen ? 0 : -1;
+}
+
+static void idle_free(task_idle *w)
+{
+    free(w->acc);
+    free(w->seen);
+    free(w->used);
+    memset(w, 0, sizeof *w);
+}
+
+static inline void idle_compute(task_idle *w, int32_t t, double s)
+{
+    if (w->acc)
+        w->acc[t] += s;
+}
+
+/* a message between nodes from task a to task b in this phase */
+static int idle_msg(task_idle *w, int32_t a, int32_t b)
+{
+    if (!w->acc)
+        return 0;
+    if (w->nused + 2 > w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 64;
+        int32_t *u = realloc(w->used, cap * sizeof *u);
+        if (!u)
+            return -1;
+        w->used = u;
+        w->cap = cap;
+    }
+    int32_t e[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        double p = w->seen[e[i]] ? w->acc[e[i]] : INFINITY;
+        if (p < w->pause)
+            w->pause = p;
+        w->used[w->nused++] = e[i];
+    }
+    return 0;
+}
+
+/* this phase's pause (-1: no refill term, or no network message) */
+static double idle_pause(const task_idle *w)
+{
+    return w->acc && w->nused ? w->pause : -1;
+}
+
+/* the phase is priced: its network tasks' links were just busy */
+static void idle_close(task_idle *w)
+{
+    for (size_t i = 0; i < w->nused; i++) {
+        w->acc[w->used[i]] = 0;
+        w->seen[w->used[i]] = 1;
+    }
+    w->nused = 0;
+    w->pause = INFINITY;
+}
+
 static int time_p2p_phase(const ct_fabric *f, const ct_graph *g, double intra, int progressive,
                           const ct_tree_map *tree, const ct_tree_map *view, double pause,
                           timing *t, ct_err *err);
@@ -567,7 +648,9 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
     double *intra = malloc((size_t)l->nnodes * sizeof *intra);
     task_clocks clk;
     int have_clk = clk_init(&clk, l->ntasks, nphase) == 0;
-    if (!m || !tmp || !cnt || !intra || !have_clk) {
+    task_idle idle;
+    int have_idle = idle_init(&idle, f, l->ntasks) == 0;
+    if (!m || !tmp || !cnt || !intra || !have_clk || !have_idle) {
         rc = ct_err_set(err, "out of memory for %zu messages", most);
         goto out;
     }
@@ -580,6 +663,12 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
         for (int32_t i = 0; i < l->nnodes; i++)
             intra[i] = 0;
         size_t n = tp ? tp->ph[k].n : pt->first[k + 1] - pt->first[k];
+        if (tp)
+            for (size_t j = 0; j < tp->ph[k].nc; j++)
+                idle_compute(&idle, tp->ph[k].ctask[j], tp->ph[k].csec[j]);
+        else
+            for (size_t j = 0; j < pt->work[k].n; j++)
+                idle_compute(&idle, pt->work[k].task[j], pt->work[k].sec[j]);
         for (size_t j = 0; j < n; j++) {
             int32_t src, dst;
             double bytes;
@@ -597,7 +686,10 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
             int32_t s = l->node_of[src], d = l->node_of[dst];
             if (s == d)
                 intra[s] += bytes;
-            else
+            else if (idle_msg(&idle, src, dst) < 0) {
+                rc = ct_err_set(err, "out of memory for %zu messages", most);
+                goto out;
+            } else
                 m[nm++] = (arc_acc){.src = s, .dst = d, .bytes = bytes, .count = 1};
         }
         sort_arcs(m, tmp, nm, cnt, l->nnodes);
@@ -621,14 +713,16 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
                 budget -= w;
             timing ph = {0};
             double itime = intra_node_time(intra, l->nnodes, f->intra_bw);
+            double pause = idle_pause(&idle);
             if (rc == 0) {
-                rc = time_p2p_phase(f, &g, itime, prog, tree, view, -1, &ph, err);
+                rc = time_p2p_phase(f, &g, itime, prog, tree, view, pause, &ph, err);
                 if (rc == 1) { /* the run-time bound: this phase statically */
                     prog = 0;
                     ph = (timing){0};
-                    rc = time_p2p_phase(f, &g, itime, 0, tree, view, -1, &ph, err);
+                    rc = time_p2p_phase(f, &g, itime, 0, tree, view, pause, &ph, err);
                 }
             }
+            idle_close(&idle);
             if (rc == 0) {
                 *static_phases += !prog && g.ncomm;
                 if (tp) {
@@ -664,6 +758,7 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
 out:
     if (have_clk)
         clk_free(&clk);
+    idle_free(&idle);
     free(m);
     free(tmp);
     free(cnt);
@@ -759,7 +854,9 @@ static int time_phases(const ct_fabric *f, const ct_trace_phases *tp, const ct_l
     double *intra = malloc((size_t)l->nnodes * sizeof *intra);
     task_clocks clk;
     int have_clk = clk_init(&clk, l->ntasks, tp->nphase) == 0;
-    if (!cnt || !intra || !have_clk || arc_tab_grow(&tab) < 0) {
+    task_idle idle;
+    int have_idle = idle_init(&idle, f, l->ntasks) == 0;
+    if (!cnt || !intra || !have_clk || !have_idle || arc_tab_grow(&tab) < 0) {
         rc = ct_err_set(err, "out of memory for %d nodes", (int)l->nnodes);
         goto out;
     }
@@ -774,15 +871,17 @@ static int time_phases(const ct_fabric *f, const ct_trace_phases *tp, const ct_l
         arc_tab_clear(&tab);
         /* the clocks' starts in this pass over the messages (one read of
          * them: 22 MB in a 1,024 x 64 recording) */
-        for (size_t j = 0; j < ph->nc; j++)
+        for (size_t j = 0; j < ph->nc; j++) {
             clk_compute(&clk, ph->ctask[j], ph->csec[j]);
+            idle_compute(&idle, ph->ctask[j], ph->csec[j]);
+        }
         for (size_t j = 0; j < ph->n; j++) {
             const ct_phase_msg *m = &ph->msg[j];
             clk_msg(&clk, m->src, m->dst);
             int32_t s = l->node_of[m->src], d = l->node_of[m->dst];
             if (s == d)
                 intra[s] += m->bytes;
-            else if (arc_tab_add(&tab, s, d, m->bytes) < 0) {
+            else if (idle_msg(&idle, m->src, m->dst) < 0 || arc_tab_add(&tab, s, d, m->bytes) < 0) {
                 rc = ct_err_set(err, "out of memory for %zu node pairs", tab.n);
                 goto out;
             }
@@ -804,14 +903,16 @@ static int time_phases(const ct_fabric *f, const ct_trace_phases *tp, const ct_l
                 budget -= w;
             timing pt = {0};
             double itime = intra_node_time(intra, l->nnodes, f->intra_bw);
+            double pause = idle_pause(&idle);
             if (rc == 0) {
-                rc = time_p2p_phase(f, &g, itime, prog, tree, view, -1, &pt, err);
+                rc = time_p2p_phase(f, &g, itime, prog, tree, view, pause, &pt, err);
                 if (rc == 1) { /* the run-time bound: this phase statically */
                     prog = 0;
                     pt = (timing){0};
-                    rc = time_p2p_phase(f, &g, itime, 0, tree, view, -1, &pt, err);
+                    rc = time_p2p_phase(f, &g, itime, 0, tree, view, pause, &pt, err);
                 }
             }
+            idle_close(&idle);
             if (rc == 0) {
                 *static_phases += !prog && g.ncomm;
                 clk_close(&clk, pt.predicted, pt.uncontended);
@@ -832,6 +933,7 @@ static int time_phases(const ct_fabric *f, const ct_trace_phases *tp, const ct_l
 out:
     if (have_clk)
         clk_free(&clk);
+    idle_free(&idle);
     free(tab.slot);
     free(tab.arc);
     free(tab.tmp);

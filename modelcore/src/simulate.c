@@ -21,6 +21,7 @@
 #include "contention/hockney.h"
 
 #include "engine.h"
+#include "phase_time.h"
 #include "simulate_ref.h"
 
 #include <math.h>
@@ -89,6 +90,17 @@ typedef struct engine {
     size_t nready;
     size_t inflight;
     double sum_p_eff, sum_p_start;
+    /* the step terms (ct_sim_params.exchange, .bucket): on when either is */
+    int steps;
+    double bucket_beta;          /* s/byte, the curve's at the bucket */
+    double *out_end, *in_end;    /* per node: when its NIC direction last went idle */
+    int32_t *out_busy, *in_busy; /* per node: transfers in flight in that direction */
+    double *out_sum, *in_sum;    /* per node: the step's bytes (zero between steps) */
+    struct step_xfer {
+        int32_t k;          /* slot */
+        double pause, lat;  /* its links' idle time; its alpha */
+    } *step;                /* the network transfers started this instant */
+    size_t nstep, step_cap;
 } engine;
 
 static int cpt_before(const cpt *a, const cpt *b)
@@ -200,6 +212,18 @@ static int start_transfer(engine *e, int32_t src, int32_t dst, int32_t comm, dou
     int32_t k = eng_start(&e->n, a, b, 1, alone, comm);
     if (k < 0)
         return ct_err_set(err, "out of memory (transfers in flight)");
+    if (e->steps && a != b) { /* into this instant's step (step_close) */
+        if (grow_arr((void **)&e->step, &e->step_cap, e->nstep + 1, sizeof *e->step, &e->n))
+            return ct_err_set(err, "out of memory (transfers in flight)");
+        double po = e->out_busy[a] ? 0 : e->n.now - e->out_end[a];
+        double pi = e->in_busy[b] ? 0 : e->n.now - e->in_end[b];
+        double al = e->p->alpha, be;
+        if (e->p->p2p.nseg > 0)
+            ct_p2p_at(&e->p->p2p, bytes, &al, &be);
+        e->step[e->nstep++] = (struct step_xfer){.k = k, .pause = po < pi ? po : pi, .lat = al};
+        e->out_sum[a] += bytes;
+        e->in_sum[b] += bytes;
+    }
     xfer *x = &e->n.s[k];
     x->src_task = src;
     x->dst_task = dst;
@@ -254,11 +278,54 @@ static void side_done(engine *e, int32_t t, int blocking)
         unblock(e, t);
 }
 
+/* The network transfers started this instant are one step, priced as the
+ * scorer prices a phase (phase_time.c; our extension, doc/simulator.md
+ * "Steps"): each ends exchange later, outside the penalty, and the bucket's
+ * refill earlier, ct_refill_dt with S the step's busiest NIC direction and
+ * the pause the least idle time of its links (infinite before their first
+ * transfer); never before its start plus the step's largest alpha. */
+static void step_close(engine *e)
+{
+    if (!e->nstep)
+        return;
+    double pause = INFINITY, lat = 0, S = 0;
+    for (size_t i = 0; i < e->nstep; i++) {
+        const struct step_xfer *q = &e->step[i];
+        const xfer *x = &e->n.s[q->k];
+        if (q->pause < pause)
+            pause = q->pause;
+        if (q->lat > lat)
+            lat = q->lat;
+        if (e->out_sum[x->src] > S)
+            S = e->out_sum[x->src];
+        if (e->in_sum[x->dst] > S)
+            S = e->in_sum[x->dst];
+    }
+    double fix = e->p->exchange -
+                 ct_refill_dt(e->p->bucket, e->bucket_beta, e->p->bucket_pause, S, pause);
+    for (size_t i = 0; i < e->nstep; i++) {
+        int32_t k = e->step[i].k;
+        const xfer *x = &e->n.s[k];
+        e->out_sum[x->src] = e->in_sum[x->dst] = 0;
+        e->out_busy[x->src]++;
+        e->in_busy[x->dst]++;
+        if (fix != 0)
+            eng_offset(&e->n, k, fix, lat);
+    }
+    e->nstep = 0;
+}
+
 /* Transfer k, popped by the engine (eng_pop_due), ends now. */
 static int complete_transfer(engine *e, int32_t k)
 {
     const xfer *x = &e->n.s[k];
     ct_sim_result *R = e->res;
+    if (e->steps && x->remote) { /* its links go idle with their last transfer */
+        if (--e->out_busy[x->src] == 0)
+            e->out_end[x->src] = e->n.now;
+        if (--e->in_busy[x->dst] == 0)
+            e->in_end[x->dst] = e->n.now;
+    }
     double p_eff = x->alone > 0 ? (e->n.now - x->start) / x->alone : 1.0;
     if (x->remote) {
         R->nremote++;
@@ -477,6 +544,9 @@ void ct_sim_params_from_fabric(const ct_fabric *f, ct_sim_params *p)
     p->beta = f->beta;
     p->p2p = f->p2p_segments;
     p->intra_bw = f->intra_bw;
+    p->exchange = f->exchange;
+    p->bucket = f->bucket;
+    p->bucket_pause = f->bucket_pause;
 }
 
 void ct_sim_result_free(ct_sim_result *r)
@@ -495,6 +565,13 @@ static void engine_free(engine *e)
     free(e->ch);
     free(e->pd);
     free(e->ready);
+    free(e->out_end);
+    free(e->in_end);
+    free(e->out_busy);
+    free(e->in_busy);
+    free(e->out_sum);
+    free(e->in_sum);
+    free(e->step);
 }
 
 static int check_inputs(const ct_trace *tr, const ct_layout *l, const ct_sim_params *p, ct_err *err)
@@ -515,6 +592,11 @@ static int check_inputs(const ct_trace *tr, const ct_layout *l, const ct_sim_par
                           p->beta);
     if (isnan(p->intra_bw))
         return ct_err_set(err, "intra-node bandwidth is NaN (accepted: bytes/s, <= 0 = free)");
+    if (!isfinite(p->exchange) || !isfinite(p->bucket) || p->bucket < 0 ||
+        !isfinite(p->bucket_pause) || p->bucket_pause < 0)
+        return ct_err_set(err, "step terms exchange=%g s, bucket=%g bytes, bucket_pause=%g s "
+                               "(accepted: finite, the bucket and its pause >= 0)",
+                          p->exchange, p->bucket, p->bucket_pause);
     return ct_model_check(&p->model, err); /* once, before the first event */
 }
 
@@ -550,6 +632,35 @@ static int simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params 
                           (int)l->nnodes);
     }
     e.n.track_conflicts = 1;
+    if (p->model.kind == CT_MODEL_DUPLEX && p->model.real[CT_DUPLEX_LONG] != 0 &&
+        p->model.real[CT_DUPLEX_LONG_FROM] > 0) {
+        /* the long-exchange term (penalty.h): T(m_L) on the curve, as phase_time.c */
+        double mf = p->model.real[CT_DUPLEX_LONG_FROM], a = p->alpha, b = p->beta;
+        if (p->p2p.nseg > 0)
+            ct_p2p_at(&p->p2p, mf, &a, &b);
+        e.n.long_t_from = ct_hockney(a, b, mf);
+    }
+    e.steps = p->exchange != 0 || (p->bucket > 0 && p->bucket_pause > 0);
+    if (e.steps) {
+        size_t nn = (size_t)l->nnodes;
+        double a;
+        e.bucket_beta = p->beta;
+        if (p->p2p.nseg > 0)
+            ct_p2p_at(&p->p2p, p->bucket, &a, &e.bucket_beta); /* the curve's at the bucket */
+        e.out_end = malloc(nn * sizeof *e.out_end);
+        e.in_end = malloc(nn * sizeof *e.in_end);
+        e.out_busy = calloc(nn, sizeof *e.out_busy);
+        e.in_busy = calloc(nn, sizeof *e.in_busy);
+        e.out_sum = calloc(nn, sizeof *e.out_sum);
+        e.in_sum = calloc(nn, sizeof *e.in_sum);
+        if (!e.out_end || !e.in_end || !e.out_busy || !e.in_busy || !e.out_sum || !e.in_sum) {
+            engine_free(&e);
+            ct_sim_result_free(out);
+            return ct_err_set(err, "out of memory (%d nodes)", (int)l->nnodes);
+        }
+        for (size_t i = 0; i < nn; i++)
+            e.out_end[i] = e.in_end[i] = -INFINITY; /* idle since ever: a full bucket */
+    }
     for (size_t t = 0; t < nt; t++) {
         e.t[t].pc = tr->task_first[t];
         e.t[t].end = tr->task_first[t + 1];
@@ -566,6 +677,8 @@ static int simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params 
             rc = run_task(&e, t, err);
         }
         e.nready = 0;
+        if (rc == 0)
+            step_close(&e);
         if (rc || (rc = eng_commit(&e.n, err)))
             break;
         double t1 = eng_next(&e.n);

@@ -331,6 +331,143 @@ static void test_bucket_refill(void **state)
     ct_alloc_free(&a);
 }
 
+/* A recorded trace is priced with the terms a pattern's phases get
+ * (session 33, doc/simulator.md "Steps"), by the replay (transfers that
+ * start at one instant are a step) and by the aggregation (phases) alike.
+ * By hand, model none (1 ms + m x 10 ns a message, 1 MB: 11 ms), a ring of
+ * 1 MB on 4 nodes x 1 task, four steps: the first after no traffic (the
+ * links idle since ever), the second after 0.5 ms of compute, the third
+ * back to back, the fourth after 5 ms of compute. */
+static double steps_trace_time(const ct_fabric *f, const char *path, int aggregate,
+                               double *uncontended)
+{
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(4, 1, &a, NULL), 0);
+    char pat[96];
+    snprintf(pat, sizeof pat, "trace:%s", path);
+    ct_score_request req;
+    request(&req, &a, 4, pat, 0);
+    req.replay_max_events = aggregate ? 1 : -1;
+    ct_score_result r;
+    ct_err err = {{0}};
+    if (ct_score(f, &req, &r, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(r.aggregated, aggregate);
+    const ct_candidate_score *b = cand(&r, "block");
+    *uncontended = b->uncontended_s;
+    double t = b->predicted_s;
+    ct_alloc_free(&a);
+    return t;
+}
+
+static void test_trace_steps_by_hand(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ct-test-steps-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    assert_non_null(fp);
+    fprintf(fp, "tasks 4\n");
+    static const char *const gap[] = {NULL, "0.5ms", NULL, "5ms"};
+    for (int t = 0; t < 4; t++)
+        for (int k = 0; k < 4; k++) {
+            if (gap[k])
+                fprintf(fp, "compute %d %s\n", t, gap[k]);
+            fprintf(fp, "irecv %d %d 1000000\nisend %d %d 1000000\nwaitall %d\n", t,
+                    (t + 3) % 4, t, (t + 1) % 4, t);
+        }
+    assert_int_equal(fclose(fp), 0);
+    ct_fabric f;
+    none_fabric(&f);
+    static const struct {
+        double exchange, bucket, pause_cal, want;
+        const char *what;
+    } cases[] = {
+        {0, 0, 0, 4 * 11e-3 + 5.5e-3, "no step terms: 4 x 11 ms and the computes"},
+        {2e-3, 0, 0, 4 * 13e-3 + 5.5e-3, "an exchange step of +2 ms: once a step"},
+        {-20e-3, 0, 0, 4 * 1e-3 + 5.5e-3, "-20 ms: no step below its latency (1 ms)"},
+        /* B 200 kB, p_cal 1 ms (r p_cal = 100 kB at 100 MB/s): credit
+         * (min(B, r p, 1 MB) - 100 kB) / r: -1 ms, +0.5, +1, -1 */
+        {0, 2e5, 1e-3, (10 + 11.5 + 12 + 10) * 1e-3 + 5.5e-3,
+         "bucket 200 kB: the idle links' refill, step by step"},
+        {1e-3, 2e5, 1e-3, (11 + 12.5 + 13 + 11) * 1e-3 + 5.5e-3, "both terms"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        f.exchange = cases[i].exchange;
+        f.bucket = cases[i].bucket;
+        f.bucket_pause = cases[i].pause_cal;
+        for (int agg = 0; agg < 2; agg++) {
+            double u, t = steps_trace_time(&f, path, agg, &u);
+            if (fabs(t - cases[i].want) > 1e-12 || fabs(u - cases[i].want) > 1e-12)
+                fail_msg("%s, %s: %.17g s, uncontended %.17g (expected %.17g for both)",
+                         cases[i].what, agg ? "aggregated" : "replayed", t, u, cases[i].want);
+        }
+    }
+    unlink(path);
+}
+
+/* The same terms make a recorded ring cost what the pattern costs: one
+ * step of a ring trace, replayed and aggregated, against "ring" with a
+ * pause long enough to refill the bucket (the trace's links were idle since
+ * ever), under the duplex model with δ, the long-exchange term, an exchange
+ * step and a bucket; 4(x2) as block and cyclic, 256 KiB and 1 MiB. */
+static void test_trace_ring_as_pattern(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    none_fabric(&f);
+    f.penalty = CT_DUPLEX_MODEL(0.05);
+    f.penalty.real[CT_DUPLEX_LONG] = 0.2;
+    f.penalty.real[CT_DUPLEX_LONG_FROM] = 524288;
+    f.exchange = -1.5e-3;
+    f.bucket = 1.5e5;
+    f.bucket_pause = 2e-3;
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(4, 2, &a, NULL), 0);
+    static const double sizes[] = {262144, 1048576};
+    for (size_t i = 0; i < 2; i++) {
+        char path[] = "/tmp/ct-test-ringstep-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        FILE *fp = fdopen(fd, "w");
+        assert_non_null(fp);
+        fprintf(fp, "tasks 8\n");
+        for (int t = 0; t < 8; t++)
+            fprintf(fp, "irecv %d %d %.0f\nisend %d %d %.0f\nwaitall %d\n", t, (t + 7) % 8,
+                    sizes[i], t, (t + 1) % 8, sizes[i], t);
+        assert_int_equal(fclose(fp), 0);
+        ct_score_request req;
+        request(&req, &a, 8, "ring", sizes[i]);
+        req.pattern.has_pause = 1;
+        req.pattern.pause = 1.0;
+        ct_score_result want;
+        ct_err err = {{0}};
+        assert_int_equal(ct_score(&f, &req, &want, &err), 0);
+        char pat[96];
+        snprintf(pat, sizeof pat, "trace:%s", path);
+        for (int agg = 0; agg < 2; agg++) {
+            request(&req, &a, 8, pat, 0);
+            req.replay_max_events = agg ? 1 : -1;
+            ct_score_result r;
+            if (ct_score(&f, &req, &r, &err) != 0)
+                fail_msg("%s", err.msg);
+            for (size_t c = 0; c < 2; c++) {
+                const char *name = c ? "cyclic" : "block";
+                const ct_candidate_score *x = cand(&r, name), *y = cand(&want, name);
+                if (fabs(x->predicted_s - y->predicted_s) > 1e-12 * y->predicted_s ||
+                    fabs(x->uncontended_s - y->uncontended_s) > 1e-12 * y->uncontended_s)
+                    fail_msg("%.0f B, %s, %s: trace %.17g s (uncontended %.17g), ring %.17g "
+                             "(%.17g)",
+                             sizes[i], name, agg ? "aggregated" : "replayed", x->predicted_s,
+                             x->uncontended_s, y->predicted_s, y->uncontended_s);
+            }
+        }
+        unlink(path);
+    }
+    ct_alloc_free(&a);
+}
+
 /* Under GigE, a phased halo's time is the sum of its phases, each the
  * progressive engine's last completion on that phase's graph (the
  * composition, checked on halo2d-phased, 16 tasks = 4x4 grid, 4(x4)). */
@@ -1604,6 +1741,8 @@ int main(void)
         cmocka_unit_test(test_exchange_step_by_hand),
         cmocka_unit_test(test_duplex_long_exchange),
         cmocka_unit_test(test_bucket_refill),
+        cmocka_unit_test(test_trace_steps_by_hand),
+        cmocka_unit_test(test_trace_ring_as_pattern),
         cmocka_unit_test(test_halves_prefers_cyclic),
         cmocka_unit_test(test_alltoall_consistency),
         cmocka_unit_test(test_alltoall_beyond_fit_noted),

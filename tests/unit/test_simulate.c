@@ -703,6 +703,15 @@ static void test_rejected_inputs(void **state)
     p.model.real[CT_GIGE_SKEW_OUT] = 1.5;
     assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
     assert_non_null(strstr(err.msg, "gamma_o = 1.5"));
+    /* the step terms (doc/simulator.md "Steps") */
+    p = gige_params(0, 1e-9);
+    p.bucket = -1;
+    assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "bucket=-1 bytes"));
+    p.bucket = 1e5;
+    p.exchange = NAN;
+    assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "exchange=nan s"));
     /* evaluation needs per-communication results */
     p = gige_params(0, 1e-9);
     p.keep_comms = 0;

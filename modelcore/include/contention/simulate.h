@@ -32,6 +32,14 @@ typedef struct ct_sim_params {
     ct_p2p_curve p2p;       /* piecewise Hockney (p2p.h); nseg = 0: alpha, beta above */
     double intra_bw;        /* bytes/s between tasks of one node; <= 0: instantaneous */
     int keep_comms;         /* 1: fill ct_sim_result.comm (needed by ct_sim_evaluate) */
+    /* The scorer's phase terms (our extension, doc/simulator.md "Steps"; 0 =
+     * none, as before session 33): the transfers that start at one instant
+     * are one step, which takes exchange (s, signatures.h ct_fabric.exchange)
+     * more, outside the penalty, and the bucket's refill after the step's
+     * links were idle (bucket bytes, refilled in bucket_pause s before
+     * calibrate's calls: ct_fabric.bucket, .bucket_pause) less. */
+    double exchange;
+    double bucket, bucket_pause;
 } ct_sim_params;
 
 typedef struct ct_sim_comm {
