@@ -186,6 +186,13 @@ static void print_text(const ct_trace *tr, const ct_layout *l, const char *fabri
     printf("fabric    %s: alpha %s, %.6g MB/s, intra-node %s; model ", fabric,
            admin_fmt_time(p->alpha, b1, sizeof b1), p->beta > 0 ? 1e-6 / p->beta : INFINITY, intra);
     print_model(stdout, p);
+    if (p->exchange != 0 || (p->bucket > 0 && p->bucket_pause > 0)) {
+        /* the scorer's phase terms, taken by the replay (doc/simulator.md "Steps") */
+        printf("\nsteps     exchange step %s", admin_fmt_time(p->exchange, b1, sizeof b1));
+        if (p->bucket > 0 && p->bucket_pause > 0)
+            printf(", bucket %.6g KiB refilled in %s before calibrate's calls", p->bucket / 1024,
+                   admin_fmt_time(p->bucket_pause, b2, sizeof b2));
+    }
     printf("\n\nper task%s\n", ev ? " (E_abs over the communications it sends, 001 §VI-B)" : "");
     printf("  %5s %5s %12s %12s %12s %6s %6s%s\n", "task", "node", "total", "compute", "comm",
            "sends", "recvs", ev ? "     S_p          S_m      E_abs" : "");
@@ -279,6 +286,9 @@ static void print_json(const ct_trace *tr, const ct_layout *l, const char *fabri
     json_num("alpha", p->alpha, 1);
     json_num("beta", p->beta, 1);
     json_num("intra_bw", p->intra_bw, 1);
+    json_num("exchange", p->exchange, 1);
+    json_num("bucket", p->bucket, 1);
+    json_num("bucket_pause", p->bucket_pause, 1);
     json_num("makespan", r->makespan, 1);
     json_num("mean_p_eff", r->mean_p_eff, 1);
     json_num("mean_p_start", r->mean_p_start, 1);

@@ -821,6 +821,41 @@ static void test_cli_fig4(void **state)
     assert_non_null(strstr(o.out, "E_abs(G)"));
 }
 
+/* A fabric with the step terms (doc/simulator.md "Steps"): the front end
+ * says it replays with them, in text and JSON; fig2's three transfers from
+ * one node start at once (one step: 20 MiB each, alone 100 us + 20 MiB /
+ * 12.5 MB/s, three times that under fair share; then the exchange step,
+ * -2 ms, and the refill of a 128 KiB bucket idle since ever against
+ * calibrate's 2 ms pause: (131072 - 25000) B / 12.5 MB/s = 8.486 ms
+ * earlier). */
+static void test_cli_steps(void **state)
+{
+    (void)state;
+    static cli_out o;
+    char *argv[] = {"simulate", TRACES "/fig2_fanout.trace", "--config",
+                    CT_FIXTURES "/signatures/valid_bucket.yaml", "--nodes", "4", "--cores", "1",
+                    "--summary", NULL};
+    run_cli(&o, 9, argv);
+    if (o.rc != 0)
+        fail_msg("rc %d: %s", o.rc, o.err);
+    if (!strstr(o.out, "steps     exchange step -2 ms, bucket 128 KiB refilled in 2 ms before "
+                       "calibrate's calls"))
+        fail_msg("no steps line: %s", o.out);
+    char *argv2[] = {"simulate", TRACES "/fig2_fanout.trace", "--config",
+                     CT_FIXTURES "/signatures/valid_bucket.yaml", "--nodes", "4", "--cores", "1",
+                     "--json", NULL};
+    run_cli(&o, 9, argv2);
+    assert_int_equal(o.rc, 0);
+    assert_non_null(strstr(o.out, "\"exchange\": -0.002"));
+    assert_non_null(strstr(o.out, "\"bucket\": 131072"));
+    const char *m = strstr(o.out, "\"makespan\": ");
+    assert_non_null(m);
+    double want = 3 * (100e-6 + 20 * 1048576 / 12.5e6) - 2e-3 - (131072 - 25000) / 12.5e6;
+    double got = strtod(m + strlen("\"makespan\": "), NULL);
+    if (fabs(got - want) > 1e-9)
+        fail_msg("makespan %.12g s (expected %.12g)", got, want);
+}
+
 /* contention-admin simulate on cross_leaf.trace with the given config, hosts
  * (NULL: no --nodelist) and output form (getopt permutes argv: built anew) */
 static void run_tree(cli_out *o, const char *sig, const char *hosts, const char *form)
@@ -1011,6 +1046,7 @@ int main(void)
         cmocka_unit_test(test_incremental_gige_snapshots),
         cmocka_unit_test(test_rejected_inputs),
         cmocka_unit_test(test_cli_fig4),
+        cmocka_unit_test(test_cli_steps),
         cmocka_unit_test(test_cli_errors),
         cmocka_unit_test(test_cli_tree),
         cmocka_unit_test(test_cli_synthetic_graphs),
