@@ -51,6 +51,17 @@ static const ct_candidate_score *cand(const ct_score_result *r, const char *name
     return NULL;
 }
 
+/* A temporary file from a mkstemp template (path, rewritten), open for
+ * writing: the tests' traces. */
+static FILE *temp_file(char *path)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    assert_non_null(fp);
+    return fp;
+}
+
 static void assert_close(double a, double b)
 {
     if (fabs(a - b) > REL * fmax(fabs(a), fabs(b)))
@@ -364,10 +375,7 @@ static void test_trace_steps_by_hand(void **state)
 {
     (void)state;
     char path[] = "/tmp/ct-test-steps-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *fp = fdopen(fd, "w");
-    assert_non_null(fp);
+    FILE *fp = temp_file(path);
     fprintf(fp, "tasks 4\n");
     static const char *const gap[] = {NULL, "0.5ms", NULL, "5ms"};
     for (int t = 0; t < 4; t++)
@@ -428,10 +436,7 @@ static void test_trace_ring_as_pattern(void **state)
     static const double sizes[] = {262144, 1048576};
     for (size_t i = 0; i < 2; i++) {
         char path[] = "/tmp/ct-test-ringstep-XXXXXX";
-        int fd = mkstemp(path);
-        assert_true(fd >= 0);
-        FILE *fp = fdopen(fd, "w");
-        assert_non_null(fp);
+        FILE *fp = temp_file(path);
         fprintf(fp, "tasks 8\n");
         for (int t = 0; t < 8; t++)
             fprintf(fp, "irecv %d %d %.0f\nisend %d %d %.0f\nwaitall %d\n", t, (t + 7) % 8,
@@ -522,10 +527,7 @@ static void test_trace_aggregated_by_hand(void **state)
 {
     (void)state;
     char path[] = "/tmp/ct-test-agg-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *fp = fdopen(fd, "w");
-    assert_non_null(fp);
+    FILE *fp = temp_file(path);
     fprintf(fp, "tasks 4\n");
     for (int t = 0; t < 4; t++)
         fprintf(fp,
@@ -578,10 +580,7 @@ static void test_aggregated_unaligned_compute_by_hand(void **state)
 {
     (void)state;
     char path[] = "/tmp/ct-test-clk-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *fp = fdopen(fd, "w");
-    assert_non_null(fp);
+    FILE *fp = temp_file(path);
     fprintf(fp, "tasks 4\n");
     for (int t = 0; t < 4; t++)
         for (int k = 0; k < 4; k++) {
@@ -661,10 +660,7 @@ static void test_aggregated_close_to_replay(void **state)
 {
     (void)state;
     char path[] = "/tmp/ct-test-agr-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *fp = fdopen(fd, "w");
-    assert_non_null(fp);
+    FILE *fp = temp_file(path);
     fprintf(fp, "tasks 16\n");
     uint64_t rnd = 12345;
     for (int t = 0; t < 16; t++) {
@@ -743,10 +739,7 @@ static void test_collective_one_phase(void **state)
 {
     (void)state;
     char path[] = "/tmp/ct-test-cph-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *fp = fdopen(fd, "w");
-    assert_non_null(fp);
+    FILE *fp = temp_file(path);
     fprintf(fp, "tasks 8\n");
     for (int t = 0; t < 8; t++)
         fprintf(fp, "compute %d 1ms\nbcast %d world 0 65536\ncompute %d 2ms\n"
@@ -1597,9 +1590,7 @@ static void test_tree_two_leaves(void **state)
      * node), both through leaf1's uplink of 0.5 NIC: each at rate 0.25, the
      * makespan 4 x alone; one switch: 1 x alone */
     char tpath[] = "/tmp/ct-tree-trace-XXXXXX";
-    int fd = mkstemp(tpath);
-    assert_true(fd >= 0);
-    FILE *tf = fdopen(fd, "w");
+    FILE *tf = temp_file(tpath);
     fputs("tasks 8\nsend 0 4 1M a\nrecv 4 0\nsend 2 6 1M b\nrecv 6 2\n", tf);
     fclose(tf);
     char pat[64];
