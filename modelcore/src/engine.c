@@ -261,17 +261,26 @@ static inline double fixed_end(const eng *e, const xfer *x)
     return f > e->now ? f : e->now;
 }
 
-void eng_offset(eng *e, int32_t k, double fix, double lat)
+/* x's remaining time alone brought to now under its penalty so far, then
+ * its end under penalty p (engine.h: r -= (now - tu) / p_old, end = now +
+ * r p), and its fixed time (eng_offset) */
+static inline void re_end(eng *e, xfer *x, double p)
 {
-    xfer *x = &e->s[k];
     double r = x->r - (e->now - x->tu) / x->p;
     x->r = r > 0 ? r : 0;
     x->tu = e->now;
-    x->finish = e->now + x->r * x->p;
+    x->p = p;
+    x->finish = e->now + x->r * p;
+    if (x->fix != 0)
+        x->finish = fixed_end(e, x);
+}
+
+void eng_offset(eng *e, int32_t k, double fix, double lat)
+{
+    xfer *x = &e->s[k];
     x->fix = fix;
     x->lat = lat;
-    if (fix != 0)
-        x->finish = fixed_end(e, x);
+    re_end(e, x, x->p);
     heap_fix(e, k);
 }
 
@@ -286,13 +295,7 @@ static inline void apply_penalty(eng *e, int32_t k, double p)
         return;
     }
     if (p != x->p) {
-        double r = x->r - (e->now - x->tu) / x->p;
-        x->r = r > 0 ? r : 0;
-        x->tu = e->now;
-        x->p = p;
-        x->finish = e->now + x->r * p;
-        if (x->fix != 0)
-            x->finish = fixed_end(e, x);
+        re_end(e, x, p);
         heap_fix(e, k);
     }
     if (x->start == e->now)

@@ -195,16 +195,24 @@ static void pend_remove(engine *e, int32_t *head, int32_t *tail, int32_t k)
 
 /* --- transfers */
 
+/* The curve's alpha and beta at m bytes: the size range's of the piecewise
+ * fit, else the one Hockney line (as ct_fabric_p2p_at for a fabric) */
+static void curve_at(const ct_sim_params *p, double m, double *alpha, double *beta)
+{
+    *alpha = p->alpha;
+    *beta = p->beta;
+    if (p->p2p.nseg > 0)
+        ct_p2p_at(&p->p2p, m, alpha, beta);
+}
+
 static int start_transfer(engine *e, int32_t src, int32_t dst, int32_t comm, double bytes,
                           double send_post, double recv_post, int sblk, int rblk, ct_err *err)
 {
     int32_t a = e->l->node_of[src], b = e->l->node_of[dst];
-    double alone;
+    double alone, al = 0, be;
     if (a != b) {
-        double al = e->p->alpha, be = e->p->beta;
-        if (e->p->p2p.nseg > 0)
-            ct_p2p_at(&e->p->p2p, bytes, &al, &be); /* the size range's alpha, beta */
-        alone = ct_hockney(al, be, bytes);          /* 000 §3 Hockney: alpha + m*beta */
+        curve_at(e->p, bytes, &al, &be); /* the size range's alpha, beta */
+        alone = ct_hockney(al, be, bytes); /* 000 §3 Hockney: alpha + m*beta */
     } else {
         /* shared memory, off the network: no contention modelled */
         alone = e->p->intra_bw > 0 ? bytes / e->p->intra_bw : 0.0;
@@ -217,9 +225,6 @@ static int start_transfer(engine *e, int32_t src, int32_t dst, int32_t comm, dou
             return ct_err_set(err, "out of memory (transfers in flight)");
         double po = e->out_busy[a] ? 0 : e->n.now - e->out_end[a];
         double pi = e->in_busy[b] ? 0 : e->n.now - e->in_end[b];
-        double al = e->p->alpha, be;
-        if (e->p->p2p.nseg > 0)
-            ct_p2p_at(&e->p->p2p, bytes, &al, &be);
         e->step[e->nstep++] = (struct step_xfer){.k = k, .pause = po < pi ? po : pi, .lat = al};
         e->out_sum[a] += bytes;
         e->in_sum[b] += bytes;
@@ -635,18 +640,15 @@ static int simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params 
     if (p->model.kind == CT_MODEL_DUPLEX && p->model.real[CT_DUPLEX_LONG] != 0 &&
         p->model.real[CT_DUPLEX_LONG_FROM] > 0) {
         /* the long-exchange term (penalty.h): T(m_L) on the curve, as phase_time.c */
-        double mf = p->model.real[CT_DUPLEX_LONG_FROM], a = p->alpha, b = p->beta;
-        if (p->p2p.nseg > 0)
-            ct_p2p_at(&p->p2p, mf, &a, &b);
+        double mf = p->model.real[CT_DUPLEX_LONG_FROM], a, b;
+        curve_at(p, mf, &a, &b);
         e.n.long_t_from = ct_hockney(a, b, mf);
     }
     e.steps = p->exchange != 0 || (p->bucket > 0 && p->bucket_pause > 0);
     if (e.steps) {
         size_t nn = (size_t)l->nnodes;
         double a;
-        e.bucket_beta = p->beta;
-        if (p->p2p.nseg > 0)
-            ct_p2p_at(&p->p2p, p->bucket, &a, &e.bucket_beta); /* the curve's at the bucket */
+        curve_at(p, p->bucket, &a, &e.bucket_beta); /* the curve's at the bucket */
         e.out_end = malloc(nn * sizeof *e.out_end);
         e.in_end = malloc(nn * sizeof *e.in_end);
         e.out_busy = calloc(nn, sizeof *e.out_busy);
