@@ -663,12 +663,14 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
         for (int32_t i = 0; i < l->nnodes; i++)
             intra[i] = 0;
         size_t n = tp ? tp->ph[k].n : pt->first[k + 1] - pt->first[k];
-        if (tp)
-            for (size_t j = 0; j < tp->ph[k].nc; j++)
-                idle_compute(&idle, tp->ph[k].ctask[j], tp->ph[k].csec[j]);
-        else
-            for (size_t j = 0; j < pt->work[k].n; j++)
-                idle_compute(&idle, pt->work[k].task[j], pt->work[k].sec[j]);
+        /* the tasks' computes in this phase, before its messages */
+        size_t nc = tp ? tp->ph[k].nc : pt->work[k].n;
+        for (size_t j = 0; j < nc; j++) {
+            int32_t t = tp ? tp->ph[k].ctask[j] : pt->work[k].task[j];
+            double sec = tp ? tp->ph[k].csec[j] : pt->work[k].sec[j];
+            clk_compute(&clk, t, sec);
+            idle_compute(&idle, t, sec);
+        }
         for (size_t j = 0; j < n; j++) {
             int32_t src, dst;
             double bytes;
@@ -683,6 +685,7 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
                 dst = e->peer;
                 bytes = e->value;
             }
+            clk_msg(&clk, src, dst);
             int32_t s = l->node_of[src], d = l->node_of[dst];
             if (s == d)
                 intra[s] += bytes;
@@ -725,21 +728,6 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
             idle_close(&idle);
             if (rc == 0) {
                 *static_phases += !prog && g.ncomm;
-                if (tp) {
-                    const ct_trace_phase *ph = &tp->ph[k];
-                    for (size_t j = 0; j < ph->nc; j++)
-                        clk_compute(&clk, ph->ctask[j], ph->csec[j]);
-                    for (size_t j = 0; j < ph->n; j++)
-                        clk_msg(&clk, ph->msg[j].src, ph->msg[j].dst);
-                } else {
-                    const phase_work *w = &pt->work[k];
-                    for (size_t j = 0; j < w->n; j++)
-                        clk_compute(&clk, w->task[j], w->sec[j]);
-                    for (size_t j = pt->first[k]; j < pt->first[k + 1]; j++) {
-                        size_t c = pt->order[j];
-                        clk_msg(&clk, tr->comm_src[c], ct_trace_comm_event(tr, c)->peer);
-                    }
-                }
                 clk_close(&clk, ph.predicted, ph.uncontended);
                 sum.intra += ph.intra;
                 sum.remote += ph.remote;
