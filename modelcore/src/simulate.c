@@ -96,11 +96,10 @@ typedef struct engine {
     double *out_end, *in_end;    /* per node: when its NIC direction last went idle */
     int32_t *out_busy, *in_busy; /* per node: transfers in flight in that direction */
     double *out_sum, *in_sum;    /* per node: the step's bytes (zero between steps) */
-    struct step_xfer {
-        int32_t k;          /* slot */
-        double pause, lat;  /* its links' idle time; its alpha */
-    } *step;                /* the network transfers started this instant */
+    int32_t *step;               /* slots of the network transfers started this instant */
     size_t nstep, step_cap;
+    double step_pause, step_lat, step_S; /* theirs: least idle time, largest alpha,
+                                          * busiest NIC direction (bytes) */
 } engine;
 
 static int cpt_before(const cpt *a, const cpt *b)
@@ -225,9 +224,12 @@ static int start_transfer(engine *e, int32_t src, int32_t dst, int32_t comm, dou
             return ct_err_set(err, "out of memory (transfers in flight)");
         double po = e->out_busy[a] ? 0 : e->n.now - e->out_end[a];
         double pi = e->in_busy[b] ? 0 : e->n.now - e->in_end[b];
-        e->step[e->nstep++] = (struct step_xfer){.k = k, .pause = po < pi ? po : pi, .lat = al};
+        e->step[e->nstep++] = k;
+        e->step_pause = fmin(e->step_pause, fmin(po, pi));
+        e->step_lat = fmax(e->step_lat, al);
         e->out_sum[a] += bytes;
         e->in_sum[b] += bytes;
+        e->step_S = fmax(e->step_S, fmax(e->out_sum[a], e->in_sum[b]));
     }
     xfer *x = &e->n.s[k];
     x->src_task = src;
@@ -293,31 +295,20 @@ static void step_close(engine *e)
 {
     if (!e->nstep)
         return;
-    double pause = INFINITY, lat = 0, S = 0;
+    double fix = e->p->exchange - ct_refill_dt(e->p->bucket, e->bucket_beta, e->p->bucket_pause,
+                                               e->step_S, e->step_pause);
     for (size_t i = 0; i < e->nstep; i++) {
-        const struct step_xfer *q = &e->step[i];
-        const xfer *x = &e->n.s[q->k];
-        if (q->pause < pause)
-            pause = q->pause;
-        if (q->lat > lat)
-            lat = q->lat;
-        if (e->out_sum[x->src] > S)
-            S = e->out_sum[x->src];
-        if (e->in_sum[x->dst] > S)
-            S = e->in_sum[x->dst];
-    }
-    double fix = e->p->exchange -
-                 ct_refill_dt(e->p->bucket, e->bucket_beta, e->p->bucket_pause, S, pause);
-    for (size_t i = 0; i < e->nstep; i++) {
-        int32_t k = e->step[i].k;
+        int32_t k = e->step[i];
         const xfer *x = &e->n.s[k];
         e->out_sum[x->src] = e->in_sum[x->dst] = 0;
         e->out_busy[x->src]++;
         e->in_busy[x->dst]++;
         if (fix != 0)
-            eng_offset(&e->n, k, fix, lat);
+            eng_offset(&e->n, k, fix, e->step_lat);
     }
     e->nstep = 0;
+    e->step_pause = INFINITY;
+    e->step_lat = e->step_S = 0;
 }
 
 /* Transfer k, popped by the engine (eng_pop_due), ends now. */
@@ -662,6 +653,7 @@ static int simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params 
         }
         for (size_t i = 0; i < nn; i++)
             e.out_end[i] = e.in_end[i] = -INFINITY; /* idle since ever: a full bucket */
+        e.step_pause = INFINITY;
     }
     for (size_t t = 0; t < nt; t++) {
         e.t[t].pc = tr->task_first[t];
