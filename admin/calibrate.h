@@ -44,6 +44,7 @@
 /* The options, as given. */
 typedef struct calib_args {
     const char *name, *part, *out, *svg, *raw, *from, *bench, *sizes, *points;
+    const char *wait; /* --wait: auto (default), polled, busy */
     long N, C, reps, tlimit, nseg;
     /* --flow-tasks: 2 nodes x this many tasks (-1 = auto, 0 = none) */
     long flow_tasks;
@@ -83,6 +84,7 @@ typedef struct step {
     int optional;        /* a fit without it is the one before it was added: the many-flow
                           * steps; failed 3 times, it is skipped with a warning */
     int skipped;         /* it failed 3 times and was skipped (its output FILE.failed) */
+    int wait_arg;        /* argv index of its --wait word (calib_plan_wait), 0: none */
 } step;
 
 typedef struct plan {
@@ -100,6 +102,17 @@ typedef struct plan {
     int flow_tasks; /* > C: the Alltoall of 2 nodes x flow_tasks tasks (calib_flow_tasks) */
     int incast_tasks; /* > C: the Alltoall of 3 nodes x incast_tasks (calib_incast_tasks) */
 } plan;
+
+/* --wait: how every step's ranks wait (ct-mpibench --wait auto|polled|busy;
+ * doc/calibration.md "How the ranks wait"), appended to each step of the
+ * plan. With auto, the first step (the ping-pong, 2 nodes) decides for
+ * the rest when it waited polled: a step of one node cannot see that other
+ * nodes share its machine (calib_wait_follow). */
+void calib_plan_wait(plan *p, const char *wait);
+/* After step i of an auto plan: when its output (path) says it waited
+ * polled, every later step is told --wait polled (returns 1, the reason in
+ * why), else 0. */
+int calib_wait_follow(plan *p, int i, const char *path, char *why, size_t sz);
 
 /* The tasks per node of the many-flow step (our extension, issue 12): the
  * 2-node Alltoall with as many remote flows a port, T^2, as the largest
@@ -152,7 +165,12 @@ typedef struct data {
     ct_conflict_sample *upl; /* uplink.csv: the cross-leaf schemes */
     size_t nupl;
     ct_bench_data refill; /* refill-2x1.csv: the 2 x 1 exchange after an idle (session 29) */
+    /* how the outputs' ranks waited (ct-mpibench's '# wait:' line, session
+     * 34): CALIB_WAIT_BUSY, _POLLED, _UNSAID (outputs from before it) */
+    int nwait[3];
+    char wait_why[3][128]; /* the first output's reason of each kind */
 } data;
+enum { CALIB_WAIT_BUSY, CALIB_WAIT_POLLED, CALIB_WAIT_UNSAID };
 
 /* One run: where the outputs go, the allocation, what was measured. */
 typedef struct calib_run {
@@ -177,6 +195,13 @@ void calib_signals_restore(const struct sigaction old[3]);
 int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info);
 /* Read the kept .csv outputs of an earlier run (--from DIR). */
 int calib_load_dir(const char *dir, data *d);
+/* How the outputs' ranks waited, for the report ("busy in 13 of 13
+ * outputs (auto: ...)"); returns 1 when they waited both ways (a signature
+ * whose fitted steps mix two waits' costs), else 0. */
+int calib_waits(const data *d, char *out, size_t sz);
+/* The one word for the fabric's description: "busy", "polled", "mixed" or
+ * NULL when no output said. */
+const char *calib_wait_word(const data *d);
 /* scancel the allocation (the message goes to dir/scancel.err). */
 void calib_scancel(const char *jobid, const char *dir);
 /* Remove dir and the files in it (no subdirectories). */

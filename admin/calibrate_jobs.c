@@ -703,11 +703,90 @@ out:
     unlink(errp);
 }
 
+void calib_plan_wait(plan *p, const char *wait)
+{
+    for (int i = 0; i < p->n; i++) {
+        arg(&p->steps[i], "--wait");
+        arg(&p->steps[i], "%s", wait);
+        p->steps[i].wait_arg = p->steps[i].argc - 1;
+    }
+}
+
 /* ---- reading the outputs --------------------------------------------------- */
+
+/* ct-mpibench's '# wait: busy|polled (...): WHY' line, within an output's
+ * first lines (after the header): counted in d->nwait, the first reason
+ * of each kind kept, printable characters only */
+static void note_wait(const char *path, data *d)
+{
+    FILE *f = fopen(path, "r");
+    char line[512], why[sizeof d->wait_why[0]] = "";
+    int kind = CALIB_WAIT_UNSAID;
+    for (int n = 0; f && n < 8 && fgets(line, sizeof line, f); n++) {
+        int k = ct_bench_wait_line(line, why, sizeof why);
+        if (k < 0)
+            continue;
+        kind = k == CT_WAIT_BUSY     ? CALIB_WAIT_BUSY
+               : k == CT_WAIT_POLLED ? CALIB_WAIT_POLLED
+                                     : CALIB_WAIT_UNSAID; /* simulated: not a wait named here */
+        break;
+    }
+    if (f)
+        fclose(f);
+    if (d->nwait[kind]++ == 0)
+        snprintf(d->wait_why[kind], sizeof d->wait_why[kind], "%s", why);
+}
+
+int calib_waits(const data *d, char *out, size_t sz)
+{
+    const int b = d->nwait[CALIB_WAIT_BUSY], p = d->nwait[CALIB_WAIT_POLLED],
+              u = d->nwait[CALIB_WAIT_UNSAID], n = b + p + u;
+    if (!b && !p) {
+        snprintf(out, sz, "not recorded in the %d outputs (written by a ct-mpibench that did not say; it polled)",
+                 n);
+        return 0;
+    }
+    size_t k = 0;
+    if (b)
+        k += (size_t)snprintf(out + k, sz - k, "busy in %d (%s)", b, d->wait_why[CALIB_WAIT_BUSY]);
+    if (p && k < sz)
+        k += (size_t)snprintf(out + k, sz - k, "%spolled in %d (%s)", b ? ", " : "", p,
+                              d->wait_why[CALIB_WAIT_POLLED]);
+    if (u && k < sz)
+        k += (size_t)snprintf(out + k, sz - k, ", not recorded in %d", u);
+    if (k < sz)
+        snprintf(out + k, sz - k, " of %d outputs", n);
+    return b && p;
+}
+
+const char *calib_wait_word(const data *d)
+{
+    const int b = d->nwait[CALIB_WAIT_BUSY], p = d->nwait[CALIB_WAIT_POLLED];
+    return b && p ? "mixed" : b ? "busy" : p ? "polled" : NULL;
+}
+
+int calib_wait_follow(plan *p, int i, const char *path, char *why, size_t sz)
+{
+    static char polled[] = "polled";
+    const step *s = &p->steps[i];
+    if (!s->wait_arg || strcmp(s->argv[s->wait_arg], "auto") != 0)
+        return 0;
+    data d;
+    memset(&d, 0, sizeof d);
+    note_wait(path, &d);
+    if (!d.nwait[CALIB_WAIT_POLLED])
+        return 0;
+    for (int j = i + 1; j < p->n; j++)
+        if (p->steps[j].wait_arg)
+            p->steps[j].argv[p->steps[j].wait_arg] = polled;
+    snprintf(why, sz, "%s", d.wait_why[CALIB_WAIT_POLLED]);
+    return 1;
+}
 
 static int load_output(const char *path, data *d)
 {
     ct_err err;
+    note_wait(path, d);
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     if (strncmp(base, "intra", 5) == 0) {
         char *buf = NULL;
@@ -911,6 +990,10 @@ static int run_steps(plan *P, const char *dir, FILE *info)
             left += P->steps[j].est * ratio;
         fprintf(info, " %.1f s   (elapsed %s, ~%s left)\n", s->took,
                 fmt_dur(now_s() - t0, d1, sizeof d1), fmt_dur(left, d2, sizeof d2));
+        char why[128];
+        if (i == 0 && calib_wait_follow(P, i, outp, why, sizeof why))
+            fprintf(info, "calibrate: the ping-pong waited polled (%s): every step waits so\n",
+                    why);
         fflush(info);
     }
     return calib_stop ? CALIB_INTERRUPTED : ADMIN_OK;
@@ -950,6 +1033,7 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
         return rc;
     calib_build_plan(P, (int)N, (int)C, r->jobid, a->quick);
     calib_plan_uplinks(P, (int)N, (int)C, a->uplink_duplex, r->jobid, r->dir, info);
+    calib_plan_wait(P, a->wait ? a->wait : "auto");
     if ((rc = run_steps(P, r->dir, info)) != ADMIN_OK)
         return rc;
     calib_scancel(r->jobid, r->dir);

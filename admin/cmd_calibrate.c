@@ -87,6 +87,12 @@ static void help(void)
            "                          more accurate, the same decisions), off by default for the\n"
            "                          other models (doc/multiswitch.md)\n"
            "  --no-uplink-duplex      do not write it (the TCP share without it)\n"
+           "  --wait auto|polled|busy how the benchmark's ranks wait: busy (MPI_Waitall and\n"
+           "                          MPI_Alltoall, as applications wait), polled (MPI_Test\n"
+           "                          with naps of up to 500 us, which leave the CPUs to\n"
+           "                          others), or auto (the default): busy where each machine\n"
+           "                          runs one node's ranks and has a CPU for each, polled\n"
+           "                          where ranks outnumber CPUs or nodes share a machine\n"
            "  --help\n\n"
            "Under topology/tree (scontrol show topology lists switches) and an allocation\n"
            "over two or more leaf switches, one more step measures each leaf's uplink with\n"
@@ -126,6 +132,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                          {"uplink-duplex", no_argument, NULL, 'U'},
                                          {"flow-tasks", required_argument, NULL, 'W'},
                                          {"no-uplink-duplex", no_argument, NULL, 'D'},
+                                         {"wait", required_argument, NULL, 'A'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
@@ -136,7 +143,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                   "--conflict-size, --raw, --from, --bench, --mpi, "
                                   "--time-limit, --points, --incast, --pattern-model, --p2p-segments, "
                                   "--max-fit-error, --strict, --uplink-duplex, --no-uplink-duplex, "
-                                  "--flow-tasks, --help",
+                                  "--flow-tasks, --wait, --help",
                       .help = help};
     memset(a, 0, sizeof *a);
     a->tlimit = 60;
@@ -200,6 +207,12 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                    optarg);
             break;
         case 'X': a->strict = 1; break;
+        case 'A':
+            if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "polled") != 0 &&
+                strcmp(optarg, "busy") != 0)
+                return admin_usage(CMD, "--wait '%s' (accepted: auto, polled, busy)", optarg);
+            a->wait = optarg;
+            break;
         case 'W':
             if (strcmp(optarg, "auto") == 0) {
                 a->flow_tasks = -1;
@@ -237,6 +250,9 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
     if (a->part && (strlen(a->part) >= CT_NAME_MAX || strpbrk(a->part, " \t\n,")))
         return admin_usage(CMD, "--partition '%s' (accepted: a Slurm partition name)",
                            a->part);
+    if (a->wait && a->from)
+        return admin_usage(CMD, "--wait with --from (accepted: --wait when measuring; the "
+                                "outputs in --from DIR say how their ranks waited)");
     if (a->uplink_duplex && a->no_uplink_duplex)
         return admin_usage(CMD, "--uplink-duplex and --no-uplink-duplex together (accepted: "
                                 "at most one of them)");
@@ -533,6 +549,15 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     if (r->d.intra_bw > 0)
         fprintf(info, "intra-node bandwidth %.4g MB/s from one node's halves (used by the model)\n",
                 r->d.intra_bw / 1e6);
+    char waits[512];
+    if (calib_waits(&r->d, waits, sizeof waits))
+        fprintf(stderr,
+                "contention-admin calibrate: WARNING: the ranks waited both ways: %s; the "
+                "fitted steps mix the two waits' costs: calibrate again with --wait polled or "
+                "--wait busy\n",
+                waits);
+    else
+        fprintf(info, "waits: %s\n", waits);
     if (f->over)
         fprintf(stderr,
                 "contention-admin calibrate: WARNING: the Alltoall signature misses its own "

@@ -5,7 +5,8 @@
  *   ct-mpibench conflict --scheme [NAME=]SPEC --size M  paper 001 §IV-B conflict schemes
  *   ct-mpibench pattern  --pattern ring|halves|halo2d|halo3d --size M [--phased]
  *                        [--last-dim-first] [--host-clock]
- * common: --reps R (5) --warmup W (1) --max-time S (per size, 20) --poll-us U (500)
+ * common: --reps R (5) --warmup W (1) --max-time S (per size, 20)
+ *         --wait auto|polled|busy (auto) --poll-us U (500; implies --wait polled)
  *         --idle S (alltoall, pattern: every rank sleeps S seconds after the barrier
  *         before each repetition, so a token bucket refills: 0)
  *         --no-header --blocking (alltoall: MPI_Alltoall instead of a polled MPI_Ialltoall)
@@ -28,26 +29,42 @@
  * else the MPI processor name (emulated nodes share one host name), and are
  * numbered in the order of their first rank.
  *
- * Waits are MPI_Test loops with short sleeps, so that idle or waiting ranks
- * leave the CPUs to the ranks that move data and to the kernel's network
- * path: calibration runs oversubscribed on small hosts, where busy-polling
- * ranks would turn a network measurement into a CPU one (16 ranks of a
- * blocking MPI_Alltoall on 2 cores took 5.8 s on average for what the
- * polled MPI_Ialltoall does in 0.7 s). The Alltoall is therefore
- * MPI_Ialltoall + polled wait by default; --blocking times MPI_Alltoall.
+ * How ranks wait (--wait, printed as a '# wait: ...' line after the header):
+ * - polled: MPI_Test loops with short sleeps (10 us growing to --poll-us), so
+ *   that idle or waiting ranks leave the CPUs to the ranks that move data and
+ *   to the kernel's network path. Calibration on small hosts runs
+ *   oversubscribed, and there busy-polling ranks turn a network measurement
+ *   into a CPU one (16 ranks of a blocking MPI_Alltoall on 2 cores took 5.8 s
+ *   on average for what the polled MPI_Ialltoall does in 0.7 s). The Alltoall
+ *   is MPI_Ialltoall + the polled wait; --blocking times MPI_Alltoall.
+ * - busy: MPI_Waitall and MPI_Alltoall, the MPI library's own waits, as
+ *   applications wait. A polled wait costs a large message up to a nap per
+ *   progress round (about 2.5 ms per call at 256 KiB on the emulated cluster,
+ *   doc/accuracy-notes.md "Session 32"), which a node with a core per rank
+ *   would carry into every fitted step of the signature.
+ * - auto (the default): busy where every machine runs the ranks of one node
+ *   only, and no more of them than the CPUs they may run on together (the
+ *   union of their affinity masks); polled otherwise. A machine is the running
+ *   kernel (its boot id), so the emulated cluster's nodes, network namespaces
+ *   of one host, are several nodes on one machine, and polled.
  * Built with -DCT_SMPI (SimGrid's smpicc, bench/simgrid/run-smpi) the
  * waits are plain MPI_Waitall: simulated time has no CPU to share.
  */
 #include <mpi.h>
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity, CPU_OR */
+#endif
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -64,6 +81,9 @@ static double max_time = 20.0;
 static double idle_s = 0; /* --idle: a sleep before each repetition (the links' pause) */
 static int header = 1;
 static int blocking = 0;
+enum { WAIT_AUTO, WAIT_POLLED, WAIT_BUSY };
+static int wait_mode = WAIT_AUTO; /* --wait; choose_wait() settles auto */
+static char wait_why[160];        /* why, for the '# wait:' line */
 
 /* node identity of every rank */
 static int *node_of;        /* node index of each rank */
@@ -103,6 +123,10 @@ static void wait_all(int n, MPI_Request *r)
     MPI_Waitall(n, r, MPI_STATUSES_IGNORE);
     return;
 #endif
+    if (wait_mode == WAIT_BUSY) {
+        MPI_Waitall(n, r, MPI_STATUSES_IGNORE);
+        return;
+    }
     int done = 0;
     long ns = poll_ns < 10000 ? poll_ns : 10000;
     for (;;) {
@@ -318,6 +342,95 @@ static void discover_nodes(void)
     free(all);
 }
 
+#ifndef CT_SMPI
+/* The machine this rank runs on: the running kernel's boot id (the emulated
+ * cluster's nodes, network namespaces of one host, share it), else the host
+ * name. */
+static void machine_id(char *id, size_t sz)
+{
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    int ok = f && fgets(id, (int)sz, f) && id[0] && id[0] != '\n';
+    if (f)
+        fclose(f);
+    if (!ok && gethostname(id, sz) != 0)
+        snprintf(id, sz, "unknown");
+    id[sz - 1] = '\0';
+    id[strcspn(id, "\n")] = '\0';
+}
+
+/* --wait auto: busy where every machine runs one node's ranks, at most as
+ * many as the CPUs their affinity masks allow together; polled otherwise
+ * (every rank reaches the same verdict from the same gathered data) */
+static void choose_wait(int poll_given)
+{
+    if (wait_mode != WAIT_AUTO) {
+        snprintf(wait_why, sizeof wait_why, "%s",
+                 wait_mode == WAIT_BUSY  ? "--wait busy"
+                 : poll_given            ? "--poll-us"
+                                         : "--wait polled");
+        return;
+    }
+    char me[NAME_LEN] = {0};
+    machine_id(me, sizeof me);
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0)
+        CPU_ZERO(&mine); /* unknown: counted as no CPU, so polled */
+    char *ids = calloc((size_t)nranks, NAME_LEN);
+    cpu_set_t *masks = calloc((size_t)nranks, sizeof *masks);
+    if (!ids || !masks)
+        die_local("out of memory");
+    MPI_Allgather(me, NAME_LEN, MPI_CHAR, ids, NAME_LEN, MPI_CHAR, MPI_COMM_WORLD);
+    MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, masks, (int)sizeof mine, MPI_BYTE,
+                  MPI_COMM_WORLD);
+    int shared = 0, most_r = 0, most_c = 1; /* most nodes; most ranks a CPU (most_r / most_c) */
+    for (int r = 0; r < nranks; r++) {
+        const char *id = ids + (size_t)r * NAME_LEN;
+        int first = 1;
+        for (int k = 0; k < r && first; k++)
+            first = strncmp(id, ids + (size_t)k * NAME_LEN, NAME_LEN) != 0;
+        if (!first)
+            continue; /* machine counted at its first rank */
+        cpu_set_t all;
+        CPU_ZERO(&all);
+        int nr = 0, nn = 0;
+        for (int k = r; k < nranks; k++) {
+            if (strncmp(id, ids + (size_t)k * NAME_LEN, NAME_LEN) != 0)
+                continue;
+            CPU_OR(&all, &all, &masks[k]);
+            nr++;
+            int seen = 0; /* another rank of this machine on the same node, earlier */
+            for (int j = r; j < k && !seen; j++)
+                seen = node_of[j] == node_of[k] &&
+                       strncmp(id, ids + (size_t)j * NAME_LEN, NAME_LEN) == 0;
+            nn += !seen;
+        }
+        int nc = CPU_COUNT(&all);
+        if (nn > shared)
+            shared = nn;
+        if (!nc || (long)nr * most_c > (long)most_r * nc)
+            most_r = nr, most_c = nc;
+        if (!most_c)
+            break; /* no CPU known: nothing is worse */
+    }
+    free(ids);
+    free(masks);
+    if (shared > 1) {
+        wait_mode = WAIT_POLLED;
+        snprintf(wait_why, sizeof wait_why, "auto: %d nodes share one machine", shared);
+    } else if (most_r > most_c) {
+        wait_mode = WAIT_POLLED;
+        snprintf(wait_why, sizeof wait_why, "auto: %d ranks on %d CPU%s of one machine", most_r,
+                 most_c, most_c == 1 ? "" : "s");
+    } else {
+        wait_mode = WAIT_BUSY;
+        snprintf(wait_why, sizeof wait_why,
+                 "auto: one node per machine, at most %d rank%s on %d CPU%s", most_r,
+                 most_r == 1 ? "" : "s", most_c, most_c == 1 ? "" : "s");
+    }
+}
+#endif
+
 static int max_tasks_per_node(void)
 {
     int m = 0;
@@ -347,9 +460,24 @@ static const char *layout_name(void)
  * fit` reads; conflict and pattern rows add a detail column. */
 static void print_header(int with_detail)
 {
-    if (rank == 0 && header)
+    if (rank != 0)
+        return;
+    if (header)
         printf("benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node%s\n",
                with_detail ? ",detail" : "");
+#ifdef CT_SMPI
+    printf("# wait: simulated (MPI_Waitall)\n");
+#else
+    if (wait_mode == WAIT_BUSY)
+        printf("# wait: busy (MPI_Waitall, MPI_Alltoall): %s\n", wait_why);
+    else if (poll_ns == 0)
+        printf("# wait: polled (MPI_Test, no naps%s): %s\n", blocking ? "; MPI_Alltoall" : "",
+               wait_why);
+    else
+        printf("# wait: polled (MPI_Test, naps from %ld to %ld us%s): %s\n",
+               (poll_ns < 10000 ? poll_ns : 10000) / 1000, poll_ns / 1000,
+               blocking ? "; MPI_Alltoall" : "", wait_why);
+#endif
 }
 
 /* times, ntimes: the repetitions' times (NULL: the last timing's, kept[]) */
@@ -470,7 +598,7 @@ static void run_alltoall(const double *sizes, int nsizes)
             barrier();
             idle();
             double p0 = pause_clock(), t0 = MPI_Wtime();
-            if (!blocking) {
+            if (!blocking && wait_mode != WAIT_BUSY) {
                 MPI_Request r;
                 MPI_Ialltoall(sb, m, MPI_CHAR, rb, m, MPI_CHAR, MPI_COMM_WORLD, &r);
                 wait_all(1, &r);
@@ -485,7 +613,7 @@ static void run_alltoall(const double *sizes, int nsizes)
         pause_report(sizes[i]);
         char detail[64];
         snprintf(detail, sizeof detail, "%s layout, %s", layout_name(),
-                 blocking ? "MPI_Alltoall" : "MPI_Ialltoall polled");
+                 blocking || wait_mode == WAIT_BUSY ? "MPI_Alltoall" : "MPI_Ialltoall polled");
         emit("alltoall", nranks, sizes[i], tm.sum / tm.n, tm.mn, nnodes, max_tasks_per_node(), tm.n,
              detail);
         free(sb);
@@ -841,7 +969,8 @@ static void usage(void)
     die("usage: ct-mpibench pingpong|alltoall --sizes LIST | conflict --scheme [NAME=]SPEC... "
         "--size M | pattern --pattern ring|halves|halo2d|halo3d --size M [--phased] "
         "[--last-dim-first] [--host-clock] [--reps R] [--warmup W] "
-        "[--max-time S] [--poll-us U] [--idle S] [--no-header] [--blocking]");
+        "[--max-time S] [--wait auto|polled|busy] [--poll-us U] [--idle S] [--no-header] "
+        "[--blocking]");
 }
 
 int main(int argc, char **argv)
@@ -860,7 +989,8 @@ int main(int argc, char **argv)
     static scheme schemes[MAX_SCHEMES];
     int nsizes = 0, nschemes = 0;
     const char *pat = NULL;
-    int phased = 0, last_dim_first = 0, host_clock = 0;
+    int phased = 0, last_dim_first = 0, host_clock = 0, poll_given = 0;
+    const char *wait_given = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -884,6 +1014,9 @@ int main(int argc, char **argv)
             max_time = atof(v);
         } else if (strcmp(a, "--poll-us") == 0 && v) {
             poll_ns = atol(v) * 1000;
+            poll_given = 1;
+        } else if (strcmp(a, "--wait") == 0 && v) {
+            wait_given = v;
         } else if (strcmp(a, "--no-header") == 0) {
             header = 0;
             takes = 0;
@@ -910,7 +1043,22 @@ int main(int argc, char **argv)
         poll_ns > 100000000 || !(idle_s >= 0 && idle_s <= 10))
         die("out-of-range option: --reps 1..10000, --warmup 0..100, --max-time > 0, --poll-us "
             "0..100000, --idle 0..10");
+    if (wait_given && strcmp(wait_given, "auto") == 0)
+        wait_mode = WAIT_AUTO;
+    else if (wait_given && strcmp(wait_given, "polled") == 0)
+        wait_mode = WAIT_POLLED;
+    else if (wait_given && strcmp(wait_given, "busy") == 0)
+        wait_mode = WAIT_BUSY;
+    else if (wait_given)
+        die("--wait '%.40s' (accepted: auto, polled, busy)", wait_given);
+    if (poll_given && wait_mode == WAIT_BUSY)
+        die("--poll-us with --wait busy (accepted: --poll-us alone, or with --wait polled)");
+    if (poll_given)
+        wait_mode = WAIT_POLLED;
     discover_nodes();
+#ifndef CT_SMPI
+    choose_wait(poll_given);
+#endif
     if (strcmp(mode, "pingpong") == 0 && nsizes)
         run_pingpong(sizes, nsizes);
     else if (strcmp(mode, "alltoall") == 0 && nsizes)

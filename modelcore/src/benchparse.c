@@ -709,3 +709,24 @@ void ct_bench_free(ct_bench_data *d)
     free(d->a2a);
     memset(d, 0, sizeof *d);
 }
+
+int ct_bench_wait_line(const char *line, char *why, size_t whysz)
+{
+    if (whysz)
+        why[0] = '\0';
+    if (!line || strncmp(line, "# wait: ", 8) != 0)
+        return -1;
+    const char *w = line + 8;
+    int kind = strncmp(w, "busy", 4) == 0     ? CT_WAIT_BUSY
+               : strncmp(w, "polled", 6) == 0 ? CT_WAIT_POLLED
+                                              : CT_WAIT_OTHER;
+    const char *c = strstr(w, "): ");
+    if (!c || !whysz)
+        return kind;
+    c += 3;
+    size_t k = 0;
+    for (; c[k] && c[k] != '\n' && c[k] != '\r' && k + 1 < whysz; k++)
+        why[k] = (unsigned char)c[k] >= 0x20 && (unsigned char)c[k] < 0x7f ? c[k] : '?';
+    why[k] = '\0';
+    return kind;
+}

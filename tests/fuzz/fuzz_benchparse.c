@@ -53,8 +53,33 @@ static void conflicts(const uint8_t *data, size_t size)
     free(c);
 }
 
+/* the '# wait:' line calibrate reads from each output (ct_bench_wait_line):
+ * a kind or -1, a reason that fits, is terminated and is printable */
+static void wait_line(const uint8_t *data, size_t size)
+{
+    char line[600], why[128];
+    size_t n = size < sizeof line - 1 ? size : sizeof line - 1;
+    memcpy(line, data, n);
+    line[n] = '\0';
+    for (size_t sz = 0; sz <= sizeof why; sz += 64) {
+        memset(why, 'x', sizeof why);
+        int k = ct_bench_wait_line(line, why, sz);
+        if (k < -1 || k > CT_WAIT_OTHER || (k >= 0 && strncmp(line, "# wait: ", 8) != 0))
+            abort();
+        if (!sz)
+            continue;
+        size_t len = strnlen(why, sz);
+        if (len >= sz || (k < 0 && len))
+            abort();
+        for (size_t i = 0; i < len; i++)
+            if (why[i] < 0x20 || why[i] >= 0x7f)
+                abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    wait_line(data, size);
     conflicts(data, size);
     static const ct_bench_defaults defs[2] = {{0, 0}, {8, 2}};
     for (int k = 0; k < 2; k++) {

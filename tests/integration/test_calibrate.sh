@@ -25,7 +25,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 20
+tap_plan 23
 
 # 3 CPUs a node: room for the many-flow step (2 x 3 beside 2 tasks per node)
 out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 3 2>&1) || {
@@ -48,6 +48,17 @@ tap_like "$log" 'fitted on 3 nodes x 1 task' "the signature is fitted on one con
 tap_like "$log" 'held-back error: median [0-9.]+%' "the held-back error is printed"
 tap_like "$log" 'many-flow step: 2 nodes x 3 tasks, 9 remote flows a port' \
     "the many-flow step is planned from the nodes' CPUs"
+# how the ranks waited (session 34): the emulated nodes share one machine,
+# which the ping-pong (2 nodes) sees; every later step, the one-node
+# intra-node step too (2 ranks on the host's 2+ CPUs), is told to poll
+tap_like "$log" 'calibrate: the ping-pong waited polled \(auto: 2 nodes share one machine\): every step waits so' \
+    "the ping-pong decides the wait: polled, the emulated nodes sharing one machine"
+tap_like "$log" 'waits: polled in ([0-9]+) \(auto: 2 nodes share one machine\) of \1 outputs' \
+    "the report says every output waited polled"
+tap_is "$(grep -h '^# wait: ' "$WORK/raw/intra.csv" "$WORK/raw/alltoall-3x1.csv")" \
+    "# wait: polled (MPI_Test, naps from 10 to 500 us): --wait polled
+# wait: polled (MPI_Test, naps from 10 to 500 us): --wait polled" \
+    "the intra-node and Alltoall steps were told to poll"
 refit=$("$ADMIN" calibrate --fabric emu100 --from "$WORK/raw" --incast --max-fit-error 1000 2>&1)
 # the long exchange (session 28): 2 x 1 also at the ping-pong's 1M and 2M,
 # beyond the other configurations' 512K; δ's line keeps the 3 sizes from 128K

@@ -1155,6 +1155,89 @@ static void test_p2p_miss_flagged(void **state)
     done(&r);
 }
 
+/* How the benchmark's ranks waited (ct-mpibench's '# wait:' line, session
+ * 34): the emu100 outputs with the line after their header, as ct-mpibench
+ * writes it; `polled_one` names the output that says polled (NULL: none). */
+static void fixture_waits(char *dir, const char *polled_one)
+{
+    static const char *const names[] = {"alltoall-2x1.csv", "alltoall-2x2.csv", "alltoall-2x4.csv",
+                                        "alltoall-3x1.csv", "alltoall-4x1.csv", "alltoall-4x2.csv",
+                                        "alltoall-4x4.csv", "conflict.csv",     "pingpong.csv"};
+    assert_non_null(mkdtemp(dir));
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char from[512], to[512], line[4096];
+        snprintf(from, sizeof from, "%s%s", EMU, names[i]);
+        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
+        FILE *in = fopen(from, "r"), *out = fopen(to, "w");
+        assert_non_null(in);
+        assert_non_null(out);
+        for (int n = 0; fgets(line, sizeof line, in); n++) {
+            fputs(line, out);
+            if (n == 0 && polled_one && strcmp(names[i], polled_one) == 0)
+                fputs("# wait: polled (MPI_Test, naps from 10 to 500 us): auto: 4 nodes share one "
+                      "machine\n",
+                      out);
+            else if (n == 0)
+                fputs("# wait: busy (MPI_Waitall, MPI_Alltoall): auto: one node per machine, at "
+                      "most 4 ranks on 64 CPUs\n",
+                      out);
+        }
+        fclose(in);
+        fclose(out);
+    }
+}
+
+static void test_calibrate_waits(void **state)
+{
+    (void)state;
+    ct_sigfile sf, plain;
+    /* outputs that do not say: they polled (every ct-mpibench before session 34) */
+    result r = run("calibrate", "--fabric", "emu", "--from", EMU, "--incast", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "waits: not recorded in the 9 outputs");
+    expect_not_in(r.out, "waits ");
+    load_stdout(&r, &plain);
+    done(&r);
+    /* every output busy: said, written into the description, and the same fit */
+    char tmp[] = "/tmp/ct-waits-XXXXXX";
+    fixture_waits(tmp, NULL);
+    r = run("calibrate", "--fabric", "emu", "--from", tmp, "--incast", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "waits: busy in 9 (auto: one node per machine, at most 4 ranks on 64 CPUs) "
+                     "of 9 outputs");
+    expect_not_in(r.err, "WARNING: the ranks waited");
+    expect_in(r.out, "x up to 4 tasks; waits busy)");
+    load_stdout(&r, &sf);
+    assert_true(sf.fabrics[0].alltoall.gamma == plain.fabrics[0].alltoall.gamma);
+    assert_true(sf.fabrics[0].beta == plain.fabrics[0].beta);
+    assert_true(sf.fabrics[0].exchange == plain.fabrics[0].exchange);
+    ct_sigfile_free(&sf);
+    done(&r);
+    fixture_drop(tmp);
+    /* one output polled among busy ones: a signature mixing two waits' costs */
+    char mixed[] = "/tmp/ct-waits-XXXXXX";
+    fixture_waits(mixed, "alltoall-2x1.csv");
+    r = run("calibrate", "--fabric", "emu", "--from", mixed, "--incast", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "WARNING: the ranks waited both ways: busy in 8 (auto: one node per machine, "
+                     "at most 4 ranks on 64 CPUs), polled in 1 (auto: 4 nodes share one machine) "
+                     "of 9 outputs");
+    expect_in(r.err, "calibrate again with --wait polled or --wait busy");
+    expect_in(r.out, "; waits mixed)");
+    done(&r);
+    fixture_drop(mixed);
+    ct_sigfile_free(&plain);
+    /* --wait is for measuring, and takes three words */
+    r = run("calibrate", "--fabric", "emu", "--from", EMU, "--wait", "busy", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--wait with --from");
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--partition", "p", "--wait", "spin", NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--wait 'spin' (accepted: auto, polled, busy)");
+    done(&r);
+}
+
 /* calibrate on two leaf switches (issue 14), refitted from a recorded run
  * (tests/fixtures/calibrate/emu-tree-4to1, 50 Mbit/s trunk): the tree comes
  * from the kept `scontrol show topology`, each leaf's uplink from its
@@ -1612,6 +1695,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_tree_duplex),
         cmocka_unit_test(test_calibrate_tree_times),
         cmocka_unit_test(test_p2p_miss_flagged),
+        cmocka_unit_test(test_calibrate_waits),
         cmocka_unit_test(test_incast_loss_step),
         cmocka_unit_test(test_topology_import),
         cmocka_unit_test(test_report),

@@ -446,6 +446,35 @@ static void test_fit_recovers_recorded_parameters(void **state)
     }
 }
 
+/* ct-mpibench's '# wait:' line (session 34), as calibrate reads it */
+static void test_wait_line(void **state)
+{
+    (void)state;
+    char why[64];
+    assert_int_equal(ct_bench_wait_line("# wait: busy (MPI_Waitall, MPI_Alltoall): auto: one node "
+                                        "per machine, at most 4 ranks on 64 CPUs\n",
+                                        why, sizeof why),
+                     CT_WAIT_BUSY);
+    assert_string_equal(why, "auto: one node per machine, at most 4 ranks on 64 CPUs");
+    assert_int_equal(ct_bench_wait_line("# wait: polled (MPI_Test, naps from 10 to 500 us): "
+                                        "auto: 4 nodes share one machine\r\n",
+                                        why, sizeof why),
+                     CT_WAIT_POLLED);
+    assert_string_equal(why, "auto: 4 nodes share one machine");
+    assert_int_equal(ct_bench_wait_line("# wait: simulated (MPI_Waitall)", why, sizeof why),
+                     CT_WAIT_OTHER);
+    assert_string_equal(why, "");
+    /* not a wait line: nothing said */
+    assert_int_equal(ct_bench_wait_line("# pause m=1024: median 0.002 s", why, sizeof why), -1);
+    assert_int_equal(ct_bench_wait_line("#wait: busy", why, sizeof why), -1);
+    assert_string_equal(why, "");
+    /* cut to fit, non-printable bytes shown as '?' */
+    char small[8];
+    assert_int_equal(ct_bench_wait_line("# wait: busy (x): ab\001cdefghij", small, sizeof small),
+                     CT_WAIT_BUSY);
+    assert_string_equal(small, "ab?cdef");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -460,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_csv_pause_lines),
         cmocka_unit_test(test_refusals_name_the_line),
         cmocka_unit_test(test_fit_recovers_recorded_parameters),
+        cmocka_unit_test(test_wait_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -139,12 +140,103 @@ static void test_plan_measures_the_refill(void **state)
     free(p);
 }
 
+/* --wait (session 34): every step's ct-mpibench gets it, after its mode,
+ * once, with the word given; the flow steps and the refill step too */
+static void test_plan_wait_reaches_every_step(void **state)
+{
+    (void)state;
+    plan *p = new_plan("32K,64K,128K,256K,512K");
+    p->flow_tasks = 7;
+    p->incast_tasks = 5;
+    calib_build_plan(p, 4, 4, "123", 0);
+    assert_true(p->n >= 12);
+    calib_plan_wait(p, "busy");
+    for (int i = 0; i < p->n; i++) {
+        const step *s = &p->steps[i];
+        int bench = -1, n = 0;
+        for (int k = 0; k < s->argc; k++) {
+            if (strcmp(s->argv[k], "ct-mpibench") == 0)
+                bench = k;
+            if (strcmp(s->argv[k], "--wait") == 0) {
+                n++;
+                assert_true(bench >= 0 && k > bench + 1); /* after the benchmark's mode */
+                assert_true(k + 1 < s->argc);
+                assert_string_equal(s->argv[k + 1], "busy");
+            }
+        }
+        if (n != 1)
+            fail_msg("step %s: --wait %d times", s->file, n);
+        assert_null(s->argv[s->argc]);
+    }
+    free(p);
+}
+
+/* the word after --wait in a step's argv, NULL when none */
+static const char *wait_of(const step *s)
+{
+    for (int i = 0; i + 1 < s->argc; i++)
+        if (strcmp(s->argv[i], "--wait") == 0)
+            return s->argv[i + 1];
+    return NULL;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* --wait auto: the ping-pong (2 nodes, the first step) decides for the
+ * rest when it waited polled (a one-node step cannot see that nodes share
+ * its machine); busy leaves each step its own auto; an asked-for wait is
+ * never changed */
+static void test_wait_follows_the_pingpong(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ct-waitplan-XXXXXX", out[64], why[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(out, sizeof out, "%s/pingpong.csv", dir);
+    plan *p = new_plan("32K,64K,128K,256K,512K");
+    calib_build_plan(p, 4, 4, "123", 0);
+    calib_plan_wait(p, "auto");
+    assert_string_equal(p->steps[0].file, "pingpong.csv");
+    write_text(out, "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node\n"
+                    "# wait: busy (MPI_Waitall, MPI_Alltoall): auto: one node per machine, at "
+                    "most 1 rank on 64 CPUs\n");
+    assert_int_equal(calib_wait_follow(p, 0, out, why, sizeof why), 0);
+    for (int i = 0; i < p->n; i++)
+        assert_string_equal(wait_of(&p->steps[i]), "auto");
+    write_text(out, "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node\n"
+                    "# wait: polled (MPI_Test, naps from 10 to 500 us): auto: 2 nodes share one "
+                    "machine\n");
+    assert_int_equal(calib_wait_follow(p, 0, out, why, sizeof why), 1);
+    assert_string_equal(why, "auto: 2 nodes share one machine");
+    assert_string_equal(wait_of(&p->steps[0]), "auto");
+    for (int i = 1; i < p->n; i++)
+        assert_string_equal(wait_of(&p->steps[i]), "polled");
+    free(p);
+    /* asked for busy: a polled line changes nothing */
+    p = new_plan("32K,64K,128K,256K,512K");
+    calib_build_plan(p, 4, 4, "123", 0);
+    calib_plan_wait(p, "busy");
+    assert_int_equal(calib_wait_follow(p, 0, out, why, sizeof why), 0);
+    for (int i = 0; i < p->n; i++)
+        assert_string_equal(wait_of(&p->steps[i]), "busy");
+    free(p);
+    unlink(out);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exchange_sizes),
         cmocka_unit_test(test_plan_measures_the_exchange_at_2x1_only),
         cmocka_unit_test(test_plan_measures_the_refill),
+        cmocka_unit_test(test_plan_wait_reaches_every_step),
+        cmocka_unit_test(test_wait_follows_the_pingpong),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

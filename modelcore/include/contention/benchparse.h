@@ -77,4 +77,14 @@ int ct_bench_parse_file(const char *path, const ct_bench_defaults *def, ct_bench
                         ct_bench_format *fmt, ct_err *err);
 void ct_bench_free(ct_bench_data *d);
 
+/* How a ct-mpibench output's ranks waited (bench/mpi/ct_mpibench.c, session
+ * 34): its line "# wait: busy (...): WHY" or "# wait: polled (...): WHY". */
+enum { CT_WAIT_BUSY, CT_WAIT_POLLED, CT_WAIT_OTHER };
+/* line (NUL-terminated, a trailing newline allowed): -1 when it is not a
+ * wait line, else CT_WAIT_BUSY, CT_WAIT_POLLED or CT_WAIT_OTHER (a wait line
+ * of another kind, e.g. "simulated"), with WHY (the text after "): ", up to
+ * the line's end; "" when absent) in why[whysz], non-printable bytes as
+ * '?', cut to fit. */
+int ct_bench_wait_line(const char *line, char *why, size_t whysz);
+
 #endif
