@@ -44,6 +44,14 @@
  * is fitted and prices every point at its configuration's pause
  * (ct_calib_opts.refill; tried in session 30, not taken:
  * doc/models-alltoall.md).
+ * pause-impute=CAL,P1,P2,P4 (seconds; session 34, a sensitivity check, never the
+ * shipped figures) prices a run that recorded no pause (measured before session
+ * 29) as if calibrate's 2 x 1 calls had paused CAL and each pattern's
+ * repetitions P1, P2 or P4 at 1, 2 or 4 tasks per node (the medians of the
+ * runs that recorded them, scripts/accuracy-report); the bucket is the
+ * ping-pong's burst (those runs have no refill step), or with LACK (s) that
+ * burst less what an exchange lacks of it, r x LACK (ct_refill_fit.lack). A run
+ * that recorded its pauses is priced as without it.
  * Patterns are never fitted on: every pattern row is a held-back prediction
  * of ct_score for that allocation, pattern, size and layout.
  *
@@ -142,9 +150,26 @@ int main(int argc, char **argv)
     double xmax = INFINITY;
     int refill = 2; /* 0 off, 1 the ping-pong's burst, 2 the exchange's where measured */
     int a2a_refill = 0; /* the Alltoall's refill too (session 30, not taken; with refill) */
+    double imp[5] = {-1, -1, -1, -1, -1}; /* pause-impute=CAL,P1,P2,P4[,LACK] (s); -1: none */
     while (argc >= 4) {
         const char *a = argv[argc - 1];
-        if (strncmp(a, "exchange-max=", 13) == 0) {
+        if (strncmp(a, "pause-impute=", 13) == 0) {
+            char *end = (char *)a + 13;
+            for (int k = 0; k < 5; k++) {
+                imp[k] = strtod(end, &end);
+                int last = *end == '\0' && k >= 3;
+                if (!(imp[k] >= (k == 4 ? 0 : 1e-9) && imp[k] < 3600) || (*end != ',' && !last) ||
+                    (k == 4 && !last)) {
+                    fprintf(stderr, "ct-accuracy-eval: '%s' (accepted: pause-impute=CAL,P1,P2,P4 "
+                                    "or CAL,P1,P2,P4,LACK, pauses in seconds, each > 0, LACK >= 0)\n",
+                            a);
+                    return 2;
+                }
+                if (last)
+                    break;
+                end++;
+            }
+        } else if (strncmp(a, "exchange-max=", 13) == 0) {
             char *end;
             xmax = strtod(a + 13, &end);
             if (*end || !(xmax > 0)) {
@@ -169,7 +194,7 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
-                "[refill=off|pingpong] [a2a-refill=on]\n");
+                "[refill=off|pingpong] [a2a-refill=on] [pause-impute=CAL,P1,P2,P4[,LACK]]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -376,6 +401,10 @@ int main(int argc, char **argv)
             ct_p2p_single(&cur, r.alpha, r.beta);
         if (ct_fit_duplex(&cur, a2.a2a, a2.na2a, o.saturated_m, &dx, &err) == 0) {
             have_duplex = 1;
+            if (imp[0] > 0 && !(dx.pause > 0))
+                dx.pause = imp[0]; /* pause-impute: a run that recorded none */
+            else
+                imp[0] = imp[1] = imp[2] = imp[3] = imp[4] = -1; /* it recorded its own */
             f.penalty = CT_DUPLEX_MODEL(dx.delta);
             f.exchange = dx.exchange; /* a step's fixed time (signatures.h) */
             ct_duplex_set_long(&f.penalty, &dx); /* session 28: the long exchange */
@@ -391,8 +420,17 @@ int main(int argc, char **argv)
                                         &err) == 0;
                 ct_bench_free(&rd);
             }
+            double bucket = have_rf ? rf.bucket : r.burst;
+            if (imp[4] >= 0 && !have_rf && r.burst > 0) {
+                /* pause-impute's LACK: the ping-pong's burst less what an
+                 * exchange lacks of it (ct_refill_fit.lack), at the rate
+                 * ct_fit_refill reads it at */
+                double pa, pb;
+                ct_p2p_at(&cur, r.burst, &pa, &pb);
+                bucket = pb > 0 ? fmax(0, r.burst - imp[4] / pb) : r.burst;
+            }
             if (refill) /* session 29: the bucket's refill, as calibrate writes it */
-                ct_duplex_set_bucket(&f, &dx, have_rf ? rf.bucket : r.burst);
+                ct_duplex_set_bucket(&f, &dx, bucket);
             if (!failed[0]) { /* the incast term from the Alltoall's gamma(k), held at k_max */
                 ct_duplex_set_terms(&f.penalty, &r.sig); /* as calibrate --incast */
             }
@@ -465,6 +503,8 @@ int main(int argc, char **argv)
                 break;
             }
         }
+        if (pause < 0 && imp[0] > 0) /* pause-impute: the pause of its tasks per node */
+            pause = tpn == 1 ? imp[1] : tpn == 2 ? imp[2] : tpn == 4 ? imp[3] : -1;
         double pred, bound;
         if (predict_pattern(&f, nodes, tpn, detail, m, pause, layout, &pred, &bound) < 0)
             continue;
