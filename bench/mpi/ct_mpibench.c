@@ -378,7 +378,8 @@ static void choose_wait(int poll_given)
         CPU_ZERO(&mine); /* unknown: counted as no CPU, so polled */
     char *ids = calloc((size_t)nranks, NAME_LEN);
     cpu_set_t *masks = calloc((size_t)nranks, sizeof *masks);
-    if (!ids || !masks)
+    char *node_seen = malloc((size_t)nnodes);
+    if (!ids || !masks || !node_seen)
         die_local("out of memory");
     MPI_Allgather(me, NAME_LEN, MPI_CHAR, ids, NAME_LEN, MPI_CHAR, MPI_COMM_WORLD);
     MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, masks, (int)sizeof mine, MPI_BYTE,
@@ -394,16 +395,14 @@ static void choose_wait(int poll_given)
         cpu_set_t all;
         CPU_ZERO(&all);
         int nr = 0, nn = 0;
+        memset(node_seen, 0, (size_t)nnodes);
         for (int k = r; k < nranks; k++) {
             if (strncmp(id, ids + (size_t)k * NAME_LEN, NAME_LEN) != 0)
                 continue;
             CPU_OR(&all, &all, &masks[k]);
             nr++;
-            int seen = 0; /* another rank of this machine on the same node, earlier */
-            for (int j = r; j < k && !seen; j++)
-                seen = node_of[j] == node_of[k] &&
-                       strncmp(id, ids + (size_t)j * NAME_LEN, NAME_LEN) == 0;
-            nn += !seen;
+            nn += !node_seen[node_of[k]]; /* a node of this machine not counted yet */
+            node_seen[node_of[k]] = 1;
         }
         int nc = CPU_COUNT(&all);
         if (nn > shared)
@@ -415,6 +414,7 @@ static void choose_wait(int poll_given)
     }
     free(ids);
     free(masks);
+    free(node_seen);
     if (shared > 1) {
         wait_mode = WAIT_POLLED;
         snprintf(wait_why, sizeof wait_why, "auto: %d nodes share one machine", shared);
