@@ -109,9 +109,9 @@ typedef struct plan {
  * the rest when it waited polled: a step of one node cannot see that other
  * nodes share its machine (calib_wait_follow). */
 void calib_plan_wait(plan *p, const char *wait);
-/* After step i of an auto plan: when its output (path) says it waited
- * polled, every later step is told --wait polled (returns 1, the reason in
- * why), else 0. */
+/* After step i of an auto plan (calibrate: the ping-pong, its first): when
+ * its output (path) says it waited polled, every later step is told --wait
+ * polled (returns 1, the reason in why), else 0. */
 int calib_wait_follow(plan *p, int i, const char *path, char *why, size_t sz);
 
 /* The tasks per node of the many-flow step (our extension, issue 12): the

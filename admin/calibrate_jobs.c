@@ -742,7 +742,9 @@ int calib_waits(const data *d, char *out, size_t sz)
     const int b = d->nwait[CALIB_WAIT_BUSY], p = d->nwait[CALIB_WAIT_POLLED],
               u = d->nwait[CALIB_WAIT_UNSAID], n = b + p + u;
     if (!b && !p) {
-        snprintf(out, sz, "not recorded in the %d outputs (written by a ct-mpibench that did not say; it polled)",
+        snprintf(out, sz,
+                 "not recorded in the %d outputs (written by a ct-mpibench that did not say; "
+                 "it polled)",
                  n);
         return 0;
     }
@@ -991,7 +993,7 @@ static int run_steps(plan *P, const char *dir, FILE *info)
         fprintf(info, " %.1f s   (elapsed %s, ~%s left)\n", s->took,
                 fmt_dur(now_s() - t0, d1, sizeof d1), fmt_dur(left, d2, sizeof d2));
         char why[128];
-        if (i == 0 && calib_wait_follow(P, i, outp, why, sizeof why))
+        if (s->kind == ST_PINGPONG && calib_wait_follow(P, i, outp, why, sizeof why))
             fprintf(info, "calibrate: the ping-pong waited polled (%s): every step waits so\n",
                     why);
         fflush(info);
