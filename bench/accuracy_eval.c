@@ -156,10 +156,11 @@ int main(int argc, char **argv)
         if (strncmp(a, "pause-impute=", 13) == 0) {
             char *end = (char *)a + 13;
             for (int k = 0; k < 5; k++) {
-                imp[k] = strtod(end, &end);
+                char *from = end;
+                imp[k] = strtod(from, &end);
                 int last = *end == '\0' && k >= 3;
-                if (!(imp[k] >= (k == 4 ? 0 : 1e-9) && imp[k] < 3600) || (*end != ',' && !last) ||
-                    (k == 4 && !last)) {
+                if (end == from || !(imp[k] >= (k == 4 ? 0 : 1e-9) && imp[k] < 3600) ||
+                    (*end != ',' && !last) || (k == 4 && !last)) {
                     fprintf(stderr, "ct-accuracy-eval: '%s' (accepted: pause-impute=CAL,P1,P2,P4 "
                                     "or CAL,P1,P2,P4,LACK, pauses in seconds, each > 0, LACK >= 0)\n",
                             a);
