@@ -589,6 +589,8 @@ static void run_pingpong(const double *sizes, int nsizes)
 /* ---- Alltoall sweep (papers 000/002 §V: average of repetitions, barrier before each) ---- */
 static void run_alltoall(const double *sizes, int nsizes)
 {
+    /* MPI_Alltoall when asked (--blocking) or waiting busy, else MPI_Ialltoall polled */
+    const int whole = blocking || wait_mode == WAIT_BUSY;
     print_header(0);
     for (int i = 0; i < nsizes; i++) {
         int m = (int)sizes[i];
@@ -598,7 +600,7 @@ static void run_alltoall(const double *sizes, int nsizes)
             barrier();
             idle();
             double p0 = pause_clock(), t0 = MPI_Wtime();
-            if (!blocking && wait_mode != WAIT_BUSY) {
+            if (!whole) {
                 MPI_Request r;
                 MPI_Ialltoall(sb, m, MPI_CHAR, rb, m, MPI_CHAR, MPI_COMM_WORLD, &r);
                 wait_all(1, &r);
@@ -613,7 +615,7 @@ static void run_alltoall(const double *sizes, int nsizes)
         pause_report(sizes[i]);
         char detail[64];
         snprintf(detail, sizeof detail, "%s layout, %s", layout_name(),
-                 blocking || wait_mode == WAIT_BUSY ? "MPI_Alltoall" : "MPI_Ialltoall polled");
+                 whole ? "MPI_Alltoall" : "MPI_Ialltoall polled");
         emit("alltoall", nranks, sizes[i], tm.sum / tm.n, tm.mn, nnodes, max_tasks_per_node(), tm.n,
              detail);
         free(sb);
