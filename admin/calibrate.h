@@ -165,6 +165,9 @@ typedef struct data {
     ct_conflict_sample *upl; /* uplink.csv: the cross-leaf schemes */
     size_t nupl;
     ct_bench_data refill; /* refill-2x1.csv: the 2 x 1 exchange after an idle (session 29) */
+    /* refill-p2p-2x1.csv: the same exchange posted as the patterns post it
+     * (MPI_Irecv and MPI_Isend, one wait; session 36) */
+    ct_bench_data refill_p2p;
     /* how the outputs' ranks waited (ct-mpibench's '# wait:' line, session
      * 34): CALIB_WAIT_BUSY, _POLLED, _UNSAID (outputs from before it) */
     int nwait[3];
@@ -230,6 +233,11 @@ typedef struct calib_fit {
      * burst stands for it, refill_err says why */
     ct_refill_fit rf;
     int have_refill;
+    int refill_p2p; /* rf is the posted exchange's (refill-p2p-2x1.csv), not the Alltoall's */
+    /* the Alltoall's refill step's reading where the posted one is used
+     * (reported beside it); have_refill_a2a 0: not measured or not read */
+    ct_refill_fit rf_a2a;
+    int have_refill_a2a;
     char refill_err[CT_ERR_MAX];
     char duplex_err[CT_ERR_MAX];
     /* on several leaves: the Alltoall samples the signature is fitted on,

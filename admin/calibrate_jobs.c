@@ -240,6 +240,27 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
      * doc/accuracy-notes.md "Session 29"). Optional: without it the
      * ping-pong's burst stands for the bucket. */
     if (N >= 2) {
+        /* the same exchange after the same idle, posted as the patterns post
+         * theirs (ct-mpibench alltoall --p2p: MPI_Irecv and MPI_Isend, one
+         * wait; session 36): the bucket a pattern's step gets. Timed by
+         * calibrate's polled wait the Alltoall got 0.22-0.77 ms less of it
+         * after the same idle (doc/accuracy-notes.md, "Session 35") */
+        s = new_step(p, ST_REFILL, 2, 1, "refill-p2p-2x1.csv");
+        srun_prefix(p, s, jobid);
+        arg(s, "alltoall");
+        arg(s, "--p2p");
+        arg(s, "--sizes");
+        arg(s, "256K,512K,1M");
+        arg(s, "--reps");
+        arg(s, "%d", p->reps);
+        arg(s, "--idle");
+        arg(s, "%g", CALIB_REFILL_IDLE);
+        s->optional = 1;
+        s->work = (262144.0 + 524288.0 + 1048576.0) * (p->reps + 1);
+        s->idle = CALIB_REFILL_IDLE * 3 * (p->reps + 1);
+        snprintf(s->label, sizeof s->label,
+                 "Isend/Irecv exchange, 2 nodes x 1 task, after %.0f ms idle, 3 sizes",
+                 1e3 * CALIB_REFILL_IDLE);
         s = new_step(p, ST_REFILL, 2, 1, "refill-2x1.csv");
         srun_prefix(p, s, jobid);
         arg(s, "alltoall");
@@ -799,6 +820,11 @@ static int load_output(const char *path, data *d)
         int rc = ct_intra_from_pattern(path, buf, len, &d->intra_bw, &err);
         free(buf);
         if (rc < 0)
+            return admin_fail(CMD, "%s", err.msg);
+        return ADMIN_OK;
+    }
+    if (strncmp(base, "refill-p2p", 10) == 0) { /* the same, posted as patterns (session 36) */
+        if (ct_bench_parse_file(path, NULL, &d->refill_p2p, NULL, &err) < 0)
             return admin_fail(CMD, "%s", err.msg);
         return ADMIN_OK;
     }

@@ -464,13 +464,30 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
             f->have_duplex = 1;
         else
             snprintf(f->duplex_err, sizeof f->duplex_err, "%s", err.msg);
-        /* the bucket an exchange gets after a full refill (session 29) */
+        /* the bucket an exchange gets after a full refill (session 29):
+         * the posted exchange's where measured (the patterns' primitive,
+         * session 36), else the Alltoall's; both read, one written */
         if (f->have_duplex && f->res.burst > 0 && d->refill.na2a > 0 &&
             ct_fit_refill(&cur, d->bench.a2a, d->bench.na2a, d->refill.a2a, d->refill.na2a,
-                          f->res.burst, &f->rf, &err) == 0)
-            f->have_refill = 1;
+                          f->res.burst, &f->rf_a2a, &err) == 0)
+            f->have_refill_a2a = 1;
         else if (d->refill.na2a > 0)
             snprintf(f->refill_err, sizeof f->refill_err, "%s", err.msg);
+        ct_refill_fit rp;
+        if (f->have_duplex && f->res.burst > 0 && d->refill_p2p.na2a > 0) {
+            if (ct_fit_refill(&cur, d->bench.a2a, d->bench.na2a, d->refill_p2p.a2a,
+                              d->refill_p2p.na2a, f->res.burst, &rp, &err) == 0) {
+                f->rf = rp;
+                f->have_refill = f->refill_p2p = 1;
+            } else {
+                snprintf(f->refill_err, sizeof f->refill_err, "posted exchange: %.400s", err.msg);
+            }
+        }
+        if (!f->have_refill && f->have_refill_a2a) {
+            f->rf = f->rf_a2a;
+            f->have_refill = 1;
+            f->have_refill_a2a = 0; /* it is rf: not reported twice */
+        }
     }
     if (f->res.nheld == 0)
         fprintf(stderr, "contention-admin calibrate: warning: no held-back samples: the "
@@ -494,9 +511,9 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                  "message lasts T alone is priced with delta + %.3f (1 - T(%.0f KiB)/T))",
                  f->dx.long_delta, f->dx.long_from / 1024, f->dx.nlong, f->dx.nlong > 1 ? "s" : "",
                  f->dx.long_hi, f->dx.long_delta, f->dx.long_from / 1024);
-    char rx[800] = ""; /* the bucket's refill (session 29), where the 2 x 1 pauses were recorded */
+    char rx[1100] = ""; /* the bucket's refill (session 29), where the 2 x 1 pauses were recorded */
     if (f->have_duplex && f->dx.pause > 0 && f->res.burst > 0) {
-        char b1[32], b2[32], b3[32], b4[32], b5[32], t1[32], t2[32], t3[32], how[440];
+        char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], t1[32], t2[32], t3[32], how[740];
         if (f->have_refill) { /* written (session 31; doc/accuracy-notes.md) */
             /* what the exchange lacks of the ping-pong's burst, as a time
              * (ct_refill_fit.lack: the wait of calibrate's polled calls) */
@@ -507,14 +524,24 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                          "which calibrate's polled calls lose waiting",
                          admin_fmt_bytes(f->res.burst - f->rf.bucket, b5, sizeof b5),
                          admin_fmt_time(f->rf.lack, t3, sizeof t3));
+            /* the Alltoall's reading beside the posted exchange's (session 36) */
+            char other[200] = "";
+            if (f->refill_p2p && f->have_refill_a2a)
+                snprintf(other, sizeof other, "; the 2x1 Alltoall after the same idle got %s",
+                         admin_fmt_bytes(f->rf_a2a.bucket, b6, sizeof b6));
+            else if (f->refill_p2p && f->refill_err[0])
+                snprintf(other, sizeof other, "; the 2x1 Alltoall's refill step: %.150s",
+                         f->refill_err);
             snprintf(how, sizeof how,
-                     "as a 2x1 exchange got it after %s idle (weighted mean of %zu sizes, %s to "
-                     "%s%s; the ping-pong's burst %s%s)",
+                     "as a 2x1 %s got it after %s idle (weighted mean of %zu sizes, %s to "
+                     "%s%s; the ping-pong's burst %s%s%s)",
+                     f->refill_p2p ? "exchange posted as the patterns post theirs (Isend/Irecv)"
+                                   : "Alltoall",
                      admin_fmt_time(f->rf.idle, t2, sizeof t2), f->rf.nused,
                      admin_fmt_bytes(f->rf.lo, b2, sizeof b2),
                      admin_fmt_bytes(f->rf.hi, b3, sizeof b3),
                      f->rf.raw != f->rf.bucket ? ", clamped to the burst" : "",
-                     admin_fmt_bytes(f->res.burst, b4, sizeof b4), lack);
+                     admin_fmt_bytes(f->res.burst, b4, sizeof b4), lack, other);
         } else
             snprintf(how, sizeof how, "the ping-pong's burst%s%.160s",
                      f->refill_err[0] ? "; refill step: " : "", f->refill_err);
@@ -650,6 +677,7 @@ int cmd_calibrate(int argc, char **argv)
     free(f.a2a_kept);
     ct_bench_free(&r.d.bench);
     ct_bench_free(&r.d.refill);
+    ct_bench_free(&r.d.refill_p2p);
     free(r.d.conf);
     free(r.d.upl);
     if (fab.topology) {

@@ -36,7 +36,11 @@
  * ct_fabric.bucket); by default the bucket is the one the 2 x 1 exchange
  * got after an idle where calibrate measured that (raw/refill-2x1.csv,
  * ct_fit_refill; session 31, as calibrate writes it), else the ping-pong's
- * burst; refill=pingpong prices with the ping-pong's burst everywhere (the
+ * burst; since session 36 calibrate measures that exchange also posted as the
+ * patterns post theirs (raw/refill-p2p-2x1.csv, MPI_Irecv and MPI_Isend, one
+ * wait) and writes its bucket: the default takes it where measured, and
+ * refill=a2a takes the Alltoall's step instead (the procedure before session 36);
+ * refill=pingpong prices with the ping-pong's burst everywhere (the
  * model of sessions 29-30); each pattern row is scored with the pause measured before its
  * repetitions ("TAG pause: pause m=M: median P s" in patterns.txt, after the
  * row's own lines of the same srun). a2a-refill=on also takes each Alltoall
@@ -148,7 +152,9 @@ int main(int argc, char **argv)
      * ping-pong's largest size (session 28: 524288 gives session 27's fit
      * on a run measured since) */
     double xmax = INFINITY;
-    int refill = 2; /* 0 off, 1 the ping-pong's burst, 2 the exchange's where measured */
+    /* 0 off, 1 the ping-pong's burst, 2 the exchange's where measured (the
+     * posted one's first, session 36), 3 the Alltoall exchange's only */
+    int refill = 2;
     int a2a_refill = 0; /* the Alltoall's refill too (session 30, not taken; with refill) */
     double imp[5] = {-1, -1, -1, -1, -1}; /* pause-impute=CAL,P1,P2,P4[,LACK] (s); -1: none */
     while (argc >= 4) {
@@ -182,6 +188,8 @@ int main(int argc, char **argv)
             refill = 0;
         } else if (strcmp(a, "refill=pingpong") == 0) {
             refill = 1;
+        } else if (strcmp(a, "refill=a2a") == 0) {
+            refill = 3;
         } else if (strcmp(a, "a2a-refill=on") == 0) {
             a2a_refill = 1;
         } else {
@@ -195,7 +203,7 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
-                "[refill=off|pingpong] [a2a-refill=on] [pause-impute=CAL,P1,P2,P4[,LACK]]\n");
+                "[refill=off|pingpong|a2a] [a2a-refill=on] [pause-impute=CAL,P1,P2,P4[,LACK]]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -384,7 +392,7 @@ int main(int argc, char **argv)
     ct_duplex_fit dx;
     int have_duplex = 0;
     ct_refill_fit rf; /* session 29: the bucket an exchange gets after a full refill */
-    int have_rf = 0;
+    int have_rf = 0, rf_p2p = 0; /* rf_p2p: rf read off the posted exchange (session 36) */
     char dxmsg[CT_ERR_MAX] = "";
     if (wire) {
         /* the network floor: line rate, no latency, fair share, no coupling */
@@ -411,8 +419,11 @@ int main(int argc, char **argv)
             ct_duplex_set_long(&f.penalty, &dx); /* session 28: the long exchange */
             char rpath[4096]; /* what the 2 x 1 exchange got after a full refill, where
                                * calibrate measured it (session 31) */
-            snprintf(rpath, sizeof rpath, "%s/raw/refill-2x1.csv", dir);
-            if (refill == 2 && dx.pause > 0 && r.burst > 0 && access(rpath, R_OK) == 0) {
+            snprintf(rpath, sizeof rpath, "%s/raw/refill-p2p-2x1.csv", dir);
+            rf_p2p = refill == 2 && access(rpath, R_OK) == 0; /* session 36 */
+            if (!rf_p2p)
+                snprintf(rpath, sizeof rpath, "%s/raw/refill-2x1.csv", dir);
+            if (refill >= 2 && dx.pause > 0 && r.burst > 0 && access(rpath, R_OK) == 0) {
                 ct_bench_data rd;
                 memset(&rd, 0, sizeof rd);
                 if (ct_bench_parse_file(rpath, NULL, &rd, NULL, &err) < 0)
@@ -583,12 +594,15 @@ int main(int argc, char **argv)
                  ", long exchange %.3f beyond %.0f KiB (%zu 2x1 points, t / T_alone - 1 up to "
                  "%.3f)",
                  dx.long_delta, dx.long_from / 1024, dx.nlong, dx.long_hi);
-    char rx[320] = ""; /* session 29: printed where the run recorded its pauses */
+    char rx[400] = ""; /* session 29: printed where the run recorded its pauses */
     if (have_duplex && f.bucket > 0)
         snprintf(rx, sizeof rx,
                  ", bucket refill: %.0f KiB refilled in %.2f ms (the 2x1 calls' median pause)%s",
                  f.bucket / 1024, f.bucket_pause * 1e3,
-                 have_rf ? " as a 2x1 exchange gets it after an idle" : "");
+                 !have_rf  ? ""
+                 : rf_p2p ? " as a 2x1 exchange posted as the patterns' (Isend/Irecv) gets it "
+                            "after an idle"
+                          : " as a 2x1 exchange gets it after an idle");
     if (have_rf) {
         /* what the exchange lacks of the burst, as a time (ct_refill_fit.lack:
          * the wait of the benchmark's polled calls, session 32) */

@@ -10,6 +10,9 @@
  *         --idle S (alltoall, pattern: every rank sleeps S seconds after the barrier
  *         before each repetition, so a token bucket refills: 0)
  *         --no-header --blocking (alltoall: MPI_Alltoall instead of a polled MPI_Ialltoall)
+ *         --p2p (alltoall: every peer's MPI_Irecv and MPI_Isend posted at once and
+ *         one wait, as the patterns exchange, instead of MPI_Ialltoall; the
+ *         refill step of calibrate, session 36)
  *
  * Output (rank 0, stdout), one CSV line per measurement, each after a
  * '# ...' comment line saying how many repetitions it averages and a
@@ -81,6 +84,7 @@ static double max_time = 20.0;
 static double idle_s = 0; /* --idle: a sleep before each repetition (the links' pause) */
 static int header = 1;
 static int blocking = 0;
+static int p2p = 0; /* --p2p: the Alltoall as the patterns' posted exchanges */
 enum { WAIT_AUTO, WAIT_POLLED, WAIT_BUSY };
 static int wait_mode = WAIT_AUTO; /* --wait; choose_wait() settles auto */
 static char wait_why[160];        /* why, for the '# wait:' line */
@@ -589,8 +593,13 @@ static void run_pingpong(const double *sizes, int nsizes)
 /* ---- Alltoall sweep (papers 000/002 §V: average of repetitions, barrier before each) ---- */
 static void run_alltoall(const double *sizes, int nsizes)
 {
-    /* MPI_Alltoall when asked (--blocking) or waiting busy, else MPI_Ialltoall polled */
-    const int whole = blocking || wait_mode == WAIT_BUSY;
+    /* MPI_Alltoall when asked (--blocking) or waiting busy, else MPI_Ialltoall
+     * polled; --p2p: MPI_Irecv and MPI_Isend to every other rank, one wait
+     * (wait_all: polled or busy), the primitive of run_pattern */
+    const int whole = !p2p && (blocking || wait_mode == WAIT_BUSY);
+    MPI_Request *pr = NULL;
+    if (p2p && !(pr = malloc(2 * (size_t)nranks * sizeof *pr)))
+        die_local("out of memory for the requests");
     print_header(0);
     for (int i = 0; i < nsizes; i++) {
         int m = (int)sizes[i];
@@ -600,7 +609,21 @@ static void run_alltoall(const double *sizes, int nsizes)
             barrier();
             idle();
             double p0 = pause_clock(), t0 = MPI_Wtime();
-            if (!whole) {
+            if (p2p) {
+                int q = 0;
+                for (int k = 1; k < nranks; k++) {
+                    int from = (rank - k + nranks) % nranks;
+                    MPI_Irecv(rb + (size_t)from * (size_t)m, m, MPI_CHAR, from, 5, MPI_COMM_WORLD,
+                              &pr[q++]);
+                }
+                for (int k = 1; k < nranks; k++) {
+                    int to = (rank + k) % nranks;
+                    MPI_Isend(sb + (size_t)to * (size_t)m, m, MPI_CHAR, to, 5, MPI_COMM_WORLD,
+                              &pr[q++]);
+                }
+                memcpy(rb + (size_t)rank * (size_t)m, sb + (size_t)rank * (size_t)m, (size_t)m);
+                wait_all(q, pr);
+            } else if (!whole) {
                 MPI_Request r;
                 MPI_Ialltoall(sb, m, MPI_CHAR, rb, m, MPI_CHAR, MPI_COMM_WORLD, &r);
                 wait_all(1, &r);
@@ -615,12 +638,15 @@ static void run_alltoall(const double *sizes, int nsizes)
         pause_report(sizes[i]);
         char detail[64];
         snprintf(detail, sizeof detail, "%s layout, %s", layout_name(),
-                 whole ? "MPI_Alltoall" : "MPI_Ialltoall polled");
+                 p2p     ? (wait_mode == WAIT_BUSY ? "Isend/Irecv, MPI_Waitall" : "Isend/Irecv polled")
+                 : whole ? "MPI_Alltoall"
+                         : "MPI_Ialltoall polled");
         emit("alltoall", nranks, sizes[i], tm.sum / tm.n, tm.mn, nnodes, max_tasks_per_node(), tm.n,
              detail);
         free(sb);
         free(rb);
     }
+    free(pr);
 }
 
 /* ---- conflict schemes (paper 001 §IV-B: time at the sender, penalty = T_i / T_ref) ---- */
@@ -972,7 +998,7 @@ static void usage(void)
         "--size M | pattern --pattern ring|halves|halo2d|halo3d --size M [--phased] "
         "[--last-dim-first] [--host-clock] [--reps R] [--warmup W] "
         "[--max-time S] [--wait auto|polled|busy] [--poll-us U] [--idle S] [--no-header] "
-        "[--blocking]");
+        "[--blocking] [--p2p]");
 }
 
 int main(int argc, char **argv)
@@ -1025,6 +1051,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--blocking") == 0) {
             blocking = 1;
             takes = 0;
+        } else if (strcmp(a, "--p2p") == 0) {
+            p2p = 1;
+            takes = 0;
         } else if (strcmp(a, "--phased") == 0) {
             phased = 1;
             takes = 0;
@@ -1053,6 +1082,9 @@ int main(int argc, char **argv)
         wait_mode = WAIT_BUSY;
     else if (wait_given)
         die("--wait '%.40s' (accepted: auto, polled, busy)", wait_given);
+    if (p2p && (blocking || strcmp(mode, "alltoall") != 0))
+        die("--p2p with %s (accepted: alltoall --p2p, without --blocking)",
+            blocking ? "--blocking" : mode);
     if (poll_given && wait_mode == WAIT_BUSY)
         die("--poll-us with --wait busy (accepted: --poll-us alone, or with --wait polled)");
     if (poll_given)
