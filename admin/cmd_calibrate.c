@@ -536,7 +536,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                      "as a 2x1 %s got it after %s idle (weighted mean of %zu sizes, %s to "
                      "%s%s; the ping-pong's burst %s%s%s)",
                      f->refill_p2p ? "exchange posted as the patterns post theirs (Isend/Irecv)"
-                                   : "Alltoall",
+                                   : "exchange",
                      admin_fmt_time(f->rf.idle, t2, sizeof t2), f->rf.nused,
                      admin_fmt_bytes(f->rf.lo, b2, sizeof b2),
                      admin_fmt_bytes(f->rf.hi, b3, sizeof b3),

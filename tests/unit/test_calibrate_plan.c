@@ -137,6 +137,29 @@ static void test_plan_measures_the_refill(void **state)
     assert_true(r->idle == 0.1 * 3 * (p->reps + 1));
     assert_string_equal(r->label,
                         "Alltoall, 2 nodes x 1 task, after 100 ms idle (the bucket's refill), 3 sizes");
+    /* session 36: the same exchange after the same idle, posted as the
+     * patterns post theirs (alltoall --p2p), into its own file, just before */
+    const step *q = find(p, "refill-p2p-2x1.csv");
+    assert_non_null(q);
+    assert_true(q + 1 == r);
+    assert_int_equal(q->kind, ST_REFILL);
+    assert_int_equal(q->nodes, 2);
+    assert_int_equal(q->tpn, 1);
+    assert_true(q->optional);
+    assert_string_equal(sizes_of(q), "256K,512K,1M");
+    int posted = 0;
+    idle = 0;
+    for (int i = 0; i < q->argc; i++) {
+        posted += strcmp(q->argv[i], "--p2p") == 0;
+        idle |= i + 1 < q->argc && strcmp(q->argv[i], "--idle") == 0 &&
+                strcmp(q->argv[i + 1], "0.1") == 0;
+    }
+    for (int i = 0; i < r->argc; i++)
+        assert_true(strcmp(r->argv[i], "--p2p") != 0);
+    assert_int_equal(posted, 1);
+    assert_int_equal(idle, 1);
+    assert_true(q->idle == r->idle && q->work == r->work);
+    assert_string_equal(q->label, "Isend/Irecv exchange, 2 nodes x 1 task, after 100 ms idle, 3 sizes");
     free(p);
 }
 
