@@ -98,6 +98,39 @@ static void srun_prefix(const plan *p, step *s, const char *jobid)
     arg(s, "%s", p->bench);
 }
 
+/* The bucket's refill step (session 29): the 2 x 1 exchange after an idle of
+ * CALIB_REFILL_IDLE before each call, at 256 KiB, 512 KiB and 1 MiB, as an
+ * MPI_Ialltoall into refill-2x1.csv or, posted (session 36), as the patterns
+ * post theirs (ct-mpibench alltoall --p2p: MPI_Irecv and MPI_Isend, one wait)
+ * into refill-p2p-2x1.csv: the bucket a pattern's step gets. Timed by
+ * calibrate's polled wait the Alltoall got 0.22-0.77 ms less of it after the
+ * same idle (doc/accuracy-notes.md, "Session 35"). Optional. */
+static void refill_step(plan *p, int posted, const char *jobid)
+{
+    step *s = new_step(p, ST_REFILL, 2, 1, posted ? "refill-p2p-2x1.csv" : "refill-2x1.csv");
+    srun_prefix(p, s, jobid);
+    arg(s, "alltoall");
+    if (posted)
+        arg(s, "--p2p");
+    arg(s, "--sizes");
+    arg(s, "256K,512K,1M");
+    arg(s, "--reps");
+    arg(s, "%d", p->reps);
+    arg(s, "--idle");
+    arg(s, "%g", CALIB_REFILL_IDLE);
+    s->optional = 1;
+    s->work = (262144.0 + 524288.0 + 1048576.0) * (p->reps + 1);
+    s->idle = CALIB_REFILL_IDLE * 3 * (p->reps + 1);
+    if (posted)
+        snprintf(s->label, sizeof s->label,
+                 "Isend/Irecv exchange, 2 nodes x 1 task, after %.0f ms idle, 3 sizes",
+                 1e3 * CALIB_REFILL_IDLE);
+    else
+        snprintf(s->label, sizeof s->label,
+                 "Alltoall, 2 nodes x 1 task, after %.0f ms idle (the bucket's refill), 3 sizes",
+                 1e3 * CALIB_REFILL_IDLE);
+}
+
 /* One Alltoall step of `nodes` x t tasks over the plan's sizes (msum: their
  * sum) and `extra` (NULL or a --sizes tail such as "1M,2M", whose sum is
  * already in msum) into alltoall-NxT.csv; the caller labels it. */
@@ -240,42 +273,8 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
      * doc/accuracy-notes.md "Session 29"). Optional: without it the
      * ping-pong's burst stands for the bucket. */
     if (N >= 2) {
-        /* the same exchange after the same idle, posted as the patterns post
-         * theirs (ct-mpibench alltoall --p2p: MPI_Irecv and MPI_Isend, one
-         * wait; session 36): the bucket a pattern's step gets. Timed by
-         * calibrate's polled wait the Alltoall got 0.22-0.77 ms less of it
-         * after the same idle (doc/accuracy-notes.md, "Session 35") */
-        s = new_step(p, ST_REFILL, 2, 1, "refill-p2p-2x1.csv");
-        srun_prefix(p, s, jobid);
-        arg(s, "alltoall");
-        arg(s, "--p2p");
-        arg(s, "--sizes");
-        arg(s, "256K,512K,1M");
-        arg(s, "--reps");
-        arg(s, "%d", p->reps);
-        arg(s, "--idle");
-        arg(s, "%g", CALIB_REFILL_IDLE);
-        s->optional = 1;
-        s->work = (262144.0 + 524288.0 + 1048576.0) * (p->reps + 1);
-        s->idle = CALIB_REFILL_IDLE * 3 * (p->reps + 1);
-        snprintf(s->label, sizeof s->label,
-                 "Isend/Irecv exchange, 2 nodes x 1 task, after %.0f ms idle, 3 sizes",
-                 1e3 * CALIB_REFILL_IDLE);
-        s = new_step(p, ST_REFILL, 2, 1, "refill-2x1.csv");
-        srun_prefix(p, s, jobid);
-        arg(s, "alltoall");
-        arg(s, "--sizes");
-        arg(s, "256K,512K,1M");
-        arg(s, "--reps");
-        arg(s, "%d", p->reps);
-        arg(s, "--idle");
-        arg(s, "%g", CALIB_REFILL_IDLE);
-        s->optional = 1;
-        s->work = (262144.0 + 524288.0 + 1048576.0) * (p->reps + 1);
-        s->idle = CALIB_REFILL_IDLE * 3 * (p->reps + 1);
-        snprintf(s->label, sizeof s->label,
-                 "Alltoall, 2 nodes x 1 task, after %.0f ms idle (the bucket's refill), 3 sizes",
-                 1e3 * CALIB_REFILL_IDLE);
+        refill_step(p, 1, jobid);
+        refill_step(p, 0, jobid);
     }
 
     /* the many-flow step (calib_flow_tasks): 2 nodes, incast degree 1 */

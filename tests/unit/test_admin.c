@@ -1481,6 +1481,30 @@ static void test_calibrate_tree_times(void **state)
     fixture_drop(hd);
 }
 
+/* calibrate --fabric emu --incast --from DIR (all of FX but WITHOUT, when
+ * given): its report holds REPORT; the bucket written (and its pause) */
+static double calibrate_bucket(const char *fx, const char *without, const char *report,
+                               double *pause)
+{
+    char tmp[] = "/tmp/ct-bucket-XXXXXX";
+    if (without)
+        fixture_but(tmp, fx, without);
+    result r = run("calibrate", "--fabric", "emu", "--incast", "--from", without ? tmp : fx,
+                   NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, report);
+    ct_sigfile sf;
+    load_stdout(&r, &sf);
+    double bucket = sf.fabrics[0].bucket;
+    if (pause)
+        *pause = sf.fabrics[0].bucket_pause;
+    ct_sigfile_free(&sf);
+    done(&r);
+    if (without)
+        fixture_drop(tmp);
+    return bucket;
+}
+
 /* The bucket's refill (session 31): where calibrate measured the 2 x 1
  * exchange after a 100 ms idle (the refill step, raw/refill-2x1.csv), it
  * writes the bucket that exchange got (ct_fit_refill: 102.5 KiB on
@@ -1491,37 +1515,27 @@ static void test_calibrate_bucket_exchange(void **state)
 {
     (void)state;
     const char *fx = CT_FIXTURES "/calibrate/emu170-5n-bucket-s30b";
-    result r = run("calibrate", "--fabric", "emu", "--incast", "--from", fx, NULL);
-    expect_status(&r, 0);
     /* what the exchange lacks, as a time at the sustained rate: (161274 -
      * 104953) B at 20.29 MB/s, the wait of calibrate's polled calls (about
      * 2.5 ms, doc/accuracy-runs/wait-s32) */
-    expect_in(r.err, "bucket refill: bucket_bytes = 102.5 KiB (as a 2x1 exchange got it after "
-                     "103.1 ms idle (weighted mean of 3 sizes, 42.31 KiB to 103.3 KiB; the "
-                     "ping-pong's burst 157.5 KiB: the exchange lacks 55 KiB, the refill of "
-                     "2.776 ms at the sustained rate, which calibrate's polled calls lose "
-                     "waiting)) refilled in bucket_pause_us = 2815");
-    ct_sigfile sf;
-    load_stdout(&r, &sf);
-    const ct_fabric *f = &sf.fabrics[0];
-    close_rel(f->bucket, 104953.1695, 1e-6, "the exchange's bucket");
-    close_rel(f->bucket_pause, 2814.64e-6, 1e-9, "the 2x1 calls' median pause");
-    double exch = f->bucket;
-    ct_sigfile_free(&sf);
-    done(&r);
+    double pause;
+    double exch = calibrate_bucket(
+        fx, NULL,
+        "bucket refill: bucket_bytes = 102.5 KiB (as a 2x1 exchange got it after "
+        "103.1 ms idle (weighted mean of 3 sizes, 42.31 KiB to 103.3 KiB; the "
+        "ping-pong's burst 157.5 KiB: the exchange lacks 55 KiB, the refill of "
+        "2.776 ms at the sustained rate, which calibrate's polled calls lose "
+        "waiting)) refilled in bucket_pause_us = 2815",
+        &pause);
+    close_rel(exch, 104953.1695, 1e-6, "the exchange's bucket");
+    close_rel(pause, 2814.64e-6, 1e-9, "the 2x1 calls' median pause");
     /* the same outputs without the refill step: the ping-pong's burst */
-    char tmp[] = "/tmp/ct-bucket-XXXXXX";
-    fixture_but(tmp, fx, "refill-2x1.csv");
-    r = run("calibrate", "--fabric", "emu", "--incast", "--from", tmp, NULL);
-    expect_status(&r, 0);
-    expect_in(r.err, "bucket refill: bucket_bytes = 157.5 KiB (the ping-pong's burst) refilled "
-                     "in bucket_pause_us = 2815");
-    load_stdout(&r, &sf);
-    close_rel(sf.fabrics[0].bucket, 161273.7823, 1e-6, "the ping-pong's burst");
-    assert_true(exch < 0.7 * sf.fabrics[0].bucket);
-    ct_sigfile_free(&sf);
-    done(&r);
-    fixture_drop(tmp);
+    double burst = calibrate_bucket(fx, "refill-2x1.csv",
+                                    "bucket refill: bucket_bytes = 157.5 KiB (the ping-pong's "
+                                    "burst) refilled in bucket_pause_us = 2815",
+                                    NULL);
+    close_rel(burst, 161273.7823, 1e-6, "the ping-pong's burst");
+    assert_true(exch < 0.7 * burst);
 }
 
 /* The bucket a posted exchange gets (session 36): calibrate measures its
@@ -1537,37 +1551,27 @@ static void test_calibrate_bucket_posted(void **state)
 {
     (void)state;
     const char *fx = CT_FIXTURES "/calibrate/emu150-5n-posted-s36";
-    result r = run("calibrate", "--fabric", "emu", "--incast", "--from", fx, NULL);
-    expect_status(&r, 0);
-    expect_in(r.err, "bucket refill: bucket_bytes = 187.8 KiB (as a 2x1 exchange posted as the "
-                     "patterns post theirs (Isend/Irecv) got it after 103 ms idle (weighted mean "
-                     "of 3 sizes, 181.4 KiB to 192.1 KiB; the ping-pong's burst 228.9 KiB: the "
-                     "exchange lacks 41.04 KiB, the refill of 2.362 ms at the sustained rate, "
-                     "which calibrate's polled calls lose waiting; the 2x1 Alltoall after the "
-                     "same idle got 176.6 KiB)) refilled in bucket_pause_us = 1808");
-    ct_sigfile sf;
-    load_stdout(&r, &sf);
-    close_rel(sf.fabrics[0].bucket, 192338.3513, 1e-6, "the posted exchange's bucket");
-    double posted = sf.fabrics[0].bucket;
-    ct_sigfile_free(&sf);
-    done(&r);
+    double posted = calibrate_bucket(
+        fx, NULL,
+        "bucket refill: bucket_bytes = 187.8 KiB (as a 2x1 exchange posted as the "
+        "patterns post theirs (Isend/Irecv) got it after 103 ms idle (weighted mean "
+        "of 3 sizes, 181.4 KiB to 192.1 KiB; the ping-pong's burst 228.9 KiB: the "
+        "exchange lacks 41.04 KiB, the refill of 2.362 ms at the sustained rate, "
+        "which calibrate's polled calls lose waiting; the 2x1 Alltoall after the "
+        "same idle got 176.6 KiB)) refilled in bucket_pause_us = 1808",
+        NULL);
+    close_rel(posted, 192338.3513, 1e-6, "the posted exchange's bucket");
     /* without the posted step: the Alltoall's, worded as before session 36 */
-    char tmp[] = "/tmp/ct-posted-XXXXXX";
-    fixture_but(tmp, fx, "refill-p2p-2x1.csv");
-    r = run("calibrate", "--fabric", "emu", "--incast", "--from", tmp, NULL);
-    expect_status(&r, 0);
-    expect_in(r.err, "bucket refill: bucket_bytes = 176.6 KiB (as a 2x1 exchange got it after "
-                     "102.7 ms idle (weighted mean of 3 sizes, 174.9 KiB to 180.6 KiB; the "
-                     "ping-pong's burst 228.9 KiB: the exchange lacks 52.22 KiB, the refill of "
-                     "3.006 ms at the sustained rate, which calibrate's polled calls lose "
-                     "waiting)) refilled in bucket_pause_us = 1808");
-    expect_not_in(r.err, "Isend/Irecv");
-    load_stdout(&r, &sf);
-    close_rel(sf.fabrics[0].bucket, 180887.0924, 1e-6, "the Alltoall exchange's bucket");
-    assert_true(posted > sf.fabrics[0].bucket);
-    ct_sigfile_free(&sf);
-    done(&r);
-    fixture_drop(tmp);
+    double a2a = calibrate_bucket(
+        fx, "refill-p2p-2x1.csv",
+        "bucket refill: bucket_bytes = 176.6 KiB (as a 2x1 exchange got it after "
+        "102.7 ms idle (weighted mean of 3 sizes, 174.9 KiB to 180.6 KiB; the "
+        "ping-pong's burst 228.9 KiB: the exchange lacks 52.22 KiB, the refill of "
+        "3.006 ms at the sustained rate, which calibrate's polled calls lose "
+        "waiting)) refilled in bucket_pause_us = 1808",
+        NULL);
+    close_rel(a2a, 180887.0924, 1e-6, "the Alltoall exchange's bucket");
+    assert_true(posted > a2a);
 }
 
 /* The uplink's duplex share (session 11): r4o's raw outputs (4:1 trunk,
