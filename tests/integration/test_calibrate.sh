@@ -25,7 +25,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 23
+tap_plan 25
 
 # 3 CPUs a node: room for the many-flow step (2 x 3 beside 2 tasks per node)
 out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 3 2>&1) || {
