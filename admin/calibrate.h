@@ -234,8 +234,9 @@ typedef struct calib_fit {
     ct_refill_fit rf;
     int have_refill;
     int refill_p2p; /* rf is the posted exchange's (refill-p2p-2x1.csv), not the Alltoall's */
-    /* the Alltoall's refill step's reading where the posted one is used
-     * (reported beside it); have_refill_a2a 0: not measured or not read */
+    /* the Alltoall's refill step's reading (rf itself where the posted one
+     * was not read, else reported beside it); have_refill_a2a 0: not
+     * measured or not read */
     ct_refill_fit rf_a2a;
     int have_refill_a2a;
     char refill_err[CT_ERR_MAX];

@@ -473,20 +473,16 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
             f->have_refill_a2a = 1;
         else if (d->refill.na2a > 0)
             snprintf(f->refill_err, sizeof f->refill_err, "%s", err.msg);
-        ct_refill_fit rp;
         if (f->have_duplex && f->res.burst > 0 && d->refill_p2p.na2a > 0) {
             if (ct_fit_refill(&cur, d->bench.a2a, d->bench.na2a, d->refill_p2p.a2a,
-                              d->refill_p2p.na2a, f->res.burst, &rp, &err) == 0) {
-                f->rf = rp;
+                              d->refill_p2p.na2a, f->res.burst, &f->rf, &err) == 0)
                 f->have_refill = f->refill_p2p = 1;
-            } else {
+            else
                 snprintf(f->refill_err, sizeof f->refill_err, "posted exchange: %.400s", err.msg);
-            }
         }
-        if (!f->have_refill && f->have_refill_a2a) {
+        if (!f->have_refill && f->have_refill_a2a) { /* reported beside rf only when posted */
             f->rf = f->rf_a2a;
             f->have_refill = 1;
-            f->have_refill_a2a = 0; /* it is rf: not reported twice */
         }
     }
     if (f->res.nheld == 0)
