@@ -467,12 +467,13 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         /* the bucket an exchange gets after a full refill (session 29):
          * the posted exchange's where measured (the patterns' primitive,
          * session 36), else the Alltoall's; both read, one written */
-        if (f->have_duplex && f->res.burst > 0 && d->refill.na2a > 0 &&
-            ct_fit_refill(&cur, d->bench.a2a, d->bench.na2a, d->refill.a2a, d->refill.na2a,
-                          f->res.burst, &f->rf_a2a, &err) == 0)
-            f->have_refill_a2a = 1;
-        else if (d->refill.na2a > 0)
-            snprintf(f->refill_err, sizeof f->refill_err, "%s", err.msg);
+        if (f->have_duplex && f->res.burst > 0 && d->refill.na2a > 0) {
+            if (ct_fit_refill(&cur, d->bench.a2a, d->bench.na2a, d->refill.a2a, d->refill.na2a,
+                              f->res.burst, &f->rf_a2a, &err) == 0)
+                f->have_refill_a2a = 1;
+            else
+                snprintf(f->refill_err, sizeof f->refill_err, "%s", err.msg);
+        }
         if (f->have_duplex && f->res.burst > 0 && d->refill_p2p.na2a > 0) {
             if (ct_fit_refill(&cur, d->bench.a2a, d->bench.na2a, d->refill_p2p.a2a,
                               d->refill_p2p.na2a, f->res.burst, &f->rf, &err) == 0)
