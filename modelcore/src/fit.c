@@ -89,18 +89,13 @@ static int hockney_diag(ct_fit_diag *diag, const ct_p2p_sample *s, size_t n, dou
     return 0;
 }
 
-int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta, ct_fit_diag *diag,
-                   ct_err *err)
+int ct_hockney_samples_check(const ct_p2p_sample *s, size_t n, ct_err *err)
 {
-    if (diag)
-        memset(diag, 0, sizeof *diag);
     if (!s || n < 2)
         return ct_err_set(err,
                           "Hockney fit: %zu ping-pong samples (accepted: at least 2, "
                           "4 or more preferred)",
                           s ? n : (size_t)0);
-    if (!alpha || !beta)
-        return ct_err_set(err, "Hockney fit: missing result pointer");
     int distinct = 0;
     for (size_t i = 0; i < n; i++) {
         if (bad_sample(err, "Hockney fit", i, s[i].m, 1, s[i].t) < 0)
@@ -113,6 +108,18 @@ int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta
                           "Hockney fit: all %zu samples have m = %g bytes (accepted: at "
                           "least two distinct sizes)",
                           n, s[0].m);
+    return 0;
+}
+
+int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta, ct_fit_diag *diag,
+                   ct_err *err)
+{
+    if (diag)
+        memset(diag, 0, sizeof *diag);
+    if (s && n >= 2 && (!alpha || !beta))
+        return ct_err_set(err, "Hockney fit: missing result pointer");
+    if (ct_hockney_samples_check(s, n, err) < 0)
+        return -1;
 
     /* weighted least squares of t = alpha + beta*m, weights 1/t^2 */
     double sw = 0, sm = 0, smm = 0, st = 0, smt = 0;

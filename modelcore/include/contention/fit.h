@@ -57,6 +57,11 @@ typedef struct ct_fit_diag {
 int ct_fit_hockney(const ct_p2p_sample *s, size_t n, double *alpha, double *beta, ct_fit_diag *diag,
                    ct_err *err);
 
+/* The samples ct_fit_hockney accepts, without fitting: >= 2, finite sizes >= 0
+ * and times > 0, at least two distinct sizes. 0, or -1 with err naming the
+ * first bad sample. */
+int ct_hockney_samples_check(const ct_p2p_sample *s, size_t n, ct_err *err);
+
 /* Hockney alpha (s) with beta (s/byte) already known, e.g. beta = 1 / the
  * peak streaming bandwidth of osu_bw: the least-squares intercept of
  * t - m*beta with the relative weights of ct_fit_hockney (1/t^2), clamped at

@@ -138,6 +138,12 @@ size_t ct_p2p_worst_miss(const ct_p2p_curve *c, const ct_p2p_sample *s, size_t n
  * clamped to lie above the lower segment's largest measured size and at most
  * the upper segment's smallest, so every measured size keeps the line fitted
  * to it (a step where the lines cross outside that gap). K = 1 is exactly ct_fit_hockney.
+ * Where ct_fit_hockney's line has no positive slope (sizes a token bucket
+ * passes free, timed by a loaded host, weighing most: session 37) there is no
+ * one-segment candidate but the spread-weighted line, and the fit takes the
+ * best of several; it fails, with ct_fit_hockney's reason, only when no curve
+ * has a rising top segment (the largest sizes' line held flat has no
+ * bandwidth, and is never chosen).
  * diag (may be NULL) gets the overall R^2, RMSE and relative errors;
  * segdiag (may be NULL, CT_P2P_MAX_SEG entries) one entry per segment. */
 int ct_fit_hockney_piecewise(const ct_p2p_sample *s, size_t n, const ct_p2p_fit_opts *o,
