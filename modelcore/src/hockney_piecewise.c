@@ -243,12 +243,14 @@ int ct_fit_hockney_piecewise(const ct_p2p_sample *s_in, size_t n, const ct_p2p_f
      * 1.2 ms at 32 KiB and the line rate beyond) only several segments
      * describe the samples, and the fit goes on without that candidate (our
      * extension, session 37) */
+    if (diag)
+        memset(diag, 0, sizeof *diag);
+    if (ct_hockney_samples_check(s_in, n, err) < 0)
+        return -1;
     double a1 = 0, b1 = 0;
     ct_err line_err;
     memset(&line_err, 0, sizeof line_err);
     int have_line = ct_fit_hockney(s_in, n, &a1, &b1, diag, &line_err) == 0;
-    if (!have_line && ct_hockney_samples_check(s_in, n, err) < 0)
-        return -1;
     if (have_line)
         ct_p2p_single(out, a1, b1);
     /* the repetitions' spread, when known, weights each sample (fit_alltoall.h) */
