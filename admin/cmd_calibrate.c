@@ -486,6 +486,22 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
             f->have_refill = 1;
         }
     }
+    /* the largest node count the signature is fitted on (session 39): under
+     * 4, none of its ports took flows from three or more nodes at once, and
+     * what those cost is not what gamma(k, f) carries from fewer
+     * (doc/accuracy.md, "Calibrated on fewer nodes than the job") */
+    int32_t fit_nodes_max = 0;
+    for (size_t i = 0; i < na2a; i++)
+        if (ct_calib_result_in_fit(&f->res, &a2a[i]) && a2a[i].nodes > fit_nodes_max)
+            fit_nodes_max = a2a[i].nodes;
+    if (fit_nodes_max > 0 && fit_nodes_max < 4)
+        fprintf(stderr,
+                "contention-admin calibrate: WARNING: the Alltoall signature is fitted on at "
+                "most %d nodes: no port it measured took flows from three or more nodes at "
+                "once, which cost more than it carries from fewer (a job on more nodes is "
+                "priced short; doc/accuracy.md, \"Calibrated on fewer nodes than the job\"); "
+                "calibrate on at least 4 nodes, as many as the jobs will use\n",
+                (int)fit_nodes_max);
     if (f->res.nheld == 0)
         fprintf(stderr, "contention-admin calibrate: warning: no held-back samples: the "
                         "signature is not validated (%s)\n",

@@ -56,6 +56,11 @@
  * ping-pong's burst (those runs have no refill step), or with LACK (s) that
  * burst less what an exchange lacks of it, r x LACK (ct_refill_fit.lack). A run
  * that recorded its pauses is priced as without it.
+ * fit-max-nodes=N (session 39) calibrates on the Alltoall configurations of
+ * at most N nodes only, as a site calibrates on a few nodes and scores jobs on
+ * more: the configurations of more nodes are then priced with that signature
+ * (held = 1, beside calibrate's own held-back ones), and the patterns, measured
+ * on every node of the run, with the model it gives.
  * Patterns are never fitted on: every pattern row is a held-back prediction
  * of ct_score for that allocation, pattern, size and layout.
  *
@@ -157,9 +162,18 @@ int main(int argc, char **argv)
     int refill = 2;
     int a2a_refill = 0; /* the Alltoall's refill too (session 30, not taken; with refill) */
     double imp[5] = {-1, -1, -1, -1, -1}; /* pause-impute=CAL,P1,P2,P4[,LACK] (s); -1: none */
+    long fit_max_nodes = 0; /* fit-max-nodes=N; 0: every configuration calibrate takes */
     while (argc >= 4) {
         const char *a = argv[argc - 1];
-        if (strncmp(a, "pause-impute=", 13) == 0) {
+        if (strncmp(a, "fit-max-nodes=", 14) == 0) {
+            char *end;
+            fit_max_nodes = strtol(a + 14, &end, 10);
+            if (end == a + 14 || *end || fit_max_nodes < 2 || fit_max_nodes > 64) {
+                fprintf(stderr, "ct-accuracy-eval: '%s' (accepted: fit-max-nodes=N, N in 2..64)\n",
+                        a);
+                return 2;
+            }
+        } else if (strncmp(a, "pause-impute=", 13) == 0) {
             char *end = (char *)a + 13;
             for (int k = 0; k < 5; k++) {
                 char *from = end;
@@ -203,7 +217,8 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
-                "[refill=off|pingpong|a2a] [a2a-refill=on] [pause-impute=CAL,P1,P2,P4[,LACK]]\n");
+                "[refill=off|pingpong|a2a] [a2a-refill=on] [pause-impute=CAL,P1,P2,P4[,LACK]] "
+                "[fit-max-nodes=N]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -244,6 +259,25 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < a2.na2a; i++)
             if (!(a2.a2a[i].nodes == 2 && a2.a2a[i].tasks_per_node == 1 && a2.a2a[i].m > xmax))
                 a2.a2a[keep++] = a2.a2a[i];
+        a2.na2a = keep;
+    }
+    /* fit-max-nodes: the configurations of more nodes leave the calibration
+     * (moved to the end of the array: ext of them) and are priced after it */
+    size_t ext = 0;
+    if (fit_max_nodes > 0) {
+        if (a2a_refill) {
+            fprintf(stderr, "ct-accuracy-eval: fit-max-nodes= with a2a-refill=on (accepted: "
+                            "one of them)\n");
+            return 2;
+        }
+        size_t keep = 0;
+        for (size_t i = 0; i < a2.na2a; i++)
+            if (a2.a2a[i].nodes <= fit_max_nodes) {
+                ct_a2a_sample tmp = a2.a2a[keep];
+                a2.a2a[keep++] = a2.a2a[i];
+                a2.a2a[i] = tmp;
+            }
+        ext = a2.na2a - keep;
         a2.na2a = keep;
     }
 
@@ -462,6 +496,21 @@ int main(int argc, char **argv)
         printf("alltoall,%d,%d,alltoall,block,%.0f,%.9g,%.4f,%.9g,%.9g,%d\n", (int)p->nodes,
                (int)p->tasks_per_node, p->m, p->measured, spread, p->predicted, p->bound,
                p->held);
+    }
+    /* fit-max-nodes: the configurations of more nodes, priced as calibrate
+     * prices its points (calibrate.c), with the signature of the fewer */
+    for (size_t i = 0; !failed[0] && !wire && i < ext; i++) {
+        const ct_a2a_sample *s = &a2.a2a[a2.na2a + i];
+        if (!(s->m > 0))
+            continue;
+        int32_t t = s->tasks_per_node > 0 ? s->tasks_per_node : 1; /* as calibrate.c's tpn_of */
+        double al, be;
+        ct_p2p_at(&r.p2p, s->m, &al, &be);
+        ct_a2a_sig none = {.gamma = 1.0, .delta = 0.0, .M = 0.0};
+        printf("alltoall,%d,%d,alltoall,block,%.0f,%.9g,%.4f,%.9g,%.9g,1\n", (int)s->nodes, (int)t,
+               s->m, s->t, ct_a2a_sample_spread(s),
+               ct_a2a_uniform(s->nodes, t, al, be, s->m, &r.sig, intra_bw),
+               ct_a2a_uniform(s->nodes, t, al, be, s->m, &none, intra_bw));
     }
     /* patterns: "TAG measured: pattern,tasks,size,tavg,tmin,nodes,tpn,PATTERN:LAYOUT"
      * (incast-host: "TAG host: pattern-host,...") */
