@@ -1155,6 +1155,30 @@ static void test_p2p_miss_flagged(void **state)
     done(&r);
 }
 
+/* Copies the fixture files `names` (n of them) from src (ending in '/') into
+ * the directory dst, each with the line `second` (if not NULL) after its
+ * first one; `second_for` names the one file that gets `other` there instead. */
+static void fixture_copy(const char *src, const char *dst, const char *const *names, size_t n,
+                         const char *second, const char *second_for, const char *other)
+{
+    for (size_t i = 0; i < n; i++) {
+        char from[512], to[512], line[4096];
+        snprintf(from, sizeof from, "%s%s", src, names[i]);
+        snprintf(to, sizeof to, "%s/%s", dst, names[i]);
+        FILE *in = fopen(from, "r"), *out = fopen(to, "w");
+        assert_non_null(in);
+        assert_non_null(out);
+        const char *add = second_for && strcmp(names[i], second_for) == 0 ? other : second;
+        for (int k = 0; fgets(line, sizeof line, in); k++) {
+            fputs(line, out);
+            if (k == 0 && add)
+                fputs(add, out);
+        }
+        fclose(in);
+        fclose(out);
+    }
+}
+
 /* How the benchmark's ranks waited (ct-mpibench's '# wait:' line, session
  * 34): the emu100 outputs with the line after their header, as ct-mpibench
  * writes it; `polled_one` names the output that says polled (NULL: none). */
@@ -1164,27 +1188,12 @@ static void fixture_waits(char *dir, const char *polled_one)
                                         "alltoall-3x1.csv", "alltoall-4x1.csv", "alltoall-4x2.csv",
                                         "alltoall-4x4.csv", "conflict.csv",     "pingpong.csv"};
     assert_non_null(mkdtemp(dir));
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        char from[512], to[512], line[4096];
-        snprintf(from, sizeof from, "%s%s", EMU, names[i]);
-        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
-        FILE *in = fopen(from, "r"), *out = fopen(to, "w");
-        assert_non_null(in);
-        assert_non_null(out);
-        for (int n = 0; fgets(line, sizeof line, in); n++) {
-            fputs(line, out);
-            if (n == 0 && polled_one && strcmp(names[i], polled_one) == 0)
-                fputs("# wait: polled (MPI_Test, naps from 10 to 500 us): auto: 4 nodes share one "
-                      "machine\n",
-                      out);
-            else if (n == 0)
-                fputs("# wait: busy (MPI_Waitall, MPI_Alltoall): auto: one node per machine, at "
-                      "most 4 ranks on 64 CPUs\n",
-                      out);
-        }
-        fclose(in);
-        fclose(out);
-    }
+    fixture_copy(EMU, dir, names, sizeof names / sizeof *names,
+                 "# wait: busy (MPI_Waitall, MPI_Alltoall): auto: one node per machine, at most 4 "
+                 "ranks on 64 CPUs\n",
+                 polled_one,
+                 "# wait: polled (MPI_Test, naps from 10 to 500 us): auto: 4 nodes share one "
+                 "machine\n");
 }
 
 static void test_calibrate_waits(void **state)
@@ -1261,18 +1270,7 @@ static void test_calibrate_few_nodes(void **state)
     const char *from5 = CT_FIXTURES "/calibrate/emu150-5n-posted-s36/";
     char tmp[] = "/tmp/ct-fewnodes-XXXXXX";
     assert_non_null(mkdtemp(tmp));
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        char from[512], to[512], line[4096];
-        snprintf(from, sizeof from, "%s%s", from5, names[i]);
-        snprintf(to, sizeof to, "%s/%s", tmp, names[i]);
-        FILE *in = fopen(from, "r"), *out = fopen(to, "w");
-        assert_non_null(in);
-        assert_non_null(out);
-        while (fgets(line, sizeof line, in))
-            fputs(line, out);
-        fclose(in);
-        fclose(out);
-    }
+    fixture_copy(from5, tmp, names, sizeof names / sizeof *names, NULL, NULL, NULL);
     const char *warn = "WARNING: the Alltoall signature is fitted on at most 3 nodes: no port it "
                        "measured took flows from three or more nodes at once";
     result r = run("calibrate", "--fabric", "emu", "--from", tmp, "--incast", NULL);
