@@ -490,10 +490,10 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
      * 4, none of its ports took flows from three or more nodes at once, and
      * what those cost is not what gamma(k, f) carries from fewer
      * (doc/accuracy.md, "Calibrated on fewer nodes than the job") */
-    int32_t fit_nodes_max = 0;
-    for (size_t i = 0; i < na2a; i++)
-        if (ct_calib_result_in_fit(&f->res, &a2a[i]) && a2a[i].nodes > fit_nodes_max)
-            fit_nodes_max = a2a[i].nodes;
+    int32_t fit_nodes_max = f->res.incast ? 0 : f->res.fit_nodes; /* calibrate.h: the fit set */
+    for (size_t k = 0; f->res.incast && k < f->res.nfit_cfg; k++)
+        if (f->res.fit_cfg[k][0] > fit_nodes_max)
+            fit_nodes_max = f->res.fit_cfg[k][0];
     if (fit_nodes_max > 0 && fit_nodes_max < 4)
         fprintf(stderr,
                 "contention-admin calibrate: WARNING: the Alltoall signature is fitted on at "

@@ -500,17 +500,16 @@ int main(int argc, char **argv)
     /* fit-max-nodes: the configurations of more nodes, priced as calibrate
      * prices its points (calibrate.c), with the signature of the fewer */
     for (size_t i = 0; !failed[0] && !wire && i < ext; i++) {
-        const ct_a2a_sample *s = &a2.a2a[a2.na2a + i];
-        if (!(s->m > 0))
+        ct_a2a_sample s = a2.a2a[a2.na2a + i];
+        if (!(s.m > 0))
             continue;
-        int32_t t = s->tasks_per_node > 0 ? s->tasks_per_node : 1; /* as calibrate.c's tpn_of */
-        double al, be;
-        ct_p2p_at(&r.p2p, s->m, &al, &be);
+        if (s.tasks_per_node < 1)
+            s.tasks_per_node = 1; /* as calibrate.c's tpn_of */
         ct_a2a_sig none = {.gamma = 1.0, .delta = 0.0, .M = 0.0};
-        printf("alltoall,%d,%d,alltoall,block,%.0f,%.9g,%.4f,%.9g,%.9g,1\n", (int)s->nodes, (int)t,
-               s->m, s->t, ct_a2a_sample_spread(s),
-               ct_a2a_uniform(s->nodes, t, al, be, s->m, &r.sig, intra_bw),
-               ct_a2a_uniform(s->nodes, t, al, be, s->m, &none, intra_bw));
+        printf("alltoall,%d,%d,alltoall,block,%.0f,%.9g,%.4f,%.9g,%.9g,1\n", (int)s.nodes,
+               (int)s.tasks_per_node, s.m, s.t, ct_a2a_sample_spread(&s),
+               ct_a2a_predict_sample(&s, &r.p2p, intra_bw, &r.sig),
+               ct_a2a_predict_sample(&s, &r.p2p, intra_bw, &none));
     }
     /* patterns: "TAG measured: pattern,tasks,size,tavg,tmin,nodes,tpn,PATTERN:LAYOUT"
      * (incast-host: "TAG host: pattern-host,...") */
