@@ -116,6 +116,17 @@ const char *admin_seg_bw(double beta, char *buf, size_t sz);
 /* The flows term's g(f) as printed beside gamma_flows (alltoall.h): "(f-1)"
  * for the line (a = 0 or 1), "(f^0.5-1)/0.5" for a = 0.5. */
 const char *admin_flows_g(double a, char *buf, size_t sz);
+/* `topology import`'s reading (cmd_topology.c): FILE's TEXT (LEN bytes, no
+ * NUL byte) as a topology.conf, or as a topology.yaml tree (is_yaml; WANT
+ * its name or NULL), every uplink at OVERSUB (> 0), else UPLINK_BW bytes/s
+ * (> 0), else its switch's LinkSpeed x UNIT, resolved against NICs of
+ * NIC_BW bytes/s into T, which the caller frees (ct_topology_free) either
+ * way. ADMIN_OK, or ADMIN_INVALID after one message naming FILE:LINE:COL.
+ * The command calls it, and so does the fuzz harness
+ * (tests/fuzz/fuzz_topology.c). */
+int admin_topology_read(const char *file, const char *text, size_t len, int is_yaml,
+                        const char *want, double oversub, double uplink_bw, double unit,
+                        double nic_bw, ct_topology *t);
 /* "k = K, f = F" (the set ones) of a signature's k_max, f_max (alltoall.h). */
 const char *admin_fit_range(const ct_a2a_sig *s, char *buf, size_t sz);
 /* "gamma 1.002 +- 0.012, gamma_incast 0.0972 +- 0.031, call step 1.361 ms +- 420 us"

@@ -75,7 +75,10 @@ static void field(const char *line, const char *key, char *out, size_t n)
         out[0] = '\0';
 }
 
-/* predicted time of candidate name in "block:0.01,cyclic:0.004" */
+/* predicted time of candidate name in "block:0.01,cyclic:0.004": a finite
+ * time >= 0, as the plugin writes it (a forged or damaged line's value is
+ * not a time: found by tests/fuzz/fuzz_report.c, "-1e308" made the saving
+ * infinite and the --json output invalid) */
 static int pred_of(const char *preds, const char *name, double *t)
 {
     size_t nl = strlen(name);
@@ -87,7 +90,7 @@ static int pred_of(const char *preds, const char *name, double *t)
             char *end;
             errno = 0;
             *t = strtod(colon + 1, &end);
-            return errno || end == colon + 1 || !isfinite(*t) ? -1 : 0;
+            return errno || end == colon + 1 || !isfinite(*t) || *t < 0 ? -1 : 0;
         }
         p = strchr(colon, ',');
         if (!p)
@@ -135,7 +138,7 @@ static void add_line(report *r, const char *raw)
             r->changed++;
         double tb, tl;
         if (preds[0] && launched[0] && pred_of(preds, "block", &tb) == 0 &&
-            pred_of(preds, launched, &tl) == 0) {
+            pred_of(preds, launched, &tl) == 0 && isfinite(r->saved_s + (tb - tl))) {
             r->saved_s += tb - tl;
             r->saved_n++;
         }

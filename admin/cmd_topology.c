@@ -616,6 +616,19 @@ static int write_file(const char *out, const ct_sigfile *sf)
     return ADMIN_OK;
 }
 
+int admin_topology_read(const char *file, const char *text, size_t len, int is_yaml,
+                        const char *want, double oversub, double uplink_bw, double unit,
+                        double nic_bw, ct_topology *t)
+{
+    builder b = {.file = file};
+    capacity cap = {.oversub = oversub, .uplink_bw = uplink_bw, .unit = unit};
+    int rc = is_yaml ? parse_yaml(&b, text, len, want) : parse_conf(&b, text);
+    if (rc == ADMIN_OK)
+        rc = build_tree(&b, &cap, nic_bw, t);
+    builder_free(&b);
+    return rc;
+}
+
 static int parse_pos(const char *opt, const char *s, double *out)
 {
     char *end;
@@ -706,7 +719,6 @@ int cmd_topology(int argc, char **argv)
     ct_fabric *fab = &sf.fabrics[cf - sf.fabrics];
 
     int rc = ADMIN_INVALID;
-    builder b = {.file = file};
     char *text = NULL;
     ct_topology *t = calloc(1, sizeof *t);
     if (!t) {
@@ -724,12 +736,9 @@ int cmd_topology(int argc, char **argv)
     size_t fl = strlen(file);
     int is_yaml = (fl > 5 && strcmp(file + fl - 5, ".yaml") == 0) ||
                   (fl > 4 && strcmp(file + fl - 4, ".yml") == 0);
-    if ((is_yaml ? parse_yaml(&b, text, len, want) : parse_conf(&b, text)) != ADMIN_OK)
+    if (admin_topology_read(file, text, len, is_yaml, want, cap.oversub, cap.uplink_bw, cap.unit,
+                            1.0 / fab->beta, t) != ADMIN_OK)
         goto out;
-    if (build_tree(&b, &cap, 1.0 / fab->beta, t) != ADMIN_OK) {
-        ct_topology_free(t);
-        goto out;
-    }
     ct_topology_free(fab->topology);
     free(fab->topology);
     fab->topology = t;
@@ -754,7 +763,6 @@ out:
         free(t);
     }
     free(text);
-    builder_free(&b);
     ct_sigfile_free(&sf);
     return rc;
 }

@@ -1768,6 +1768,25 @@ static void test_report(void **state)
     r = run("report", "--bogus", NULL);
     expect_status(&r, 2);
     done(&r);
+    /* a prediction that is not a time (negative, or a sum past the largest
+     * double) is left out of the saving, which stays a finite JSON number
+     * (found by tests/fuzz/fuzz_report.c: "-1e308" printed "inf") */
+    char forged[] = "/tmp/ct-report-XXXXXX";
+    int fd = mkstemp(forged);
+    assert_true(fd >= 0);
+    static const char lines[] =
+        "contention/1 mode=auto pred=block:1e308,cyclic:-1e308 launched=cyclic applied=yes why=-\n"
+        "contention/1 mode=auto pred=block:1e308,cyclic:0 launched=cyclic applied=yes why=-\n"
+        "contention/1 mode=auto pred=block:1e308,cyclic:0 launched=cyclic applied=yes why=-\n"
+        "contention/1 mode=auto pred=block:0.5,cyclic:0.25 launched=cyclic applied=yes why=-\n";
+    assert_true(write(fd, lines, sizeof lines - 1) == (ssize_t)(sizeof lines - 1));
+    close(fd);
+    r = run("report", "--json", forged, NULL);
+    expect_status(&r, 0);
+    assert_non_null(strstr(r.out, "\"steps\": 4, \"applied\": 4, \"changed\": 4, \"scored\": 0, "
+                                  "\"predicted_saved_s\": 1e+308, \"saved_steps\": 2,"));
+    done(&r);
+    unlink(forged);
 }
 
 int main(void)
