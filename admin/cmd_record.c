@@ -18,6 +18,8 @@
 #include "contention/trace.h"
 
 #define CMD "record"
+/* the most ranks a merge of partial recordings looks for (a million) */
+#define MAX_RANKS (1 << 20)
 #define LIBNAME "libcontention-record.so"
 
 static void usage(void)
@@ -162,7 +164,7 @@ static int merge_parts(const char *out, int *nparts)
     int ntasks = -1;
     /* the ranks are 0 .. N-1 with N in each part's `tasks` line */
     snprintf(p, sizeof p, "%s.rank0", out);
-    for (int r = 0; r < (ntasks < 0 ? 1 << 20 : ntasks); r++) {
+    for (int r = 0; r < (ntasks < 0 ? MAX_RANKS : ntasks); r++) {
         snprintf(p, sizeof p, "%s.rank%d", out, r);
         if (!exists(p)) {
             if (ntasks < 0 && r > 64)
@@ -171,11 +173,21 @@ static int merge_parts(const char *out, int *nparts)
         }
         FILE *f = fopen(p, "r");
         char line[256];
-        while (f && ntasks < 0 && fgets(line, sizeof line, f))
+        int lineno = 0;
+        while (f && ntasks < 0 && fgets(line, sizeof line, f)) {
+            lineno++;
             if (sscanf(line, "tasks %d", &ntasks) == 1)
                 break;
+        }
         if (f)
             fclose(f);
+        /* a damaged part (the rank was killed while writing) must not set
+         * how many ranks are looked for */
+        if (ntasks != -1 && (ntasks < 1 || ntasks > MAX_RANKS))
+            return admin_fail(CMD,
+                              "%s:%d: tasks %d (accepted: 1 to %d, as the recorder writes it): "
+                              "no trace written, the parts are kept",
+                              p, lineno, ntasks, MAX_RANKS);
         (*nparts)++;
     }
     if (!*nparts)
