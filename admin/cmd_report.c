@@ -3,6 +3,7 @@
  * "Decision log"). Answers "is this plugin doing anything for us?": steps
  * seen, how often the mapping was changed, the predicted communication time
  * saved, and why it did not act, by count. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -48,6 +49,11 @@ static void count(counter *c, size_t *n, long *other, const char *key)
     }
 }
 
+static int hexval(char c)
+{
+    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
 /* value of key in a "contention/1" line (up to the next space), decoded
  * from %XX; "" when absent or "-" */
 static void field(const char *line, const char *key, char *out, size_t n)
@@ -62,9 +68,11 @@ static void field(const char *line, const char *key, char *out, size_t n)
     p += strlen(pat);
     size_t k = 0;
     while (*p && *p != ' ' && k + 1 < n) {
-        unsigned v;
-        if (*p == '%' && sscanf(p + 1, "%2x", &v) == 1) {
-            out[k++] = (char)v;
+        /* %XX only with two hex digits: sscanf's "%2x" also took one digit
+         * (or a sign, or a space), and the 3 bytes skipped then ran past
+         * the line's end ("pred=b,%e": found by tests/fuzz/fuzz_report.c) */
+        if (*p == '%' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2])) {
+            out[k++] = (char)(hexval(p[1]) << 4 | hexval(p[2]));
             p += 3;
         } else {
             out[k++] = *p++;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "admin.h"
+#include "ctslurm/slurmfmt.h"
 
 void admin_hosts_free(char **v, int64_t n)
 {
@@ -26,6 +27,21 @@ int admin_expand_hosts(const char *list, int64_t max, char ***out, int64_t *n, c
 {
     *out = NULL;
     *n = 0;
+    /* counted first without expanding (slurmfmt, the plugin's own reader of
+     * SLURM_JOB_NODELIST): libslurm builds every name of a list before it
+     * can count them, so "x[16-211][16-4231]" (826,336 names) took it more
+     * than 10 s and x[1-99999][1-99999] would take the memory (found by
+     * tests/fuzz/fuzz_topology.c) */
+    int64_t counted;
+    ct_err ce;
+    if (ctslurm_count_hosts(list, &counted, &ce) < 0) {
+        snprintf(err, errsz, "%s", ce.msg); /* names the list, what and what is accepted */
+        return -1;
+    }
+    if (counted > max) {
+        snprintf(err, errsz, "%lld hosts, more than %lld", (long long)counted, (long long)max);
+        return -1;
+    }
     ct_hostlist hl = slurm_hostlist_create(list);
     int count = hl ? slurm_hostlist_count(hl) : 0;
     if (count < 1) {

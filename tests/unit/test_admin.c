@@ -21,16 +21,12 @@
 #include "contention/signatures.h"
 #include "ct_test_run.h"
 #include "ct_test_util.h"
-#include <slurm/slurm_version.h>
 
-/* The unclosed range 'n[2-1': libslurm before 23.11 expands it to the name
- * 'n]', which the node-name check refuses; 23.11 and later refuse the list
- * itself. Both are refused at the same place (scripts/slurm-matrix). */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
-#define BAD_HOSTLIST_WHAT "'n[2-1': not a Slurm host list"
-#else
-#define BAD_HOSTLIST_WHAT "the host list gives node name"
-#endif
+/* The unclosed range 'n[2-1': libslurm before 23.11 expanded it to the name
+ * 'n]' (which the node-name check refused), 23.11 and later refuse the list;
+ * since session 40 the list is counted first by slurmfmt, which refuses it
+ * on every release with one message (admin_expand_hosts). */
+#define BAD_HOSTLIST_WHAT "Nodes 'n[2-1': host list 'n[2-1': column 3: bad range at '2-1'"
 
 #define CONF CT_SOURCE_ROOT "/conf/signatures.yaml"
 #define BENCH CT_FIXTURES "/bench/"
@@ -547,6 +543,9 @@ static void test_topology_import(void **state)
         {"bad_linkspeed_decimal.conf", "bad_linkspeed_decimal.conf:1:41: ",
          "LinkSpeed '6.25' (accepted: an integer > 0, as Slurm reads it)"},
         {"bad_hostlist.conf", "bad_hostlist.conf:1:24: ", BAD_HOSTLIST_WHAT},
+        /* counted before libslurm expands it (admin_expand_hosts) */
+        {"bad_huge_list.conf", "bad_huge_list.conf:3:24: ",
+         "Nodes 'x[1-2000][1-2000]': 4000000 hosts, more than 1048576"},
         {"bad_key.yaml", "bad_key.yaml:6:9: ", "unknown key 'speed' in a switch"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -734,7 +733,7 @@ static void test_score_hostfile(void **state)
     r = run("score", "--config", CONF, "--cpus-per-node", "4(x4)", "--ntasks", "16", "--pattern",
             "halo2d", "--size", "1M", "--hostfile-out", hf, "--nodelist", "n[3-1]", NULL);
     expect_status(&r, 2);
-    expect_in(r.err, "--nodelist 'n[3-1]': not a Slurm host list");
+    expect_in(r.err, "--nodelist 'n[3-1]': host list 'n[3-1]': column 3: bad range at '3-1]'");
     done(&r);
     unlink(hf);
     rmdir(dir);
@@ -1778,13 +1777,20 @@ static void test_report(void **state)
         "contention/1 mode=auto pred=block:1e308,cyclic:-1e308 launched=cyclic applied=yes why=-\n"
         "contention/1 mode=auto pred=block:1e308,cyclic:0 launched=cyclic applied=yes why=-\n"
         "contention/1 mode=auto pred=block:1e308,cyclic:0 launched=cyclic applied=yes why=-\n"
-        "contention/1 mode=auto pred=block:0.5,cyclic:0.25 launched=cyclic applied=yes why=-\n";
+        "contention/1 mode=auto pred=block:0.5,cyclic:0.25 launched=cyclic applied=yes why=-\n"
+        /* %XX decoded only with two hex digits: a lone % or one digit is
+         * kept as written (found by tests/fuzz/fuzz_report.c: "%e" at a
+         * line's end read past it) */
+        "contention/1 mode=auto applied=no why=user%2dm\n"
+        "contention/1 mode=auto applied=no why=x%4\n"
+        "contention/1 mode=auto applied=no why=%e";
     assert_true(write(fd, lines, sizeof lines - 1) == (ssize_t)(sizeof lines - 1));
     close(fd);
     r = run("report", "--json", forged, NULL);
     expect_status(&r, 0);
-    assert_non_null(strstr(r.out, "\"steps\": 4, \"applied\": 4, \"changed\": 4, \"scored\": 0, "
+    assert_non_null(strstr(r.out, "\"steps\": 7, \"applied\": 4, \"changed\": 4, \"scored\": 0, "
                                   "\"predicted_saved_s\": 1e+308, \"saved_steps\": 2,"));
+    assert_non_null(strstr(r.out, "\"not_applied\": {\"%e\": 1, \"user-m\": 1, \"x%4\": 1}"));
     done(&r);
     unlink(forged);
 }
