@@ -1246,18 +1246,6 @@ static void test_calibrate_waits(void **state)
     done(&r);
 }
 
-/* calibrate on two leaf switches (issue 14), refitted from a recorded run
- * (tests/fixtures/calibrate/emu-tree-4to1, 50 Mbit/s trunk): the tree comes
- * from the kept `scontrol show topology`, each leaf's uplink from its
- * cross-leaf pairs (uplink.csv: leaf1 one pair 1 MiB in 0.181479 s on
- * average, two pairs 0.321582 s at the slowest; c = m / (t - alpha)). The
- * written capacity is the GigE share beta x the aggregate, the aggregate
- * capped at one pair's rate: the two pairs' 6.66 MB/s are more than the
- * 50 Mbit/s trunk carries (their starts were staggered on the loaded host). */
-/* On a partition over several leaves, --incast writes the TCP share
- * (penalty_tcpshare.c, bias 1.5) unless --pattern-model says otherwise; the
- * same outputs without the uplink step (one switch) keep the duplex fair
- * share (doc/multiswitch.md, "The TCP share"). */
 /* calibrate says when its signature is fitted on fewer than 4 nodes (session
  * 39): the 5-node fixture without its 5-node outputs fits on 2 and 3 nodes */
 static void test_calibrate_few_nodes(void **state)
@@ -1292,6 +1280,18 @@ static void test_calibrate_few_nodes(void **state)
     fixture_drop(tmp);
 }
 
+/* calibrate on two leaf switches (issue 14), refitted from a recorded run
+ * (tests/fixtures/calibrate/emu-tree-4to1, 50 Mbit/s trunk): the tree comes
+ * from the kept `scontrol show topology`, each leaf's uplink from its
+ * cross-leaf pairs (uplink.csv: leaf1 one pair 1 MiB in 0.181479 s on
+ * average, two pairs 0.321582 s at the slowest; c = m / (t - alpha)). The
+ * written capacity is the GigE share beta x the aggregate, the aggregate
+ * capped at one pair's rate: the two pairs' 6.66 MB/s are more than the
+ * 50 Mbit/s trunk carries (their starts were staggered on the loaded host). */
+/* On a partition over several leaves, --incast writes the TCP share
+ * (penalty_tcpshare.c, bias 1.5) unless --pattern-model says otherwise; the
+ * same outputs without the uplink step (one switch) keep the duplex fair
+ * share (doc/multiswitch.md, "The TCP share"). */
 static void test_calibrate_tree_tcpshare_default(void **state)
 {
     (void)state;
