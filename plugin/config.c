@@ -51,7 +51,7 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg)
         return ct_err_set(err,
-                          "contention: plugstack.conf argument %d '%s' is not key=value "
+                          "contention: plugstack.conf argument %d '%.64s' is not key=value "
                           "(accepted keys: " CTP_CONFIG_KEYS ")",
                           pos, arg);
     size_t klen = (size_t)(eq - arg);
@@ -60,13 +60,13 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
     if (KEY("signatures")) {
         if (val[0] != '/')
             return ct_err_set(err,
-                              "contention: plugstack.conf: signatures='%s' is not an "
+                              "contention: plugstack.conf: signatures='%.64s' is not an "
                               "absolute path (expected signatures=/PATH/TO/signatures.yaml)",
                               val);
         if (strlen(val) >= sizeof c->signatures)
             return ct_err_set(err,
                               "contention: plugstack.conf: signatures= path longer than %zu "
-                              "characters",
+                              "characters (accepted: a shorter absolute path)",
                               sizeof c->signatures - 1);
         snprintf(c->signatures, sizeof c->signatures, "%s", val);
         return 0;
@@ -92,7 +92,7 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
         char part[CT_NAME_MAX], fab[CT_NAME_MAX];
         if (!colon || (size_t)(colon - val) >= sizeof part)
             return ct_err_set(err,
-                              "contention: plugstack.conf: partition_fabric='%s' (expected "
+                              "contention: plugstack.conf: partition_fabric='%.64s' (expected "
                               "PARTITION:FABRIC, e.g. partition_fabric=debug:gigabit_ethernet)",
                               val);
         memcpy(part, val, (size_t)(colon - val));
@@ -100,14 +100,14 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
         snprintf(fab, sizeof fab, "%s", colon + 1);
         if (!valid_name(part) || !valid_name(fab) || strlen(colon + 1) >= sizeof fab)
             return ct_err_set(err,
-                              "contention: plugstack.conf: partition_fabric='%s' (expected "
+                              "contention: plugstack.conf: partition_fabric='%.64s' (expected "
                               "PARTITION:FABRIC, names of 1-63 characters A-Z a-z 0-9 _ - .)",
                               val);
         for (size_t i = 0; i < c->nparts; i++)
             if (strcmp(c->parts[i].partition, part) == 0)
                 return ct_err_set(err,
                                   "contention: plugstack.conf: partition_fabric names "
-                                  "partition '%s' twice (give each partition once)",
+                                  "partition '%.64s' twice (give each partition once)",
                                   part);
         if (c->nparts >= CTP_MAX_PARTITION_FABRICS)
             return ct_err_set(err,
@@ -122,7 +122,7 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
     if (KEY("fabric")) {
         if (!valid_name(val))
             return ct_err_set(err,
-                              "contention: plugstack.conf: fabric='%s' (expected a fabric "
+                              "contention: plugstack.conf: fabric='%.64s' (expected a fabric "
                               "name of 1-63 characters A-Z a-z 0-9 _ - .)",
                               val);
         snprintf(c->fabric, sizeof c->fabric, "%s", val);
@@ -134,14 +134,14 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
         else if (strcmp(val, "no") == 0)
             c->strict = 0;
         else
-            return ct_err_set(err, "contention: plugstack.conf: strict='%s' (accepted: yes, no)",
+            return ct_err_set(err, "contention: plugstack.conf: strict='%.64s' (accepted: yes, no)",
                               val);
         return 0;
     }
     if (KEY("log")) {
         if (strcmp(val, "syslog") != 0 && val[0] != '/')
             return ct_err_set(err,
-                              "contention: plugstack.conf: log='%s' (accepted: log=syslog or "
+                              "contention: plugstack.conf: log='%.64s' (accepted: log=syslog or "
                               "log=/ABSOLUTE/PATH of a file the users' sruns may append to)",
                               val);
         if (strlen(val) >= sizeof c->log)
@@ -155,7 +155,7 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
         long long v;
         if (parse_whole(val, 1, CTP_BUDGET_MS_MAX, &v) < 0)
             return ct_err_set(err,
-                              "contention: plugstack.conf: budget_ms='%s' (accepted: a whole "
+                              "contention: plugstack.conf: budget_ms='%.64s' (accepted: a whole "
                               "number of milliseconds, 1 to %d; default %d)",
                               val, CTP_BUDGET_MS_MAX, CTP_BUDGET_MS);
         c->budget_ms = (int)v;
@@ -165,7 +165,7 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
         double b;
         if (ctp_size_parse(val, &b, NULL) < 0 || b < 1 || b > (double)((size_t)1 << 30))
             return ct_err_set(err,
-                              "contention: plugstack.conf: trace_max_bytes='%s' (accepted: 1 "
+                              "contention: plugstack.conf: trace_max_bytes='%.64s' (accepted: 1 "
                               "to 1G bytes with K, M or G suffix; default 32M)",
                               val);
         c->trace_max_bytes = (size_t)b;
@@ -175,7 +175,7 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
         long long v;
         if (parse_whole(val, 1, 100000000, &v) < 0)
             return ct_err_set(err,
-                              "contention: plugstack.conf: trace_max_events='%s' (accepted: 1 "
+                              "contention: plugstack.conf: trace_max_events='%.64s' (accepted: 1 "
                               "to 100000000; default %zu)",
                               val, CTP_TRACE_MAX_EVENTS);
         c->trace_max_events = (size_t)v;
@@ -195,7 +195,7 @@ static int parse_one(const char *arg, int pos, ctp_config *c, ct_err *err)
     return ct_err_set(
         err,
         "contention: plugstack.conf: unknown argument '%.*s' (accepted keys: " CTP_CONFIG_KEYS ")",
-        (int)klen, arg);
+        (int)(klen < 64 ? klen : 64), arg);
 }
 
 int ctp_config_parse(int ac, char *const *av, ctp_config *c, ct_err *err)

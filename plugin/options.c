@@ -32,7 +32,7 @@ int ctp_mode_parse(const char *s, ctp_mode *m, ct_err *err)
             *m = mode_names[i].mode;
             return 0;
         }
-    return ct_err_set(err, "invalid mode '%s' (accepted: " CTP_MODES_ACCEPTED ")", s ? s : "");
+    return ct_err_set(err, "invalid mode '%.64s' (accepted: " CTP_MODES_ACCEPTED ")", s ? s : "");
 }
 
 const char *ctp_mode_name(ctp_mode m)
@@ -56,7 +56,7 @@ int ctp_size_parse(const char *s, double *bytes, ct_err *err)
         return -1;
     if (!(b > 0))
         return ct_err_set(err,
-                          "invalid size '%s' (expected a positive number of bytes with "
+                          "invalid size '%.64s' (expected a positive number of bytes with "
                           "optional K, M or G suffix, e.g. 4M)",
                           s);
     *bytes = b;

@@ -32,7 +32,7 @@ int ctp_min_gain_parse(const char *s, double *gain, ct_err *err)
     if (end == s || errno || (pct ? end[1] != '\0' : *end != '\0') || !isfinite(v) || v < 0 ||
         (!pct && v >= 1) || (pct && v >= 100))
         return ct_err_set(err,
-                          "invalid gain '%s' (accepted: a percentage below 100 such as 10%%, a "
+                          "invalid gain '%.64s' (accepted: a percentage below 100 such as 10%%, a "
                           "fraction below 1 such as 0.1, or off)",
                           s);
     *gain = pct ? v / 100 : v;

@@ -72,7 +72,7 @@ int ct_pattern_parse(const char *s, ct_pattern *p, ct_err *err)
         memcpy(p->trace, path, strlen(path) + 1);
         return 0;
     }
-    return ct_err_set(err, "unknown pattern '%s' (%s)", s, accepted);
+    return ct_err_set(err, "unknown pattern '%.64s' (%s)", s, accepted);
 }
 
 /* ------------------------------------------------------------------ */

@@ -14,7 +14,7 @@ int ct_parse_size(const char *s, double *bytes, ct_err *err)
     char *end = NULL;
     double v = strtod(s, &end);
     if (end == s || errno == ERANGE || !isfinite(v) || v < 0)
-        return ct_err_set(err, "invalid size '%s' (expected a non-negative number of bytes with optional K, M or G suffix, e.g. 4M)", s);
+        return ct_err_set(err, "invalid size '%.64s' (expected a non-negative number of bytes with optional K, M or G suffix, e.g. 4M)", s);
     double mult = 1.0;
     if (*end) {
         const char *suf = end;
@@ -29,10 +29,10 @@ int ct_parse_size(const char *s, double *bytes, ct_err *err)
         if (*suf == 'B' || *suf == 'b')
             suf++;
         if (*suf || suf == end)
-            return ct_err_set(err, "invalid size suffix in '%s' (accepted: K, M, G, KB, MB, GB, KiB, MiB, GiB)", s);
+            return ct_err_set(err, "invalid size suffix in '%.64s' (accepted: K, M, G, KB, MB, GB, KiB, MiB, GiB)", s);
     }
     if (!isfinite(v * mult))
-        return ct_err_set(err, "size '%s' is too large (overflows a double)", s);
+        return ct_err_set(err, "size '%.64s' is too large (overflows a double)", s);
     *bytes = v * mult;
     return 0;
 }

@@ -67,6 +67,30 @@ static void test_pattern_and_size(void **state)
     }
 }
 
+/* A value longer than a message holds is quoted in part, so that what is
+ * accepted still fits (doc/fuzzing.md, 11: found by the optvalues harness) */
+static void test_long_values_say_what_is_accepted(void **state)
+{
+    (void)state;
+    char v[700];
+    memset(v, 'q', sizeof v - 1);
+    v[sizeof v - 1] = '\0';
+    ct_err err = {{0}};
+    ctp_mode m;
+    assert_int_equal(ctp_mode_parse(v, &m, &err), -1);
+    assert_non_null(strstr(err.msg, "(accepted: auto, block"));
+    assert_int_equal(ctp_pattern_check(v, &err), -1);
+    assert_non_null(strstr(err.msg, "(accepted: alltoall, ring"));
+    double b;
+    assert_int_equal(ctp_size_parse(v, &b, &err), -1);
+    assert_non_null(strstr(err.msg, "(expected a non-negative number"));
+    assert_int_equal(ctp_min_gain_parse(v, &b, &err), -1);
+    assert_non_null(strstr(err.msg, "(accepted: a percentage below 100"));
+    memcpy(v, "4M", 2); /* a size with a long suffix */
+    assert_int_equal(ctp_size_parse(v, &b, &err), -1);
+    assert_non_null(strstr(err.msg, "(accepted: K, M, G"));
+}
+
 #define ARGV(...) ((char *const[]){"srun", __VA_ARGS__, NULL})
 #define ARGC(...) ((int)(sizeof((char *const[]){"srun", __VA_ARGS__}) / sizeof(char *)))
 #define SCAN(o, ...) ctp_srun_args_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), o)
@@ -343,6 +367,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_modes),
         cmocka_unit_test(test_pattern_and_size),
+        cmocka_unit_test(test_long_values_say_what_is_accepted),
         cmocka_unit_test(test_scan_basic),
         cmocka_unit_test(test_scan_abbreviations_and_optional),
         cmocka_unit_test(test_scan_conservative),
