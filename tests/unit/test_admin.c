@@ -1280,14 +1280,6 @@ static void test_calibrate_few_nodes(void **state)
     fixture_drop(tmp);
 }
 
-/* calibrate on two leaf switches (issue 14), refitted from a recorded run
- * (tests/fixtures/calibrate/emu-tree-4to1, 50 Mbit/s trunk): the tree comes
- * from the kept `scontrol show topology`, each leaf's uplink from its
- * cross-leaf pairs (uplink.csv: leaf1 one pair 1 MiB in 0.181479 s on
- * average, two pairs 0.321582 s at the slowest; c = m / (t - alpha)). The
- * written capacity is the GigE share beta x the aggregate, the aggregate
- * capped at one pair's rate: the two pairs' 6.66 MB/s are more than the
- * 50 Mbit/s trunk carries (their starts were staggered on the loaded host). */
 /* On a partition over several leaves, --incast writes the TCP share
  * (penalty_tcpshare.c, bias 1.5) unless --pattern-model says otherwise; the
  * same outputs without the uplink step (one switch) keep the duplex fair
@@ -1334,6 +1326,14 @@ static void test_calibrate_tree_tcpshare_default(void **state)
     fixture_drop(tmp);
 }
 
+/* calibrate on two leaf switches (issue 14), refitted from a recorded run
+ * (tests/fixtures/calibrate/emu-tree-4to1, 50 Mbit/s trunk): the tree comes
+ * from the kept `scontrol show topology`, each leaf's uplink from its
+ * cross-leaf pairs (uplink.csv: leaf1 one pair 1 MiB in 0.181479 s on
+ * average, two pairs 0.321582 s at the slowest; c = m / (t - alpha)). The
+ * written capacity is the GigE share beta x the aggregate, the aggregate
+ * capped at one pair's rate: the two pairs' 6.66 MB/s are more than the
+ * 50 Mbit/s trunk carries (their starts were staggered on the loaded host). */
 static void test_calibrate_tree(void **state)
 {
     (void)state;
