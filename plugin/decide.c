@@ -148,6 +148,19 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
     char what[CTP_MSG_MAX];
     ct_err err = {{0}};
     memset(g, 0, sizeof *g);
+    /* heterogeneous jobs: srun runs on one component or several; the
+     * allocation variables describe component 0 only (in a batch script)
+     * or none of them (salloc sets only the *_HET_GROUP_<n> ones). Skipped. */
+    const char *het = env(fn, ctx, "SLURM_HET_SIZE");
+    if (!het)
+        het = env(fn, ctx, "SLURM_PACK_SIZE");
+    if ((het && strcmp(het, "1") != 0) || env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1") ||
+        env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_1")) {
+        say(d, quiet_or_info,
+            "contention: heterogeneous job (%s components): not decided, layout left to Slurm",
+            het ? het : "several");
+        return 0;
+    }
     const char *cpn = env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE");
     if (!cpn || !env(fn, ctx, "SLURM_JOB_ID")) {
         say(d, quiet_or_info,
@@ -200,18 +213,6 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
             "contention: SLURM_TRES_PER_TASK=%s asks for more than CPUs per task, which is not "
             "modelled: layout left to Slurm",
             tpt);
-        return 0;
-    }
-    /* heterogeneous jobs: srun runs on one component or several; the
-     * allocation variables describe component 0 only. Skipped. */
-    const char *het = env(fn, ctx, "SLURM_HET_SIZE");
-    if (!het)
-        het = env(fn, ctx, "SLURM_PACK_SIZE");
-    if ((het && strcmp(het, "1") != 0) || env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1") ||
-        env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_1")) {
-        say(d, quiet_or_info,
-            "contention: heterogeneous job (%s components): not decided, layout left to Slurm",
-            het ? het : "several");
         return 0;
     }
     /* srun inside a running step (other than the interactive, batch or
@@ -700,6 +701,15 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
     int explicit_mode = mode_s != NULL;
     ctp_level note = explicit_mode ? CTP_LEVEL_INFO : CTP_LEVEL_VERBOSE;
 
+    if (args->het_step) {
+        /* the first component's options were read; the step is not decided:
+         * an environment variable set here would reach every component */
+        strf(d->log.why, sizeof d->log.why, "not-modelled");
+        say(d, note,
+            "contention: srun ':' launches a heterogeneous step (several components), which is "
+            "not modelled: layout left to Slurm");
+        return;
+    }
     if (!args->ok) {
         strf(d->log.why, sizeof d->log.why, "cmdline");
         /* -m or -n may hide behind what we could not read */

@@ -455,6 +455,8 @@ void ctp_srun_args_parse(int argc, char *const *argv, ctp_srun_args *o)
     ctp_srun_args_parse_for(CTP_SLURM_22_05, argc, argv, o);
 }
 
+static void scan(ctp_srun_args *o, unsigned vbit, int argc, char *const *argv);
+
 void ctp_srun_args_parse_for(ctp_slurm_version v, int argc, char *const *argv, ctp_srun_args *o)
 {
     memset(o, 0, sizeof *o);
@@ -464,14 +466,26 @@ void ctp_srun_args_parse_for(ctp_slurm_version v, int argc, char *const *argv, c
         stop(o, "%s", "no srun option table for this Slurm release");
         return;
     }
-    unsigned vbit = 1u << v;
     /* srun takes a lone ':' anywhere, even after the command, as the
-     * separator of a heterogeneous step */
+     * separator of a heterogeneous step: the first component's options are
+     * read (the user's --contention among them), the step is not decided */
+    int n = argc;
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], ":") == 0) {
-            stop(o, "%s", "heterogeneous step (':' on the command line)");
-            return;
+            n = i;
+            break;
         }
+    scan(o, 1u << v, n, argv);
+    if (n < argc) {
+        o->het_step = 1;
+        if (o->ok)
+            stop(o, "%s", "heterogeneous step (':' on the command line)");
+    }
+}
+
+/* srun's options in argv[1..argc) up to the command, into o */
+static void scan(ctp_srun_args *o, unsigned vbit, int argc, char *const *argv)
+{
     for (int i = 1; i < argc && o->ok; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0)

@@ -85,6 +85,7 @@ typedef struct ctp_srun_args {
     int32_t ntpn;           /* --ntasks-per-node */
     char unsupported[48];   /* first option changing the step's nodes or CPUs we do not model */
     int interactive;        /* --interactive (the use_interactive_step shell) */
+    int het_step;           /* a lone ':': a heterogeneous step (ok is then 0) */
     int overlap;            /* --overlap */
     ctp_slurm_version version; /* the option table used */
     uint32_t release;       /* the running release, CT_SLURM_VERSION (layout.h); 0: unknown */

@@ -51,6 +51,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (!a.ok && !a.why[0])
         abort(); /* a stop always says why */
+    /* a heterogeneous step: a lone ':' was there, and it is never decided */
+    int colon = 0;
+    for (int i = 1; i < argc; i++)
+        colon |= strcmp(argv[i], ":") == 0;
+    if (a.het_step != (colon && v < CTP_SLURM_NVERSIONS) || (a.het_step && a.ok))
+        abort();
     if (a.ok) {
         if ((a.has_ntasks && a.ntasks < 1) || (a.has_cpt && a.cpt < 1) ||
             (a.has_nodes && a.nodes_min < 1) || (a.has_ntpn && a.ntpn < 1))

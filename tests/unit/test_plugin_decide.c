@@ -927,6 +927,55 @@ static void test_sweep_hostfiles(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Heterogeneous jobs and steps (seen on a real cluster, session 42): salloc
+ * of two components sets only the *_HET_GROUP_<n> allocation variables, and
+ * its sruns were told "not inside an allocation"; a step with ':' said
+ * nothing at all, even to an explicit --contention. Both now name what they
+ * are, once, and leave the step as Slurm lays it out. */
+static void test_heterogeneous(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    static const char *const salloc_het[] = {
+        "SLURM_JOB_ID=2", "SLURM_HET_SIZE=2", "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_0=2",
+        "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1=4(x3)", "SLURM_JOB_NODELIST_HET_GROUP_0=n1",
+        "SLURM_JOB_NODELIST_HET_GROUP_1=n[2-4]", NULL};
+    decide(V("--contention=auto", "--contention-pattern=halves"), salloc_het,
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_non_null(strstr(d.message, "heterogeneous job (2 components)"));
+    assert_int_equal(d.level, CTP_LEVEL_INFO);
+    assert_string_equal(d.log.why, "not-modelled");
+    /* transparent (default=auto, no option): one line under srun -v only */
+    decide(NOARGS, salloc_het, "signatures=" SIGS " default=auto", &d);
+    assert_non_null(strstr(d.message, "heterogeneous job"));
+    assert_int_equal(d.level, CTP_LEVEL_VERBOSE);
+
+    /* srun A : B in a job of one component */
+    const char *const alloc[] = {ALLOC_4x4, NULL};
+    static const char *const modes[] = {"--contention=auto", "--contention=report",
+                                        "--contention=cyclic", "--contention=optimized"};
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+        decide(V(modes[i], "--contention-pattern=halves", "-n2", "a", ":", "-n2", "b"), alloc,
+               "signatures=" SIGS, &d);
+        if (!strstr(d.message, "srun ':' launches a heterogeneous step"))
+            fail_msg("%s: got '%s'", modes[i], d.message);
+        assert_int_equal(d.level, CTP_LEVEL_INFO);
+        /* nothing set: SLURM_DISTRIBUTION would reach every component */
+        assert_int_equal(d.set_distribution, 0);
+        assert_int_equal(d.use_hostfile, 0);
+        assert_int_equal(d.have_slowdown, 0);
+        assert_string_equal(d.mapping, "");
+    }
+    decide(V("-n2", "a", ":", "-n2", "b"), alloc, "signatures=" SIGS " default=auto", &d);
+    assert_int_equal(d.level, CTP_LEVEL_VERBOSE);
+    assert_int_equal(d.set_distribution, 0);
+    /* off stays silent */
+    decide(V("--contention=off", "-n2", "a", ":", "-n2", "b"), alloc, "signatures=" SIGS, &d);
+    assert_int_equal(d.level, CTP_LEVEL_NONE);
+}
+
 /* Issue 10, defect 2: site CPU settings the layout model does not cover are
  * detected and left to Slurm with one line naming the reason. */
 static void test_site_cpu_settings(void **state)
@@ -1135,6 +1184,7 @@ int main(void)
         cmocka_unit_test(test_cpus_per_task_by_release),
         cmocka_unit_test(test_switch_tree),
         cmocka_unit_test(test_site_cpu_settings),
+        cmocka_unit_test(test_heterogeneous),
         cmocka_unit_test(test_decision_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -198,9 +198,29 @@ static void test_scan_conservative(void **state)
     /* srun reads a lone ':' as a heterogeneous step, even after the command */
     SCAN(&o, "-n2", "a", ":", "-n3", "b");
     assert_int_equal(o.ok, 0);
+    assert_int_equal(o.het_step, 1);
     assert_non_null(strstr(o.why, "heterogeneous"));
     SCAN(&o, "-n2", ":", "-n3", "b");
     assert_int_equal(o.ok, 0);
+    assert_int_equal(o.het_step, 1);
+    /* the first component's options are read: the user's --contention is
+     * known (decide.c then names the heterogeneous step); a later
+     * component's are not */
+    SCAN(&o, "--contention=auto", "-n2", "a", ":", "--contention=cyclic", "-n3", "b");
+    assert_int_equal(o.het_step, 1);
+    assert_int_equal(o.has_mode, 1);
+    assert_string_equal(o.mode, "auto");
+    assert_int_equal(o.ntasks, 2);
+    SCAN(&o, "-n2", "a", ":", "--contention=cyclic", "b");
+    assert_int_equal(o.has_mode, 0);
+    /* what stopped the first component's scan is the reason kept */
+    SCAN(&o, "--container-image", "img", "a", ":", "b");
+    assert_int_equal(o.het_step, 1);
+    assert_non_null(strstr(o.why, "--container-image"));
+    /* no ':' (a ':' inside an argument is not one) */
+    SCAN(&o, "-n2", "a", "b:c");
+    assert_int_equal(o.het_step, 0);
+    assert_int_equal(o.ok, 1);
     /* options that move the step off the allocation's nodes or CPUs */
     static const char *const moving[][2] = {
         {"-w", "n1"},        {"--nodelist", "n[1-2]"},   {"-x", "n3"},
