@@ -68,6 +68,21 @@ static void say(ctp_decision *d, ctp_level level, const char *fmt, ...)
     d->level = level;
 }
 
+/* The step is left as Slurm lays it out: why (the decision log's word) and
+ * the one line saying so. */
+static void leave(ctp_decision *d, const char *why, ctp_level level, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void leave(ctp_decision *d, const char *why, ctp_level level, const char *fmt, ...)
+{
+    strf(d->log.why, sizeof d->log.why, "%s", why);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    va_end(ap);
+    d->level = level;
+}
+
 /* A failure where a score was wanted: fail open, or stop with strict=yes. */
 static void fail(const ctp_config *cfg, ctp_decision *d, const char *what)
 {
@@ -704,27 +719,25 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
     if (args->het_step) {
         /* the first component's options were read; the step is not decided:
          * an environment variable set here would reach every component */
-        strf(d->log.why, sizeof d->log.why, "not-modelled");
-        say(d, note,
-            "contention: srun ':' launches a heterogeneous step (several components), which is "
-            "not modelled: layout left to Slurm");
+        leave(d, "not-modelled", note,
+              "contention: srun ':' launches a heterogeneous step (several components), which is "
+              "not modelled: layout left to Slurm");
         return;
     }
     if (!args->ok) {
-        strf(d->log.why, sizeof d->log.why, "cmdline");
         /* -m or -n may hide behind what we could not read */
-        say(d, explicit_mode ? CTP_LEVEL_WARNING : CTP_LEVEL_VERBOSE,
-            "contention: warning: srun's command line not understood (%s): layout left to Slurm",
-            args->why);
+        leave(d, "cmdline", explicit_mode ? CTP_LEVEL_WARNING : CTP_LEVEL_VERBOSE,
+              "contention: warning: srun's command line not understood (%s): layout left to "
+              "Slurm",
+              args->why);
         return;
     }
     if (args->interactive) {
         /* the use_interactive_step shell: one task, and whatever srun reads
          * here would be handed on to the shell (issue 10) */
-        strf(d->log.why, sizeof d->log.why, "interactive");
-        say(d, CTP_LEVEL_VERBOSE,
-            "contention: interactive step (srun --interactive): nothing to lay out; the sruns "
-            "inside it are decided one by one");
+        leave(d, "interactive", CTP_LEVEL_VERBOSE,
+              "contention: interactive step (srun --interactive): nothing to lay out; the sruns "
+              "inside it are decided one by one");
         return;
     }
     const char *user_dist = user_distribution(args, fn, ctx);
