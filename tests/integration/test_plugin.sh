@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 lc_require
 SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
 SO=$CT_PLUGIN
-tap_plan 35
+tap_plan 37
 
 # 1: only the SPANK entry points and the plugin's identity are exported
 syms=$(nm -D --defined-only "$SO" | awk '{print $3}' | sort | tr '\n' ' ')
@@ -85,6 +85,18 @@ timeout "$CT_TIMEOUT" sbatch -W $ALLOC --contention=auto --contention-pattern=ha
 out=$(cat "$LC_DIR/job.out" 2>/dev/null)
 tap_is "$(sed -n 's/^SB|//p' <<<"$out")" "$CYCLIC" \
     "sbatch --contention=auto --contention-pattern=halves: a plain srun in the script runs cyclic"
+# --export=NONE (a common site default) and job arrays: the options travel in
+# the job's SPANK environment, not the user's; the tasks then get no PATH
+jobn=$LC_DIR/jobn.sh
+printf '#!/bin/bash\nsrun /usr/bin/printenv SLURM_CONTENTION_MAPPING | sort | uniq -c | tr -s " " | sed "s/^ *//; s/^/MAP|/"\n' >"$jobn"
+timeout "$CT_TIMEOUT" sbatch -W $ALLOC --export=NONE --contention=auto --contention-pattern=halves \
+    -o "$LC_DIR/jobn.out" "$jobn" >/dev/null 2>&1
+tap_is "$(grep '^MAP|' "$LC_DIR/jobn.out" 2>/dev/null)" "MAP|16 cyclic" \
+    "sbatch --export=NONE --contention=auto --contention-pattern=halves: the script's srun decides (16 tasks cyclic)"
+timeout "$CT_TIMEOUT" sbatch -W $ALLOC --array=1-2 --contention=auto --contention-pattern=halves \
+    -o "$LC_DIR/joba-%a.out" "$jobn" >/dev/null 2>&1
+tap_is "$(cat "$LC_DIR"/joba-1.out "$LC_DIR"/joba-2.out 2>/dev/null | grep '^MAP|' | tr '\n' ' ')" "MAP|16 cyclic MAP|16 cyclic " \
+    "sbatch --array=1-2: each element's srun decides"
 out=$(lc_alloc "$ALLOC --contention=cyclic" 'echo "SA|$(srun_layout)"')
 tap_is "$(sed -n 's/^SA|//p' <<<"$out")" "$CYCLIC" "salloc --contention=cyclic: a plain srun runs cyclic"
 
