@@ -59,13 +59,18 @@ const char *ctp_option_from_env(const char *name, ctp_getenv_fn getenv_fn, void 
 static void say(ctp_decision *d, ctp_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+static void vsay(ctp_decision *d, ctp_level level, const char *fmt, va_list ap)
+{
+    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    d->level = level;
+}
+
 static void say(ctp_decision *d, ctp_level level, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    vsay(d, level, fmt, ap);
     va_end(ap);
-    d->level = level;
 }
 
 /* The step is left as Slurm lays it out: why (the decision log's word) and
@@ -78,9 +83,8 @@ static void leave(ctp_decision *d, const char *why, ctp_level level, const char 
     strf(d->log.why, sizeof d->log.why, "%s", why);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    vsay(d, level, fmt, ap);
     va_end(ap);
-    d->level = level;
 }
 
 /* A failure where a score was wanted: fail open, or stop with strict=yes. */

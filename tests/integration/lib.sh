@@ -153,6 +153,13 @@ srun_layout() {
         END { s = ""; for (t = 0; t <= max; t++) s = s (t ? " " : "") node[t]; print s }' <<<"$out"
 }
 
+# srun_nodes SRUN_ARGS...: each task's node name in rank order (where
+# SLURM_JOB_NODELIST is not set, as in salloc of several components)
+srun_nodes() {
+    timeout -k 10 "$CT_TIMEOUT" srun -l "$@" printenv SLURMD_NODENAME 2>/dev/null |
+        sort -n | awk '{ printf "%s ", $2 }'
+}
+
 # model_layout NTASKS CPUS_PER_TASK DIST: modelcore's layout for this allocation
 model_layout() {
     "$CT_LAYOUT_TOOL" "$SLURM_JOB_CPUS_PER_NODE" "$1" "$2" "$3"

@@ -17,12 +17,12 @@ lines() { grep -c "contention:" <<<"$1" || true; }
 
 # ---- salloc of two components ------------------------------------------------
 out=$(lc_alloc "-N1 -n2 : -N3 -n12" '
-    echo "OFF0|$(srun -l --contention=off printenv SLURMD_NODENAME 2>/dev/null | sort -n | awk "{print \$2}" | tr "\n" " ")"
-    echo "AUTO0|$(srun -l --contention=auto --contention-pattern=halves printenv SLURMD_NODENAME 2>/dev/null | sort -n | awk "{print \$2}" | tr "\n" " ")"
+    echo "OFF0|$(srun_nodes --contention=off)"
+    echo "AUTO0|$(srun_nodes --contention=auto --contention-pattern=halves)"
     echo "ERR0|$(srun --contention=auto --contention-pattern=halves true 2>&1 | tr "\n" "~")"
     echo "ENV0|$(srun --contention=auto --contention-pattern=halves sh -c "echo \${SLURM_CONTENTION_MAPPING:-none}/\${SLURM_CONTENTION_PREDICTED_SLOWDOWN:-none}" 2>/dev/null | sort -u | tr "\n" " ")"
-    echo "OFF1|$(srun -l --het-group=1 --contention=off printenv SLURMD_NODENAME 2>/dev/null | sort -n | awk "{print \$2}" | tr "\n" " ")"
-    echo "AUTO1|$(srun -l --het-group=1 --contention=auto --contention-pattern=halves printenv SLURMD_NODENAME 2>/dev/null | sort -n | awk "{print \$2}" | tr "\n" " ")"
+    echo "OFF1|$(srun_nodes --het-group=1 --contention=off)"
+    echo "AUTO1|$(srun_nodes --het-group=1 --contention=auto --contention-pattern=halves)"
     echo "ERR1|$(srun --het-group=1 --contention=auto --contention-pattern=halves true 2>&1 | tr "\n" "~")"
     echo "AFTER|${SLURM_DISTRIBUTION:-none}/${SLURM_CONTENTION_MAPPING:-none}/${SLURM_HOSTFILE:-none}"
 ')
