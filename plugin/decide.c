@@ -167,19 +167,7 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
     char what[CTP_MSG_MAX];
     ct_err err = {{0}};
     memset(g, 0, sizeof *g);
-    /* heterogeneous jobs: srun runs on one component or several; the
-     * allocation variables describe component 0 only (in a batch script)
-     * or none of them (salloc sets only the *_HET_GROUP_<n> ones). Skipped. */
-    const char *het = env(fn, ctx, "SLURM_HET_SIZE");
-    if (!het)
-        het = env(fn, ctx, "SLURM_PACK_SIZE");
-    if ((het && strcmp(het, "1") != 0) || env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1") ||
-        env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE_PACK_GROUP_1")) {
-        say(d, quiet_or_info,
-            "contention: heterogeneous job (%s components): not decided, layout left to Slurm",
-            het ? het : "several");
-        return 0;
-    }
+    /* heterogeneous jobs: fn/ctx is the step's component (ctp_decide) */
     const char *cpn = env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE");
     if (!cpn || !env(fn, ctx, "SLURM_JOB_ID")) {
         say(d, quiet_or_info,
@@ -707,8 +695,10 @@ static const ct_candidate_score *auto_pick(const ctp_config *cfg, const ct_score
     return &res->c[k];
 }
 
+/* fn/ctx: the environment as the step's component sees it (het); the
+ * het view's own verdict is taken once the mode is known. */
 static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn fn,
-                         void *ctx, ctp_decision *d)
+                         void *ctx, const ctp_het_view *het, ctp_decision *d)
 {
     const char *mode_s = args->has_mode ? args->mode : ctp_option_from_env("contention", fn, ctx);
     ctp_mode mode = cfg->default_mode;
@@ -726,6 +716,10 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
         leave(d, "not-modelled", note,
               "contention: srun ':' launches a heterogeneous step (several components), which is "
               "not modelled: layout left to Slurm");
+        return;
+    }
+    if (het->state == CTP_HET_LEAVE) {
+        leave(d, "not-modelled", note, "contention: %s: layout left to Slurm", het->why);
         return;
     }
     if (!args->ok) {
@@ -1043,8 +1037,16 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
                 ctp_decision *d)
 {
     memset(d, 0, sizeof *d);
-    decide_inner(cfg, args, fn, ctx, d);
-    const char *cpn = env(fn, ctx, "SLURM_JOB_CPUS_PER_NODE");
+    ctp_het_view het;
+    ctp_het_view_init(&het, args, fn, ctx);
+    decide_inner(cfg, args, ctp_het_getenv, &het, &het, d);
+    if (het.state == CTP_HET_ONE && d->level != CTP_LEVEL_NONE) {
+        /* the line names the component it speaks of */
+        size_t l = strlen(d->message);
+        strf(d->message + l, sizeof d->message - l, " [heterogeneous job: component %d of %d]",
+             het.comp, het.size);
+    }
+    const char *cpn = env(ctp_het_getenv, &het, "SLURM_JOB_CPUS_PER_NODE");
     strf(d->log.cpus, sizeof d->log.cpus, "%s", cpn ? cpn : "");
     if (d->mode != CTP_MODE_OFF && !d->log.why[0])
         strf(d->log.why, sizeof d->log.why, "not-modelled");

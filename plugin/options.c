@@ -63,6 +63,60 @@ int ctp_size_parse(const char *s, double *bytes, ct_err *err)
     return 0;
 }
 
+/* srun's --het-group value (srun/opt.c _get_het_group): a set of component
+ * indices as hostlist_create reads "[VALUE]" (or VALUE when it starts with
+ * '['): comma-separated indices and ranges, each index below 128
+ * (MAX_HET_JOB_COMPONENTS). The scan here is stricter than hostlist's (no
+ * spaces, no nested brackets): what it refuses is left to Slurm. */
+#define CTP_HET_MAX_COMPONENTS 128
+
+int ctp_het_group_parse(const char *s, int *comp, ct_err *err)
+{
+    const char *p = s ? s : "";
+    size_t len = strlen(p);
+    if (len >= 2 && p[0] == '[' && p[len - 1] == ']') {
+        p++;
+        len -= 2;
+    }
+    long first = -1;
+    int several = 0;
+    size_t i = 0;
+    while (i < len) {
+        long lo = 0, hi;
+        size_t d = i;
+        while (i < len && p[i] >= '0' && p[i] <= '9' && lo < CTP_HET_MAX_COMPONENTS)
+            lo = lo * 10 + (p[i++] - '0');
+        if (i == d || lo >= CTP_HET_MAX_COMPONENTS)
+            goto bad;
+        hi = lo;
+        if (i < len && p[i] == '-') {
+            d = ++i;
+            hi = 0;
+            while (i < len && p[i] >= '0' && p[i] <= '9' && hi < CTP_HET_MAX_COMPONENTS)
+                hi = hi * 10 + (p[i++] - '0');
+            if (i == d || hi >= CTP_HET_MAX_COMPONENTS || hi < lo)
+                goto bad;
+        }
+        if (i < len && p[i] != ',')
+            goto bad;
+        if (i < len && ++i == len)
+            goto bad; /* a trailing comma */
+        if (first < 0)
+            first = lo;
+        if (lo != first || hi != first)
+            several = 1;
+    }
+    if (first < 0)
+        goto bad;
+    *comp = (int)first;
+    return several;
+bad:
+    return ct_err_set(err,
+                      "invalid --het-group '%.64s' (expected component indices below %d, e.g. 1, "
+                      "0,2 or 1-3)",
+                      s ? s : "", CTP_HET_MAX_COMPONENTS);
+}
+
 /* ------------------------------------------------------------------ */
 /* srun's options, per Slurm release. Each entry lists the releases whose
  * srun accepts it with that argument kind, as read from each release's
@@ -88,6 +142,7 @@ enum what {
     W_SIZE,
     W_INTERACTIVE, /* --interactive: the shell step of use_interactive_step */
     W_OVERLAP,     /* --overlap: the step may use CPUs other steps hold */
+    W_HETGROUP,    /* --het-group (--pack-group): the components the step runs on */
     W_UNSUPPORTED, /* changes the step's nodes or CPUs in ways not modelled */
 };
 
@@ -167,7 +222,7 @@ static const srun_opt srun_opts[] = {
     {"gres", 0, REQ, W_UNSUPPORTED, VALL},
     {"gres-flags", 0, REQ, W_OTHER, VALL},
     {"help", 'h', NO, W_OTHER, VALL},
-    {"het-group", 0, REQ, W_UNSUPPORTED, VALL},
+    {"het-group", 0, REQ, W_HETGROUP, VALL},
     {"hint", 0, REQ, W_UNSUPPORTED, VALL},
     {"hold", 'H', NO, W_OTHER, VALL},
     {"ignore-signals", 0, REQ, W_OTHER, V2605},
@@ -210,7 +265,7 @@ static const srun_opt srun_opts[] = {
     {"overcommit", 'O', NO, W_UNSUPPORTED, VALL},
     {"overlap", 0, OPT, W_OVERLAP, VALL},
     {"oversubscribe", 's', NO, W_OTHER, VALL},
-    {"pack-group", 0, REQ, W_UNSUPPORTED, VALL},
+    {"pack-group", 0, REQ, W_HETGROUP, VALL},
     {"parsable", 0, NO, W_OTHER, V2605},
     {"partition", 'p', REQ, W_OTHER, VALL},
     {"power", 0, REQ, W_OTHER, V2205 | V2302 | V2311},
@@ -440,6 +495,11 @@ static void record(ctp_srun_args *o, const srun_opt *op, const char *shown, cons
         break;
     case W_OVERLAP:
         o->overlap = 1;
+        break;
+    case W_HETGROUP:
+        o->has_het_group = 1;
+        /* a value cut short could name fewer components: kept unreadable */
+        copy(o->het_group, sizeof o->het_group, strlen(val) < sizeof o->het_group ? val : "?");
         break;
     case W_UNSUPPORTED:
         if (!o->unsupported[0])

@@ -44,6 +44,10 @@ const char *ctp_mode_name(ctp_mode m);
 int ctp_pattern_check(const char *s, ct_err *err);
 /* --contention-size: bytes with K/M/G suffixes, > 0. */
 int ctp_size_parse(const char *s, double *bytes, ct_err *err);
+/* srun's --het-group value ("1", "[1]", "0,2", "1-3"): 0 when it names one
+ * component (*comp), 1 when several (*comp = the first), -1 (err) when it is
+ * not a set of indices below 128 as srun reads it. */
+int ctp_het_group_parse(const char *s, int *comp, ct_err *err);
 
 /* The Slurm releases whose srun command line the plugin can read (the
  * release running is known in slurm_spank_init: S_SLURM_VERSION). */
@@ -87,6 +91,8 @@ typedef struct ctp_srun_args {
     int interactive;        /* --interactive (the use_interactive_step shell) */
     int het_step;           /* a lone ':': a heterogeneous step (ok is then 0) */
     int overlap;            /* --overlap */
+    int has_het_group;
+    char het_group[32];     /* --het-group (--pack-group) value, as given */
     ctp_slurm_version version; /* the option table used */
     uint32_t release;       /* the running release, CT_SLURM_VERSION (layout.h); 0: unknown */
     int verbose;            /* count of -v */
@@ -241,6 +247,35 @@ void ctp_decision_free(ctp_decision *d);
 /* The optimized placement cannot be launched (why: one phrase): launch
  * d->fallback instead and say so in one line. */
 void ctp_decision_fallback(ctp_decision *d, const char *why);
+
+/* ---- hetjob.c: the component of a heterogeneous job a step runs on ---- */
+
+typedef enum ctp_het_state {
+    CTP_HET_NONE = 0, /* not a heterogeneous job: the view passes names through */
+    CTP_HET_ONE,      /* a step on one component: the view reads that component's */
+    CTP_HET_LEAVE,    /* not modelled (several components, ...): why says so */
+} ctp_het_state;
+
+typedef struct ctp_het_view {
+    ctp_getenv_fn fn;  /* the environment as it is */
+    void *ctx;
+    ctp_het_state state;
+    int size;          /* the job's components; 0 when it has one */
+    int comp;          /* CTP_HET_ONE: the step's component */
+    char why[240];     /* CTP_HET_LEAVE: one phrase */
+    char name[128];    /* scratch: a suffixed name */
+} ctp_het_view;
+
+/* Classify the step (args: --het-group; fn/ctx: the environment). */
+void ctp_het_view_init(ctp_het_view *v, const ctp_srun_args *args, ctp_getenv_fn fn, void *ctx);
+/* A ctp_getenv_fn over the view (view: a ctp_het_view): with CTP_HET_ONE,
+ * the allocation's variables are the component's (NAME_HET_GROUP_<n>) only,
+ * SLURM_JOB_ID is the job's, and any other NAME_HET_GROUP_<n> overrides
+ * NAME, as srun reads them; otherwise the environment as it is. */
+const char *ctp_het_getenv(const char *name, void *view);
+/* The id of the job the step belongs to: the component's own id
+ * (SLURM_JOB_ID_HET_GROUP_<n>) with CTP_HET_ONE, else SLURM_JOB_ID. */
+const char *ctp_het_job_id(ctp_het_view *v);
 
 /* ---- placement.c: the optimized candidate ---- */
 

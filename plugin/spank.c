@@ -214,12 +214,12 @@ static int strict_requested(int ac, char **av)
 }
 
 /* The optimized placement: its hostfile, one host of the allocation per
- * task (host names expanded by libslurm from SLURM_JOB_NODELIST, the node
- * order of SLURM_JOB_CPUS_PER_NODE), in $TMPDIR or /tmp, owned by the user
- * srun runs as. Any problem: block or cyclic instead, one line. */
-static void write_optimized(void)
+ * task (host names expanded by libslurm from nl, the step's
+ * SLURM_JOB_NODELIST, in the node order of SLURM_JOB_CPUS_PER_NODE), in
+ * $TMPDIR or /tmp, owned by the user srun runs as. Any problem: block or
+ * cyclic instead, one line. */
+static void write_optimized(const char *nl)
 {
-    const char *nl = getenv("SLURM_JOB_NODELIST");
     ct_hostlist hl = nl ? slurm_hostlist_create(nl) : NULL;
     int n = hl ? slurm_hostlist_count(hl) : 0;
     char **hosts = n > 0 ? calloc((size_t)n, sizeof *hosts) : NULL;
@@ -338,7 +338,9 @@ static int srun_gone(const job_step_info_t *st)
  * then goes by the environment alone). */
 static void busy_steps(ctp_srun_args *a)
 {
-    const char *jid = getenv("SLURM_JOB_ID");
+    ctp_het_view het; /* a heterogeneous job's steps are its components' */
+    ctp_het_view_init(&het, a, process_getenv, NULL);
+    const char *jid = ctp_het_job_id(&het);
     char *end;
     unsigned long job = jid ? strtoul(jid, &end, 10) : 0;
     if (!jid || !*jid || *end || job == 0 || job > UINT32_MAX || a->overlap ||
@@ -431,7 +433,9 @@ static void decide_bounded(const ctp_srun_args *args, ctp_decision *d)
     d->mode = mode;
     d->level = CTP_LEVEL_WARNING;
     snprintf(d->log.why, sizeof d->log.why, "%s", timed_out ? "budget" : "fail-open");
-    const char *cpn = getenv("SLURM_JOB_CPUS_PER_NODE");
+    ctp_het_view het;
+    ctp_het_view_init(&het, args, process_getenv, NULL);
+    const char *cpn = ctp_het_getenv("SLURM_JOB_CPUS_PER_NODE", &het);
     snprintf(d->log.cpus, sizeof d->log.cpus, "%s", cpn ? cpn : "");
     if (timed_out)
         snprintf(d->message, sizeof d->message,
@@ -482,8 +486,11 @@ static int srun_init(spank_t sp)
         slurm_error("%s", decision.message);
         return -1;
     }
-    if (decision.use_hostfile)
-        write_optimized();
+    if (decision.use_hostfile) {
+        ctp_het_view het; /* the nodes of the step's component */
+        ctp_het_view_init(&het, &args, process_getenv, NULL);
+        write_optimized(ctp_het_getenv("SLURM_JOB_NODELIST", &het));
+    }
     if (decision.use_hostfile) /* marked like SLURM_DISTRIBUTION (envmark.c) */
         ctp_set_ours("SLURM_HOSTFILE", hostfile, process_setenv, NULL);
     if (decision.set_distribution)

@@ -7,7 +7,7 @@
  *     (--contention, --contention-pattern, --contention-size) or in its
  *     environment (SLURM_CONTENTION*), and min_gain=/min_switch='s value
  *     (plugin/options.c, modelcore ct_pattern_parse and ct_parse_size,
- *     plugin/placement.c);
+ *     plugin/placement.c), and srun's --het-group value (plugin/options.c);
  *  2: slurm.conf's text, of which srun reads SelectTypeParameters
  *     (plugin/siteconf.c);
  *  3: the admin tool's option values: whole numbers, percentages and sizes
@@ -182,6 +182,28 @@ static void value(const char *s)
         }
     } else {
         refusal(&err, "size", s);
+    }
+
+    /* srun's --het-group: one component or several, below 128; srun wraps
+     * a value without '[' in brackets, which reads the same */
+    int comp = -1, comp2 = -1;
+    err.msg[0] = '\0';
+    int hg = ctp_het_group_parse(s, &comp, &err);
+    if (hg >= 0) {
+        if (comp < 0 || comp >= 128 || strspn(s, "0123456789,-[]") != strlen(s))
+            abort();
+        if (hg == 0 && strspn(s, "0123456789") == strlen(s) && comp != atoi(s))
+            abort();
+        if (hg == 1 && !strpbrk(s, ",-"))
+            abort();
+    } else {
+        refusal(&err, "het-group", s);
+    }
+    if (s[0] != '[' && strlen(s) < 200) {
+        char wrapped[256];
+        snprintf(wrapped, sizeof wrapped, "[%s]", s);
+        if (ctp_het_group_parse(wrapped, &comp2, NULL) != hg || (hg >= 0 && comp2 != comp))
+            abort();
     }
 
     double g = -1;

@@ -930,8 +930,10 @@ static void test_sweep_hostfiles(void **state)
 /* Heterogeneous jobs and steps (seen on a real cluster, session 42): salloc
  * of two components sets only the *_HET_GROUP_<n> allocation variables, and
  * its sruns were told "not inside an allocation"; a step with ':' said
- * nothing at all, even to an explicit --contention. Both now name what they
- * are, once, and leave the step as Slurm lays it out. */
+ * nothing at all, even to an explicit --contention. Session 43: a step on one
+ * component (--het-group=N, component 0 by default) is decided on that
+ * component's allocation, read as srun reads it (hetjob.c); a step on several
+ * names what it is, once, and is left as Slurm lays it out. */
 static void test_heterogeneous(void **state)
 {
     (void)state;
@@ -939,17 +941,93 @@ static void test_heterogeneous(void **state)
     static const char *const salloc_het[] = {
         "SLURM_JOB_ID=2", "SLURM_HET_SIZE=2", "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_0=2",
         "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1=4(x3)", "SLURM_JOB_NODELIST_HET_GROUP_0=n1",
-        "SLURM_JOB_NODELIST_HET_GROUP_1=n[2-4]", NULL};
-    decide(V("--contention=auto", "--contention-pattern=halves"), salloc_het,
+        "SLURM_JOB_NODELIST_HET_GROUP_1=n[2-4]", "SLURM_NTASKS_HET_GROUP_0=2",
+        "SLURM_NTASKS_HET_GROUP_1=12", "SLURM_JOB_ID_HET_GROUP_1=3", NULL};
+    /* component 1: 12 tasks on its 3 nodes of 4 CPUs, halves -> cyclic */
+    decide(V("--het-group=1", "--contention=auto", "--contention-pattern=halves"), salloc_het,
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "cyclic");
+    assert_string_equal(d.log.cpus, "4(x3)");
+    assert_int_equal(d.log.nodes, 3);
+    assert_int_equal(d.log.tasks, 12);
+    if (!strstr(d.message, "12 tasks on 3 nodes") ||
+        !strstr(d.message, "[heterogeneous job: component 1 of 2]"))
+        fail_msg("got '%s'", d.message);
+    /* ring on it -> block; --pack-group is the old name */
+    decide(V("--pack-group", "1", "--contention=auto", "--contention-pattern=ring"), salloc_het,
+           "signatures=" SIGS, &d);
+    assert_string_equal(d.distribution, "block");
+    /* the default component is 0: 2 tasks on its one node */
+    decide(V("--contention=auto", "--contention-pattern=halves"), salloc_het, "signatures=" SIGS,
+           &d);
+    assert_int_equal(d.log.nodes, 1);
+    assert_int_equal(d.log.tasks, 2);
+    assert_string_equal(d.log.cpus, "2");
+    assert_non_null(strstr(d.message, "[heterogeneous job: component 0 of 2]"));
+    /* a batch script: component 0's variables also unsuffixed, which do not
+     * reach a step on component 1 (its own override them) */
+    static const char *const batch_het[] = {
+        "SLURM_JOB_ID=2", "SLURM_HET_SIZE=2", "SLURM_JOB_CPUS_PER_NODE=2",
+        "SLURM_JOB_NODELIST=n1", "SLURM_JOB_NUM_NODES=1", "SLURM_NTASKS=2",
+        "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_0=2", "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1=4(x3)",
+        "SLURM_JOB_NODELIST_HET_GROUP_0=n1", "SLURM_JOB_NODELIST_HET_GROUP_1=n[2-4]",
+        "SLURM_JOB_NUM_NODES_HET_GROUP_1=3", "SLURM_NTASKS_HET_GROUP_1=8", NULL};
+    decide(V("--het-group=1", "--contention=auto", "--contention-pattern=halves"), batch_het,
+           "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 1); /* 8 tasks on 12 CPUs: an optimized placement */
+    assert_int_equal(d.log.tasks, 8);
+    assert_int_equal(d.log.nodes, 3);
+    /* the component's own -m is the user's choice */
+    static const char *const het_dist[] = {
+        "SLURM_JOB_ID=2", "SLURM_HET_SIZE=2", "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_0=2",
+        "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1=4(x3)", "SLURM_JOB_NODELIST_HET_GROUP_1=n[2-4]",
+        "SLURM_NTASKS_HET_GROUP_1=12", "SLURM_DISTRIBUTION_HET_GROUP_1=block", NULL};
+    decide(V("--het-group=1", "--contention=auto", "--contention-pattern=halves"), het_dist,
            "signatures=" SIGS, &d);
     assert_int_equal(d.set_distribution, 0);
-    assert_int_equal(d.use_hostfile, 0);
-    assert_non_null(strstr(d.message, "heterogeneous job (2 components)"));
-    assert_int_equal(d.level, CTP_LEVEL_INFO);
-    assert_string_equal(d.log.why, "not-modelled");
+    assert_string_equal(d.log.why, "user-env");
+    assert_non_null(strstr(d.message, "SLURM_DISTRIBUTION=block"));
+    /* forced cyclic on one component is set (it reaches that component only) */
+    decide(V("--het-group=1", "--contention=cyclic"), salloc_het, "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "cyclic");
+
+    /* not modelled: several components, a component the job lacks, a value
+     * srun refuses, --het-group in a job of one component, a component
+     * whose allocation is not in the environment */
+    const char *const one_job[] = {ALLOC_4x4, NULL};
+    const char *const one_job_het_size[] = {ALLOC_4x4, "SLURM_HET_SIZE=2", NULL};
+    const struct {
+        const char *opt;
+        const char *const *vars;
+        const char *want;
+    } left[] = {
+        {"--het-group=0,1", salloc_het, "srun --het-group=0,1 launches one step on several"},
+        {"--het-group=[0-1]", salloc_het, "on several components"},
+        {"--het-group=2", salloc_het, "srun --het-group=2: the heterogeneous job has 2 components"},
+        {"--het-group=1x", salloc_het, "srun --het-group: invalid --het-group '1x'"},
+        {"--het-group=0", one_job, "srun --het-group=0 in a job of one component"},
+        {"--het-group=1", one_job_het_size,
+         "heterogeneous job (2 components): component 1's allocation is not in the environment"},
+    };
+    static const char *const forced[] = {"--contention=auto", "--contention=report",
+                                         "--contention=cyclic", "--contention=optimized"};
+    for (size_t i = 0; i < sizeof left / sizeof *left; i++)
+        for (size_t m = 0; m < sizeof forced / sizeof *forced; m++) {
+            decide(V(left[i].opt, forced[m], "--contention-pattern=halves"), left[i].vars,
+                   "signatures=" SIGS, &d);
+            if (!strstr(d.message, left[i].want) || !strstr(d.message, "layout left to Slurm"))
+                fail_msg("%s %s: got '%s'", left[i].opt, forced[m], d.message);
+            assert_int_equal(d.level, CTP_LEVEL_INFO);
+            assert_int_equal(d.set_distribution, 0);
+            assert_int_equal(d.use_hostfile, 0);
+            assert_string_equal(d.mapping, "");
+            assert_string_equal(d.log.why, "not-modelled");
+        }
     /* transparent (default=auto, no option): one line under srun -v only */
-    decide(NOARGS, salloc_het, "signatures=" SIGS " default=auto", &d);
-    assert_non_null(strstr(d.message, "heterogeneous job"));
+    decide(V("--het-group=0,1"), salloc_het, "signatures=" SIGS " default=auto", &d);
+    assert_non_null(strstr(d.message, "on several components"));
     assert_int_equal(d.level, CTP_LEVEL_VERBOSE);
 
     /* srun A : B in a job of one component */

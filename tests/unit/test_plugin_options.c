@@ -217,6 +217,18 @@ static void test_scan_conservative(void **state)
     SCAN(&o, "--container-image", "img", "a", ":", "b");
     assert_int_equal(o.het_step, 1);
     assert_non_null(strstr(o.why, "--container-image"));
+    /* --het-group (--pack-group) is read, not refused: decide.c takes the
+     * step's component from it (hetjob.c) */
+    SCAN(&o, "--het-group=1", "-n4", "a");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.has_het_group, 1);
+    assert_string_equal(o.het_group, "1");
+    assert_string_equal(o.unsupported, "");
+    assert_int_equal(o.ntasks, 4);
+    SCAN(&o, "--pack-group", "0,2", "a");
+    assert_string_equal(o.het_group, "0,2");
+    SCAN(&o, "--het-group=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14", "a");
+    assert_string_equal(o.het_group, "?"); /* cut short it could name fewer */
     /* no ':' (a ':' inside an argument is not one) */
     SCAN(&o, "-n2", "a", "b:c");
     assert_int_equal(o.het_step, 0);
@@ -237,6 +249,33 @@ static void test_scan_conservative(void **state)
     assert_string_equal(o.unsupported, "--overcommit");
     SCAN(&o, "-n", "4", "x");
     assert_string_equal(o.unsupported, "");
+}
+
+/* srun's --het-group values (srun/opt.c _get_het_group reads them as a
+ * hostlist of component indices below 128) */
+static void test_het_group_values(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        int rc, comp;
+    } cases[] = {
+        {"0", 0, 0},      {"1", 0, 1},     {"[1]", 0, 1},    {"127", 0, 127}, {"01", 0, 1},
+        {"1-1", 0, 1},    {"2,2", 0, 2},   {"0,1", 1, 0},    {"1-3", 1, 1},   {"[0-1]", 1, 0},
+        {"3,1", 1, 3},    {"", -1, 0},     {"128", -1, 0},   {"1x", -1, 0},   {"-1", -1, 0},
+        {"1,", -1, 0},    {",1", -1, 0},   {"3-1", -1, 0},   {"1-", -1, 0},   {"[1", -1, 0},
+        {"[]", -1, 0},    {"1 2", -1, 0},  {"99999999999", -1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ct_err err = {{0}};
+        int comp = -7;
+        int rc = ctp_het_group_parse(cases[i].s, &comp, &err);
+        if (rc != cases[i].rc || (rc >= 0 && comp != cases[i].comp))
+            fail_msg("'%s': rc %d comp %d, wanted %d %d", cases[i].s, rc, comp, cases[i].rc,
+                     cases[i].comp);
+        if (rc < 0 && !strstr(err.msg, "invalid --het-group"))
+            fail_msg("'%s': message '%s'", cases[i].s, err.msg);
+    }
 }
 
 static void test_read_cmdline(void **state)
@@ -391,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_scan_basic),
         cmocka_unit_test(test_scan_abbreviations_and_optional),
         cmocka_unit_test(test_scan_conservative),
+        cmocka_unit_test(test_het_group_values),
         cmocka_unit_test(test_read_cmdline),
         cmocka_unit_test(test_versions),
     };
