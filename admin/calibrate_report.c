@@ -159,6 +159,12 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
     }
     if (r->a2a_diag.warning[0])
         fprintf(o, "  warning: %s\n", r->a2a_diag.warning);
+    if (r->nrefill) /* session 30's term, taken in session 43 (doc/models-alltoall.md) */
+        fprintf(o, "  the bucket's refill: %zu fit samples taken to the 2x1 calls' pause (%s, "
+                   "bucket %s) before the fit; each point below priced at its configuration's "
+                   "pause\n",
+                r->nrefill, admin_fmt_time(r->refill_pause, t1, sizeof t1),
+                admin_fmt_bytes(r->refill_bucket, t2, sizeof t2));
     fprintf(o, "validation on %zu held-back samples (not used by the fit):\n", r->nheld);
     fprintf(o, "  %5s %4s %9s %11s %11s %11s %8s\n", "nodes", "tpn", "m", "measured",
             "predicted", "bound", "error");

@@ -393,6 +393,10 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     f->uplink_duplex = a->uplink_duplex || (calib_writes_tcpshare(a, r) && !a->no_uplink_duplex);
     f->co.p2p_max_seg = (size_t)a->nseg;
     f->co.sustained = a->nseg > 1; /* a token bucket's burst is no sustained rate */
+    /* the bucket's refill before each Alltoall call (session 30's term, taken
+     * in session 43; doc/models-alltoall.md): acts only with a burst and the
+     * calls' recorded pauses */
+    f->co.refill = a->incast;
     f->co.max_fit_err = a->max_err_pct / 100;
     f->co.force = !a->strict; /* calibrate flags loudly; --strict refuses */
     /* on several leaves: the samples an uplink sets are left out of the NIC

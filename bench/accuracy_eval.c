@@ -43,10 +43,11 @@
  * refill=pingpong prices with the ping-pong's burst everywhere (the
  * model of sessions 29-30); each pattern row is scored with the pause measured before its
  * repetitions ("TAG pause: pause m=M: median P s" in patterns.txt, after the
- * row's own lines of the same srun). a2a-refill=on also takes each Alltoall
- * sample's refill beyond calibrate's 2 x 1 calls' out before the signature
- * is fitted and prices every point at its configuration's pause
- * (ct_calib_opts.refill; tried in session 30, not taken:
+ * row's own lines of the same srun). The Alltoall's refill (by default since
+ * session 43; a2a-refill=off, the model of sessions 29-42, leaves it out)
+ * takes each Alltoall sample's refill beyond calibrate's 2 x 1 calls' out
+ * before the signature is fitted and prices every point at its
+ * configuration's pause (ct_calib_opts.refill, as calibrate --incast:
  * doc/models-alltoall.md).
  * pause-impute=CAL,P1,P2,P4 (seconds; session 34, a sensitivity check, never the
  * shipped figures) prices a run that recorded no pause (measured before session
@@ -160,7 +161,7 @@ int main(int argc, char **argv)
     /* 0 off, 1 the ping-pong's burst, 2 the exchange's where measured (the
      * posted one's first, session 36), 3 the Alltoall exchange's only */
     int refill = 2;
-    int a2a_refill = 0; /* the Alltoall's refill too (session 30, not taken; with refill) */
+    int a2a_refill = 1; /* the Alltoall's refill too (session 30; taken in session 43) */
     double imp[5] = {-1, -1, -1, -1, -1}; /* pause-impute=CAL,P1,P2,P4[,LACK] (s); -1: none */
     long fit_max_nodes = 0; /* fit-max-nodes=N; 0: every configuration calibrate takes */
     while (argc >= 4) {
@@ -206,6 +207,8 @@ int main(int argc, char **argv)
             refill = 3;
         } else if (strcmp(a, "a2a-refill=on") == 0) {
             a2a_refill = 1;
+        } else if (strcmp(a, "a2a-refill=off") == 0) {
+            a2a_refill = 0; /* the model of sessions 30-42 */
         } else {
             break;
         }
@@ -217,7 +220,7 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
-                "[refill=off|pingpong|a2a] [a2a-refill=on] [pause-impute=CAL,P1,P2,P4[,LACK]] "
+                "[refill=off|pingpong|a2a] [a2a-refill=on|off] [pause-impute=CAL,P1,P2,P4[,LACK]] "
                 "[fit-max-nodes=N]\n");
         return 2;
     }
@@ -265,11 +268,6 @@ int main(int argc, char **argv)
      * (moved to the end of the array: ext of them) and are priced after it */
     size_t ext = 0;
     if (fit_max_nodes > 0) {
-        if (a2a_refill) {
-            fprintf(stderr, "ct-accuracy-eval: fit-max-nodes= with a2a-refill=on (accepted: "
-                            "one of them)\n");
-            return 2;
-        }
         size_t keep = 0;
         for (size_t i = 0; i < a2.na2a; i++)
             if (a2.a2a[i].nodes <= fit_max_nodes) {
@@ -361,7 +359,7 @@ int main(int argc, char **argv)
         o.sustained = 1; /* patterns and collectives run back to back */
         o.force = 1; /* the matrix shows the numbers; the flag is printed */
         o.call_step = 1; /* as calibrate --incast */
-        o.refill = refill && a2a_refill; /* tried in session 30, not taken */
+        o.refill = refill && a2a_refill; /* session 30's term, taken in session 43 */
     }
     ct_calib_result r;
     char failed[CT_ERR_MAX] = "";
@@ -506,10 +504,18 @@ int main(int argc, char **argv)
         if (s.tasks_per_node < 1)
             s.tasks_per_node = 1; /* as calibrate.c's tpn_of */
         ct_a2a_sig none = {.gamma = 1.0, .delta = 0.0, .M = 0.0};
+        double pred = ct_a2a_predict_sample(&s, &r.p2p, intra_bw, &r.sig);
+        double bound = ct_a2a_predict_sample(&s, &r.p2p, intra_bw, &none);
+        /* at its configuration's pause, as calibrate.c prices its points */
+        double dt = ct_calib_a2a_refill(&r, &s, a2.a2a, a2.na2a + ext, o.saturated_m);
+        if (dt != 0) {
+            double al, be;
+            ct_p2p_at(&r.p2p, s.m, &al, &be);
+            pred = fmax(pred - dt, al);
+            bound = fmax(bound - dt, al);
+        }
         printf("alltoall,%d,%d,alltoall,block,%.0f,%.9g,%.4f,%.9g,%.9g,1\n", (int)s.nodes,
-               (int)s.tasks_per_node, s.m, s.t, ct_a2a_sample_spread(&s),
-               ct_a2a_predict_sample(&s, &r.p2p, intra_bw, &r.sig),
-               ct_a2a_predict_sample(&s, &r.p2p, intra_bw, &none));
+               (int)s.tasks_per_node, s.m, s.t, ct_a2a_sample_spread(&s), pred, bound);
     }
     /* patterns: "TAG measured: pattern,tasks,size,tavg,tmin,nodes,tpn,PATTERN:LAYOUT"
      * (incast-host: "TAG host: pattern-host,...") */

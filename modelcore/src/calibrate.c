@@ -300,6 +300,21 @@ static double a2a_refill_dt(const ct_calib_result *r, double beta, const ct_a2a_
 
 /* The signature is fitted on the sizes its configurations share: the 2 x 1
  * points beyond m_L (session 28) are the long exchange's (ct_fit_duplex). */
+double ct_calib_a2a_refill(const ct_calib_result *r, const ct_a2a_sample *s,
+                           const ct_a2a_sample *all, size_t n, double min_m)
+{
+    if (!(r->refill_bucket > 0) || n == 0)
+        return 0;
+    double *buf = malloc(n * sizeof *buf);
+    if (!buf)
+        return 0;
+    double p = config_pause(all, n, s, min_m, buf);
+    free(buf);
+    double ra, rbeta;
+    ct_p2p_at(&r->p2p, r->refill_bucket, &ra, &rbeta); /* as calibrate_alltoall reads it */
+    return a2a_refill_dt(r, rbeta, s, p);
+}
+
 int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sample *a2a,
                           size_t na2a, const ct_calib_opts *opts, ct_calib_result *r, ct_err *err)
 {

@@ -1616,6 +1616,29 @@ static void test_calibrate_bucket_posted(void **state)
     assert_true(posted > a2a);
 }
 
+/* The bucket's refill before each Alltoall call (session 30's term, taken in
+ * session 43: doc/models-alltoall.md): on emu150-5n-posted-s36 (a 240 KiB
+ * bucket, the calls' pauses recorded) calibrate --incast takes the fit samples
+ * to the 2 x 1 calls' pause, the bucket_pause_us = 1808 and the ping-pong's
+ * 228.9 KiB burst test_calibrate_bucket_posted reads, and says so; on the
+ * 4-node fixture measured before pauses were recorded, nothing is said. */
+static void test_calibrate_a2a_refill(void **state)
+{
+    (void)state;
+    result r = run("calibrate", "--fabric", "emu", "--incast", "--from",
+                   CT_FIXTURES "/calibrate/emu150-5n-posted-s36", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "  the bucket's refill: 20 fit samples taken to the 2x1 calls' pause "
+                     "(1.808 ms, bucket 228.9 KiB) before the fit; each point below priced at "
+                     "its configuration's pause\n");
+    expect_in(r.err, "saturated (m >= 128 KiB): median 5.6% over 12\n");
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--incast", "--from", EMU, NULL);
+    expect_status(&r, 0);
+    expect_not_in(r.err, "the bucket's refill:");
+    done(&r);
+}
+
 /* The uplink's duplex share (session 11): r4o's raw outputs (4:1 trunk,
  * emu-tree-4to1-duplex) hold u<sw>d, one cross-leaf pair each way: their
  * mean against one pair alone is 1.05 x through leaf1's uplink and 1.09 x
@@ -1812,6 +1835,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_tree_2to1),
         cmocka_unit_test(test_calibrate_bucket_exchange),
         cmocka_unit_test(test_calibrate_bucket_posted),
+        cmocka_unit_test(test_calibrate_a2a_refill),
         cmocka_unit_test(test_calibrate_tree_duplex),
         cmocka_unit_test(test_calibrate_tree_times),
         cmocka_unit_test(test_p2p_miss_flagged),

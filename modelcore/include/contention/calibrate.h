@@ -63,8 +63,10 @@ typedef struct ct_calib_opts {
      * the sizes it is read from must be ones whose network time stays well
      * above it. */
     int call_step;
-    /* 1 (our extension, session 30; tried, not taken: calibrate leaves it 0,
-     * ct-accuracy-eval a2a-refill=on sets it, doc/models-alltoall.md): with
+    /* 1 (our extension, session 30; rejected by the rules of sessions 30 and
+     * 31, taken in session 43 on the 60 runs measured after that verdict:
+     * calibrate --incast sets it, ct-accuracy-eval by default, a2a-refill=off
+     * clears it; doc/models-alltoall.md): with
      * sustained and a burst, a token bucket's refill before each Alltoall
      * call (phase_time.h ct_refill_dt) is taken out of the samples before
      * the signature is fitted, so that the signature prices a call that
@@ -176,6 +178,14 @@ int ct_calib_loss_bounds(const ct_a2a_sample *fit, size_t n, double *f0, double 
 int ct_calib_in_fit(const ct_a2a_sample *s, int32_t fit_tasks_per_node, int32_t fit_nodes);
 /* 1 when sample s belongs to a configuration r was fitted on (either mode). */
 int ct_calib_result_in_fit(const ct_calib_result *r, const ct_a2a_sample *s);
+/* The refill (s) a call of sample s's configuration got beyond calibrate's
+ * 2 x 1 calls' (opts.refill), its configuration's pause read over all (n
+ * samples, sizes from min_m up): what calibrate takes off a point it prices
+ * (ct_calib_point.predicted) where r has a refill_bucket; 0 otherwise. For
+ * a configuration priced outside the fit's sample set (ct-accuracy-eval
+ * fit-max-nodes=). */
+double ct_calib_a2a_refill(const ct_calib_result *r, const ct_a2a_sample *s,
+                           const ct_a2a_sample *all, size_t n, double min_m);
 
 /* Fit alpha, beta on p2p, split a2a into the fit configuration and the
  * held-back rest, fit the signature on the former and predict every
