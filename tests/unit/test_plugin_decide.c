@@ -955,10 +955,12 @@ static void test_heterogeneous(void **state)
         !strstr(d.message, "[heterogeneous job: component 1 of 2]"))
         fail_msg("got '%s'", d.message);
     /* ring on it -> block; --pack-group is the old name */
+    ctp_decision_free(&d);
     decide(V("--pack-group", "1", "--contention=auto", "--contention-pattern=ring"), salloc_het,
            "signatures=" SIGS, &d);
     assert_string_equal(d.distribution, "block");
     /* the default component is 0: 2 tasks on its one node */
+    ctp_decision_free(&d);
     decide(V("--contention=auto", "--contention-pattern=halves"), salloc_het, "signatures=" SIGS,
            &d);
     assert_int_equal(d.log.nodes, 1);
@@ -973,6 +975,7 @@ static void test_heterogeneous(void **state)
         "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_0=2", "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1=4(x3)",
         "SLURM_JOB_NODELIST_HET_GROUP_0=n1", "SLURM_JOB_NODELIST_HET_GROUP_1=n[2-4]",
         "SLURM_JOB_NUM_NODES_HET_GROUP_1=3", "SLURM_NTASKS_HET_GROUP_1=8", NULL};
+    ctp_decision_free(&d);
     decide(V("--het-group=1", "--contention=auto", "--contention-pattern=halves"), batch_het,
            "signatures=" SIGS, &d);
     assert_int_equal(d.set_distribution, 1); /* 8 tasks on 12 CPUs: an optimized placement */
@@ -983,12 +986,14 @@ static void test_heterogeneous(void **state)
         "SLURM_JOB_ID=2", "SLURM_HET_SIZE=2", "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_0=2",
         "SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1=4(x3)", "SLURM_JOB_NODELIST_HET_GROUP_1=n[2-4]",
         "SLURM_NTASKS_HET_GROUP_1=12", "SLURM_DISTRIBUTION_HET_GROUP_1=block", NULL};
+    ctp_decision_free(&d);
     decide(V("--het-group=1", "--contention=auto", "--contention-pattern=halves"), het_dist,
            "signatures=" SIGS, &d);
     assert_int_equal(d.set_distribution, 0);
     assert_string_equal(d.log.why, "user-env");
     assert_non_null(strstr(d.message, "SLURM_DISTRIBUTION=block"));
     /* forced cyclic on one component is set (it reaches that component only) */
+    ctp_decision_free(&d);
     decide(V("--het-group=1", "--contention=cyclic"), salloc_het, "signatures=" SIGS, &d);
     assert_int_equal(d.set_distribution, 1);
     assert_string_equal(d.distribution, "cyclic");
@@ -1015,6 +1020,7 @@ static void test_heterogeneous(void **state)
                                          "--contention=cyclic", "--contention=optimized"};
     for (size_t i = 0; i < sizeof left / sizeof *left; i++)
         for (size_t m = 0; m < sizeof forced / sizeof *forced; m++) {
+            ctp_decision_free(&d);
             decide(V(left[i].opt, forced[m], "--contention-pattern=halves"), left[i].vars,
                    "signatures=" SIGS, &d);
             if (!strstr(d.message, left[i].want) || !strstr(d.message, "layout left to Slurm"))
@@ -1026,6 +1032,7 @@ static void test_heterogeneous(void **state)
             assert_string_equal(d.log.why, "not-modelled");
         }
     /* transparent (default=auto, no option): one line under srun -v only */
+    ctp_decision_free(&d);
     decide(V("--het-group=0,1"), salloc_het, "signatures=" SIGS " default=auto", &d);
     assert_non_null(strstr(d.message, "on several components"));
     assert_int_equal(d.level, CTP_LEVEL_VERBOSE);
@@ -1035,6 +1042,7 @@ static void test_heterogeneous(void **state)
     static const char *const modes[] = {"--contention=auto", "--contention=report",
                                         "--contention=cyclic", "--contention=optimized"};
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+        ctp_decision_free(&d);
         decide(V(modes[i], "--contention-pattern=halves", "-n2", "a", ":", "-n2", "b"), alloc,
                "signatures=" SIGS, &d);
         if (!strstr(d.message, "srun ':' launches a heterogeneous step"))
@@ -1046,12 +1054,15 @@ static void test_heterogeneous(void **state)
         assert_int_equal(d.have_slowdown, 0);
         assert_string_equal(d.mapping, "");
     }
+    ctp_decision_free(&d);
     decide(V("-n2", "a", ":", "-n2", "b"), alloc, "signatures=" SIGS " default=auto", &d);
     assert_int_equal(d.level, CTP_LEVEL_VERBOSE);
     assert_int_equal(d.set_distribution, 0);
     /* off stays silent */
+    ctp_decision_free(&d);
     decide(V("--contention=off", "-n2", "a", ":", "-n2", "b"), alloc, "signatures=" SIGS, &d);
     assert_int_equal(d.level, CTP_LEVEL_NONE);
+    ctp_decision_free(&d);
 }
 
 /* Issue 10, defect 2: site CPU settings the layout model does not cover are
