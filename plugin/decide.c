@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "contention/collective.h"
 #include "contention/fileio.h"
@@ -181,6 +182,25 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
             "left to Slurm",
             args->unsupported);
         return 0;
+    }
+    /* srun -M/--clusters (or SLURM_CLUSTERS) inside an allocation looks up
+     * SLURM_JOB_ID on the first cluster named (srun/allocate.c,
+     * existing_allocation): on another cluster that id is another job,
+     * whose allocation these variables do not describe */
+    const char *cl = args->has_clusters ? args->clusters : env(fn, ctx, "SLURM_CLUSTERS");
+    if (cl) {
+        const char *here = env(fn, ctx, "SLURM_CLUSTER_NAME");
+        size_t len = strcspn(cl, ",");
+        if (!here || strlen(here) != len || strncasecmp(cl, here, len) != 0) {
+            leave(d, "not-modelled", quiet_or_info,
+                  "contention: srun %s%s sends the step to cluster %.*s's job %s, which is not "
+                  "this allocation%s%s%s: layout left to Slurm",
+                  args->has_clusters ? "-M " : "with SLURM_CLUSTERS=", cl,
+                  (int)(len < 64 ? len : 64), cl, env(fn, ctx, "SLURM_JOB_ID"),
+                  here ? " (cluster " : " (no SLURM_CLUSTER_NAME tells this one's)",
+                  here ? here : "", here ? ")" : "");
+            return 0;
+        }
     }
     /* what srun reads from its environment and changes the CPUs a step may
      * use or the nodes it goes to (srun/opt.c env_vars[] of each release):

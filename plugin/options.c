@@ -143,6 +143,7 @@ enum what {
     W_INTERACTIVE, /* --interactive: the shell step of use_interactive_step */
     W_OVERLAP,     /* --overlap: the step may use CPUs other steps hold */
     W_HETGROUP,    /* --het-group (--pack-group): the components the step runs on */
+    W_CLUSTERS,    /* -M/--clusters (--cluster): the cluster whose job the step joins */
     W_UNSUPPORTED, /* changes the step's nodes or CPUs in ways not modelled */
 };
 
@@ -177,9 +178,9 @@ static const srun_opt srun_opts[] = {
     {"bcast-exclude", 0, REQ, W_OTHER, VALL},
     {"begin", 'b', REQ, W_OTHER, VALL},
     {"chdir", 'D', REQ, W_OTHER, VALL},
-    {"cluster", 0, REQ, W_OTHER, VALL},
+    {"cluster", 0, REQ, W_CLUSTERS, VALL},
     {"cluster-constraint", 0, REQ, W_OTHER, VALL},
-    {"clusters", 'M', REQ, W_OTHER, VALL},
+    {"clusters", 'M', REQ, W_CLUSTERS, VALL},
     {"comment", 0, REQ, W_OTHER, VALL},
     {"compress", 0, OPT, W_OTHER, VALL},
     {"consolidate-segments", 0, NO, W_UNSUPPORTED, VFROM(V2511)},
@@ -500,6 +501,10 @@ static void record(ctp_srun_args *o, const srun_opt *op, const char *shown, cons
         o->has_het_group = 1;
         /* a value cut short could name fewer components: kept unreadable */
         copy(o->het_group, sizeof o->het_group, strlen(val) < sizeof o->het_group ? val : "?");
+        break;
+    case W_CLUSTERS:
+        o->has_clusters = 1;
+        copy(o->clusters, sizeof o->clusters, strlen(val) < sizeof o->clusters ? val : "?");
         break;
     case W_UNSUPPORTED:
         if (!o->unsupported[0])

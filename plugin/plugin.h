@@ -93,6 +93,8 @@ typedef struct ctp_srun_args {
     int overlap;            /* --overlap */
     int has_het_group;
     char het_group[32];     /* --het-group (--pack-group) value, as given */
+    int has_clusters;
+    char clusters[64];      /* -M/--clusters value, as given ("?" if longer) */
     ctp_slurm_version version; /* the option table used */
     uint32_t release;       /* the running release, CT_SLURM_VERSION (layout.h); 0: unknown */
     int verbose;            /* count of -v */

@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 lc_require
 SIGS=$CT_SOURCE_ROOT/tests/fixtures/plugin/signatures.yaml
-tap_plan 11
+tap_plan 12
 lc_up 4 "signatures=$SIGS"
 ALLOC="-N4 -n16"
 AUTO="--contention=auto --contention-pattern=halves"
@@ -103,6 +103,24 @@ out=$(lc_alloc "$ALLOC" "
     done")
 tap_is "$(grep -c 'contention: report' <<<"$out")/$(grep -c 'contention:' <<<"$out")" "10/10" \
     "10 back-to-back sruns: each decides (the previous step's exited srun holds nothing)"
+
+# srun -M/--clusters: the plugin compares the first cluster named with the
+# allocation's SLURM_CLUSTER_NAME (test_plugin_decide.c, test_clusters). That
+# variable is in the job's environment and is slurm.conf's ClusterName; this
+# cluster has no slurmdbd, so srun itself stops at the cluster's lookup, for
+# this cluster's name as for another's, and the plugin says nothing there.
+out=$(lc_alloc "$ALLOC" "
+    echo \"CN|\$SLURM_CLUSTER_NAME|\$(scontrol show config | sed -n 's/^ClusterName *= *//p')\"
+    srun -M \"\$SLURM_CLUSTER_NAME\" $AUTO true 2>&1; echo rc=\$?
+    srun -M other $AUTO true 2>&1; echo rc=\$?")
+tap_diag "srun -M: $(tr '\n' ' ' <<<"$out")"
+cn=$(sed -n 's/^CN|//p' <<<"$out")
+if [ -n "${cn%%|*}" ] && [ "${cn%%|*}" = "${cn#*|}" ] && [ "$(grep -c '^rc=0$' <<<"$out")" = 0 ] &&
+    [ "$(grep -c '^rc=' <<<"$out")" = 2 ] && ! grep -q 'contention:' <<<"$out"; then
+    tap_ok "srun -M: SLURM_CLUSTER_NAME is the ClusterName; without a slurmdbd srun refuses -M itself and the plugin says nothing"
+else
+    tap_not_ok "srun -M: SLURM_CLUSTER_NAME is the ClusterName; without a slurmdbd srun refuses -M itself and the plugin says nothing"
+fi
 
 # SelectTypeParameters=CR_PACK_NODES, read from the slurm.conf srun reads
 lc_down

@@ -1065,6 +1065,83 @@ static void test_heterogeneous(void **state)
     ctp_decision_free(&d);
 }
 
+/* srun -M/--clusters inside an allocation looks SLURM_JOB_ID up on the first
+ * cluster it names (Slurm's srun/allocate.c, existing_allocation): on this
+ * allocation's own cluster the step is decided, on another it is another
+ * job's, and left to Slurm with one line. */
+static void test_clusters(void **state)
+{
+    (void)state;
+    ctp_decision d;
+    static const char *const here[] = {ALLOC_4x4, "SLURM_CLUSTER_NAME=emu", NULL};
+    static const char *const here_env_other[] = {ALLOC_4x4, "SLURM_CLUSTER_NAME=emu",
+                                                 "SLURM_CLUSTERS=other", NULL};
+    static const char *const nameless[] = {ALLOC_4x4, NULL};
+    /* this cluster, however spelt: decided as without -M */
+    const char *const same[] = {"-M", "emu", "--clusters=EMU", "-Memu,other", "--cluster=emu"};
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        const char *opt = same[i];
+        if (strcmp(opt, "-M") == 0)
+            decide(V("-M", "emu", "--contention=auto", "--contention-pattern=halves"), here,
+                   "signatures=" SIGS, &d);
+        else
+            decide(V(opt, "--contention=auto", "--contention-pattern=halves"), here,
+                   "signatures=" SIGS, &d);
+        if (!d.set_distribution || strcmp(d.distribution, "cyclic") != 0)
+            fail_msg("%s: got '%s'", opt, d.message);
+        ctp_decision_free(&d);
+        if (strcmp(opt, "-M") == 0)
+            i++; /* "emu" was its value */
+    }
+    /* the command line's -M is the one srun takes over SLURM_CLUSTERS */
+    decide(V("-M", "emu", "--contention=auto", "--contention-pattern=halves"), here_env_other,
+           "signatures=" SIGS, &d);
+    assert_string_equal(d.distribution, "cyclic");
+    ctp_decision_free(&d);
+    /* another cluster, first in a list, from the environment, or this one
+     * not known: one line, nothing set, for every mode */
+    const struct {
+        const char *opt;
+        const char *const *vars;
+        const char *want;
+    } left[] = {
+        {"-Mother", here, "srun -M other sends the step to cluster other's job 12, which is not "
+                          "this allocation (cluster emu): layout left to Slurm"},
+        {"--clusters=other,emu", here, "cluster other's job 12"},
+        {"--cluster=other", here, "cluster other's job 12"},
+        {"--contention-size=1M", here_env_other,
+         "srun with SLURM_CLUSTERS=other sends the step to cluster other's job 12"},
+        {"-Memu", nameless, "(no SLURM_CLUSTER_NAME tells this one's)"},
+        {"--clusters=emuu", here, "cluster emuu's job"},
+        {"--clusters=em", here, "cluster em's job"},
+    };
+    static const char *const modes[] = {"--contention=auto", "--contention=report",
+                                        "--contention=optimized"};
+    for (size_t i = 0; i < sizeof left / sizeof *left; i++)
+        for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+            decide(V(left[i].opt, modes[m], "--contention-pattern=halves"), left[i].vars,
+                   "signatures=" SIGS, &d);
+            if (!strstr(d.message, left[i].want) || !strstr(d.message, "layout left to Slurm"))
+                fail_msg("%s %s: got '%s'", left[i].opt, modes[m], d.message);
+            assert_int_equal(d.level, CTP_LEVEL_INFO);
+            assert_int_equal(d.set_distribution, 0);
+            assert_int_equal(d.use_hostfile, 0);
+            assert_int_equal(d.have_slowdown, 0);
+            assert_string_equal(d.log.why, "not-modelled");
+            ctp_decision_free(&d);
+        }
+    /* a forced distribution is what srun -m would be on any cluster: set */
+    decide(V("-Mother", "--contention=cyclic"), here, "signatures=" SIGS, &d);
+    assert_int_equal(d.set_distribution, 1);
+    assert_string_equal(d.distribution, "cyclic");
+    ctp_decision_free(&d);
+    /* transparent (default=auto): the same line under srun -v only */
+    decide(V("-Mother"), here, "signatures=" SIGS " default=auto", &d);
+    assert_int_equal(d.level, CTP_LEVEL_VERBOSE);
+    assert_int_equal(d.set_distribution, 0);
+    ctp_decision_free(&d);
+}
+
 /* Issue 10, defect 2: site CPU settings the layout model does not cover are
  * detected and left to Slurm with one line naming the reason. */
 static void test_site_cpu_settings(void **state)
@@ -1274,6 +1351,7 @@ int main(void)
         cmocka_unit_test(test_switch_tree),
         cmocka_unit_test(test_site_cpu_settings),
         cmocka_unit_test(test_heterogeneous),
+        cmocka_unit_test(test_clusters),
         cmocka_unit_test(test_decision_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

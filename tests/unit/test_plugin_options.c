@@ -229,6 +229,24 @@ static void test_scan_conservative(void **state)
     assert_string_equal(o.het_group, "0,2");
     SCAN(&o, "--het-group=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14", "a");
     assert_string_equal(o.het_group, "?"); /* cut short it could name fewer */
+    /* -M/--clusters (--cluster) is read: decide.c compares it with the
+     * allocation's cluster */
+    SCAN(&o, "-Mc1,c2", "-n4", "a");
+    assert_int_equal(o.ok, 1);
+    assert_int_equal(o.has_clusters, 1);
+    assert_string_equal(o.clusters, "c1,c2");
+    assert_int_equal(o.ntasks, 4);
+    SCAN(&o, "-M", "c3", "a");
+    assert_string_equal(o.clusters, "c3");
+    SCAN(&o, "--cluster=c4", "a");
+    assert_string_equal(o.clusters, "c4");
+    SCAN(&o, "--clusters", "c5", "-M", "c6", "a"); /* the last one given */
+    assert_string_equal(o.clusters, "c6");
+    SCAN(&o, "--clusters=a234567890123456789012345678901234567890123456789012345678901234",
+         "a");
+    assert_string_equal(o.clusters, "?"); /* cut short it could name another cluster */
+    SCAN(&o, "-n2", "a");
+    assert_int_equal(o.has_clusters, 0);
     /* no ':' (a ':' inside an argument is not one) */
     SCAN(&o, "-n2", "a", "b:c");
     assert_int_equal(o.het_step, 0);
