@@ -47,6 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     terminated(a.mode, sizeof a.mode);
     terminated(a.pattern, sizeof a.pattern);
     terminated(a.size, sizeof a.size);
+    terminated(a.het_group, sizeof a.het_group);
+    terminated(a.clusters, sizeof a.clusters);
     if (v == CTP_SLURM_NVERSIONS && a.ok)
         abort();
     if (!a.ok && !a.why[0])
@@ -63,6 +65,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         if ((a.has_mode && a.mode[0] && !in_argv(argc, argv, a.mode)) ||
             (a.has_dist && a.dist[0] && !in_argv(argc, argv, a.dist)))
+            abort();
+        /* -M's value as given, or "?" where it was too long to keep whole */
+        if (a.has_clusters && strcmp(a.clusters, "?") != 0 && a.clusters[0] &&
+            !in_argv(argc, argv, a.clusters))
             abort();
     }
     /* the scan must not depend on state left by an earlier call */
