@@ -927,6 +927,24 @@ static void test_sweep_hostfiles(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A step the plugin does not model: one line naming want and "layout left to
+ * Slurm", at info level, nothing set, nothing priced. */
+static void assert_left_alone(const char *opt, const char *mode, const char *const *vars,
+                              const char *want)
+{
+    ctp_decision d;
+    decide(V(opt, mode, "--contention-pattern=halves"), vars, "signatures=" SIGS, &d);
+    if (!strstr(d.message, want) || !strstr(d.message, "layout left to Slurm"))
+        fail_msg("%s %s: got '%s'", opt, mode, d.message);
+    assert_int_equal(d.level, CTP_LEVEL_INFO);
+    assert_int_equal(d.set_distribution, 0);
+    assert_int_equal(d.use_hostfile, 0);
+    assert_int_equal(d.have_slowdown, 0);
+    assert_string_equal(d.mapping, "");
+    assert_string_equal(d.log.why, "not-modelled");
+    ctp_decision_free(&d);
+}
+
 /* Heterogeneous jobs and steps (seen on a real cluster, session 42): salloc
  * of two components sets only the *_HET_GROUP_<n> allocation variables, and
  * its sruns were told "not inside an allocation"; a step with ':' said
@@ -1019,18 +1037,8 @@ static void test_heterogeneous(void **state)
     static const char *const forced[] = {"--contention=auto", "--contention=report",
                                          "--contention=cyclic", "--contention=optimized"};
     for (size_t i = 0; i < sizeof left / sizeof *left; i++)
-        for (size_t m = 0; m < sizeof forced / sizeof *forced; m++) {
-            ctp_decision_free(&d);
-            decide(V(left[i].opt, forced[m], "--contention-pattern=halves"), left[i].vars,
-                   "signatures=" SIGS, &d);
-            if (!strstr(d.message, left[i].want) || !strstr(d.message, "layout left to Slurm"))
-                fail_msg("%s %s: got '%s'", left[i].opt, forced[m], d.message);
-            assert_int_equal(d.level, CTP_LEVEL_INFO);
-            assert_int_equal(d.set_distribution, 0);
-            assert_int_equal(d.use_hostfile, 0);
-            assert_string_equal(d.mapping, "");
-            assert_string_equal(d.log.why, "not-modelled");
-        }
+        for (size_t m = 0; m < sizeof forced / sizeof *forced; m++)
+            assert_left_alone(left[i].opt, forced[m], left[i].vars, left[i].want);
     /* transparent (default=auto, no option): one line under srun -v only */
     ctp_decision_free(&d);
     decide(V("--het-group=0,1"), salloc_het, "signatures=" SIGS " default=auto", &d);
@@ -1118,18 +1126,8 @@ static void test_clusters(void **state)
     static const char *const modes[] = {"--contention=auto", "--contention=report",
                                         "--contention=optimized"};
     for (size_t i = 0; i < sizeof left / sizeof *left; i++)
-        for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
-            decide(V(left[i].opt, modes[m], "--contention-pattern=halves"), left[i].vars,
-                   "signatures=" SIGS, &d);
-            if (!strstr(d.message, left[i].want) || !strstr(d.message, "layout left to Slurm"))
-                fail_msg("%s %s: got '%s'", left[i].opt, modes[m], d.message);
-            assert_int_equal(d.level, CTP_LEVEL_INFO);
-            assert_int_equal(d.set_distribution, 0);
-            assert_int_equal(d.use_hostfile, 0);
-            assert_int_equal(d.have_slowdown, 0);
-            assert_string_equal(d.log.why, "not-modelled");
-            ctp_decision_free(&d);
-        }
+        for (size_t m = 0; m < sizeof modes / sizeof *modes; m++)
+            assert_left_alone(left[i].opt, modes[m], left[i].vars, left[i].want);
     /* a forced distribution is what srun -m would be on any cluster: set */
     decide(V("-Mother", "--contention=cyclic"), here, "signatures=" SIGS, &d);
     assert_int_equal(d.set_distribution, 1);
