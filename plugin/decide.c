@@ -190,18 +190,18 @@ static int get_geometry(const ctp_config *cfg, const ctp_srun_args *args, ctp_ge
     const char *cl = args->has_clusters ? args->clusters : env(fn, ctx, "SLURM_CLUSTERS");
     if (cl) {
         const char *here = env(fn, ctx, "SLURM_CLUSTER_NAME");
-        int len = (int)strcspn(cl, ",");
-        char where[160];
-        if (!here)
-            strf(where, sizeof where, "no SLURM_CLUSTER_NAME tells this one's");
-        else
-            strf(where, sizeof where, "cluster %s", here);
-        if (!here || (int)strlen(here) != len || strncasecmp(cl, here, (size_t)len) != 0) {
+        size_t len = strcspn(cl, ",");
+        if (!here || strlen(here) != len || strncasecmp(cl, here, len) != 0) {
+            char where[160];
+            if (here)
+                strf(where, sizeof where, "cluster %s", here);
+            else
+                strf(where, sizeof where, "no SLURM_CLUSTER_NAME tells this one's");
             leave(d, "not-modelled", quiet_or_info,
                   "contention: srun %s%s sends the step to cluster %.*s's job %s, which is not "
                   "this allocation (%s): layout left to Slurm",
-                  args->has_clusters ? "-M " : "with SLURM_CLUSTERS=", cl, len, cl,
-                  env(fn, ctx, "SLURM_JOB_ID"), where);
+                  args->has_clusters ? "-M " : "with SLURM_CLUSTERS=", cl,
+                  (int)(len < 64 ? len : 64), cl, env(fn, ctx, "SLURM_JOB_ID"), where);
             return 0;
         }
     }
