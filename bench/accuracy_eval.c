@@ -4,7 +4,7 @@
  *
  *   ct-accuracy-eval DIR paper|incast|incast-gige|incast-tcpshare|incast-host|wire
  *                    [exchange-max=BYTES] [refill=...] [a2a-refill=...]
- *                    [pause-impute=...] [fit-max-nodes=N] [exchange=posted]
+ *                    [pause-impute=...] [fit-max-nodes=N] [exchange=posted|p2p]
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
  * `contention-admin calibrate --raw`) and, written by accuracy-report,
@@ -70,6 +70,12 @@
  * idle (raw/refill-p2p-2x1.csv against raw/refill-2x1.csv): the patterns'
  * step as if their primitive's fixed time were read alike; a run without both
  * files is priced as without it.
+ * exchange=p2p (session 46, a check, never the shipped figures) reads δ, the
+ * exchange step, λ and the bucket off the 2 x 1 exchange posted as the
+ * patterns post theirs and timed back to back (exchange-p2p-2x1.csv, which
+ * accuracy-report measures since session 46 beside the wide ping-pong) in
+ * place of calibrate's 2 x 1 MPI_Ialltoall: the patterns priced from their
+ * own primitive; a run without that file is priced as without it.
  * Patterns are never fitted on: every pattern row is a held-back prediction
  * of ct_score for that allocation, pattern, size and layout.
  *
@@ -208,10 +214,13 @@ int main(int argc, char **argv)
     double imp[5] = {-1, -1, -1, -1, -1}; /* pause-impute=CAL,P1,P2,P4[,LACK] (s); -1: none */
     long fit_max_nodes = 0; /* fit-max-nodes=N; 0: every configuration calibrate takes */
     int xposted = 0;        /* exchange=posted (session 46): c less the posted exchange's gain */
+    int xp2p = 0;           /* exchange=p2p (session 46): the posted exchange back to back */
     while (argc >= 4) {
         const char *a = argv[argc - 1];
         if (strcmp(a, "exchange=posted") == 0) {
             xposted = 1;
+        } else if (strcmp(a, "exchange=p2p") == 0) {
+            xp2p = 1;
         } else if (strncmp(a, "fit-max-nodes=", 14) == 0) {
             char *end;
             fit_max_nodes = strtol(a + 14, &end, 10);
@@ -267,7 +276,7 @@ int main(int argc, char **argv)
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
                 "[refill=off|pingpong|a2a] [a2a-refill=on|off] [pause-impute=CAL,P1,P2,P4[,LACK]] "
-                "[fit-max-nodes=N] [exchange=posted]\n");
+                "[fit-max-nodes=N] [exchange=posted|p2p]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -486,7 +495,33 @@ int main(int argc, char **argv)
         ct_p2p_curve cur = r.p2p;
         if (cur.nseg == 0)
             ct_p2p_single(&cur, r.alpha, r.beta);
-        if (ct_fit_duplex(&cur, a2.a2a, a2.na2a, o.saturated_m, &dx, &err) == 0) {
+        /* exchange=p2p: the Alltoall's samples with its 2 x 1 exchange
+         * replaced by the posted one's, timed back to back */
+        ct_a2a_sample *xs = a2.a2a;
+        size_t nxs = a2.na2a;
+        ct_bench_data xd;
+        memset(&xd, 0, sizeof xd);
+        char xpath[4096];
+        snprintf(xpath, sizeof xpath, "%s/exchange-p2p-2x1.csv", dir);
+        if (xp2p && access(xpath, R_OK) == 0) {
+            if (ct_bench_parse_file(xpath, NULL, &xd, NULL, &err) < 0)
+                return die(xpath, &err);
+            xs = malloc((a2.na2a + xd.na2a + 1) * sizeof *xs);
+            if (!xs)
+                return die("exchange=p2p", NULL);
+            nxs = 0;
+            for (size_t i = 0; i < a2.na2a; i++)
+                if (!(a2.a2a[i].nodes == 2 && a2.a2a[i].tasks_per_node == 1))
+                    xs[nxs++] = a2.a2a[i];
+            size_t before = nxs;
+            for (size_t i = 0; i < xd.na2a; i++)
+                if (xd.a2a[i].nodes == 2 && xd.a2a[i].tasks_per_node == 1 && xd.a2a[i].m <= xmax)
+                    xs[nxs++] = xd.a2a[i];
+            printf("# exchange=p2p: the 2 x 1 exchange of %s (%zu sizes) in place of the "
+                   "MPI_Ialltoall's\n",
+                   xpath, nxs - before);
+        }
+        if (ct_fit_duplex(&cur, xs, nxs, o.saturated_m, &dx, &err) == 0) {
             have_duplex = 1;
             if (imp[0] > 0 && !(dx.pause > 0))
                 dx.pause = imp[0]; /* pause-impute: a run that recorded none */
@@ -506,7 +541,7 @@ int main(int argc, char **argv)
                 memset(&rd, 0, sizeof rd);
                 if (ct_bench_parse_file(rpath, NULL, &rd, NULL, &err) < 0)
                     return die(rpath, &err);
-                have_rf = ct_fit_refill(&cur, a2.a2a, a2.na2a, rd.a2a, rd.na2a, r.burst, &rf,
+                have_rf = ct_fit_refill(&cur, xs, nxs, rd.a2a, rd.na2a, r.burst, &rf,
                                         &err) == 0;
                 ct_bench_free(&rd);
             }
@@ -536,6 +571,9 @@ int main(int argc, char **argv)
         } else {
             snprintf(dxmsg, sizeof dxmsg, "%s", err.msg);
         }
+        if (xs != a2.a2a)
+            free(xs);
+        ct_bench_free(&xd);
     }
 
     printf("kind,nodes,tpn,pattern,layout,m,measured_s,spread,predicted_s,bound_s,held\n");
