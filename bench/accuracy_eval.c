@@ -481,6 +481,7 @@ int main(int argc, char **argv)
     ct_refill_fit rf; /* session 29: the bucket an exchange gets after a full refill */
     int have_rf = 0, rf_p2p = 0; /* rf_p2p: rf read off the posted exchange (session 36) */
     char dxmsg[CT_ERR_MAX] = "";
+    char xmsg[2 * 4096 + 256] = ""; /* exchange=posted|p2p: said after the rows */
     if (wire) {
         /* the network floor: line rate, no latency, fair share, no coupling */
         f.alpha = 0;
@@ -517,9 +518,10 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < xd.na2a; i++)
                 if (xd.a2a[i].nodes == 2 && xd.a2a[i].tasks_per_node == 1 && xd.a2a[i].m <= xmax)
                     xs[nxs++] = xd.a2a[i];
-            printf("# exchange=p2p: the 2 x 1 exchange of %s (%zu sizes) in place of the "
-                   "MPI_Ialltoall's\n",
-                   xpath, nxs - before);
+            snprintf(xmsg, sizeof xmsg,
+                     "# exchange=p2p: the 2 x 1 exchange of %s (%zu sizes) in place of the "
+                     "MPI_Ialltoall's\n",
+                     xpath, nxs - before);
         }
         if (ct_fit_duplex(&cur, xs, nxs, o.saturated_m, &dx, &err) == 0) {
             have_duplex = 1;
@@ -560,9 +562,10 @@ int main(int argc, char **argv)
             if (xposted && posted_gain(dir, &gain, &err) < 0)
                 return die(dir, &err);
             if (xposted && gain != 0) {
-                printf("# exchange=posted: exchange step %.0f us less %.0f us (the posted 2 x 1 "
-                       "exchange's gain on the MPI_Ialltoall after an idle, sizes <= 512 KiB)\n",
-                       f.exchange * 1e6, gain * 1e6);
+                snprintf(xmsg, sizeof xmsg,
+                         "# exchange=posted: exchange step %.0f us less %.0f us (the posted 2 x 1 "
+                         "exchange's gain on the MPI_Ialltoall after an idle, sizes <= 512 KiB)\n",
+                         f.exchange * 1e6, gain * 1e6);
                 f.exchange -= gain;
             }
             if (!failed[0]) { /* the incast term from the Alltoall's gamma(k), held at k_max */
@@ -772,6 +775,7 @@ int main(int argc, char **argv)
     else if (incast)
         printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,
                have_gige ? "gige" : "none");
+    fputs(xmsg, stdout);
     ct_calib_result_free(&r);
     ct_bench_free(&pp);
     ct_bench_free(&a2);
