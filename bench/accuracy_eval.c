@@ -165,6 +165,51 @@ static int predict_pattern(const ct_fabric *f, int nodes, int tpn, const char *p
     return -1;
 }
 
+/* calibrate's 2 x 1 exchange: two nodes, one task each */
+static int is_2x1(const ct_a2a_sample *s)
+{
+    return s->nodes == 2 && s->tasks_per_node == 1;
+}
+
+/* exchange=p2p: a2's samples with its 2 x 1 exchange replaced by the posted
+ * one's of DIR/exchange-p2p-2x1.csv (up to xmax), into a new array; 1 (and
+ * nothing allocated) when the run has no such file. */
+static int p2p_samples(const char *dir, const ct_bench_data *a2, double xmax,
+                       ct_a2a_sample **out, size_t *nout, char *msg, size_t msgsz, ct_err *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/exchange-p2p-2x1.csv", dir);
+    if (access(path, R_OK) != 0)
+        return 1;
+    ct_bench_data xd;
+    memset(&xd, 0, sizeof xd);
+    if (ct_bench_parse_file(path, NULL, &xd, NULL, err) < 0)
+        return -1;
+    size_t cap = a2->na2a + xd.na2a;
+    ct_a2a_sample *xs = malloc((cap + 1) * sizeof *xs);
+    if (!xs) {
+        ct_bench_free(&xd);
+        return ct_err_set(err, "out of memory for %zu samples", cap);
+    }
+    size_t n = 0, posted = 0;
+    for (size_t i = 0; i < a2->na2a; i++)
+        if (!is_2x1(&a2->a2a[i]))
+            xs[n++] = a2->a2a[i];
+    for (size_t i = 0; i < xd.na2a; i++)
+        if (is_2x1(&xd.a2a[i]) && xd.a2a[i].m <= xmax) {
+            xs[n++] = xd.a2a[i];
+            posted++;
+        }
+    ct_bench_free(&xd);
+    snprintf(msg, msgsz,
+             "# exchange=p2p: the 2 x 1 exchange of %s (%zu sizes) in place of the "
+             "MPI_Ialltoall's\n",
+             path, posted);
+    *out = xs;
+    *nout = n;
+    return 0;
+}
+
 /* exchange=posted: the mean over the sizes up to 512 KiB measured both ways
  * of t(MPI_Ialltoall) - t(posted) after calibrate's idle; 0 when a run lacks
  * either file or a common size. */
@@ -213,14 +258,16 @@ int main(int argc, char **argv)
     int a2a_refill = 1; /* the Alltoall's refill too (session 30; taken in session 43) */
     double imp[5] = {-1, -1, -1, -1, -1}; /* pause-impute=CAL,P1,P2,P4[,LACK] (s); -1: none */
     long fit_max_nodes = 0; /* fit-max-nodes=N; 0: every configuration calibrate takes */
-    int xposted = 0;        /* exchange=posted (session 46): c less the posted exchange's gain */
-    int xp2p = 0;           /* exchange=p2p (session 46): the posted exchange back to back */
+    /* session 46: 0 as shipped; 1 exchange=posted, the step less the posted
+     * exchange's gain after an idle; 2 exchange=p2p, the posted exchange
+     * timed back to back */
+    int xmode = 0;
     while (argc >= 4) {
         const char *a = argv[argc - 1];
         if (strcmp(a, "exchange=posted") == 0) {
-            xposted = 1;
+            xmode = 1;
         } else if (strcmp(a, "exchange=p2p") == 0) {
-            xp2p = 1;
+            xmode = 2;
         } else if (strncmp(a, "fit-max-nodes=", 14) == 0) {
             char *end;
             fit_max_nodes = strtol(a + 14, &end, 10);
@@ -315,7 +362,7 @@ int main(int argc, char **argv)
     if (isfinite(xmax)) {
         size_t keep = 0;
         for (size_t i = 0; i < a2.na2a; i++)
-            if (!(a2.a2a[i].nodes == 2 && a2.a2a[i].tasks_per_node == 1 && a2.a2a[i].m > xmax))
+            if (!(is_2x1(&a2.a2a[i]) && a2.a2a[i].m > xmax))
                 a2.a2a[keep++] = a2.a2a[i];
         a2.na2a = keep;
     }
@@ -481,7 +528,7 @@ int main(int argc, char **argv)
     ct_refill_fit rf; /* session 29: the bucket an exchange gets after a full refill */
     int have_rf = 0, rf_p2p = 0; /* rf_p2p: rf read off the posted exchange (session 36) */
     char dxmsg[CT_ERR_MAX] = "";
-    char xmsg[2 * 4096 + 256] = ""; /* exchange=posted|p2p: said after the rows */
+    char xmsg[4096 + 256] = ""; /* exchange=posted|p2p: said after the rows */
     if (wire) {
         /* the network floor: line rate, no latency, fair share, no coupling */
         f.alpha = 0;
@@ -496,33 +543,10 @@ int main(int argc, char **argv)
         ct_p2p_curve cur = r.p2p;
         if (cur.nseg == 0)
             ct_p2p_single(&cur, r.alpha, r.beta);
-        /* exchange=p2p: the Alltoall's samples with its 2 x 1 exchange
-         * replaced by the posted one's, timed back to back */
-        ct_a2a_sample *xs = a2.a2a;
+        ct_a2a_sample *xs = a2.a2a; /* exchange=p2p: the posted 2 x 1 exchange's in its place */
         size_t nxs = a2.na2a;
-        ct_bench_data xd;
-        memset(&xd, 0, sizeof xd);
-        char xpath[4096];
-        snprintf(xpath, sizeof xpath, "%s/exchange-p2p-2x1.csv", dir);
-        if (xp2p && access(xpath, R_OK) == 0) {
-            if (ct_bench_parse_file(xpath, NULL, &xd, NULL, &err) < 0)
-                return die(xpath, &err);
-            xs = malloc((a2.na2a + xd.na2a + 1) * sizeof *xs);
-            if (!xs)
-                return die("exchange=p2p", NULL);
-            nxs = 0;
-            for (size_t i = 0; i < a2.na2a; i++)
-                if (!(a2.a2a[i].nodes == 2 && a2.a2a[i].tasks_per_node == 1))
-                    xs[nxs++] = a2.a2a[i];
-            size_t before = nxs;
-            for (size_t i = 0; i < xd.na2a; i++)
-                if (xd.a2a[i].nodes == 2 && xd.a2a[i].tasks_per_node == 1 && xd.a2a[i].m <= xmax)
-                    xs[nxs++] = xd.a2a[i];
-            snprintf(xmsg, sizeof xmsg,
-                     "# exchange=p2p: the 2 x 1 exchange of %s (%zu sizes) in place of the "
-                     "MPI_Ialltoall's\n",
-                     xpath, nxs - before);
-        }
+        if (xmode == 2 && p2p_samples(dir, &a2, xmax, &xs, &nxs, xmsg, sizeof xmsg, &err) < 0)
+            return die(dir, &err);
         if (ct_fit_duplex(&cur, xs, nxs, o.saturated_m, &dx, &err) == 0) {
             have_duplex = 1;
             if (imp[0] > 0 && !(dx.pause > 0))
@@ -558,10 +582,10 @@ int main(int argc, char **argv)
             }
             if (refill) /* session 29: the bucket's refill, as calibrate writes it */
                 ct_duplex_set_bucket(&f, &dx, bucket);
-            double gain;
-            if (xposted && posted_gain(dir, &gain, &err) < 0)
+            double gain = 0;
+            if (xmode == 1 && posted_gain(dir, &gain, &err) < 0)
                 return die(dir, &err);
-            if (xposted && gain != 0) {
+            if (gain != 0) {
                 snprintf(xmsg, sizeof xmsg,
                          "# exchange=posted: exchange step %.0f us less %.0f us (the posted 2 x 1 "
                          "exchange's gain on the MPI_Ialltoall after an idle, sizes <= 512 KiB)\n",
@@ -576,7 +600,6 @@ int main(int argc, char **argv)
         }
         if (xs != a2.a2a)
             free(xs);
-        ct_bench_free(&xd);
     }
 
     printf("kind,nodes,tpn,pattern,layout,m,measured_s,spread,predicted_s,bound_s,held\n");
