@@ -6,7 +6,7 @@
  *   ct-mpibench pattern  --pattern ring|halves|halo2d|halo3d --size M [--phased]
  *                        [--last-dim-first] [--host-clock]
  * common: --reps R (5) --warmup W (1) --max-time S (per size, 20)
- *         --wait auto|polled|busy (auto) --poll-us U (500; implies --wait polled)
+ *         --wait auto|polled|busy (auto) --poll-us U|auto (500; implies --wait polled)
  *         --idle S (alltoall, pattern: every rank sleeps S seconds after the barrier
  *         before each repetition, so a token bucket refills: 0)
  *         --no-header --blocking (alltoall: MPI_Alltoall instead of a polled MPI_Ialltoall)
@@ -35,7 +35,13 @@
  * How ranks wait (--wait, printed as a '# wait: ...' line after the header):
  * - polled: MPI_Test loops with short sleeps (10 us growing to --poll-us), so
  *   that idle or waiting ranks leave the CPUs to the ranks that move data and
- *   to the kernel's network path. Calibration on small hosts runs
+ *   to the kernel's network path. The naps' cap: --poll-us U (us), else the
+ *   environment's CT_MPIBENCH_POLL_US (which srun hands to every rank, so a
+ *   script sets it once for every step it starts, calibrate's too), else
+ *   500 us; "auto" is 31.25 us times the most ranks a CPU of one machine,
+ *   within 10-500 us (session 47, choose_wait(): a 500 us cap costs 2 ranks
+ *   on 2 CPUs 2.2 ms a call at 1 Gbit/s; tried as the matrix's procedure and
+ *   not taken, doc/accuracy-runs/rules-s47.txt). Calibration on small hosts runs
  *   oversubscribed, and there busy-polling ranks turn a network measurement
  *   into a CPU one (16 ranks of a blocking MPI_Alltoall on 2 cores took 5.8 s
  *   on average for what the polled MPI_Ialltoall does in 0.7 s). The Alltoall
@@ -78,7 +84,13 @@
 #define MAX_SIZES 64
 
 static int rank, nranks;
-static long poll_ns = 500000;
+/* The naps' cap when neither --poll-us nor CT_MPIBENCH_POLL_US names one: a
+ * number of us, or "auto" (the cap by the ranks a CPU, choose_wait()).
+ * Session 47 measured both as the matrix's procedure and kept 500 us
+ * (doc/accuracy-runs/rules-s47.txt). */
+#define CT_POLL_US_DEFAULT "500"
+static long poll_ns = 500000; /* the naps' cap */
+static int poll_auto = 0;     /* the cap from the ranks a CPU (choose_wait) */
 static int reps = 5, warmup = 1;
 static double max_time = 20.0;
 static double idle_s = 0; /* --idle: a sleep before each repetition (the links' pause) */
@@ -362,16 +374,31 @@ static void machine_id(char *id, size_t sz)
     id[strcspn(id, "\n")] = '\0';
 }
 
+/* The naps' cap "auto" (session 47, our rule):
+ * CT_NAP_US_PER_RANK_A_CPU times the most ranks a CPU of one machine, within
+ * 10-500 us, so the naps wake each CPU about 32,000 times a second whatever
+ * the crowding. Measured on the emulated cluster at 1 Gbit/s (2 cores,
+ * doc/accuracy-notes.md "Session 47"): a cap of 500 us costs a 2 x 1
+ * exchange of 256 KiB 2.2 ms (4.10 ms against 1.92 at 100 us and 2.07
+ * busy) and a 4-node halves 0.7 ms, while 16 ranks of a 4 x 4 Alltoall take
+ * as long at 100 us as at 500 (146 and 149 ms) and 6 x longer at 30 us, and
+ * 32 ranks 4.7 x longer at 100 us: each CPU woken 80,000 times a second was
+ * harmless, 160,000 not. 500 us, the cap before, is the rule's at 16 ranks
+ * a CPU. */
+#define CT_NAP_US_PER_RANK_A_CPU 31.25
+
 /* --wait auto: busy where every machine runs one node's ranks, at most as
  * many as the CPUs their affinity masks allow together; polled otherwise
- * (every rank reaches the same verdict from the same gathered data) */
+ * (every rank reaches the same verdict from the same gathered data). The
+ * cap "auto" is set from the same data. poll_given: --poll-us N. */
 static void choose_wait(int poll_given)
 {
-    if (wait_mode != WAIT_AUTO) {
+    if (wait_mode == WAIT_BUSY || (poll_given && !poll_auto) ||
+        (wait_mode == WAIT_POLLED && !poll_auto)) {
         snprintf(wait_why, sizeof wait_why, "%s",
-                 wait_mode == WAIT_BUSY  ? "--wait busy"
-                 : poll_given            ? "--poll-us"
-                                         : "--wait polled");
+                 wait_mode == WAIT_BUSY ? "--wait busy"
+                 : poll_given           ? "--poll-us"
+                                        : "--wait polled");
         return;
     }
     char me[NAME_LEN] = {0};
@@ -419,13 +446,25 @@ static void choose_wait(int poll_given)
     free(ids);
     free(masks);
     free(node_seen);
+    char cap[80] = ""; /* the cap "auto": said after the wait's reason */
+    if (poll_auto) {
+        double nap_us = most_c ? CT_NAP_US_PER_RANK_A_CPU * most_r / most_c : 500;
+        poll_ns = (long)(1000 * (nap_us < 10 ? 10 : nap_us > 500 ? 500 : nap_us));
+        snprintf(cap, sizeof cap, "; naps' cap from %d rank%s on %d CPU%s", most_r,
+                 most_r == 1 ? "" : "s", most_c, most_c == 1 ? "" : "s");
+    }
+    if (wait_mode == WAIT_POLLED) {
+        snprintf(wait_why, sizeof wait_why, "%s%s", poll_given ? "--poll-us" : "--wait polled",
+                 cap);
+        return;
+    }
     if (shared > 1) {
         wait_mode = WAIT_POLLED;
-        snprintf(wait_why, sizeof wait_why, "auto: %d nodes share one machine", shared);
+        snprintf(wait_why, sizeof wait_why, "auto: %d nodes share one machine%s", shared, cap);
     } else if (most_r > most_c) {
         wait_mode = WAIT_POLLED;
-        snprintf(wait_why, sizeof wait_why, "auto: %d ranks on %d CPU%s of one machine", most_r,
-                 most_c, most_c == 1 ? "" : "s");
+        snprintf(wait_why, sizeof wait_why, "auto: %d ranks on %d CPU%s of one machine%s",
+                 most_r, most_c, most_c == 1 ? "" : "s", cap);
     } else {
         wait_mode = WAIT_BUSY;
         snprintf(wait_why, sizeof wait_why,
@@ -997,7 +1036,7 @@ static void usage(void)
     die("usage: ct-mpibench pingpong|alltoall --sizes LIST | conflict --scheme [NAME=]SPEC... "
         "--size M | pattern --pattern ring|halves|halo2d|halo3d --size M [--phased] "
         "[--last-dim-first] [--host-clock] [--reps R] [--warmup W] "
-        "[--max-time S] [--wait auto|polled|busy] [--poll-us U] [--idle S] [--no-header] "
+        "[--max-time S] [--wait auto|polled|busy] [--poll-us U|auto] [--idle S] [--no-header] "
         "[--blocking] [--p2p]");
 }
 
@@ -1018,6 +1057,7 @@ int main(int argc, char **argv)
     int nsizes = 0, nschemes = 0;
     const char *pat = NULL;
     int phased = 0, last_dim_first = 0, host_clock = 0, poll_given = 0;
+    const char *poll_us = NULL; /* --poll-us, else CT_MPIBENCH_POLL_US, else the default */
     const char *wait_given = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -1041,7 +1081,7 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--max-time") == 0 && v) {
             max_time = atof(v);
         } else if (strcmp(a, "--poll-us") == 0 && v) {
-            poll_ns = atol(v) * 1000;
+            poll_us = v;
             poll_given = 1;
         } else if (strcmp(a, "--wait") == 0 && v) {
             wait_given = v;
@@ -1070,10 +1110,28 @@ int main(int argc, char **argv)
         }
         i += takes;
     }
-    if (reps < 1 || reps > 10000 || warmup < 0 || warmup > 100 || !(max_time > 0) || poll_ns < 0 ||
-        poll_ns > 100000000 || !(idle_s >= 0 && idle_s <= 10))
-        die("out-of-range option: --reps 1..10000, --warmup 0..100, --max-time > 0, --poll-us "
-            "0..100000, --idle 0..10");
+    if (reps < 1 || reps > 10000 || warmup < 0 || warmup > 100 || !(max_time > 0) ||
+        !(idle_s >= 0 && idle_s <= 10))
+        die("out-of-range option: --reps 1..10000, --warmup 0..100, --max-time > 0, --idle 0..10");
+    /* the naps' cap: --poll-us, else CT_MPIBENCH_POLL_US (a site's or a
+     * script's choice for every step it starts), else the default */
+    const char *cap_from = "--poll-us";
+    if (!poll_us && (poll_us = getenv("CT_MPIBENCH_POLL_US")) != NULL)
+        cap_from = "CT_MPIBENCH_POLL_US";
+    if (!poll_us) {
+        poll_us = CT_POLL_US_DEFAULT;
+        cap_from = "the default";
+    }
+    if (strcmp(poll_us, "auto") == 0) {
+        poll_auto = 1;
+    } else {
+        char *end;
+        errno = 0;
+        long us = strtol(poll_us, &end, 10);
+        if (errno || end == poll_us || *end || us < 0 || us > 100000)
+            die("%s '%.40s' (accepted: auto, or 0 to 100000 us)", cap_from, poll_us);
+        poll_ns = us * 1000;
+    }
     if (wait_given && strcmp(wait_given, "auto") == 0)
         wait_mode = WAIT_AUTO;
     else if (wait_given && strcmp(wait_given, "polled") == 0)
