@@ -126,6 +126,12 @@ static int die(const char *what, const ct_err *e)
     fprintf(stderr, "ct-accuracy-eval: %s: %s\n", what, e ? e->msg : "");
     return 1;
 }
+/* main's error exits: the message, then its one cleanup (out:) */
+#define FAIL(rcv)                                                                                  \
+    do {                                                                                           \
+        rc = (rcv);                                                                                \
+        goto out;                                                                                  \
+    } while (0)
 
 /* Score one pattern on nodes x tpn and return the candidate `layout`. */
 static int predict_pattern(const ct_fabric *f, int nodes, int tpn, const char *pat, double m,
@@ -334,7 +340,16 @@ int main(int argc, char **argv)
     int incast = wire || keep_gige || tcp || host || strcmp(argv[2], "incast") == 0;
     char path[4096];
     ct_err err;
+    /* everything an exit frees (out:), so every error exit is one line */
+    int rc = 1;
     ct_bench_data pp = {0}, a2 = {0};
+    DIR *d = NULL;
+    ct_conflict_sample *cs = NULL, *m4 = NULL;
+    char *buf = NULL, *pat = NULL;
+    char **lines = NULL;
+    ct_calib_result r;
+    memset(&r, 0, sizeof r);
+    ct_a2a_sample *xs = NULL; /* exchange=p2p's samples when they are not a2.a2a's */
     /* ping-pong: the wide one (0..2M) in incast mode when measured */
     snprintf(path, sizeof path, "%s/pingpong-wide.csv", dir);
     FILE *t = incast ? fopen(path, "r") : NULL;
@@ -343,11 +358,11 @@ int main(int argc, char **argv)
     else
         snprintf(path, sizeof path, "%s/raw/pingpong.csv", dir);
     if (ct_bench_parse_file(path, NULL, &pp, NULL, &err) < 0)
-        return die(path, &err);
+        FAIL(die(path, &err));
     snprintf(path, sizeof path, "%s/raw", dir);
-    DIR *d = opendir(path);
+    d = opendir(path);
     if (!d)
-        return die(path, NULL);
+        FAIL(die(path, NULL));
     struct dirent *e;
     while ((e = readdir(d))) {
         size_t nl = strlen(e->d_name);
@@ -356,9 +371,10 @@ int main(int argc, char **argv)
             continue;
         snprintf(path, sizeof path, "%s/raw/%s", dir, e->d_name);
         if (ct_bench_parse_file(path, NULL, &a2, NULL, &err) < 0)
-            return die(path, &err);
+            FAIL(die(path, &err));
     }
     closedir(d);
+    d = NULL;
     if (isfinite(xmax)) {
         size_t keep = 0;
         for (size_t i = 0; i < a2.na2a; i++)
@@ -382,22 +398,21 @@ int main(int argc, char **argv)
     }
 
     /* conflicts: calibrate's schemes, plus mix4 (incast mode) */
-    ct_conflict_sample *cs = NULL;
     size_t ncs = 0, len = 0;
     snprintf(path, sizeof path, "%s/raw/conflict.csv", dir);
-    char *buf = slurp(path, &len);
+    buf = slurp(path, &len);
     if (buf && ct_conflict_parse(path, buf, len, &cs, &ncs, &err) < 0)
-        return die(path, &err);
+        FAIL(die(path, &err));
     free(buf);
+    buf = NULL;
     if (incast) {
         snprintf(path, sizeof path, "%s/mix4.csv", dir);
         buf = slurp(path, &len);
         if (buf) {
             /* mix4.csv carries its own ref: use it (same run) instead of calibrate's */
-            ct_conflict_sample *m4 = NULL;
             size_t nm4 = 0;
             if (ct_conflict_parse(path, buf, len, &m4, &nm4, &err) < 0)
-                return die(path, &err);
+                FAIL(die(path, &err));
             size_t keep = 0;
             for (size_t i = 0; i < ncs; i++)
                 if (strcmp(cs[i].scheme, "ref") != 0 || nm4 == 0)
@@ -405,7 +420,7 @@ int main(int argc, char **argv)
             ncs = keep;
             ct_conflict_sample *nc = realloc(cs, (ncs + nm4 + 1) * sizeof *nc);
             if (!nc)
-                return die("out of memory", NULL);
+                FAIL(die("out of memory", NULL));
             cs = nc;
             int has_ref = 0;
             for (size_t i = 0; i < nm4; i++)
@@ -414,7 +429,9 @@ int main(int argc, char **argv)
                 cs[ncs++] = m4[i];
             (void)has_ref;
             free(m4);
+            m4 = NULL;
             free(buf);
+            buf = NULL;
         }
     }
     ct_calib_gige g;
@@ -430,13 +447,13 @@ int main(int argc, char **argv)
     double intra_bw = have_gige ? g.intra_bw : 0;
     const char *intra_src = "conflict scheme 'intra' (one 1 MiB transfer)";
     snprintf(path, sizeof path, "%s/patterns.txt", dir);
-    char *pat = slurp(path, &len);
+    pat = slurp(path, &len);
     if (incast && pat) {
         double bw;
-        int r = ct_intra_from_pattern(path, pat, len, &bw, &err);
-        if (r < 0)
-            return die(path, &err);
-        if (r == 0) {
+        int ir = ct_intra_from_pattern(path, pat, len, &bw, &err);
+        if (ir < 0)
+            FAIL(die(path, &err));
+        if (ir == 0) {
             intra_bw = bw;
             intra_src = "one node's tasks exchanging halves (pattern on 1 node)";
         }
@@ -463,7 +480,6 @@ int main(int argc, char **argv)
         o.call_step = 1; /* as calibrate --incast */
         o.refill = refill && a2a_refill; /* session 30's term, taken in session 43 */
     }
-    ct_calib_result r;
     char failed[CT_ERR_MAX] = "";
     if (ct_calibrate_alltoall(pp.p2p, pp.np2p, a2.a2a, a2.na2a, &o, &r, &err) < 0) {
         /* reported, not fatal: the matrix says which network defeated the fit; the
@@ -477,7 +493,7 @@ int main(int argc, char **argv)
             po.spread_floor = 0; /* the papers' single line, as calibrate fits it */
         if (ct_fit_hockney_piecewise(pp.p2p, pp.np2p, &po, &r.p2p, &r.p2p_diag, r.p2p_seg, &err) <
             0)
-            return die("ping-pong", &err);
+            FAIL(die("ping-pong", &err));
         r.p2p_pingpong = r.p2p;
         if (o.sustained)
             ct_p2p_sustained(&r.p2p_pingpong, &r.p2p, &r.burst);
@@ -499,7 +515,7 @@ int main(int argc, char **argv)
                 fclose(sf);
             fprintf(stderr, "ct-accuracy-eval: %s: no rate such as 100mbit (accepted: 'NODES "
                             "RATE ...' as accuracy-report writes it)\n", path);
-            return 1;
+            goto out;
         }
         fclose(sf);
         double mult = !strcmp(unit, "gbit") ? 1e9 : !strcmp(unit, "mbit") ? 1e6
@@ -507,7 +523,7 @@ int main(int argc, char **argv)
         if (!(v > 0) || mult == 0) {
             fprintf(stderr, "ct-accuracy-eval: %s: rate '%s' (accepted: N kbit, mbit or gbit)\n",
                     path, rate);
-            return 1;
+            goto out;
         }
         line_rate = v * mult / 8;
     }
@@ -543,10 +559,12 @@ int main(int argc, char **argv)
         ct_p2p_curve cur = r.p2p;
         if (cur.nseg == 0)
             ct_p2p_single(&cur, r.alpha, r.beta);
-        ct_a2a_sample *xs = a2.a2a; /* exchange=p2p: the posted 2 x 1 exchange's in its place */
+        xs = a2.a2a; /* exchange=p2p: the posted 2 x 1 exchange's in its place */
         size_t nxs = a2.na2a;
-        if (xmode == 2 && p2p_samples(dir, &a2, xmax, &xs, &nxs, xmsg, sizeof xmsg, &err) < 0)
-            return die(dir, &err);
+        if (xmode == 2 && p2p_samples(dir, &a2, xmax, &xs, &nxs, xmsg, sizeof xmsg, &err) < 0) {
+            xs = NULL; /* p2p_samples leaves nothing allocated when it fails */
+            FAIL(die(dir, &err));
+        }
         if (ct_fit_duplex(&cur, xs, nxs, o.saturated_m, &dx, &err) == 0) {
             have_duplex = 1;
             if (imp[0] > 0 && !(dx.pause > 0))
@@ -565,8 +583,10 @@ int main(int argc, char **argv)
             if (refill >= 2 && dx.pause > 0 && r.burst > 0 && access(rpath, R_OK) == 0) {
                 ct_bench_data rd;
                 memset(&rd, 0, sizeof rd);
-                if (ct_bench_parse_file(rpath, NULL, &rd, NULL, &err) < 0)
-                    return die(rpath, &err);
+                if (ct_bench_parse_file(rpath, NULL, &rd, NULL, &err) < 0) {
+                    ct_bench_free(&rd);
+                    FAIL(die(rpath, &err));
+                }
                 have_rf = ct_fit_refill(&cur, xs, nxs, rd.a2a, rd.na2a, r.burst, &rf,
                                         &err) == 0;
                 ct_bench_free(&rd);
@@ -584,7 +604,7 @@ int main(int argc, char **argv)
                 ct_duplex_set_bucket(&f, &dx, bucket);
             double gain = 0;
             if (xmode == 1 && posted_gain(dir, &gain, &err) < 0)
-                return die(dir, &err);
+                FAIL(die(dir, &err));
             if (gain != 0) {
                 snprintf(xmsg, sizeof xmsg,
                          "# exchange=posted: exchange step %.0f us less %.0f us (the posted 2 x 1 "
@@ -600,6 +620,7 @@ int main(int argc, char **argv)
         }
         if (xs != a2.a2a)
             free(xs);
+        xs = NULL;
     }
 
     printf("kind,nodes,tpn,pattern,layout,m,measured_s,spread,predicted_s,bound_s,held\n");
@@ -640,15 +661,12 @@ int main(int argc, char **argv)
      * (incast-host: "TAG host: pattern-host,...") */
     const char *key = host ? " host: pattern-host," : " measured: pattern,";
     size_t nl = 0, capl = 0;
-    char **lines = NULL;
     for (char *line = pat ? strtok(pat, "\n") : NULL; line; line = strtok(NULL, "\n")) {
         if (nl == capl) {
             capl = capl ? 2 * capl : 256;
             char **nv = realloc(lines, capl * sizeof *nv);
-            if (!nv) {
-                fprintf(stderr, "ct-accuracy-eval: out of memory\n");
-                return 1;
-            }
+            if (!nv)
+                FAIL(die("out of memory", NULL));
             lines = nv;
         }
         lines[nl++] = line;
@@ -696,18 +714,13 @@ int main(int argc, char **argv)
         printf("pattern,%d,%d,%s,%s,%.0f,%.9g,%.4f,%.9g,%.9g,1\n", nodes, tpn, detail, layout, m,
                tavg, tavg > 0 && tmin > 0 ? (tavg - tmin) / tavg : 0, pred, bound);
     }
-    free(lines);
-    free(pat);
 
     printf("# mode %s\n", argv[2]);
     if (wire) {
         printf("# network floor: %.4g MB/s per NIC direction, no latency, fair share; intra-node "
                "%.1f MB/s\n", line_rate / 1e6, intra_bw / 1e6);
-        ct_calib_result_free(&r);
-        ct_bench_free(&pp);
-        ct_bench_free(&a2);
-        free(cs);
-        return 0;
+        rc = 0;
+        goto out;
     }
     const ct_p2p_curve *ppc = r.p2p_pingpong.nseg ? &r.p2p_pingpong : &r.p2p;
     printf("# p2p: %zu segment(s):", ppc->nseg);
@@ -799,9 +812,19 @@ int main(int argc, char **argv)
         printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,
                have_gige ? "gige" : "none");
     fputs(xmsg, stdout);
+    rc = 0;
+out:
+    if (d)
+        closedir(d);
+    if (xs != a2.a2a)
+        free(xs);
+    free(lines);
+    free(pat);
+    free(buf);
+    free(m4);
+    free(cs);
     ct_calib_result_free(&r);
     ct_bench_free(&pp);
     ct_bench_free(&a2);
-    free(cs);
-    return 0;
+    return rc;
 }
