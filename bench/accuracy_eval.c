@@ -349,7 +349,7 @@ int main(int argc, char **argv)
     char **lines = NULL;
     ct_calib_result r;
     memset(&r, 0, sizeof r);
-    ct_a2a_sample *xs = NULL; /* exchange=p2p's samples when they are not a2.a2a's */
+    ct_a2a_sample *xs = NULL; /* exchange=p2p's samples (freed at out: when not a2.a2a's) */
     /* ping-pong: the wide one (0..2M) in incast mode when measured */
     snprintf(path, sizeof path, "%s/pingpong-wide.csv", dir);
     FILE *t = incast ? fopen(path, "r") : NULL;
@@ -561,10 +561,8 @@ int main(int argc, char **argv)
             ct_p2p_single(&cur, r.alpha, r.beta);
         xs = a2.a2a; /* exchange=p2p: the posted 2 x 1 exchange's in its place */
         size_t nxs = a2.na2a;
-        if (xmode == 2 && p2p_samples(dir, &a2, xmax, &xs, &nxs, xmsg, sizeof xmsg, &err) < 0) {
-            xs = NULL; /* p2p_samples leaves nothing allocated when it fails */
-            FAIL(die(dir, &err));
-        }
+        if (xmode == 2 && p2p_samples(dir, &a2, xmax, &xs, &nxs, xmsg, sizeof xmsg, &err) < 0)
+            FAIL(die(dir, &err)); /* xs still a2.a2a: p2p_samples sets it only on success */
         if (ct_fit_duplex(&cur, xs, nxs, o.saturated_m, &dx, &err) == 0) {
             have_duplex = 1;
             if (imp[0] > 0 && !(dx.pause > 0))
@@ -618,9 +616,6 @@ int main(int argc, char **argv)
         } else {
             snprintf(dxmsg, sizeof dxmsg, "%s", err.msg);
         }
-        if (xs != a2.a2a)
-            free(xs);
-        xs = NULL;
     }
 
     printf("kind,nodes,tpn,pattern,layout,m,measured_s,spread,predicted_s,bound_s,held\n");

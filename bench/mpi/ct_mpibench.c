@@ -40,7 +40,7 @@
  *   script sets it once for every step it starts, calibrate's too), else
  *   500 us; "auto" is 31.25 us times the most ranks a CPU of one machine,
  *   within 10-500 us (session 47, choose_wait(): a 500 us cap costs 2 ranks
- *   on 2 CPUs 2.2 ms a call at 1 Gbit/s; tried as the matrix's procedure and
+ *   on 2 CPUs 2.0 ms a call at 1 Gbit/s; tried as the matrix's procedure and
  *   not taken, doc/accuracy-runs/rules-s47.txt). Calibration on small hosts runs
  *   oversubscribed, and there busy-polling ranks turn a network measurement
  *   into a CPU one (16 ranks of a blocking MPI_Alltoall on 2 cores took 5.8 s
@@ -378,23 +378,22 @@ static void machine_id(char *id, size_t sz)
  * CT_NAP_US_PER_RANK_A_CPU times the most ranks a CPU of one machine, within
  * 10-500 us, so the naps wake each CPU about 32,000 times a second whatever
  * the crowding. Measured on the emulated cluster at 1 Gbit/s (2 cores,
- * doc/accuracy-notes.md "Session 47"): a cap of 500 us costs a 2 x 1
- * exchange of 256 KiB 2.2 ms (4.10 ms against 1.92 at 100 us and 2.07
- * busy) and a 4-node halves 0.7 ms, while 16 ranks of a 4 x 4 Alltoall take
- * as long at 100 us as at 500 (146 and 149 ms) and 6 x longer at 30 us, and
- * 32 ranks 4.7 x longer at 100 us: each CPU woken 80,000 times a second was
- * harmless, 160,000 not. 500 us, the cap before, is the rule's at 16 ranks
- * a CPU. */
+ * doc/accuracy-runs/naps-s47): a cap of 500 us costs a 2 x 1 exchange of
+ * 256 KiB 2.0 ms (3.93 ms against 1.90 at 100 us) and a 4-node halves
+ * 0.8 ms, while 16 ranks of a 4 x 4 Alltoall take as long at 100 us as at
+ * 500 (147.4 and 147.7 ms) and 32 ranks 2.1-4.9 x longer at 100 us: each CPU
+ * woken 80,000 times a second was harmless, 160,000 not. 500 us, the
+ * default cap, is the rule's at 16 ranks a CPU. */
 #define CT_NAP_US_PER_RANK_A_CPU 31.25
 
 /* --wait auto: busy where every machine runs one node's ranks, at most as
  * many as the CPUs their affinity masks allow together; polled otherwise
  * (every rank reaches the same verdict from the same gathered data). The
- * cap "auto" is set from the same data. poll_given: --poll-us N. */
+ * cap "auto" is set from the same data. poll_given: --poll-us (which made
+ * the wait polled). */
 static void choose_wait(int poll_given)
 {
-    if (wait_mode == WAIT_BUSY || (poll_given && !poll_auto) ||
-        (wait_mode == WAIT_POLLED && !poll_auto)) {
+    if (wait_mode == WAIT_BUSY || (wait_mode == WAIT_POLLED && !poll_auto)) {
         snprintf(wait_why, sizeof wait_why, "%s",
                  wait_mode == WAIT_BUSY ? "--wait busy"
                  : poll_given           ? "--poll-us"
