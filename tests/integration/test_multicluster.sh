@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# srun -M/--clusters on a real multi-cluster site: two clusters (ctlocal and
-# ctother, 4 nodes x 4 CPUs each) registered in one slurmdbd backed by
+# srun -M/--clusters on a real multi-cluster site: two clusters (ctlocal,
+# nodes n1-n4, and ctother, nodes o1-o4; 4 CPUs each) registered in one slurmdbd backed by
 # MariaDB (scripts/localcluster CT_ACCOUNTING=1, CT_JOIN), sharing munged.
 # Inside an allocation srun looks SLURM_JOB_ID up on the first cluster named
 # (srun/allocate.c, existing_allocation). Both clusters number their jobs
@@ -90,7 +90,7 @@ tap_like "$herr" "cyclic chosen \(auto\)" "srun -v -M ctlocal says cyclic chosen
 # the step runs in ctother's job as it does with --contention=off: the same
 # nodes per task, the same environment (Slurm's own SLURM_DISTRIBUTION)
 mother=$(field MOTHER)
-tap_is "$(tr ' ' '\n' <<<"$mother" | grep -c "^n[1-4]/ctother/$other_job/none/")" "16" \
+tap_is "$(tr ' ' '\n' <<<"$mother" | grep -c "^o[1-4]/ctother/$other_job/none/")" "16" \
     "srun -M ctother: its 16 tasks run in ctother's job $other_job, without SLURM_CONTENTION_MAPPING"
 tap_is "$mother" "$(field MOFF)" "each task on the node and with the distribution --contention=off gives it"
 oerr=$(field MOTHERERR | tr '~' '\n')
