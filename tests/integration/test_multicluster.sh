@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # srun -M/--clusters on a real multi-cluster site: two clusters (ctlocal,
-# nodes n1-n4, and ctother, nodes o1-o4; 4 CPUs each) registered in one slurmdbd backed by
-# MariaDB (scripts/localcluster CT_ACCOUNTING=1, CT_JOIN), sharing munged.
+# nodes n1-n4, and ctother, nodes o1-o4; 4 CPUs each) registered in one
+# slurmdbd backed by MariaDB (scripts/localcluster CT_ACCOUNTING=1, CT_JOIN),
+# sharing munged.
 # Inside an allocation srun looks SLURM_JOB_ID up on the first cluster named
 # (srun/allocate.c, existing_allocation). Both clusters number their jobs
 # from the same FirstJobId, so ctother holds a running job with the id of
