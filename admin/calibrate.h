@@ -281,6 +281,21 @@ int calib_writes_duplex(const calib_args *a, const calib_run *r, const calib_fit
  * exchange got after the refill step's idle where measured (session 31),
  * else the ping-pong's burst; the report prints the same. */
 double calib_bucket(const calib_fit *f);
+/* The 2 x 1 exchange's time per byte over the ping-pong's (our check,
+ * session 49): 1 + delta, + duplex_long where 2 x 1 was measured beyond m_L
+ * (ct_duplex_fit: the slope beyond m_L); 0 without a duplex fit. A ping-pong
+ * back to back on a link shaped by a token bucket of B bytes lets each
+ * direction refill while the other sends, so a message of m <= 2B takes about
+ * m / 2r one way: the ping-pong reads up to twice the line rate r, the
+ * exchange (both directions at once) about r, and the ratio nears 2. Where
+ * the ping-pong reads the line it is 1 + delta, the TCP duplex coupling.
+ * calibrate warns at CALIB_EXCHANGE_RATIO_WARN. Every kept run of the
+ * accuracy matrix recalibrated with `calibrate --from RAW --incast` (session
+ * 49): at most 1.23 on the 369 without a 1 MiB bucket at 1 Gbit/s, 1.48-1.81
+ * on the four with one (their ping-pongs read 197-229 MB/s on a 125 MB/s
+ * line); doc/accuracy-notes.md, "Session 49". */
+#define CALIB_EXCHANGE_RATIO_WARN 1.4
+double calib_exchange_ratio(const calib_fit *f);
 int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
                       ct_fabric *fab);
 /* Output files: signature YAML (--out, else stdout), --plot SVG, --points

@@ -246,6 +246,13 @@ double calib_bucket(const calib_fit *f)
     return f->have_refill ? f->rf.bucket : f->res.burst;
 }
 
+double calib_exchange_ratio(const calib_fit *f)
+{
+    if (!f->have_duplex)
+        return 0;
+    return 1 + f->dx.delta + (f->dx.nlong ? f->dx.long_delta : 0);
+}
+
 int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
                       ct_fabric *fab)
 {

@@ -592,6 +592,24 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                                               : "");
     else if (a->incast || a->pattern_model == CALIB_PM_DUPLEX)
         fprintf(info, "duplex coupling not fitted: %s\n", f->duplex_err);
+    double xr = calib_exchange_ratio(f);
+    if (xr >= CALIB_EXCHANGE_RATIO_WARN) {
+        char b1[32], burst[64] = "none read here";
+        if (f->res.burst > 0)
+            snprintf(burst, sizeof burst, "%s read here",
+                     admin_fmt_bytes(f->res.burst, b1, sizeof b1));
+        fprintf(stderr,
+                "contention-admin calibrate: WARNING: the 2x1 exchange took %.2f x the "
+                "ping-pong's time per byte (1 + delta %.3f + duplex_long %.3f): the ping-pong's "
+                "rate (%.4g MB/s) is likely not the line's. A token bucket larger than half "
+                "the ping-pong's largest message refills each direction while the other sends: "
+                "a ping-pong then reads up to twice the line rate and too small a burst (%s), "
+                "so a step after a long pause is priced with too little of the "
+                "bucket (doc/accuracy-notes.md, \"Session 49\"); a link that cannot send both "
+                "ways at once shows the same ratio\n",
+                xr, f->dx.delta, f->dx.nlong ? f->dx.long_delta : 0,
+                f->res.beta > 0 ? 1 / f->res.beta / 1e6 : 0, burst);
+    }
     if (r->d.intra_bw > 0)
         fprintf(info, "intra-node bandwidth %.4g MB/s from one node's halves (used by the model)\n",
                 r->d.intra_bw / 1e6);

@@ -1639,6 +1639,35 @@ static void test_calibrate_a2a_refill(void **state)
     done(&r);
 }
 
+/* A ping-pong that reads more than the line (session 49): on a link shaped by
+ * a token bucket larger than half the ping-pong's largest message, each
+ * direction refills while the other sends. emu1g-burst1m-s47 (1 Gbit/s,
+ * 125 MB/s, a 1 MiB tbf bucket; run 1g-burst1m-q50-n1000g-s47-cap): the
+ * ping-pong took 4.30 ms for 1 MiB one way (244 MB/s) and its sustained line
+ * reads 212.8 MB/s, while the 2 x 1 Alltoall called back to back took 8.61 and
+ * 17.00 ms at 1 and 2 MiB, 8.39 ms a MiB more (125 MB/s): delta 1 (clamped)
+ * and duplex_long -0.194, so 1.81 x the ping-pong's time per byte, and
+ * calibrate says so. emu150-5n-posted-s36, whose ping-pong reads its 240 KiB
+ * bucket from sizes above twice it, is below the threshold and says nothing. */
+static void test_calibrate_exchange_ratio(void **state)
+{
+    (void)state;
+    result r = run("calibrate", "--fabric", "emu", "--incast", "--from",
+                   CT_FIXTURES "/calibrate/emu1g-burst1m-s47", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "WARNING: the 2x1 exchange took 1.81 x the ping-pong's time per byte "
+                     "(1 + delta 1.000 + duplex_long -0.194): the ping-pong's rate (212.8 "
+                     "MB/s) is likely not the line's.");
+    expect_in(r.err, "too small a burst (78.65 KiB read here)");
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--incast", "--from",
+            CT_FIXTURES "/calibrate/emu150-5n-posted-s36", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "duplex coupling (our extension): delta = ");
+    expect_not_in(r.err, "the ping-pong's time per byte");
+    done(&r);
+}
+
 /* The uplink's duplex share (session 11): r4o's raw outputs (4:1 trunk,
  * emu-tree-4to1-duplex) hold u<sw>d, one cross-leaf pair each way: their
  * mean against one pair alone is 1.05 x through leaf1's uplink and 1.09 x
@@ -1840,6 +1869,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_tree_times),
         cmocka_unit_test(test_p2p_miss_flagged),
         cmocka_unit_test(test_calibrate_waits),
+        cmocka_unit_test(test_calibrate_exchange_ratio),
         cmocka_unit_test(test_incast_loss_step),
         cmocka_unit_test(test_topology_import),
         cmocka_unit_test(test_report),
