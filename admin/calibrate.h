@@ -291,9 +291,10 @@ double calib_bucket(const calib_fit *f);
  * the ping-pong reads the line it is 1 + delta, the TCP duplex coupling.
  * calibrate warns at CALIB_EXCHANGE_RATIO_WARN. Every kept run of the
  * accuracy matrix recalibrated with `calibrate --from RAW --incast` (session
- * 49): at most 1.23 on the 369 without a 1 MiB bucket at 1 Gbit/s, 1.48-1.81
- * on the four with one (their ping-pongs read 197-229 MB/s on a 125 MB/s
- * line); doc/accuracy-notes.md, "Session 49". */
+ * 49): at most 1.23 on the 376 with a bucket of 256 KiB or less, 1.48-1.81
+ * on the four with 1 MiB at 1 Gbit/s (their ping-pongs read 197-229 MB/s on a
+ * 125 MB/s line) and 1.70 on the one with 576 KiB; doc/accuracy-notes.md,
+ * "Session 49". */
 #define CALIB_EXCHANGE_RATIO_WARN 1.4
 double calib_exchange_ratio(const calib_fit *f);
 int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,
