@@ -291,7 +291,7 @@ double calib_bucket(const calib_fit *f);
  * the ping-pong reads the line it is 1 + delta, the TCP duplex coupling.
  * calibrate warns at CALIB_EXCHANGE_RATIO_WARN. Every kept run of the
  * accuracy matrix recalibrated with `calibrate --from RAW --incast` (session
- * 49): at most 1.23 on the 376 with a bucket of 256 KiB or less, 1.48-1.81
+ * 49): at most 1.23 on the 380 with a bucket of 256 KiB or less, 1.48-1.81
  * on the four with 1 MiB at 1 Gbit/s (their ping-pongs read 197-229 MB/s on a
  * 125 MB/s line) and 1.70 on the one with 576 KiB; doc/accuracy-notes.md,
  * "Session 49". */
