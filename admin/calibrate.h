@@ -282,8 +282,8 @@ int calib_writes_duplex(const calib_args *a, const calib_run *r, const calib_fit
  * else the ping-pong's burst; the report prints the same. */
 double calib_bucket(const calib_fit *f);
 /* The 2 x 1 exchange's time per byte over the ping-pong's (our check,
- * session 49): 1 + delta, + duplex_long where 2 x 1 was measured beyond m_L
- * (ct_duplex_fit: the slope beyond m_L); 0 without a duplex fit. A ping-pong
+ * session 49): 1 + delta + duplex_long (ct_duplex_fit's long_delta, the slope
+ * beyond m_L, 0 where it was not fitted); 0 without a duplex fit. A ping-pong
  * back to back on a link shaped by a token bucket of B bytes lets each
  * direction refill while the other sends, so a message of m <= 2B takes about
  * m / 2r one way: the ping-pong reads up to twice the line rate r, the

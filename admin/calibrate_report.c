@@ -250,7 +250,7 @@ double calib_exchange_ratio(const calib_fit *f)
 {
     if (!f->have_duplex)
         return 0;
-    return 1 + f->dx.delta + (f->dx.nlong ? f->dx.long_delta : 0);
+    return 1 + f->dx.delta + f->dx.long_delta; /* 0 where none was fitted */
 }
 
 int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *f,

@@ -607,7 +607,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 "so a step after a long pause is priced with too little of the "
                 "bucket (doc/accuracy-notes.md, \"Session 49\"); a link that cannot send both "
                 "ways at once shows the same ratio\n",
-                xr, f->dx.delta, f->dx.nlong ? f->dx.long_delta : 0,
+                xr, f->dx.delta, f->dx.long_delta,
                 f->res.beta > 0 ? 1 / f->res.beta / 1e6 : 0, burst);
     }
     if (r->d.intra_bw > 0)
