@@ -5,6 +5,7 @@
  *   ct-accuracy-eval DIR paper|incast|incast-gige|incast-tcpshare|incast-host|wire
  *                    [exchange-max=BYTES] [refill=...] [a2a-refill=...]
  *                    [pause-impute=...] [fit-max-nodes=N] [exchange=posted|p2p]
+ *                    [pingpong=refill] [refill-clamp=off]
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
  * `contention-admin calibrate --raw`) and, written by accuracy-report,
@@ -76,6 +77,11 @@
  * accuracy-report measures since session 46 beside the wide ping-pong) in
  * place of calibrate's 2 x 1 MPI_Ialltoall: the patterns priced from their
  * own primitive; a run without that file is priced as without it.
+ * pingpong=refill (session 50, under trial) reads the sustained rate and the
+ * burst off the ping-pong's own refill where it shows (ct_p2p_refill_read:
+ * a bucket above half its third-largest size), as ct_calib_opts.pingpong_refill.
+ * refill-clamp=off (session 49's variant (a), a check) takes the refill
+ * step's bucket as read, without the clamp to the ping-pong's burst.
  * Patterns are never fitted on: every pattern row is a held-back prediction
  * of ct_score for that allocation, pattern, size and layout.
  *
@@ -268,6 +274,8 @@ int main(int argc, char **argv)
      * exchange's gain after an idle; 2 exchange=p2p, the posted exchange
      * timed back to back */
     int xmode = 0;
+    int pp_refill = 0;   /* pingpong=refill (session 50, under trial) */
+    int refill_clamp = 1; /* refill-clamp=off (session 49's variant (a)) */
     while (argc >= 4) {
         const char *a = argv[argc - 1];
         if (strcmp(a, "exchange=posted") == 0) {
@@ -317,6 +325,10 @@ int main(int argc, char **argv)
             a2a_refill = 1;
         } else if (strcmp(a, "a2a-refill=off") == 0) {
             a2a_refill = 0; /* the model of sessions 30-42 */
+        } else if (strcmp(a, "pingpong=refill") == 0) {
+            pp_refill = 1;
+        } else if (strcmp(a, "refill-clamp=off") == 0) {
+            refill_clamp = 0;
         } else {
             break;
         }
@@ -329,7 +341,7 @@ int main(int argc, char **argv)
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
                 "[refill=off|pingpong|a2a] [a2a-refill=on|off] [pause-impute=CAL,P1,P2,P4[,LACK]] "
-                "[fit-max-nodes=N] [exchange=posted|p2p]\n");
+                "[fit-max-nodes=N] [exchange=posted|p2p] [pingpong=refill] [refill-clamp=off]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -479,6 +491,7 @@ int main(int argc, char **argv)
         o.force = 1; /* the matrix shows the numbers; the flag is printed */
         o.call_step = 1; /* as calibrate --incast */
         o.refill = refill && a2a_refill; /* session 30's term, taken in session 43 */
+        o.pingpong_refill = pp_refill;
     }
     char failed[CT_ERR_MAX] = "";
     if (ct_calibrate_alltoall(pp.p2p, pp.np2p, a2.a2a, a2.na2a, &o, &r, &err) < 0) {
@@ -497,6 +510,12 @@ int main(int argc, char **argv)
         r.p2p_pingpong = r.p2p;
         if (o.sustained)
             ct_p2p_sustained(&r.p2p_pingpong, &r.p2p, &r.burst);
+        double rb, rB;
+        if (o.sustained && o.pingpong_refill &&
+            ct_p2p_refill_read(pp.p2p, pp.np2p, r.p2p_pingpong.seg[0].alpha, &rb, &rB) == 1) {
+            ct_p2p_single(&r.p2p, r.p2p_pingpong.seg[0].alpha, rb);
+            r.burst = rB;
+        }
         r.alpha = r.p2p.seg[0].alpha;
         r.beta = r.p2p.seg[0].beta;
     }
@@ -587,6 +606,8 @@ int main(int argc, char **argv)
                 }
                 have_rf = ct_fit_refill(&cur, xs, nxs, rd.a2a, rd.na2a, r.burst, &rf,
                                         &err) == 0;
+                if (have_rf && !refill_clamp)
+                    rf.bucket = fmax(0, rf.raw);
                 ct_bench_free(&rd);
             }
             double bucket = have_rf ? rf.bucket : r.burst;

@@ -88,6 +88,74 @@ void ct_p2p_sustained(const ct_p2p_curve *c, ct_p2p_curve *out, double *burst)
         *burst = b;
 }
 
+static int cmp_m(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* session 49's reverse-refill curve, p2p.h */
+int ct_p2p_refill_read(const ct_p2p_sample *s, size_t n, double alpha, double *beta,
+                       double *bucket)
+{
+    double ms[64];
+    size_t k = 0;
+    const ct_p2p_sample *topmost = NULL;
+    for (size_t i = 0; s && i < n && k < sizeof ms / sizeof *ms; i++)
+        if (s[i].m >= CT_P2P_REFILL_FROM && isfinite(s[i].m) && s[i].t > alpha &&
+            isfinite(s[i].t)) {
+            ms[k++] = s[i].m;
+            if (!topmost || s[i].m > topmost->m)
+                topmost = &s[i];
+        }
+    qsort(ms, k, sizeof *ms, cmp_m);
+    size_t nd = 0; /* distinct sizes, ascending */
+    for (size_t i = 0; i < k; i++)
+        if (nd == 0 || ms[i] > ms[nd - 1])
+            ms[nd++] = ms[i];
+    if (nd < 3)
+        return 0;
+    double top = ms[nd - 1], third = ms[nd - 3];
+    double best_sse = INFINITY, best_b = 0, best_beta = 0;
+    /* B from 0 (the sustained line through alpha) to below top / 2: from
+     * there on every size is within 2B and the curve is m / (2r), a line at
+     * twice the rate that B = 0 describes as well */
+    for (double B = 0; B < top / 2; B += CT_P2P_REFILL_GRID) {
+        double sgg = 0, sgy = 0, syy = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!(s[i].m >= CT_P2P_REFILL_FROM) || !(s[i].t > alpha) || !isfinite(s[i].t) ||
+                !isfinite(s[i].m))
+                continue;
+            double g = fmax(s[i].m / 2, s[i].m - B), y = s[i].t - alpha;
+            double w = 1 / (s[i].t * s[i].t); /* relative errors, as ct_fit_hockney */
+            sgg += w * g * g;
+            sgy += w * g * y;
+            syy += w * y * y;
+        }
+        if (!(sgg > 0))
+            continue;
+        double b = sgy / sgg;
+        double sse = syy - b * sgy; /* sum w (y - b g)^2 at the least-squares b */
+        if (b > 0 && sse < best_sse * (1 - 1e-12)) {
+            best_sse = sse;
+            best_b = B;
+            best_beta = b;
+        }
+    }
+    if (!(best_beta > 0) || !(best_b > third / 2))
+        return 0;
+    /* the bend must show in the top size beyond its noise: m / (2r) and
+     * (m - B) / r differ there by (top/2 - B) / (top - B) of its time, which
+     * must exceed twice its repetitions' spread (at least CT_P2P_REFILL_NOISE):
+     * a B just below top / 2 only restates the line at twice the rate */
+    double sig = fmax(ct_p2p_sample_spread(topmost), CT_P2P_REFILL_NOISE);
+    if (!((top / 2 - best_b) / (top - best_b) > 2 * sig))
+        return 0;
+    *beta = best_beta;
+    *bucket = best_b;
+    return 1;
+}
+
 void ct_p2p_fit_opts_default(ct_p2p_fit_opts *o)
 {
     o->max_seg = 4;

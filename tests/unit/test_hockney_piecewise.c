@@ -435,6 +435,64 @@ static void test_sustained_curve(void **state)
     assert_true(burst > 32768 && burst < 2 * 65536);
 }
 
+/* A back-to-back ping-pong refills each direction while the other sends
+ * (session 49's mechanism): t = alpha + max(m/(2r), (m - B)/r). Calibrate's
+ * sizes from 0 to 2 MiB on such curves, and the kept 1 Gbit/s run whose
+ * 576 KiB bucket its ping-pong read as 204.9 MB/s and a 45 KiB burst. */
+static double refill_curve(double m, double r, double B)
+{
+    return 20e-6 + fmax(m / (2 * r), (m - B) / r);
+}
+
+static void test_pingpong_refill_read(void **state)
+{
+    (void)state;
+    static const double sizes[] = {0,      1024,   4096,   16384,   32768,  65536,
+                                   131072, 262144, 524288, 1048576, 2097152};
+    ct_p2p_sample pp[11];
+    double beta = -1, bucket = -1;
+    /* 800 KiB at 135 Mbit/s: 512 KiB and 1 MiB lie within 2B, the bucket is
+     * read to the grid and the line rate exactly */
+    for (size_t i = 0; i < 11; i++)
+        pp[i] = (ct_p2p_sample){sizes[i], refill_curve(sizes[i], 16.875e6, 819200), 0};
+    assert_int_equal(ct_p2p_refill_read(pp, 11, 20e-6, &beta, &bucket), 1);
+    close_rel(bucket, 819200, 1e-12, "800 KiB bucket");
+    close_rel(beta, 1 / 16.875e6, 1e-9, "line rate");
+    /* the piecewise fit's top segment reads this curve far too fast */
+    ct_p2p_curve c, sus;
+    ct_err err;
+    double burst;
+    assert_int_equal(ct_fit_hockney_piecewise(pp, 11, NULL, &c, NULL, NULL, &err), 0);
+    ct_p2p_sustained(&c, &sus, &burst);
+    print_message("800 KiB: piecewise top %.2f MB/s, burst %.0f B\n", 1e-6 / sus.seg[0].beta,
+                  burst);
+    assert_true(1 / sus.seg[0].beta > 1.15 * 16.875e6);
+    /* a 1 MiB bucket with a top size of 2 MiB: every size within 2B takes
+     * m/(2r), the line of a link at twice the rate with no bucket, which no
+     * reading of these sizes tells apart (B = 0 fits as well): not taken
+     * (calibrate's exchange-ratio warning is what shows such a network) */
+    for (size_t i = 0; i < 11; i++)
+        pp[i].t = refill_curve(sizes[i], 125e6, 1048576);
+    assert_int_equal(ct_p2p_refill_read(pp, 11, 20e-6, &beta, &bucket), 0);
+    /* with a 4 MiB size beyond 2B it is read */
+    ct_p2p_sample p12[12];
+    memcpy(p12, pp, sizeof pp);
+    p12[11] = (ct_p2p_sample){4194304, refill_curve(4194304, 125e6, 1048576), 0};
+    assert_int_equal(ct_p2p_refill_read(p12, 12, 20e-6, &beta, &bucket), 1);
+    close_rel(bucket, 1048576, 1e-12, "1 MiB bucket");
+    close_rel(beta, 1 / 125e6, 1e-9, "1 Gbit/s");
+    beta = bucket = -1;
+    /* 128 KiB: every size from 256 KiB is beyond 2B, the piecewise top
+     * segment reads it right, and this reading is not taken */
+    for (size_t i = 0; i < 11; i++)
+        pp[i].t = refill_curve(sizes[i], 12.5e6, 131072);
+    assert_int_equal(ct_p2p_refill_read(pp, 11, 20e-6, &beta, &bucket), 0);
+    assert_true(beta == -1 && bucket == -1);
+    /* fewer than three sizes from 256 KiB: nothing to read */
+    assert_int_equal(ct_p2p_refill_read(pp, 9, 20e-6, &beta, &bucket), 0);
+    assert_int_equal(ct_p2p_refill_read(NULL, 0, 0, &beta, &bucket), 0);
+}
+
 static void test_refuses_bad_input(void **state)
 {
     (void)state;
@@ -480,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_papers_line_slopes_down),
         cmocka_unit_test(test_equal_spreads_change_nothing),
         cmocka_unit_test(test_sustained_curve),
+        cmocka_unit_test(test_pingpong_refill_read),
         cmocka_unit_test(test_refuses_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

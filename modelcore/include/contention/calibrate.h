@@ -76,6 +76,12 @@ typedef struct ct_calib_opts {
      * samples' ct_a2a_sample.pause from saturated_m up). Samples without a
      * recorded pause are taken as they are. */
     int refill;
+    /* 1 (our extension, session 50, under trial): with sustained, where the
+     * ping-pong's own refill shows (ct_p2p_refill_read: one of its three
+     * largest sizes within twice the bucket), the sustained curve is the
+     * line rate that reading gives (the latency kept) and burst its bucket,
+     * in place of ct_p2p_sustained's top segment. */
+    int pingpong_refill;
 } ct_calib_opts;
 
 /* fit_tasks_per_node 1, fit_nodes 0, saturated_m 128 KiB, intra_bw 0; the

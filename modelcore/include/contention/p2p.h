@@ -71,6 +71,36 @@ int ct_p2p_check(const ct_p2p_curve *c, const char *what, ct_err *err);
  * ("token bucket: ...") so that a site can see it. */
 void ct_p2p_sustained(const ct_p2p_curve *c, ct_p2p_curve *out, double *burst);
 
+/* A back-to-back ping-pong's own refill (our extension, session 49's
+ * mechanism, doc/accuracy-notes.md "Session 49"; under trial, session 50).
+ * On a link shaped by a token bucket of B bytes at r bytes/s each direction
+ * sits idle while the other sends and its bucket refills meanwhile, so a
+ * message of m bytes takes
+ *   t(m) = alpha + max(m / (2 r), (m - B) / r)
+ * one way: m / (2 r) while m <= 2B, (m - B) / r beyond (the sustained line
+ * of ct_p2p_sustained). A ping-pong reads the line rate and the bucket off
+ * its top segment only where its largest sizes are above 2B; calibrate's
+ * stop at 2 MiB, so a bucket above 256 KiB reads as up to twice the line
+ * rate and too small a burst. This fits the curve above to the samples of
+ * m >= CT_P2P_REFILL_FROM with alpha given (the latency, the fitted curve's
+ * seg[0].alpha): B on a CT_P2P_REFILL_GRID grid from 0 to below half the
+ * largest size (from there every size is within 2B, a line at twice the
+ * rate that B = 0 gives as well: no sizes tell such a bucket), beta = 1/r
+ * by least squares on relative errors (weights 1/t^2) for each B, the B of
+ * the least sum of squares. Returns 1 with *beta and *bucket where B is
+ * above half the third-largest distinct size (one of the three largest
+ * sizes lies within 2B: the piecewise top segment misreads) and the bend
+ * shows in the largest size beyond its noise ((top/2 - B) / (top - B), the
+ * share of its time by which the two branches differ there, above twice
+ * max(its spread, CT_P2P_REFILL_NOISE)); 0 otherwise or where fewer than
+ * three distinct sizes of m >= CT_P2P_REFILL_FROM have t > alpha (*beta,
+ * *bucket untouched). */
+#define CT_P2P_REFILL_FROM (256.0 * 1024.0)
+#define CT_P2P_REFILL_GRID 4096.0
+#define CT_P2P_REFILL_NOISE 0.02
+int ct_p2p_refill_read(const ct_p2p_sample *s, size_t n, double alpha, double *beta,
+                       double *bucket);
+
 /* Per-segment diagnostics of a piecewise fit. */
 typedef struct ct_p2p_seg_diag {
     size_t npoints;     /* samples in the segment */
