@@ -95,6 +95,10 @@ static void help(void)
            "                          where ranks outnumber CPUs or nodes share a machine;\n"
            "                          the environment's CT_MPIBENCH_POLL_US=U|auto sets the\n"
            "                          naps' cap of every step (doc/calibration.md)\n"
+           "  --pingpong-refill       read the line rate and the token bucket off the ping-pong's\n"
+           "                          own refill where its largest sizes show one (a bucket above\n"
+           "                          a quarter of its largest size; our extension, not the\n"
+           "                          default: doc/calibration.md \"A bucket above 256 KiB\")\n"
            "  --help\n\n"
            "Under topology/tree (scontrol show topology lists switches) and an allocation\n"
            "over two or more leaf switches, one more step measures each leaf's uplink with\n"
@@ -135,6 +139,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                          {"flow-tasks", required_argument, NULL, 'W'},
                                          {"no-uplink-duplex", no_argument, NULL, 'D'},
                                          {"wait", required_argument, NULL, 'A'},
+                                         {"pingpong-refill", no_argument, NULL, 'G'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
@@ -145,7 +150,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                   "--conflict-size, --raw, --from, --bench, --mpi, "
                                   "--time-limit, --points, --incast, --pattern-model, --p2p-segments, "
                                   "--max-fit-error, --strict, --uplink-duplex, --no-uplink-duplex, "
-                                  "--flow-tasks, --wait, --help",
+                                  "--flow-tasks, --wait, --pingpong-refill, --help",
                       .help = help};
     memset(a, 0, sizeof *a);
     a->tlimit = 60;
@@ -191,6 +196,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
             break;
         case 'T': a->points = optarg; break;
         case 'I': a->incast = 1; break;
+        case 'G': a->pingpong_refill = 1; break;
         case 'U': a->uplink_duplex = 1; break;
         case 'D': a->no_uplink_duplex = 1; break;
         case 'M':
@@ -260,6 +266,10 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                 "at most one of them)");
     if (!a->nseg)
         a->nseg = a->incast ? 4 : 1;
+    if (a->pingpong_refill && a->nseg < 2)
+        return admin_usage(CMD, "--pingpong-refill with one point-to-point segment (accepted: "
+                                "with --incast or --p2p-segments K, K >= 2: it replaces the "
+                                "sustained rate the piecewise curve reads)");
     /* the many-flow step: auto with --incast, none otherwise unless asked */
     a->flow_tasks = a->flow_tasks == -2 ? 0 : a->flow_tasks ? a->flow_tasks : a->incast ? -1 : 0;
     P->reps = a->reps ? (int)a->reps : a->quick ? 3 : 5;
@@ -395,6 +405,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     f->uplink_duplex = a->uplink_duplex || (calib_writes_tcpshare(a, r) && !a->no_uplink_duplex);
     f->co.p2p_max_seg = (size_t)a->nseg;
     f->co.sustained = a->nseg > 1; /* a token bucket's burst is no sustained rate */
+    f->co.pingpong_refill = a->pingpong_refill; /* session 50: opt-in */
     /* the bucket's refill before each Alltoall call (session 30's term, taken
      * in session 43; doc/models-alltoall.md): acts only with a burst and the
      * calls' recorded pauses */
@@ -592,9 +603,34 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                                               : "");
     else if (a->incast || a->pattern_model == CALIB_PM_DUPLEX)
         fprintf(info, "duplex coupling not fitted: %s\n", f->duplex_err);
+    double rb, rB;
+    char b1[32], b2[32];
+    if (f->res.p2p_refill)
+        fprintf(info,
+                "ping-pong read with its own refill (--pingpong-refill): a token bucket of "
+                "%s at %.4g MB/s (t = alpha + max(m/2r, (m - B)/r) from 256 KiB; the piecewise "
+                "curve's top segment gave %.4g MB/s); predictions use that rate and bucket\n",
+                admin_fmt_bytes(f->res.burst, b1, sizeof b1), 1 / f->res.p2p.seg[0].beta / 1e6,
+                1 / f->res.p2p_pingpong.seg[f->res.p2p_pingpong.nseg - 1].beta / 1e6);
+    else if (a->pingpong_refill)
+        fprintf(info, "--pingpong-refill: the ping-pong shows no bucket above a quarter of its "
+                      "largest size: the piecewise curve's reading is kept\n");
+    else if (f->co.sustained && f->res.p2p.nseg > 0 &&
+             ct_p2p_refill_read(r->d.bench.p2p, r->d.bench.np2p, f->res.p2p_pingpong.seg[0].alpha,
+                                &rb, &rB) == 1)
+        fprintf(stderr,
+                "contention-admin calibrate: WARNING: the ping-pong's largest sizes bend as a "
+                "token bucket of about %s at %.4g MB/s: each direction refills while the other "
+                "sends, so a message of up to twice the bucket takes m/(2r), and the curve read "
+                "%.4g MB/s and a burst of %s instead, and the patterns are priced off "
+                "(doc/calibration.md, \"A bucket above 256 KiB\"); --pingpong-refill reads "
+                "the line rate and the bucket so\n",
+                admin_fmt_bytes(rB, b1, sizeof b1), 1 / rb / 1e6,
+                f->res.beta > 0 ? 1 / f->res.p2p.seg[0].beta / 1e6 : 0,
+                admin_fmt_bytes(f->res.burst, b2, sizeof b2));
     double xr = calib_exchange_ratio(f);
     if (xr >= CALIB_EXCHANGE_RATIO_WARN) {
-        char b1[32], burst[64] = "none read here";
+        char burst[64] = "none read here";
         if (f->res.burst > 0)
             snprintf(burst, sizeof burst, "%s read here",
                      admin_fmt_bytes(f->res.burst, b1, sizeof b1));

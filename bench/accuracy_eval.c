@@ -515,6 +515,7 @@ int main(int argc, char **argv)
             ct_p2p_refill_read(pp.p2p, pp.np2p, r.p2p_pingpong.seg[0].alpha, &rb, &rB) == 1) {
             ct_p2p_single(&r.p2p, r.p2p_pingpong.seg[0].alpha, rb);
             r.burst = rB;
+            r.p2p_refill = 1;
         }
         r.alpha = r.p2p.seg[0].alpha;
         r.beta = r.p2p.seg[0].beta;
@@ -758,6 +759,16 @@ int main(int argc, char **argv)
         printf("# token bucket: the ping-pong passes %.0f KiB free after an idle link; patterns and "
                "Alltoall use the sustained curve alpha %.2f us, %.2f MB/s\n",
                r.burst / 1024, r.p2p.seg[0].alpha * 1e6, 1e-6 / r.p2p.seg[0].beta);
+    /* session 50: the ping-pong's own refill, read (pingpong=refill) or seen */
+    double brb, brB;
+    if (r.p2p_refill)
+        printf("# ping-pong read with its own refill (pingpong=refill): t = alpha + "
+               "max(m/2r, (m - B)/r) from 256 KiB\n");
+    else if (o.sustained && r.p2p_pingpong.nseg > 0 &&
+             ct_p2p_refill_read(pp.p2p, pp.np2p, r.p2p_pingpong.seg[0].alpha, &brb, &brB) == 1)
+        printf("# ping-pong bend: a token bucket of %.0f KiB at %.2f MB/s (t = alpha + "
+               "max(m/2r, (m - B)/r) from 256 KiB; pingpong=refill reads it)\n",
+               brB / 1024, 1e-6 / brb);
     if (failed[0]) {
         printf("# FIT REFUSED: %s\n", failed);
     } else if (r.incast) {

@@ -371,6 +371,7 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
         ct_p2p_refill_read(p2p, np2p, r->p2p_pingpong.seg[0].alpha, &rb, &rB) == 1) {
         ct_p2p_single(&r->p2p, r->p2p_pingpong.seg[0].alpha, rb);
         r->burst = rB;
+        r->p2p_refill = 1;
     }
     /* one segment: exactly ct_fit_hockney's alpha, beta; several: the first */
     r->alpha = r->p2p.seg[0].alpha;

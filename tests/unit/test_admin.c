@@ -1643,6 +1643,68 @@ static void test_calibrate_a2a_refill(void **state)
     done(&r);
 }
 
+/* The ping-pong read with its own refill (session 50, opt-in). On
+ * emu175-burst416k-s50b (175 Mbit/s, 21.875 MB/s, a 416 KiB tbf bucket; run
+ * 175m-burst416k-q30-n1000g-s50b) calibrate's ping-pong took 512 KiB in
+ * 12.48 ms one way (m/(2r): 11.98 ms at the line), 1 and 2 MiB in 30.85 and
+ * 81.14 ms ((m - B)/r: 28.5 and 76.4 ms): its piecewise top segment reads
+ * 24.86 MB/s, above
+ * the line, and a 215.5 KiB burst. The 2 x 1 exchange took only 1.21 x its
+ * time per byte, below test_calibrate_exchange_ratio's warning, so it is the
+ * ping-pong's own bend that warns; --pingpong-refill writes the rate and the
+ * bucket that bend gives (388 KiB at 21.05 MB/s) and the refill step's
+ * bucket unclamped by the smaller burst (358.2 KiB as the posted exchange
+ * got it, where 215.5 KiB was written). A 240 KiB bucket, read from the
+ * sizes above twice it, shows no such bend either way. */
+static void test_calibrate_pingpong_refill(void **state)
+{
+    (void)state;
+    const char *fx = CT_FIXTURES "/calibrate/emu175-burst416k-s50b";
+    result r = run("calibrate", "--fabric", "emu", "--incast", "--from", fx, NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "WARNING: the ping-pong's largest sizes bend as a token bucket of about "
+                     "388 KiB at 21.05 MB/s: each direction refills while the other sends, so a "
+                     "message of up to twice the bucket takes m/(2r), and the curve read 24.86 "
+                     "MB/s and a burst of 215.5 KiB instead");
+    expect_not_in(r.err, "the ping-pong's time per byte");
+    ct_sigfile sf;
+    load_stdout(&r, &sf);
+    close_rel(1 / sf.fabrics[0].beta, 24.859366e6, 1e-6, "the piecewise curve's rate");
+    close_rel(sf.fabrics[0].bucket, 220695.2754, 1e-6, "the bucket clamped to its burst");
+    ct_sigfile_free(&sf);
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--incast", "--pingpong-refill", "--from", fx, NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "ping-pong read with its own refill (--pingpong-refill): a token bucket of "
+                     "388 KiB at 21.05 MB/s (t = alpha + max(m/2r, (m - B)/r) from 256 KiB; the "
+                     "piecewise curve's top segment gave 24.86 MB/s)");
+    expect_not_in(r.err, "bend as a token bucket");
+    load_stdout(&r, &sf);
+    close_rel(1 / sf.fabrics[0].beta, 21.049272e6, 1e-6, "the line rate the bend gives");
+    close_rel(sf.fabrics[0].bucket, 366811.2751, 1e-6, "the posted exchange's bucket");
+    ct_sigfile_free(&sf);
+    done(&r);
+    /* 240 KiB: nothing to read, nothing said, nothing changed */
+    const char *fx240 = CT_FIXTURES "/calibrate/emu150-5n-posted-s36";
+    r = run("calibrate", "--fabric", "emu", "--incast", "--from", fx240, NULL);
+    expect_status(&r, 0);
+    expect_not_in(r.err, "bend as a token bucket");
+    result r2 = run("calibrate", "--fabric", "emu", "--incast", "--pingpong-refill", "--from",
+                    fx240, NULL);
+    expect_status(&r2, 0);
+    expect_in(r2.err, "--pingpong-refill: the ping-pong shows no bucket above a quarter of its "
+                      "largest size: the piecewise curve's reading is kept");
+    assert_string_equal(r.out, r2.out);
+    done(&r);
+    done(&r2);
+    /* the papers' single line has no sustained rate to replace */
+    r = run("calibrate", "--fabric", "emu", "--pingpong-refill", "--from", fx, NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--pingpong-refill with one point-to-point segment (accepted: with "
+                     "--incast or --p2p-segments K, K >= 2");
+    done(&r);
+}
+
 /* A ping-pong that reads more than the line (session 49): on a link shaped by
  * a token bucket larger than half the ping-pong's largest message, each
  * direction refills while the other sends. emu1g-burst1m-s47 (1 Gbit/s,
@@ -1871,6 +1933,7 @@ int main(void)
         cmocka_unit_test(test_p2p_miss_flagged),
         cmocka_unit_test(test_calibrate_waits),
         cmocka_unit_test(test_calibrate_exchange_ratio),
+        cmocka_unit_test(test_calibrate_pingpong_refill),
         cmocka_unit_test(test_incast_loss_step),
         cmocka_unit_test(test_topology_import),
         cmocka_unit_test(test_report),

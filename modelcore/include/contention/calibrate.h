@@ -142,6 +142,9 @@ typedef struct ct_calib_result {
      * opts.sustained and a burst, p2p is its sustained curve */
     ct_p2p_curve p2p_pingpong;
     double burst;
+    /* 1 where opts.pingpong_refill replaced the sustained curve and the
+     * burst with ct_p2p_refill_read's line rate and bucket */
+    int p2p_refill;
     /* opts.refill: the bucket (bytes, = burst) and calibrate's 2 x 1 calls'
      * median pause (s) the Alltoall samples were brought to; 0, 0 when no
      * refill was taken out (no burst, or no pauses recorded) */
