@@ -88,39 +88,45 @@ void ct_p2p_sustained(const ct_p2p_curve *c, ct_p2p_curve *out, double *burst)
         *burst = b;
 }
 
-static int cmp_m(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* session 49's reverse-refill curve, p2p.h */
 int ct_p2p_refill_read(const ct_p2p_sample *s, size_t n, double alpha, double *beta,
                        double *bucket)
 {
-    double ms[64];
-    size_t k = 0;
+    /* the three largest distinct sizes of m >= CT_P2P_REFILL_FROM (big[0]
+     * the largest) and the sample of the largest */
+    double big[3] = {0, 0, 0};
     const ct_p2p_sample *topmost = NULL;
-    for (size_t i = 0; s && i < n && k < sizeof ms / sizeof *ms; i++)
-        if (s[i].m >= CT_P2P_REFILL_FROM && isfinite(s[i].m) && s[i].t > alpha &&
-            isfinite(s[i].t)) {
-            ms[k++] = s[i].m;
-            if (!topmost || s[i].m > topmost->m)
-                topmost = &s[i];
-        }
-    qsort(ms, k, sizeof *ms, cmp_m);
-    size_t nd = 0; /* distinct sizes, ascending */
-    for (size_t i = 0; i < k; i++)
-        if (nd == 0 || ms[i] > ms[nd - 1])
-            ms[nd++] = ms[i];
-    if (nd < 3)
+    size_t used = 0;
+    for (size_t i = 0; s && i < n; i++) {
+        double m = s[i].m;
+        if (!(m >= CT_P2P_REFILL_FROM) || !isfinite(m) || !(s[i].t > alpha) || !isfinite(s[i].t))
+            continue;
+        if (++used > CT_P2P_REFILL_MAX_SAMPLES)
+            return 0;
+        if (!topmost || m > topmost->m)
+            topmost = &s[i];
+        if (m == big[0] || m == big[1] || m == big[2])
+            continue;
+        if (m > big[0]) {
+            big[2] = big[1];
+            big[1] = big[0];
+            big[0] = m;
+        } else if (m > big[1]) {
+            big[2] = big[1];
+            big[1] = m;
+        } else if (m > big[2])
+            big[2] = m;
+    }
+    if (!(big[2] > 0))
         return 0;
-    double top = ms[nd - 1], third = ms[nd - 3];
+    double top = big[0], third = big[2];
     double best_sse = INFINITY, best_b = 0, best_beta = 0;
     /* B from 0 (the sustained line through alpha) to below top / 2: from
      * there on every size is within 2B and the curve is m / (2r), a line at
-     * twice the rate that B = 0 describes as well */
-    for (double B = 0; B < top / 2; B += CT_P2P_REFILL_GRID) {
+     * twice the rate that B = 0 describes as well. At most
+     * CT_P2P_REFILL_STEPS values of B, however large the sizes. */
+    double step = fmax(CT_P2P_REFILL_GRID, top / 2 / CT_P2P_REFILL_STEPS);
+    for (double B = 0; B < top / 2; B += step) {
         double sgg = 0, sgy = 0, syy = 0;
         for (size_t i = 0; i < n; i++) {
             if (!(s[i].m >= CT_P2P_REFILL_FROM) || !(s[i].t > alpha) || !isfinite(s[i].t) ||

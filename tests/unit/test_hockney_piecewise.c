@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "contention/benchparse.h"
@@ -491,6 +492,25 @@ static void test_pingpong_refill_read(void **state)
     /* fewer than three sizes from 256 KiB: nothing to read */
     assert_int_equal(ct_p2p_refill_read(pp, 9, 20e-6, &beta, &bucket), 0);
     assert_int_equal(ct_p2p_refill_read(NULL, 0, 0, &beta, &bucket), 0);
+    /* bounded work: the 800 KiB curve's four sizes from 256 KiB repeated up
+     * to CT_P2P_REFILL_MAX_SAMPLES samples are read, one more is refused; a
+     * largest size of 2^60 B coarsens the grid instead of looping */
+    size_t nm = CT_P2P_REFILL_MAX_SAMPLES + 1;
+    ct_p2p_sample *many = calloc(nm, sizeof *many);
+    assert_non_null(many);
+    for (size_t i = 0; i < nm; i++) {
+        double m = sizes[7 + i % 4];
+        many[i] = (ct_p2p_sample){m, refill_curve(m, 16.875e6, 819200), 0};
+    }
+    assert_int_equal(ct_p2p_refill_read(many, nm - 1, 20e-6, &beta, &bucket), 1);
+    close_rel(bucket, 819200, 1e-12, "800 KiB bucket, many samples");
+    beta = bucket = -1;
+    assert_int_equal(ct_p2p_refill_read(many, nm, 20e-6, &beta, &bucket), 0);
+    assert_true(beta == -1 && bucket == -1);
+    many[3].m = 0x1p60;
+    many[3].t = refill_curve(many[3].m, 16.875e6, 819200);
+    (void)ct_p2p_refill_read(many, 8, 20e-6, &beta, &bucket);
+    free(many);
 }
 
 static void test_refuses_bad_input(void **state)

@@ -83,7 +83,8 @@ void ct_p2p_sustained(const ct_p2p_curve *c, ct_p2p_curve *out, double *burst);
  * stop at 2 MiB, so a bucket above 256 KiB reads as up to twice the line
  * rate and too small a burst. This fits the curve above to the samples of
  * m >= CT_P2P_REFILL_FROM with alpha given (the latency, the fitted curve's
- * seg[0].alpha): B on a CT_P2P_REFILL_GRID grid from 0 to below half the
+ * seg[0].alpha): B on a CT_P2P_REFILL_GRID grid (or one of at most
+ * CT_P2P_REFILL_STEPS values) from 0 to below half the
  * largest size (from there every size is within 2B, a line at twice the
  * rate that B = 0 gives as well: no sizes tell such a bucket), beta = 1/r
  * by least squares on relative errors (weights 1/t^2) for each B, the B of
@@ -92,12 +93,19 @@ void ct_p2p_sustained(const ct_p2p_curve *c, ct_p2p_curve *out, double *burst);
  * sizes lies within 2B: the piecewise top segment misreads) and the bend
  * shows in the largest size beyond its noise ((top/2 - B) / (top - B), the
  * share of its time by which the two branches differ there, above twice
- * max(its spread, CT_P2P_REFILL_NOISE)); 0 otherwise or where fewer than
- * three distinct sizes of m >= CT_P2P_REFILL_FROM have t > alpha (*beta,
- * *bucket untouched). */
+ * max(its spread, CT_P2P_REFILL_NOISE)); 0 otherwise, where fewer than
+ * three distinct sizes of m >= CT_P2P_REFILL_FROM have t > alpha, or where
+ * more than CT_P2P_REFILL_MAX_SAMPLES samples do (*beta, *bucket
+ * untouched). */
 #define CT_P2P_REFILL_FROM (256.0 * 1024.0)
 #define CT_P2P_REFILL_GRID 4096.0
 #define CT_P2P_REFILL_NOISE 0.02
+/* the grid's most values of B (a coarser grid than CT_P2P_REFILL_GRID only
+ * for a largest size above 512 MiB) and the most samples of m >=
+ * CT_P2P_REFILL_FROM read (more: nothing is read), so that the fit's work
+ * stays bounded whatever a file holds */
+#define CT_P2P_REFILL_STEPS 65536.0
+#define CT_P2P_REFILL_MAX_SAMPLES 4096
 int ct_p2p_refill_read(const ct_p2p_sample *s, size_t n, double alpha, double *beta,
                        double *bucket);
 
