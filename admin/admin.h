@@ -144,6 +144,15 @@ const char *admin_fmt_bytes(double b, char *buf, size_t sz);
  * with at most max_seg) that misses its own ping-pong by miss at at_m bytes
  * (ct_p2p_worst_miss): one message for calibrate and fit; refit: the
  * options that fit a bending curve, advised when max_seg is 1. Returns buf. */
+/* Session 50: where the ping-pong samples s (n) show a token bucket that
+ * refills each direction while the other sends (ct_p2p_refill_read, with
+ * the fitted curve's first segment's alpha as the latency), the WARNING's text
+ * in buf, naming the bucket and line rate that bend gives, the rate `used`
+ * reads (its first segment) and burst, then `remedy`; NULL (buf "")
+ * otherwise. */
+const char *admin_p2p_bend_note(const ct_p2p_sample *s, size_t n, const ct_p2p_curve *fitted,
+                                const ct_p2p_curve *used, double burst, const char *remedy,
+                                char *buf, size_t sz);
 const char *admin_p2p_miss_note(size_t nseg, size_t max_seg, double miss, double at_m,
                                 double threshold_pct, const char *refit, char *buf, size_t n);
 /* ", spread up to S %, worst miss E x its spread" for a piecewise ping-pong

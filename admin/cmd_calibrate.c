@@ -603,8 +603,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                                               : "");
     else if (a->incast || a->pattern_model == CALIB_PM_DUPLEX)
         fprintf(info, "duplex coupling not fitted: %s\n", f->duplex_err);
-    double rb, rB;
-    char b1[32], b2[32];
+    char b1[32], note[CT_ERR_MAX];
     if (f->res.p2p_refill)
         fprintf(info,
                 "ping-pong read with its own refill (--pingpong-refill): a token bucket of "
@@ -615,19 +614,12 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     else if (a->pingpong_refill)
         fprintf(info, "--pingpong-refill: the ping-pong shows no bucket above a quarter of its "
                       "largest size: the piecewise curve's reading is kept\n");
-    else if (f->co.sustained && f->res.p2p.nseg > 0 &&
-             ct_p2p_refill_read(r->d.bench.p2p, r->d.bench.np2p, f->res.p2p_pingpong.seg[0].alpha,
-                                &rb, &rB) == 1)
-        fprintf(stderr,
-                "contention-admin calibrate: WARNING: the ping-pong's largest sizes bend as a "
-                "token bucket of about %s at %.4g MB/s: each direction refills while the other "
-                "sends, so a message of up to twice the bucket takes m/(2r), and the curve read "
-                "%.4g MB/s and a burst of %s instead, and the patterns are priced off "
-                "(doc/calibration.md, \"A bucket above 256 KiB\"); --pingpong-refill reads "
-                "the line rate and the bucket so\n",
-                admin_fmt_bytes(rB, b1, sizeof b1), 1 / rb / 1e6,
-                f->res.beta > 0 ? 1 / f->res.p2p.seg[0].beta / 1e6 : 0,
-                admin_fmt_bytes(f->res.burst, b2, sizeof b2));
+    else if (f->co.sustained &&
+             admin_p2p_bend_note(r->d.bench.p2p, r->d.bench.np2p, &f->res.p2p_pingpong,
+                                 &f->res.p2p, f->res.burst,
+                                 "--pingpong-refill reads the line rate and the bucket so", note,
+                                 sizeof note))
+        fprintf(stderr, "contention-admin calibrate: WARNING: %s\n", note);
     double xr = calib_exchange_ratio(f);
     if (xr >= CALIB_EXCHANGE_RATIO_WARN) {
         char burst[64] = "none read here";

@@ -375,6 +375,12 @@ int cmd_fit(int argc, char **argv)
                     admin_p2p_miss_note(fitted->nseg, (size_t)nseg, miss, at, max_err_pct,
                                         "--p2p-segments 4", note, sizeof note));
         }
+        char bend[CT_ERR_MAX];
+        if (admin_p2p_bend_note(data.p2p, data.np2p, fitted, &curve, burst,
+                                "contention-admin calibrate --pingpong-refill reads the line "
+                                "rate and the bucket so",
+                                bend, sizeof bend))
+            fprintf(stderr, "contention-admin %s: WARNING: %s\n", CMD, bend);
     } else if (config) {
         const ct_fabric *cf = admin_load_fabric(CMD, config, name, &cfg);
         if (!cf)

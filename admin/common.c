@@ -439,6 +439,26 @@ void admin_atomic_abort(admin_atomic *a)
     }
 }
 
+const char *admin_p2p_bend_note(const ct_p2p_sample *s, size_t n, const ct_p2p_curve *fitted,
+                                const ct_p2p_curve *used, double burst, const char *remedy,
+                                char *buf, size_t sz)
+{
+    double rb, rB;
+    char b1[32], b2[32];
+    buf[0] = '\0';
+    if (!fitted || fitted->nseg < 1 || !used || used->nseg < 1 || !(used->seg[0].beta > 0) ||
+        ct_p2p_refill_read(s, n, fitted->seg[0].alpha, &rb, &rB) != 1)
+        return NULL;
+    snprintf(buf, sz,
+             "the ping-pong's largest sizes bend as a token bucket of about %s at %.4g MB/s: "
+             "each direction refills while the other sends, so a message of up to twice the "
+             "bucket takes m/(2r), and the curve read %.4g MB/s and a burst of %s instead, and "
+             "the patterns are priced off (doc/calibration.md, \"A bucket above 256 KiB\"); %s",
+             admin_fmt_bytes(rB, b1, sizeof b1), 1 / rb / 1e6, 1 / used->seg[0].beta / 1e6,
+             admin_fmt_bytes(burst, b2, sizeof b2), remedy);
+    return buf;
+}
+
 const char *admin_p2p_miss_note(size_t nseg, size_t max_seg, double miss, double at_m,
                                 double threshold_pct, const char *refit, char *buf, size_t n)
 {

@@ -1654,8 +1654,9 @@ static void test_calibrate_a2a_refill(void **state)
  * ping-pong's own bend that warns; --pingpong-refill writes the rate and the
  * bucket that bend gives (388 KiB at 21.05 MB/s) and the refill step's
  * bucket unclamped by the smaller burst (358.2 KiB as the posted exchange
- * got it, where 215.5 KiB was written). A 240 KiB bucket, read from the
- * sizes above twice it, shows no such bend either way. */
+ * got it, where 215.5 KiB was written); fit warns of the same ping-pong. A
+ * 240 KiB bucket, read from the sizes above twice it, shows no such bend
+ * either way. */
 static void test_calibrate_pingpong_refill(void **state)
 {
     (void)state;
@@ -1697,6 +1698,16 @@ static void test_calibrate_pingpong_refill(void **state)
     assert_string_equal(r.out, r2.out);
     done(&r);
     done(&r2);
+    /* fit says the same of the same ping-pong (one message, two front ends) */
+    r = run("fit", "--fabric", "emu", "--incast", "--force", "--p2p-segments", "4",
+            CT_FIXTURES "/calibrate/emu175-burst416k-s50b/pingpong.csv",
+            CT_FIXTURES "/calibrate/emu175-burst416k-s50b/alltoall-2x1.csv",
+            CT_FIXTURES "/calibrate/emu175-burst416k-s50b/alltoall-4x1.csv", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "contention-admin fit: WARNING: the ping-pong's largest sizes bend as a "
+                     "token bucket of about 388 KiB at 21.05 MB/s");
+    expect_in(r.err, "contention-admin calibrate --pingpong-refill reads the line rate");
+    done(&r);
     /* the papers' single line has no sustained rate to replace */
     r = run("calibrate", "--fabric", "emu", "--pingpong-refill", "--from", fx, NULL);
     expect_status(&r, 2);
