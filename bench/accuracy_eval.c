@@ -508,15 +508,9 @@ int main(int argc, char **argv)
             0)
             FAIL(die("ping-pong", &err));
         r.p2p_pingpong = r.p2p;
-        if (o.sustained)
-            ct_p2p_sustained(&r.p2p_pingpong, &r.p2p, &r.burst);
-        double rb, rB;
-        if (o.sustained && o.pingpong_refill &&
-            ct_p2p_refill_read(pp.p2p, pp.np2p, r.p2p_pingpong.seg[0].alpha, &rb, &rB) == 1) {
-            ct_p2p_single(&r.p2p, r.p2p_pingpong.seg[0].alpha, rb);
-            r.burst = rB;
-            r.p2p_refill = 1;
-        }
+        if (o.sustained) /* as calibrate.c */
+            r.p2p_refill = ct_p2p_sustained_read(&r.p2p_pingpong, pp.p2p, pp.np2p,
+                                                 o.pingpong_refill, &r.p2p, &r.burst);
         r.alpha = r.p2p.seg[0].alpha;
         r.beta = r.p2p.seg[0].beta;
     }

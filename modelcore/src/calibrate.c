@@ -365,14 +365,8 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
         return ct_err_prefix(err, "calibrate: ping-pong: ");
     r->p2p_pingpong = r->p2p;
     if (o.sustained)
-        ct_p2p_sustained(&r->p2p_pingpong, &r->p2p, &r->burst);
-    double rb, rB;
-    if (o.sustained && o.pingpong_refill &&
-        ct_p2p_refill_read(p2p, np2p, r->p2p_pingpong.seg[0].alpha, &rb, &rB) == 1) {
-        ct_p2p_single(&r->p2p, r->p2p_pingpong.seg[0].alpha, rb);
-        r->burst = rB;
-        r->p2p_refill = 1;
-    }
+        r->p2p_refill = ct_p2p_sustained_read(&r->p2p_pingpong, p2p, np2p, o.pingpong_refill,
+                                              &r->p2p, &r->burst);
     /* one segment: exactly ct_fit_hockney's alpha, beta; several: the first */
     r->alpha = r->p2p.seg[0].alpha;
     r->beta = r->p2p.seg[0].beta;

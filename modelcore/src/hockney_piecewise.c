@@ -162,6 +162,19 @@ int ct_p2p_refill_read(const ct_p2p_sample *s, size_t n, double alpha, double *b
     return 1;
 }
 
+int ct_p2p_sustained_read(const ct_p2p_curve *c, const ct_p2p_sample *s, size_t n, int refill,
+                          ct_p2p_curve *out, double *burst)
+{
+    double rb, rB;
+    ct_p2p_sustained(c, out, burst);
+    if (!refill || c->nseg < 1 || ct_p2p_refill_read(s, n, c->seg[0].alpha, &rb, &rB) != 1)
+        return 0;
+    ct_p2p_single(out, c->seg[0].alpha, rb);
+    if (burst)
+        *burst = rB;
+    return 1;
+}
+
 void ct_p2p_fit_opts_default(ct_p2p_fit_opts *o)
 {
     o->max_seg = 4;

@@ -108,6 +108,14 @@ void ct_p2p_sustained(const ct_p2p_curve *c, ct_p2p_curve *out, double *burst);
 #define CT_P2P_REFILL_MAX_SAMPLES 4096
 int ct_p2p_refill_read(const ct_p2p_sample *s, size_t n, double alpha, double *beta,
                        double *bucket);
+/* The sustained curve calibrate and ct-accuracy-eval price with, one rule for
+ * both: ct_p2p_sustained of the fitted curve c, and with refill
+ * (ct_calib_opts.pingpong_refill) where ct_p2p_refill_read takes the samples
+ * s (n) read with c's seg[0].alpha, one segment of that latency and the line
+ * rate read, *burst (may be NULL) its bucket. Returns 1 where the refill
+ * reading was taken, else 0. */
+int ct_p2p_sustained_read(const ct_p2p_curve *c, const ct_p2p_sample *s, size_t n, int refill,
+                          ct_p2p_curve *out, double *burst);
 
 /* Per-segment diagnostics of a piecewise fit. */
 typedef struct ct_p2p_seg_diag {
