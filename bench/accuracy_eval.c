@@ -5,7 +5,7 @@
  *   ct-accuracy-eval DIR paper|incast|incast-gige|incast-tcpshare|incast-host|wire
  *                    [exchange-max=BYTES] [refill=...] [a2a-refill=...]
  *                    [pause-impute=...] [fit-max-nodes=N] [exchange=posted|p2p]
- *                    [pingpong=refill] [refill-clamp=off]
+ *                    [pingpong=refill] [refill-clamp=off] [floor-censor=on]
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
  * `contention-admin calibrate --raw`) and, written by accuracy-report,
@@ -82,6 +82,9 @@
  * a bucket above half its third-largest size), as ct_calib_opts.pingpong_refill.
  * refill-clamp=off (session 49's variant (a), a check) takes the refill
  * step's bucket as read, without the clamp to the ping-pong's burst.
+ * floor-censor=on (session 51, tried and not taken: rules-s51c.txt) leaves out of
+ * every fit the 2 x 1 samples of m >= 128 KiB at most 1.10 x the 2 x 1's time
+ * at its smallest size (floor_censor_2x1: the host's call floor).
  * Patterns are never fitted on: every pattern row is a held-back prediction
  * of ct_score for that allocation, pattern, size and layout.
  *
@@ -183,6 +186,34 @@ static int is_2x1(const ct_a2a_sample *s)
     return s->nodes == 2 && s->tasks_per_node == 1;
 }
 
+/* floor-censor=on (session 51, tried and not taken: rules-s51c.txt). calibrate's
+ * 2 x 1 Alltoall calls take at least a floor of about 2.4-2.9 ms a call on this
+ * host (the polled waits, session 47), the same at 32 and 64 KiB at any line
+ * rate; a saturated size (m >= min_m) whose link time, less a bucket's credit,
+ * is below it sits on it, and a line through it bends the fit. Removes from
+ * a2a, in place and in order, every 2 x 1 sample with m >= min_m whose mean
+ * time is at most ratio x the 2 x 1's mean time at its smallest size (below
+ * min_m); returns the samples kept. No other configuration is touched. */
+static size_t floor_censor_2x1(ct_a2a_sample *a2a, size_t n, double min_m, double ratio)
+{
+    double m0 = 0, t0 = 0; /* the 2 x 1's smallest size and its mean time */
+    for (size_t i = 0; i < n; i++)
+        if (is_2x1(&a2a[i]) && a2a[i].m > 0 && a2a[i].t > 0 && (m0 == 0 || a2a[i].m < m0)) {
+            m0 = a2a[i].m;
+            t0 = a2a[i].t;
+        }
+    if (!(m0 > 0) || !(m0 < min_m))
+        return n;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ct_a2a_sample *s = &a2a[i];
+        if (is_2x1(s) && s->m >= min_m && s->t > 0 && s->t <= ratio * t0)
+            continue; /* on the floor: the host set it */
+        a2a[k++] = *s;
+    }
+    return k;
+}
+
 /* exchange=p2p: a2's samples with its 2 x 1 exchange replaced by the posted
  * one's of DIR/exchange-p2p-2x1.csv (up to xmax), into a new array; 1 (and
  * nothing allocated) when the run has no such file. */
@@ -276,6 +307,7 @@ int main(int argc, char **argv)
     int xmode = 0;
     int pp_refill = 0;   /* pingpong=refill (session 50, under trial) */
     int refill_clamp = 1; /* refill-clamp=off (session 49's variant (a)) */
+    int floor_censor = 0; /* floor-censor=on (session 51, rules-s51c.txt) */
     while (argc >= 4) {
         const char *a = argv[argc - 1];
         if (strcmp(a, "exchange=posted") == 0) {
@@ -327,6 +359,8 @@ int main(int argc, char **argv)
             a2a_refill = 0; /* the model of sessions 30-42 */
         } else if (strcmp(a, "pingpong=refill") == 0) {
             pp_refill = 1;
+        } else if (strcmp(a, "floor-censor=on") == 0) {
+            floor_censor = 1;
         } else if (strcmp(a, "refill-clamp=off") == 0) {
             refill_clamp = 0;
         } else {
@@ -341,7 +375,8 @@ int main(int argc, char **argv)
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
                 "[refill=off|pingpong|a2a] [a2a-refill=on|off] [pause-impute=CAL,P1,P2,P4[,LACK]] "
-                "[fit-max-nodes=N] [exchange=posted|p2p] [pingpong=refill] [refill-clamp=off]\n");
+                "[fit-max-nodes=N] [exchange=posted|p2p] [pingpong=refill] [refill-clamp=off] "
+                "[floor-censor=on]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -393,6 +428,12 @@ int main(int argc, char **argv)
             if (!(is_2x1(&a2.a2a[i]) && a2.a2a[i].m > xmax))
                 a2.a2a[keep++] = a2.a2a[i];
         a2.na2a = keep;
+    }
+    size_t ncensored = 0;
+    if (floor_censor) { /* rules-s51c.txt: the 2 x 1 calls on the host's call floor */
+        size_t before = a2.na2a;
+        a2.na2a = floor_censor_2x1(a2.a2a, a2.na2a, 128.0 * 1024.0, 1.10);
+        ncensored = before - a2.na2a;
     }
     /* fit-max-nodes: the configurations of more nodes leave the calibration
      * (moved to the end of the array: ext of them) and are priced after it */
@@ -833,6 +874,10 @@ int main(int argc, char **argv)
         printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,
                have_gige ? "gige" : "none");
     fputs(xmsg, stdout);
+    if (floor_censor)
+        printf("# floor-censor: %zu 2 x 1 sample(s) of m >= 128 KiB at most 1.10 x the 2 x 1's "
+               "time at its smallest size left out of the fits\n",
+               ncensored);
     rc = 0;
 out:
     if (d)
