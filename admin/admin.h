@@ -153,6 +153,12 @@ const char *admin_fmt_bytes(double b, char *buf, size_t sz);
 const char *admin_p2p_bend_note(const ct_p2p_sample *s, size_t n, const ct_p2p_curve *fitted,
                                 const ct_p2p_curve *used, double burst, const char *remedy,
                                 char *buf, size_t sz);
+/* The WARNING text, calibrate's and fit's, where the 2 x 1 Alltoall's
+ * smallest saturated size took no longer than its smallest size
+ * (ct_a2a_on_call_floor, saturated from min_m), then `remedy`; NULL (buf "")
+ * otherwise. */
+const char *admin_a2a_floor_note(const ct_a2a_sample *a2a, size_t n, double min_m,
+                                 const char *remedy, char *buf, size_t sz);
 const char *admin_p2p_miss_note(size_t nseg, size_t max_seg, double miss, double at_m,
                                 double threshold_pct, const char *refit, char *buf, size_t n);
 /* ", spread up to S %, worst miss E x its spread" for a piecewise ping-pong

@@ -582,6 +582,10 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                  admin_fmt_bytes(calib_bucket(f), b1, sizeof b1),
                  how, f->dx.pause * 1e6, admin_fmt_time(f->dx.pause, t1, sizeof t1));
     }
+    else if (f->have_duplex && f->dx.pause > 0)
+        snprintf(rx, sizeof rx,
+                 "; bucket refill: none (the ping-pong's curve reads no token bucket: no burst "
+                 "to refill between steps)");
     if (f->have_duplex)
         fprintf(info,
                 "duplex coupling (our extension): delta = %.3f, %s of %zu Alltoall 2x1 "
@@ -641,6 +645,11 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     if (r->d.intra_bw > 0)
         fprintf(info, "intra-node bandwidth %.4g MB/s from one node's halves (used by the model)\n",
                 r->d.intra_bw / 1e6);
+    if (admin_a2a_floor_note(r->d.bench.a2a, r->d.bench.na2a, f->co.saturated_m,
+                             "larger sizes per destination (--sizes) put the saturated points "
+                             "above that floor",
+                             note, sizeof note))
+        fprintf(stderr, "contention-admin calibrate: WARNING: %s\n", note);
     char waits[512];
     if (calib_waits(&r->d, waits, sizeof waits))
         fprintf(stderr,

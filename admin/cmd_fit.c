@@ -432,6 +432,17 @@ int cmd_fit(int argc, char **argv)
                 dropped++;
         }
         qsort(a2a, na2a, sizeof *a2a, cmp_sample);
+        {
+            ct_calib_opts fo; /* calibrate's saturated range */
+            ct_calib_opts_default(&fo);
+            char fl[CT_ERR_MAX];
+            if (admin_a2a_floor_note(a2a, na2a, fo.saturated_m,
+                                     "measure larger sizes per destination (contention-admin "
+                                     "calibrate --sizes) to put the saturated points above "
+                                     "that floor",
+                                     fl, sizeof fl))
+                fprintf(stderr, "contention-admin %s: WARNING: %s\n", CMD, fl);
+        }
         for (size_t i = 0; i < na2a; i++) {
             int32_t n = a2a[i].nodes * a2a[i].tasks_per_node;
             nmin = n < nmin ? n : nmin;

@@ -188,8 +188,8 @@ static int is_2x1(const ct_a2a_sample *s)
 
 /* floor-censor=on (session 51, tried and not taken: rules-s51c.txt). calibrate's
  * 2 x 1 Alltoall calls take at least a floor of about 2.4-2.9 ms a call on this
- * host (the polled waits, session 47), the same at 32 and 64 KiB at any line
- * rate; a saturated size (m >= min_m) whose link time, less a bucket's credit,
+ * host (the polled waits, session 47), at 32 and 64 KiB wherever the link does not
+ * set it; a saturated size (m >= min_m) whose link time, less a bucket's credit,
  * is below it sits on it, and a line through it bends the fit. Removes from
  * a2a, in place and in order, every 2 x 1 sample with m >= min_m whose mean
  * time is at most ratio x the 2 x 1's mean time at its smallest size (below

@@ -262,6 +262,29 @@ double ct_a2a_long_from(const ct_a2a_sample *a2a, size_t n)
     return knot;
 }
 
+int ct_a2a_on_call_floor(const ct_a2a_sample *a2a, size_t n, double min_m, double ratio,
+                         ct_a2a_call_floor *out)
+{
+    ct_a2a_call_floor f = {0};
+    for (size_t i = 0; a2a && i < n; i++) {
+        const ct_a2a_sample *s = &a2a[i];
+        if (!is_exchange(s) || !(s->m > 0) || !(s->t > 0))
+            continue;
+        if (s->m < min_m && (f.m0 == 0 || s->m < f.m0)) {
+            f.m0 = s->m;
+            f.t0 = s->t;
+        } else if (s->m >= min_m && (f.m == 0 || s->m < f.m)) {
+            f.m = s->m;
+            f.t = s->t;
+        }
+    }
+    if (!(ratio > 0) || !(f.m0 > 0) || !(f.m > 0) || !(f.t <= ratio * f.t0))
+        return 0;
+    if (out)
+        *out = f;
+    return 1;
+}
+
 static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sample *a2a,
                               size_t na2a, const ct_calib_opts *opts, ct_calib_result *r,
                               ct_err *err);

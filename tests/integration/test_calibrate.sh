@@ -75,7 +75,7 @@ tap_is "$(sed -n 's/^# pause m=[0-9]*: median \([^ ]*\) s.*/\1/p' "$WORK/raw/ref
 # and posted as the patterns post theirs (session 36), written where read
 tap_is "$(grep -c '^alltoall,2,.*,2,1$' "$WORK/raw/refill-p2p-2x1.csv") $(grep -c 'Isend/Irecv polled$' "$WORK/raw/refill-p2p-2x1.csv")" "3 3" \
     "the posted refill step measures the 2 x 1 exchange by Isend/Irecv at 3 sizes"
-tap_like "$refit" 'bucket refill: bucket_bytes = [0-9.]+ [KM]?i?B \(as a 2x1 exchange posted as the patterns post theirs \(Isend/Irecv\) got it after 1[0-9][0-9](\.[0-9]+)? ms idle|bucket refill: bucket_bytes = [0-9.]+ [KM]?i?B \(the ping-pong.s burst; refill step: posted exchange: ' \
+tap_like "$refit" 'bucket refill: bucket_bytes = [0-9.]+ [KM]?i?B \(as a 2x1 exchange posted as the patterns post theirs \(Isend/Irecv\) got it after 1[0-9][0-9](\.[0-9]+)? ms idle|bucket refill: bucket_bytes = [0-9.]+ [KM]?i?B \(the ping-pong.s burst; refill step: posted exchange: |bucket refill: none \(the ping-pong.s curve reads no token bucket' \
     "the refit writes the posted exchange's bucket, or says why not"
 tap_like "$refit" 'delta = [0-9.]+, (the slope against T_alone.s|the median t / T_alone - 1) of 3 Alltoall 2x1 points .*long-exchange term duplex_long = -?[0-9.]+ from duplex_long_from = 512 KiB \(2 2x1 points beyond it' \
     "the duplex line keeps 128-512 KiB and the long-exchange term is fitted on 1 and 2 MiB"

@@ -754,6 +754,47 @@ static void test_recorded_incast_mode(void **state)
     ct_bench_free(&d);
 }
 
+/* ct_a2a_on_call_floor (session 51): the 2 x 1's smallest saturated size
+ * against its smallest size, mean times, at a ratio; the first that reaches the
+ * ratio is not on the floor; other configurations, zero sizes and a missing
+ * small or saturated size say nothing. */
+static void test_a2a_on_call_floor(void **state)
+{
+    (void)state;
+    const double K = 1024;
+    ct_a2a_sample a[] = {
+        {.nodes = 4, .tasks_per_node = 1, .m = 32 * K, .t = 9.0}, /* not 2 x 1 */
+        {.nodes = 2, .tasks_per_node = 1, .m = 512 * K, .t = 9.0e-3},
+        {.nodes = 2, .tasks_per_node = 1, .m = 64 * K, .t = 2.6e-3},
+        {.nodes = 2, .tasks_per_node = 1, .m = 128 * K, .t = 2.7e-3},
+        {.nodes = 2, .tasks_per_node = 1, .m = 32 * K, .t = 2.5e-3},
+        {.nodes = 2, .tasks_per_node = 1, .m = 256 * K, .t = 3.5e-3},
+        {.nodes = 2, .tasks_per_node = 1, .m = 0, .t = 1e-6},        /* a latency row */
+        {.nodes = 2, .tasks_per_node = 2, .m = 32 * K, .t = 1e-3}, /* 2 x 2 */
+    };
+    size_t n = sizeof a / sizeof a[0];
+    ct_a2a_call_floor f;
+    memset(&f, 0, sizeof f);
+    /* 128 KiB at 1.08 x 32 KiB: on the floor (at most the ratio) */
+    assert_int_equal(ct_a2a_on_call_floor(a, n, 128 * K, 1.10, &f), 1);
+    assert_true(f.m == 128 * K && f.t == 2.7e-3 && f.m0 == 32 * K && f.t0 == 2.5e-3);
+    /* a faster floor (1.102 x) and it is not */
+    a[4].t = 2.45e-3;
+    assert_int_equal(ct_a2a_on_call_floor(a, n, 128 * K, 1.10, &f), 0);
+    a[4].t = 2.5e-3;
+    assert_int_equal(ct_a2a_on_call_floor(a, n, 128 * K, 1.07, NULL), 0);
+    /* saturated from 256 KiB: 3.5 ms is 1.4 x the floor */
+    assert_int_equal(ct_a2a_on_call_floor(a, n, 256 * K, 1.10, NULL), 0);
+    assert_int_equal(ct_a2a_on_call_floor(a, n, 256 * K, 1.41, &f), 1);
+    assert_true(f.m == 256 * K);
+    /* no size below the saturated range, no saturated size, no 2 x 1, no ratio */
+    assert_int_equal(ct_a2a_on_call_floor(a, n, 16 * K, 1e9, NULL), 0);
+    assert_int_equal(ct_a2a_on_call_floor(a, n, 1024 * K, 1e9, NULL), 0);
+    assert_int_equal(ct_a2a_on_call_floor(a, 1, 128 * K, 1e9, NULL), 0);
+    assert_int_equal(ct_a2a_on_call_floor(a, n, 128 * K, 0, NULL), 0);
+    assert_int_equal(ct_a2a_on_call_floor(NULL, 0, 128 * K, 1.10, NULL), 0);
+}
+
 /* The long exchange (session 28): 2 x 1 points beyond the largest size of
  * every other configuration (here 1 and 2 MiB beside emu100's 32-512 KiB) are
  * the duplex term's (ct_fit_duplex), not the signature's: the incast fit is
@@ -928,6 +969,7 @@ int main(void)
         cmocka_unit_test(test_conflict_parse),
         cmocka_unit_test(test_recorded_emulated_cluster),
         cmocka_unit_test(test_long_exchange_left_out_of_signature),
+        cmocka_unit_test(test_a2a_on_call_floor),
         cmocka_unit_test(test_recorded_incast_mode),
         cmocka_unit_test(test_recorded_incast_loss),
         cmocka_unit_test(test_gige_mix4),
