@@ -84,6 +84,19 @@ static void fixture_but(char *dir, const char *src, const char *except)
     closedir(d);
 }
 
+/* fixture_but, then `except` opened for writing in the copy with its CSV
+ * header written: the caller writes the rows and closes it. */
+static FILE *fixture_with(char *dir, const char *src, const char *except, const char *header)
+{
+    fixture_but(dir, src, except);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, except);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(header, f);
+    return f;
+}
+
 static void fixture_drop(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -1711,12 +1724,8 @@ static void test_calibrate_pingpong_refill(void **state)
      * bucket: the refill step's calls are measured, and calibrate says why
      * no bucket is written */
     char nb[] = "/tmp/ct-nobucket-XXXXXX";
-    fixture_but(nb, fx240, "pingpong.csv");
-    char pp[512];
-    snprintf(pp, sizeof pp, "%s/pingpong.csv", nb);
-    FILE *pf = fopen(pp, "w");
-    assert_non_null(pf);
-    fputs("benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node\n", pf);
+    FILE *pf = fixture_with(nb, fx240, "pingpong.csv",
+                            "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node\n");
     const double sizes[] = {0, 1024, 4096, 16384, 32768, 65536, 131072, 262144, 524288, 1048576,
                             2097152};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -1839,12 +1848,9 @@ static void test_calibrate_tree_duplex(void **state)
     done(&r);
     /* an uplink as fast as the pairs: one pair and two pairs at ~12 MB/s each */
     char hd[] = "/tmp/ct-admin-duplex-XXXXXX";
-    fixture_but(hd, fx, "uplink.csv");
-    char up[512];
-    snprintf(up, sizeof up, "%s/uplink.csv", hd);
-    FILE *uf = fopen(up, "w");
-    assert_non_null(uf);
-    fputs("benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n", uf);
+    FILE *uf = fixture_with(hd, fx, "uplink.csv",
+                            "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,"
+                            "detail\n");
     for (int sw = 0; sw < 2; sw++)
         fprintf(uf,
                 "conflict,2,1048576,0.0875,0.087,3,1,u%da:a:0>2\n"
@@ -1863,6 +1869,8 @@ static void test_calibrate_tree_duplex(void **state)
     done(&r2);
     /* two pairs each way (2 tasks per node) through an uplink the two pairs
      * one way saturate: mean 0.2 s against their mean 0.168 s one way */
+    char up[512];
+    snprintf(up, sizeof up, "%s/uplink.csv", hd);
     uf = fopen(up, "w");
     assert_non_null(uf);
     fputs("benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n", uf);
