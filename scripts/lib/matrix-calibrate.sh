@@ -6,7 +6,9 @@
 # the raw outputs itself (ct-accuracy-eval); the file written here is the
 # papers' fit that calibrate prints by default.
 
-MATRIX_SIZES=32K,64K,128K,256K,512K # the Alltoall's sizes per destination
+# the Alltoall's sizes per destination; CT_ACCURACY_SIZES=LIST measures others
+# (session 51's check of calibrate's call-floor warning: doc/accuracy-runs/sizes-s51)
+MATRIX_SIZES=${CT_ACCURACY_SIZES:-32K,64K,128K,256K,512K}
 
 # matrix_calibrate ADMIN FABRIC NODES RAW OUT [calibrate options...]: calibrate
 # on partition emu, up to 4 tasks per node, the many-flow steps chosen by
