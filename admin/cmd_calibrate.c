@@ -646,8 +646,8 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         fprintf(info, "intra-node bandwidth %.4g MB/s from one node's halves (used by the model)\n",
                 r->d.intra_bw / 1e6);
     if (admin_a2a_floor_note(r->d.bench.a2a, r->d.bench.na2a, f->co.saturated_m,
-                             "larger sizes per destination (--sizes) put the saturated points "
-                             "above that floor",
+                             "calibrate with larger sizes per destination, e.g. --sizes "
+                             "32K,64K,512K,1M,2M, to put the saturated points above it",
                              note, sizeof note))
         fprintf(stderr, "contention-admin calibrate: WARNING: %s\n", note);
     char waits[512];

@@ -438,8 +438,8 @@ int cmd_fit(int argc, char **argv)
             char fl[CT_ERR_MAX];
             if (admin_a2a_floor_note(a2a, na2a, fo.saturated_m,
                                      "measure larger sizes per destination (contention-admin "
-                                     "calibrate --sizes) to put the saturated points above "
-                                     "that floor",
+                                     "calibrate --sizes 32K,64K,512K,1M,2M, e.g.) to put the "
+                                     "saturated points above it",
                                      fl, sizeof fl))
                 fprintf(stderr, "contention-admin %s: WARNING: %s\n", CMD, fl);
         }

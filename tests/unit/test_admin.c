@@ -1687,8 +1687,9 @@ static void test_calibrate_pingpong_refill(void **state)
                      "2.695 ms (not 1.10 x more): a call's fixed time (the host's waits), not "
                      "the link, sets the smallest saturated size");
     expect_in(r.err, "on the kept networks that show it the 8 % goal was missed on 24 of 30 "
-                     "(doc/calibration.md, \"Saturated sizes on the call's floor\"); larger "
-                     "sizes per destination (--sizes) put the saturated points above that floor");
+                     "(doc/calibration.md, \"Saturated sizes on the call's floor\"); calibrate "
+                     "with larger sizes per destination, e.g. --sizes 32K,64K,512K,1M,2M, to "
+                     "put the saturated points above it");
     ct_sigfile sf;
     load_stdout(&r, &sf);
     close_rel(1 / sf.fabrics[0].beta, 24.859366e6, 1e-6, "the piecewise curve's rate");
