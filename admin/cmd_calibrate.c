@@ -581,8 +581,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                  "scored with a longer pause gets more of the bucket free, a shorter one less",
                  admin_fmt_bytes(calib_bucket(f), b1, sizeof b1),
                  how, f->dx.pause * 1e6, admin_fmt_time(f->dx.pause, t1, sizeof t1));
-    }
-    else if (f->have_duplex && f->dx.pause > 0)
+    } else if (f->have_duplex && f->dx.pause > 0)
         snprintf(rx, sizeof rx,
                  "; bucket refill: none (the ping-pong's curve reads no token bucket: no burst "
                  "to refill between steps)");

@@ -432,17 +432,6 @@ int cmd_fit(int argc, char **argv)
                 dropped++;
         }
         qsort(a2a, na2a, sizeof *a2a, cmp_sample);
-        {
-            ct_calib_opts fo; /* calibrate's saturated range */
-            ct_calib_opts_default(&fo);
-            char fl[CT_ERR_MAX];
-            if (admin_a2a_floor_note(a2a, na2a, fo.saturated_m,
-                                     "measure larger sizes per destination (contention-admin "
-                                     "calibrate --sizes 32K,64K,512K,1M,2M, e.g.) to put the "
-                                     "saturated points above it",
-                                     fl, sizeof fl))
-                fprintf(stderr, "contention-admin %s: WARNING: %s\n", CMD, fl);
-        }
         for (size_t i = 0; i < na2a; i++) {
             int32_t n = a2a[i].nodes * a2a[i].tasks_per_node;
             nmin = n < nmin ? n : nmin;
@@ -456,6 +445,13 @@ int cmd_fit(int argc, char **argv)
          * the fit before it, noted) */
         ct_calib_opts co; /* calibrate's saturated range, not a second constant */
         ct_calib_opts_default(&co);
+        char fl[CT_ERR_MAX];
+        if (admin_a2a_floor_note(a2a, na2a, co.saturated_m,
+                                 "measure larger sizes per destination (contention-admin "
+                                 "calibrate --sizes 32K,64K,512K,1M,2M, e.g.) to put the "
+                                 "saturated points above it",
+                                 fl, sizeof fl))
+            fprintf(stderr, "contention-admin %s: WARNING: %s\n", CMD, fl);
         ao.call_step = incast;
         ao.min_m = incast ? co.saturated_m : 0;
         ao.max_fit_err = max_err_pct / 100;

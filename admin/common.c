@@ -472,8 +472,7 @@ const char *admin_a2a_floor_note(const ct_a2a_sample *a2a, size_t n, double min_
              "the 2x1 Alltoall at %s took %s where %s took %s (not %.2f x more): a call's "
              "fixed time (the host's waits), not the link, sets the smallest saturated size, "
              "so the signature's fit bends there and reads gamma low and the incast term high; "
-             "on the "
-             "kept networks that show it the 8 %% goal was missed on 24 of 30 "
+             "on the kept networks that show it the 8 %% goal was missed on 24 of 30 "
              "(doc/calibration.md, \"Saturated sizes on the call's floor\"); %s",
              admin_fmt_bytes(f.m, m, sizeof m), admin_fmt_time(f.t, t, sizeof t),
              admin_fmt_bytes(f.m0, m0, sizeof m0), admin_fmt_time(f.t0, t0, sizeof t0),

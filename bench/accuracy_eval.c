@@ -196,18 +196,13 @@ static int is_2x1(const ct_a2a_sample *s)
  * min_m); returns the samples kept. No other configuration is touched. */
 static size_t floor_censor_2x1(ct_a2a_sample *a2a, size_t n, double min_m, double ratio)
 {
-    double m0 = 0, t0 = 0; /* the 2 x 1's smallest size and its mean time */
-    for (size_t i = 0; i < n; i++)
-        if (is_2x1(&a2a[i]) && a2a[i].m > 0 && a2a[i].t > 0 && (m0 == 0 || a2a[i].m < m0)) {
-            m0 = a2a[i].m;
-            t0 = a2a[i].t;
-        }
-    if (!(m0 > 0) || !(m0 < min_m))
-        return n;
+    ct_a2a_call_floor f; /* the 2 x 1's smallest size and time (any ratio: just found) */
+    if (!ct_a2a_on_call_floor(a2a, n, min_m, INFINITY, &f))
+        return n; /* no size below min_m, or none from it: nothing to leave out */
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const ct_a2a_sample *s = &a2a[i];
-        if (is_2x1(s) && s->m >= min_m && s->t > 0 && s->t <= ratio * t0)
+        if (is_2x1(s) && s->m >= min_m && s->t > 0 && s->t <= ratio * f.t0)
             continue; /* on the floor: the host set it */
         a2a[k++] = *s;
     }
