@@ -89,7 +89,12 @@ typedef struct step {
                           * steps; failed 3 times, it is skipped with a warning */
     int skipped;         /* it failed 3 times and was skipped (its output FILE.failed) */
     int wait_arg;        /* argv index of its --wait word (calib_plan_wait), 0: none */
+    int sizes_at;        /* an Alltoall step: argv index of its --sizes value */
+    int a2a_role;        /* an Alltoall step: CALIB_A2A_CONFIG, _FLOW or _INCAST */
 } step;
+
+/* what an Alltoall step measures (its label) */
+enum { CALIB_A2A_CONFIG, CALIB_A2A_FLOW, CALIB_A2A_INCAST };
 
 typedef struct plan {
     step steps[MAX_STEPS];
@@ -105,6 +110,11 @@ typedef struct plan {
     int wide_pingpong; /* --incast / --p2p-segments: sizes from 0 to 2M for the segments */
     int flow_tasks; /* > C: the Alltoall of 2 nodes x flow_tasks tasks (calib_flow_tasks) */
     int incast_tasks; /* > C: the Alltoall of 3 nodes x incast_tasks (calib_incast_tasks) */
+    /* the sizes the Alltoall steps move to where the 2 x 1's smallest
+     * saturated size sits on the call's floor (calib_floor_check), NULL:
+     * keep the sizes (--sizes given); resized: they moved */
+    const char *floor_sizes;
+    int resized;
 } plan;
 
 /* --wait: how every step's ranks wait (ct-mpibench --wait auto|polled|busy;
@@ -142,6 +152,22 @@ int calib_incast_tasks(int flow_tasks, int N, int C, long cpus);
  * many. The duplex coupling is then fitted over the sizes the pattern model
  * uses it at. */
 int calib_exchange_sizes(const plan *p, char *out, size_t sz, double *sum);
+/* Sizes chosen by the link (our extension, session 52; doc/calibration.md,
+ * "Saturated sizes on the call's floor"). After the 2 x 1 Alltoall step i
+ * (its output at path) of a plan whose sizes were not asked for
+ * (p->floor_sizes set, not yet resized): where its smallest saturated size
+ * (from min_m) took no more than CT_A2A_CALL_FLOOR_RATIO x its smallest
+ * size (ct_a2a_on_call_floor), the call's floor and not the link sets it.
+ * Then the plan's sizes become p->floor_sizes for step i and every later
+ * Alltoall step (their --sizes, work and labels), the floor found goes to
+ * *f and 1 is returned: the caller measures step i again. 0 otherwise
+ * (also when the output cannot be read: the plan stays as it was). */
+int calib_floor_check(plan *p, int i, const char *path, double min_m, ct_a2a_call_floor *f);
+/* the sizes calib_floor_check moves to (--quick: one fewer): those of
+ * doc/accuracy-runs/sizes-s51, where the band's misses came within the goal
+ * on 2 of 3 */
+#define CALIB_FLOOR_SIZES "32K,64K,512K,1M,2M"
+#define CALIB_FLOOR_SIZES_QUICK "32K,64K,512K,1M"
 /* The steps for N nodes x C tasks inside allocation jobid (and the
  * many-flow step when p->flow_tasks > C). */
 void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);
@@ -176,6 +202,9 @@ typedef struct data {
      * 34): CALIB_WAIT_BUSY, _POLLED, _UNSAID (outputs from before it) */
     int nwait[3];
     char wait_why[3][128]; /* the first output's reason of each kind */
+    /* the Alltoall steps moved to the floor's sizes (calib_floor_check):
+     * measured so, or alltoall-2x1.csv.call-floor in --from DIR */
+    int sizes_moved;
 } data;
 enum { CALIB_WAIT_BUSY, CALIB_WAIT_POLLED, CALIB_WAIT_UNSAID };
 

@@ -131,11 +131,52 @@ static void refill_step(plan *p, int posted, const char *jobid)
                  1e3 * CALIB_REFILL_IDLE);
 }
 
-/* One Alltoall step of `nodes` x t tasks over the plan's sizes (msum: their
- * sum) and `extra` (NULL or a --sizes tail such as "1M,2M", whose sum is
- * already in msum) into alltoall-NxT.csv; the caller labels it. */
-static step *alltoall_step(plan *p, int nodes, int t, double msum, const char *extra,
-                           const char *jobid)
+/* An argument in s's store at argv index k, in place of the one there */
+static void set_arg(step *s, int k, const char *v)
+{
+    size_t n = strlen(v) + 1;
+    if (k <= 0 || k >= s->argc || n > sizeof s->store - s->used) {
+        fprintf(stderr, "contention-admin calibrate: internal: step arguments too long\n");
+        abort();
+    }
+    char *dst = memcpy(s->store + s->used, v, n);
+    s->used += n;
+    s->argv[k] = dst;
+}
+
+/* An Alltoall step's --sizes value, work and label from the plan's sizes:
+ * the 2 x 1 also at the exchange's sizes (calib_exchange_sizes) */
+static void alltoall_sizes(plan *p, step *s)
+{
+    char xsz[32] = "", v[sizeof p->sizes_arg + 40];
+    double xsum = 0, msum = 0;
+    const int t = s->tpn, x2 = s->a2a_role == CALIB_A2A_CONFIG && s->nodes == 2 && t == 1;
+    int nx = x2 ? calib_exchange_sizes(p, xsz, sizeof xsz, &xsum) : 0;
+    for (int i = 0; i < p->nsizes; i++)
+        msum += p->sizes[i];
+    snprintf(v, sizeof v, "%s%s%s", p->sizes_arg, nx ? "," : "", nx ? xsz : "");
+    set_arg(s, s->sizes_at, v);
+    double n = (double)s->nodes * t;
+    s->work = t * (n - t) * (msum + xsum) * (p->reps + 1); /* bytes through the busiest NIC */
+    if (s->a2a_role == CALIB_A2A_FLOW)
+        snprintf(s->label, sizeof s->label,
+                 "Alltoall, 2 nodes x %d tasks (%d flows a port), %d sizes", t, t * t, p->nsizes);
+    else if (s->a2a_role == CALIB_A2A_INCAST)
+        snprintf(s->label, sizeof s->label,
+                 "Alltoall, 3 nodes x %d tasks (%d flows a port from 2 nodes), %d sizes", t,
+                 2 * t * t, p->nsizes);
+    else if (nx)
+        snprintf(s->label, sizeof s->label,
+                 "Alltoall, 2 nodes x 1 task, %d sizes (the exchange up to 2 MiB)",
+                 p->nsizes + nx);
+    else
+        snprintf(s->label, sizeof s->label, "Alltoall, %d nodes x %d task%s, %d sizes", s->nodes,
+                 t, t > 1 ? "s" : "", p->nsizes);
+}
+
+/* One Alltoall step of `nodes` x t tasks over the plan's sizes into
+ * alltoall-NxT.csv (alltoall_sizes) */
+static step *alltoall_step(plan *p, int nodes, int t, int role, const char *jobid)
 {
     char file[64];
     snprintf(file, sizeof file, "alltoall-%dx%d.csv", nodes, t);
@@ -143,15 +184,42 @@ static step *alltoall_step(plan *p, int nodes, int t, double msum, const char *e
     srun_prefix(p, s, jobid);
     arg(s, "alltoall");
     arg(s, "--sizes");
-    if (extra && *extra)
-        arg(s, "%s,%s", p->sizes_arg, extra);
-    else
-        arg(s, "%s", p->sizes_arg);
+    arg(s, "-"); /* alltoall_sizes writes it */
+    s->sizes_at = s->argc - 1;
     arg(s, "--reps");
     arg(s, "%d", p->reps);
-    double n = (double)nodes * t;
-    s->work = t * (n - t) * msum * (p->reps + 1); /* bytes through the busiest NIC */
+    s->a2a_role = role;
+    alltoall_sizes(p, s);
     return s;
+}
+
+int calib_floor_check(plan *p, int i, const char *path, double min_m, ct_a2a_call_floor *f)
+{
+    const step *s = &p->steps[i];
+    if (!p->floor_sizes || p->resized || s->kind != ST_ALLTOALL ||
+        s->a2a_role != CALIB_A2A_CONFIG || s->nodes != 2 || s->tpn != 1)
+        return 0;
+    ct_bench_data bd;
+    memset(&bd, 0, sizeof bd);
+    ct_err err;
+    int floor = ct_bench_parse_file(path, NULL, &bd, NULL, &err) == 0 &&
+                ct_a2a_on_call_floor(bd.a2a, bd.na2a, min_m, CT_A2A_CALL_FLOOR_RATIO, f);
+    ct_bench_free(&bd);
+    if (!floor)
+        return 0;
+    double was[MAX_SIZES];
+    const int nwas = p->nsizes;
+    memcpy(was, p->sizes, sizeof was);
+    if (calib_parse_sizes(p->floor_sizes, p) != ADMIN_OK) { /* said why; the plan as it was */
+        memcpy(p->sizes, was, sizeof was);
+        p->nsizes = nwas;
+        return 0;
+    }
+    p->resized = 1;
+    for (int j = i; j < p->n; j++)
+        if (p->steps[j].kind == ST_ALLTOALL)
+            alltoall_sizes(p, &p->steps[j]);
+    return 1;
 }
 
 int calib_flow_tasks(long asked, int N, int C, long cpus)
@@ -235,34 +303,20 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
             counts[nc++] = 3 * N / 4;
         counts[nc++] = N;
     }
-    double msum = 0;
-    for (int i = 0; i < p->nsizes; i++)
-        msum += p->sizes[i];
     /* The exchange (our extension, session 28): 2 x 1 also at the
-     * ping-pong's largest sizes above the plan's, so that the duplex
-     * coupling δ and the exchange step (ct_fit_duplex, the slope and
-     * intercept of the 2 x 1 points from 128 KiB) span the sizes the
+     * ping-pong's largest sizes above the plan's (alltoall_sizes), so that
+     * the duplex coupling δ and the exchange step (ct_fit_duplex, the slope
+     * and intercept of the 2 x 1 points from 128 KiB) span the sizes the
      * pattern model prices with them instead of being extrapolated from
      * 512 KiB: a node that sends and receives a long message at once loses
      * more than a 512 KiB exchange shows (doc/accuracy-notes.md, session 28). */
-    char xsz[32] = "";
-    double xsum = 0;
-    int nx = calib_exchange_sizes(p, xsz, sizeof xsz, &xsum);
     for (int t = 1; t <= C; t *= 2) {
         for (int i = 0; i < nc; i++) {
             int nodes = counts[i];
             /* several tasks per node: the largest and half the node count */
             if (t > 1 && nodes != N && nodes != (N / 2 >= 2 ? N / 2 : N))
                 continue;
-            int x = nodes == 2 && t == 1 && nx > 0;
-            s = alltoall_step(p, nodes, t, msum + (x ? xsum : 0), x ? xsz : NULL, jobid);
-            if (x)
-                snprintf(s->label, sizeof s->label,
-                         "Alltoall, 2 nodes x 1 task, %d sizes (the exchange up to 2 MiB)",
-                         p->nsizes + nx);
-            else
-                snprintf(s->label, sizeof s->label, "Alltoall, %d nodes x %d task%s, %d sizes",
-                         nodes, t, t > 1 ? "s" : "", p->nsizes);
+            alltoall_step(p, nodes, t, CALIB_A2A_CONFIG, jobid);
         }
     }
 
@@ -279,20 +333,13 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
 
     /* the many-flow step (calib_flow_tasks): 2 nodes, incast degree 1 */
     if (p->flow_tasks > C && N >= 2) {
-        int t = p->flow_tasks;
-        s = alltoall_step(p, 2, t, msum, NULL, jobid);
+        s = alltoall_step(p, 2, p->flow_tasks, CALIB_A2A_FLOW, jobid);
         s->optional = 1; /* without it the fit takes 2 x C, as before session 19 */
-        snprintf(s->label, sizeof s->label,
-                 "Alltoall, 2 nodes x %d tasks (%d flows a port), %d sizes", t, t * t, p->nsizes);
     }
     /* the incast many-flow step (calib_incast_tasks): 3 nodes, incast degree 2 */
     if (p->incast_tasks > C && N >= 4) {
-        int t = p->incast_tasks;
-        s = alltoall_step(p, 3, t, msum, NULL, jobid);
+        s = alltoall_step(p, 3, p->incast_tasks, CALIB_A2A_INCAST, jobid);
         s->optional = 1; /* without it the fit has no incast-loss term, as before session 24 */
-        snprintf(s->label, sizeof s->label,
-                 "Alltoall, 3 nodes x %d tasks (%d flows a port from 2 nodes), %d sizes", t,
-                 2 * t * t, p->nsizes);
     }
 
     /* conflict schemes of paper 001 §IV-B / §V-A */
@@ -878,6 +925,9 @@ int calib_load_dir(const char *dir, data *d)
     }
     closedir(dp);
     qsort(names, n, sizeof *names, cmp_name);
+    char probe[PATH_MAX];
+    snprintf(probe, sizeof probe, "%.3800s/alltoall-2x1.csv.call-floor", dir);
+    d->sizes_moved = access(probe, F_OK) == 0;
     int rc = n ? ADMIN_OK : admin_fail(CMD, "--from %s: no .csv benchmark outputs there", dir);
     for (size_t i = 0; i < n; i++) {
         char path[PATH_MAX];
@@ -943,6 +993,9 @@ static int run_steps(plan *P, const char *dir, FILE *info)
     /* first guess: 100 MB/s, 1.5 s per step to start; corrected as steps finish */
     double guess_bps = 100e6, startup = 1.5, ratio = 1.0, est_done = 0, took_done = 0;
     double t0 = now_s();
+    ct_calib_opts co; /* the saturated sizes the fit reads (calib_floor_check) */
+    ct_calib_opts_default(&co);
+    const double sat_m = co.saturated_m;
     for (int i = 0; i < P->n; i++) {
         step *s = &P->steps[i];
         s->est = startup + s->work / guess_bps + s->idle;
@@ -988,6 +1041,29 @@ static int run_steps(plan *P, const char *dir, FILE *info)
                     "contention-admin calibrate: WARNING: step '%s' failed 3 times (exit %d)%s%s; "
                     "skipped: the signature is fitted without it (its output: %s)\n",
                     s->label, st, line[0] ? ": " : "", line, errq);
+            continue;
+        }
+        ct_a2a_call_floor fl;
+        if (calib_floor_check(P, i, outp, sat_m, &fl)) {
+            /* measured again at the plan's new sizes; this output is kept
+             * beside them, where --from does not read it */
+            char kept[PATH_MAX + 16], b1[32], b2[32], b3[32], b4[32];
+            snprintf(kept, sizeof kept, "%s.call-floor", outp);
+            if (rename(outp, kept) != 0)
+                unlink(outp);
+            fprintf(info, " %.1f s\n", s->took);
+            fprintf(info,
+                    "calibrate: the 2x1 Alltoall at %s took %s where %s took %s (not %.2f x "
+                    "more): the call's floor, not the link, sets that size; the Alltoall "
+                    "steps measure at %s instead (doc/calibration.md, \"Saturated sizes on the "
+                    "call's floor\"; this output kept as %s.call-floor)\n",
+                    admin_fmt_bytes(fl.m, b1, sizeof b1), admin_fmt_time(fl.t, b2, sizeof b2),
+                    admin_fmt_bytes(fl.m0, b3, sizeof b3), admin_fmt_time(fl.t0, b4, sizeof b4),
+                    CT_A2A_CALL_FLOOR_RATIO, P->sizes_arg, s->file);
+            fflush(info);
+            for (int j = i; j < P->n; j++) /* the steps' new work: their new estimates */
+                P->steps[j].est = startup + 1.5 * P->steps[j].work / guess_bps + P->steps[j].idle;
+            i--;
             continue;
         }
         if (s->kind == ST_PINGPONG) {
@@ -1062,6 +1138,7 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
         return rc;
     calib_scancel(r->jobid, r->dir);
     r->jobid[0] = '\0';
+    r->d.sizes_moved = P->resized;
     for (int i = 0; i < P->n; i++) {
         char path[PATH_MAX];
         if (P->steps[i].skipped)

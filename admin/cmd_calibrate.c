@@ -37,7 +37,9 @@ static void help(void)
            "  --tasks-per-node C      largest tasks per node measured (default: min(4, CPUs))\n"
            "  --out FILE              write the signature file there (default: stdout)\n"
            "  --plot FILE.svg         draw measured and predicted Alltoall times\n"
-           "  --sizes LIST            Alltoall sizes per destination (default 32K,64K,128K,256K,512K)\n"
+           "  --sizes LIST            Alltoall sizes per destination (default 32K,64K,128K,256K,512K,\n"
+           "                          moved to " CALIB_FLOOR_SIZES " where the 2x1's 128K took at most\n"
+           "                          1.10 x its 32K: the call's floor, not the link, sets it)\n"
            "  --reps R                repetitions per measurement (default 5)\n"
            "  --quick                 fewer sizes and repetitions (sizes 32K..256K, 3 reps)\n"
            "  --no-conflicts          skip the conflict schemes (no penalty parameters)\n"
@@ -279,6 +281,8 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                    : "32K,64K,128K,256K,512K";
     if (calib_parse_sizes(sizes, P) != ADMIN_OK)
         return ADMIN_USAGE;
+    /* sizes not asked for: chosen by the link (calib_floor_check) */
+    P->floor_sizes = a->sizes ? NULL : a->quick ? CALIB_FLOOR_SIZES_QUICK : CALIB_FLOOR_SIZES;
     return CALIB_GO;
 }
 
@@ -645,8 +649,12 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         fprintf(info, "intra-node bandwidth %.4g MB/s from one node's halves (used by the model)\n",
                 r->d.intra_bw / 1e6);
     if (admin_a2a_floor_note(r->d.bench.a2a, r->d.bench.na2a, f->co.saturated_m,
-                             "calibrate with larger sizes per destination, e.g. --sizes "
-                             "32K,64K,512K,1M,2M, to put the saturated points above it",
+                             r->d.sizes_moved
+                                 ? "calibrate already moved its sizes up once, to "
+                                   CALIB_FLOOR_SIZES "; calibrate with larger ones still, "
+                                   "e.g. --sizes 64K,128K,2M,4M,8M"
+                                 : "calibrate with larger sizes per destination, e.g. --sizes "
+                                   CALIB_FLOOR_SIZES ", to put the saturated points above it",
                              note, sizeof note))
         fprintf(stderr, "contention-admin calibrate: WARNING: %s\n", note);
     char waits[512];

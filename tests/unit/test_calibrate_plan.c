@@ -252,6 +252,97 @@ static void test_wait_follows_the_pingpong(void **state)
     rmdir(dir);
 }
 
+/* Sizes chosen by the link (session 52): after the 2 x 1 Alltoall, where
+ * its 128 KiB took no more than 1.10 x its 32 KiB (the call's floor), every
+ * Alltoall step from the 2 x 1 on moves to the plan's floor sizes (their
+ * --sizes, work and labels) and the 2 x 1 is measured again; where 128 KiB
+ * took longer, where the sizes were asked for, or once moved, nothing
+ * changes. */
+static void write_2x1(const char *path, double t32, double t128)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node\n");
+    const double m[] = {32768, 65536, 131072, 262144, 524288};
+    const double t[] = {t32, t32, t128, 2 * t128, 4 * t128};
+    for (int i = 0; i < 5; i++)
+        fprintf(f, "alltoall,2,%.0f,%.9f,%.9f,2,1\n", m[i], t[i], 0.9 * t[i]);
+    fclose(f);
+}
+
+static void test_floor_moves_the_sizes(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ct-test-floor.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    plan *p = new_plan("32K,64K,128K,256K,512K");
+    p->flow_tasks = 7;
+    p->incast_tasks = 5;
+    calib_build_plan(p, 4, 4, "123", 0);
+    int i2 = -1;
+    for (int i = 0; i < p->n; i++)
+        if (strcmp(p->steps[i].file, "alltoall-2x1.csv") == 0)
+            i2 = i;
+    assert_true(i2 > 0);
+    const step *x = &p->steps[i2], *o = find(p, "alltoall-4x2.csv"), *fl = find(p, "alltoall-2x7.csv");
+    assert_non_null(o);
+    assert_non_null(fl);
+    ct_a2a_call_floor f;
+
+    /* sizes asked for (--sizes): never moved */
+    write_2x1(path, 2.5e-3, 2.6e-3);
+    assert_int_equal(calib_floor_check(p, i2, path, 131072, &f), 0);
+    p->floor_sizes = CALIB_FLOOR_SIZES;
+    /* 128 KiB took the link's time (1.2 x 32 KiB): nothing moves */
+    write_2x1(path, 2.5e-3, 3.0e-3);
+    assert_int_equal(calib_floor_check(p, i2, path, 131072, &f), 0);
+    assert_string_equal(sizes_of(o), "32K,64K,128K,256K,512K");
+    /* not the 2 x 1: nothing moves */
+    write_2x1(path, 2.5e-3, 2.6e-3);
+    assert_int_equal(calib_floor_check(p, i2 + 1, path, 131072, &f), 0);
+    /* an output that cannot be read: nothing moves */
+    assert_int_equal(calib_floor_check(p, i2, "/nonexistent/ct-2x1.csv", 131072, &f), 0);
+
+    /* on the floor (2.6 ms after 2.5 ms): every Alltoall step moves */
+    assert_int_equal(calib_floor_check(p, i2, path, 131072, &f), 1);
+    assert_true(f.m == 131072 && f.m0 == 32768);
+    assert_true(f.t > 2.59e-3 && f.t < 2.61e-3 && f.t0 > 2.49e-3 && f.t0 < 2.51e-3);
+    assert_int_equal(p->resized, 1);
+    assert_int_equal(p->nsizes, 5);
+    assert_string_equal(p->sizes_arg, "32K,64K,512K,1M,2M");
+    /* the 2 x 1 has no sizes above 2 MiB to add */
+    assert_string_equal(sizes_of(x), "32K,64K,512K,1M,2M");
+    assert_string_equal(x->label, "Alltoall, 2 nodes x 1 task, 5 sizes");
+    assert_string_equal(sizes_of(o), "32K,64K,512K,1M,2M");
+    assert_string_equal(o->label, "Alltoall, 4 nodes x 2 tasks, 5 sizes");
+    assert_string_equal(sizes_of(fl), "32K,64K,512K,1M,2M");
+    assert_string_equal(fl->label, "Alltoall, 2 nodes x 7 tasks (49 flows a port), 5 sizes");
+    double msum = (32 + 64 + 512 + 1024 + 2048) * 1024.0;
+    assert_true(x->work == msum * (p->reps + 1));
+    assert_true(o->work == 2 * (8 - 2) * msum * (p->reps + 1));
+    /* the steps before the 2 x 1 keep theirs; the argv still ends in NULL */
+    assert_string_equal(sizes_of(&p->steps[0]), "0,128K,256K,512K,1M,2M");
+    assert_null(x->argv[x->argc]);
+    /* once moved, never again */
+    assert_int_equal(calib_floor_check(p, i2, path, 131072, &f), 0);
+    free(p);
+
+    /* --quick: its own, shorter list; the 2 x 1 still reaches 2 MiB */
+    p = new_plan("32K,64K,128K,256K");
+    calib_build_plan(p, 3, 1, "123", 1);
+    p->floor_sizes = CALIB_FLOOR_SIZES_QUICK;
+    for (int i = 0; i < p->n; i++)
+        if (strcmp(p->steps[i].file, "alltoall-2x1.csv") == 0)
+            i2 = i;
+    assert_int_equal(calib_floor_check(p, i2, path, 131072, &f), 1);
+    assert_string_equal(sizes_of(find(p, "alltoall-2x1.csv")), "32K,64K,512K,1M,2M");
+    assert_string_equal(sizes_of(find(p, "alltoall-3x1.csv")), "32K,64K,512K,1M");
+    free(p);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_plan_measures_the_refill),
         cmocka_unit_test(test_plan_wait_reaches_every_step),
         cmocka_unit_test(test_wait_follows_the_pingpong),
+        cmocka_unit_test(test_floor_moves_the_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
