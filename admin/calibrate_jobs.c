@@ -1134,6 +1134,12 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
     calib_build_plan(P, (int)N, (int)C, r->jobid, a->quick);
     calib_plan_uplinks(P, (int)N, (int)C, a->uplink_duplex, r->jobid, r->dir, info);
     calib_plan_wait(P, a->wait ? a->wait : "auto");
+    /* a --raw DIR used before: an earlier run's floor output would say
+     * these sizes moved */
+    char stale[PATH_MAX];
+    snprintf(stale, sizeof stale, "%.3800s/alltoall-2x1.csv.call-floor", r->dir);
+    if (unlink(stale) != 0 && errno != ENOENT)
+        return admin_fail(CMD, "%s: %s", stale, strerror(errno));
     if ((rc = run_steps(P, r->dir, info)) != ADMIN_OK)
         return rc;
     calib_scancel(r->jobid, r->dir);

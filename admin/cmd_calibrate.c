@@ -733,9 +733,14 @@ int cmd_calibrate(int argc, char **argv)
     static calib_fit f;
     memset(&f, 0, sizeof f);
 
-    if (a.from)
+    if (a.from) {
         rc = calib_load_dir(a.from, &r.d);
-    else
+        if (rc == ADMIN_OK && r.d.sizes_moved)
+            fprintf(info, "calibrate: %s/alltoall-2x1.csv.call-floor: the 2x1 Alltoall's 128 KiB "
+                          "sat on the call's floor when measured, so the Alltoall outputs are at "
+                          "the sizes calibrate moved to (not read: it is not a .csv)\n",
+                    a.from);
+    } else
         rc = calib_measure(&a, &P, &r, info);
     if (rc == ADMIN_OK)
         rc = fit(&a, &r, &f, info);

@@ -25,7 +25,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 29
+tap_plan 31
 
 # 3 CPUs a node: room for the many-flow step (2 x 3 beside 2 tasks per node)
 out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 3 2>&1) || {
@@ -163,5 +163,17 @@ moved=$(grep -c '^alltoall,2,131072,' "$WORK/raw-floor/alltoall-2x1.csv.call-flo
     grep -c '^alltoall,2,131072,' "$WORK/raw-floor/alltoall-2x1.csv" 2>/dev/null):$(
     grep -c '^alltoall,2,524288,' "$WORK/raw-floor/alltoall-2x1.csv" 2>/dev/null)
 tap_is "$moved" "1:0:1" "the floor's output is kept aside with its 128 KiB; the one fitted has 512 KiB and no 128 KiB"
+refit=$("$ADMIN" calibrate --fabric emu10g --from "$WORK/raw-floor" --max-fit-error 1000 2>&1 >/dev/null)
+tap_like "$refit" "^calibrate: .*/raw-floor/alltoall-2x1.csv.call-floor: the 2x1 Alltoall's 128 KiB sat on the call's floor when measured" \
+    "calibrate --from says the outputs are at the moved sizes"
+# sizes asked for, into the same --raw DIR: nothing moves, and the earlier
+# run's floor output does not stay behind to say they did
+log=$(timeout 300 "$ADMIN" calibrate --fabric emu10g --partition emu --nodes 2 --tasks-per-node 1 \
+    --quick --sizes 32K,64K,128K,256K --max-fit-error 1000 --out "$WORK/floor2.yaml" \
+    --raw "$WORK/raw-floor" 2>&1)
+rc=$?
+tap_is "$rc:$(grep -c 'the Alltoall steps measure at' <<<"$log"):$(ls "$WORK/raw-floor" | grep -c 'call-floor')" "0:0:0" \
+    "--sizes given: the sizes stay, and the reused --raw DIR keeps no earlier floor output"
+[ $rc -eq 0 ] || tap_diag "$log"
 
 exit $((T_FAILED > 0))
