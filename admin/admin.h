@@ -159,6 +159,10 @@ const char *admin_p2p_bend_note(const ct_p2p_sample *s, size_t n, const ct_p2p_c
  * otherwise. */
 const char *admin_a2a_floor_note(const ct_a2a_sample *a2a, size_t n, double min_m,
                                  const char *remedy, char *buf, size_t sz);
+/* "the 2x1 Alltoall at M took T where M0 took T0 (not 1.10 x more)": the
+ * floor ct_a2a_on_call_floor found, as calibrate's lines say it */
+struct ct_a2a_call_floor;
+const char *admin_a2a_floor_what(const struct ct_a2a_call_floor *f, char *buf, size_t sz);
 const char *admin_p2p_miss_note(size_t nseg, size_t max_seg, double miss, double at_m,
                                 double threshold_pct, const char *refit, char *buf, size_t n);
 /* ", spread up to S %, worst miss E x its spread" for a piecewise ping-pong

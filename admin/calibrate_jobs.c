@@ -1047,19 +1047,16 @@ static int run_steps(plan *P, const char *dir, FILE *info)
         if (calib_floor_check(P, i, outp, sat_m, &fl)) {
             /* measured again at the plan's new sizes; this output is kept
              * beside them, where --from does not read it */
-            char kept[PATH_MAX + 16], b1[32], b2[32], b3[32], b4[32];
+            char kept[PATH_MAX + 16], what[160];
             snprintf(kept, sizeof kept, "%s.call-floor", outp);
             if (rename(outp, kept) != 0)
                 unlink(outp);
             fprintf(info, " %.1f s\n", s->took);
             fprintf(info,
-                    "calibrate: the 2x1 Alltoall at %s took %s where %s took %s (not %.2f x "
-                    "more): the call's floor, not the link, sets that size; the Alltoall "
-                    "steps measure at %s instead (doc/calibration.md, \"Saturated sizes on the "
-                    "call's floor\"; this output kept as %s.call-floor)\n",
-                    admin_fmt_bytes(fl.m, b1, sizeof b1), admin_fmt_time(fl.t, b2, sizeof b2),
-                    admin_fmt_bytes(fl.m0, b3, sizeof b3), admin_fmt_time(fl.t0, b4, sizeof b4),
-                    CT_A2A_CALL_FLOOR_RATIO, P->sizes_arg, s->file);
+                    "calibrate: %s: the call's floor, not the link, sets that size; the "
+                    "Alltoall steps measure at %s instead (doc/calibration.md, \"Saturated "
+                    "sizes on the call's floor\"; this output kept as %s.call-floor)\n",
+                    admin_a2a_floor_what(&fl, what, sizeof what), P->sizes_arg, s->file);
             fflush(info);
             for (int j = i; j < P->n; j++) /* the steps' new work: their new estimates */
                 P->steps[j].est = startup + 1.5 * P->steps[j].work / guess_bps + P->steps[j].idle;

@@ -137,38 +137,55 @@ tap_is "$rc:${left:-none}:${stray:-none}" "130:none:none" \
     "Ctrl-C: exit 130, allocation cancelled, no (temporary) output file"
 [ "$rc" = 130 ] || tap_diag "$(cat "$WORK/int.log")"
 
-# Sizes chosen by the link (session 52): at 10 Gbit/s the 2 x 1 Alltoall's
-# 128 KiB takes the call's floor (the host's polled waits, ~2.4 ms here), as
-# its 32 KiB does, so calibrate (sizes not asked for) moves every Alltoall
-# step to larger sizes and measures the 2 x 1 again; the first output is
-# kept aside where --from does not read it
+# Sizes chosen by the link (session 52): at 1 Gbit/s with a 512 KiB bucket the
+# 2 x 1 Alltoall's 128 KiB passes on the bucket's credit, so its time is the
+# call's floor (the host's polled waits, ~2.5 ms here), as its 32 KiB's is;
+# calibrate (sizes not asked for) then moves every Alltoall step to larger
+# sizes and measures the 2 x 1 again, the first output kept aside where --from
+# does not read it. The floor is a noisy reading (the kept networks that
+# showed it showed it again on 15 of 24), so what is checked is that
+# calibrate's choice follows its own 2 x 1 (the rule itself:
+# tests/unit/test_calibrate_plan.c); at 10 Gbit/s the loaded host made the
+# ping-pong itself flat.
 "$EMU" down >/dev/null 2>&1
-out=$(timeout 120 "$EMU" up 2 10gbit --tasks-per-node 1 2>&1) || {
+out=$(CT_EMU_BURST=524288 timeout 120 "$EMU" up 2 1gbit --tasks-per-node 1 2>&1) || {
     tap_diag "$out"
-    tap_bail "the 10 Gbit/s cluster did not start"
+    tap_bail "the 1 Gbit/s cluster did not start"
 }
 eval "$("$EMU" env)"
-log=$(timeout 300 "$ADMIN" calibrate --fabric emu10g --partition emu --nodes 2 --tasks-per-node 1 \
+log=$(timeout 300 "$ADMIN" calibrate --fabric emu1g --partition emu --nodes 2 --tasks-per-node 1 \
     --quick --max-fit-error 1000 --out "$WORK/floor.yaml" --raw "$WORK/raw-floor" 2>&1)
 rc=$?
 tap_is "$rc:$([ -s "$WORK/floor.yaml" ] && echo written)" "0:written" \
-    "calibrate at 10 Gbit/s exits 0 and writes the signature"
+    "calibrate at 1 Gbit/s with a 512 KiB bucket exits 0 and writes the signature"
 [ $rc -eq 0 ] || tap_diag "$log"
-tap_like "$log" "the 2x1 Alltoall at 128 KiB took [0-9.]+ ms where 32 KiB took [0-9.]+ ms \\(not 1\\.10 x more\\): the call's floor, not the link, sets that size; the Alltoall steps measure at 32K,64K,512K,1M instead" \
-    "calibrate says the 2 x 1's 128 KiB sits on the call's floor and which sizes it measures instead"
+# the 2 x 1's 128 KiB against its 32 KiB (mean times): "floor" within 1.10 x
+ratio() { awk -F, '/^alltoall,/ { t[$3] = $4 } END { if (t[131072] && t[32768]) print (t[131072] <= 1.10 * t[32768] ? "floor" : "link"); else print "none" }' "$1" 2>/dev/null; }
 steps=$(grep -E '^\[ 2/4\] Alltoall, 2 nodes x 1 task' <<<"$log" | sed 's/ \.\.\..*//' | tr '\n' '|')
-tap_is "$steps" "[ 2/4] Alltoall, 2 nodes x 1 task, 6 sizes (the exchange up to 2 MiB)|[ 2/4] Alltoall, 2 nodes x 1 task, 5 sizes (the exchange up to 2 MiB)|" \
-    "the 2 x 1 is measured again at the new sizes (the exchange's 2 MiB still added)"
-moved=$(grep -c '^alltoall,2,131072,' "$WORK/raw-floor/alltoall-2x1.csv.call-floor" 2>/dev/null):$(
-    grep -c '^alltoall,2,131072,' "$WORK/raw-floor/alltoall-2x1.csv" 2>/dev/null):$(
-    grep -c '^alltoall,2,524288,' "$WORK/raw-floor/alltoall-2x1.csv" 2>/dev/null)
-tap_is "$moved" "1:0:1" "the floor's output is kept aside with its 128 KiB; the one fitted has 512 KiB and no 128 KiB"
-refit=$("$ADMIN" calibrate --fabric emu10g --from "$WORK/raw-floor" --max-fit-error 1000 2>&1 >/dev/null)
-tap_like "$refit" "^calibrate: .*/raw-floor/alltoall-2x1.csv.call-floor: the 2x1 Alltoall's 128 KiB sat on the call's floor when measured" \
-    "calibrate --from says the outputs are at the moved sizes"
+if grep -q "the Alltoall steps measure at 32K,64K,512K,1M instead" <<<"$log"; then
+    tap_like "$log" "^calibrate: the 2x1 Alltoall at 128 KiB took [0-9.]+ [mu]s where 32 KiB took [0-9.]+ [mu]s \\(not 1\\.10 x more\\): the call's floor, not the link, sets that size" \
+        "moved: calibrate says the 2 x 1's 128 KiB sat on the call's floor"
+    tap_is "$(ratio "$WORK/raw-floor/alltoall-2x1.csv.call-floor"):$(ratio "$WORK/raw-floor/alltoall-2x1.csv"):$(
+        grep -c '^alltoall,2,524288,' "$WORK/raw-floor/alltoall-2x1.csv")" "floor:none:1" \
+        "moved: the output kept aside reads the floor; the one fitted has 512 KiB and no 128 KiB"
+    tap_is "$steps" "[ 2/4] Alltoall, 2 nodes x 1 task, 6 sizes (the exchange up to 2 MiB)|[ 2/4] Alltoall, 2 nodes x 1 task, 5 sizes (the exchange up to 2 MiB)|" \
+        "moved: the 2 x 1 is measured again at the new sizes (the exchange's 2 MiB still added)"
+    refit=$("$ADMIN" calibrate --fabric emu1g --from "$WORK/raw-floor" --max-fit-error 1000 2>&1 >/dev/null)
+    tap_like "$refit" "^calibrate: .*/raw-floor/alltoall-2x1.csv.call-floor: the 2x1 Alltoall's 128 KiB sat on the call's floor when measured" \
+        "moved: calibrate --from says the outputs are at the moved sizes"
+else
+    tap_is "$(grep -c "call's floor" <<<"$log"):$([ -e "$WORK/raw-floor/alltoall-2x1.csv.call-floor" ] && echo kept || echo none)" \
+        "0:none" "kept: calibrate says nothing of a floor and keeps no floor output"
+    tap_is "$(ratio "$WORK/raw-floor/alltoall-2x1.csv")" "link" \
+        "kept: the 2 x 1's 128 KiB took more than 1.10 x its 32 KiB"
+    tap_is "$steps" "[ 2/4] Alltoall, 2 nodes x 1 task, 6 sizes (the exchange up to 2 MiB)|" \
+        "kept: the 2 x 1 is measured once"
+    refit=$("$ADMIN" calibrate --fabric emu1g --from "$WORK/raw-floor" --max-fit-error 1000 2>&1 >/dev/null)
+    tap_is "$(grep -c 'call-floor' <<<"$refit")" "0" "kept: calibrate --from says nothing of moved sizes"
+fi
 # sizes asked for, into the same --raw DIR: nothing moves, and the earlier
 # run's floor output does not stay behind to say they did
-log=$(timeout 300 "$ADMIN" calibrate --fabric emu10g --partition emu --nodes 2 --tasks-per-node 1 \
+log=$(timeout 300 "$ADMIN" calibrate --fabric emu1g --partition emu --nodes 2 --tasks-per-node 1 \
     --quick --sizes 32K,64K,128K,256K --max-fit-error 1000 --out "$WORK/floor2.yaml" \
     --raw "$WORK/raw-floor" 2>&1)
 rc=$?
