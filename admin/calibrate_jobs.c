@@ -988,6 +988,14 @@ static int allocate(const calib_args *a, long N, long C, calib_run *r, FILE *inf
 /* Every step of the plan, 3 attempts each, with a progress line: the time
  * left is re-estimated from the measured ping-pong bandwidth and from how
  * long the finished steps took against their estimate. */
+/* Steps from..n-1 estimated again from their work at the ping-pong's
+ * bandwidth, with the margin of 1.5 the estimates have always had */
+static void reestimate(plan *P, int from, double startup, double bps)
+{
+    for (int j = from; j < P->n; j++)
+        P->steps[j].est = startup + 1.5 * P->steps[j].work / bps + P->steps[j].idle;
+}
+
 static int run_steps(plan *P, const char *dir, FILE *info)
 {
     /* first guess: 100 MB/s, 1.5 s per step to start; corrected as steps finish */
@@ -1058,8 +1066,7 @@ static int run_steps(plan *P, const char *dir, FILE *info)
                     "sizes on the call's floor\"; this output kept as %s.call-floor)\n",
                     admin_a2a_floor_what(&fl, what, sizeof what), P->sizes_arg, s->file);
             fflush(info);
-            for (int j = i; j < P->n; j++) /* the steps' new work: their new estimates */
-                P->steps[j].est = startup + 1.5 * P->steps[j].work / guess_bps + P->steps[j].idle;
+            reestimate(P, i, startup, guess_bps); /* the steps' new work */
             i--;
             continue;
         }
@@ -1072,9 +1079,7 @@ static int run_steps(plan *P, const char *dir, FILE *info)
             if (ct_bench_parse_file(outp, NULL, &pd, NULL, &err) == 0 &&
                 ct_fit_hockney(pd.p2p, pd.np2p, &alpha, &beta, NULL, &err) == 0 && beta > 0) {
                 guess_bps = 1.0 / beta;
-                for (int j = i + 1; j < P->n; j++)
-                    P->steps[j].est = startup + 1.5 * P->steps[j].work / guess_bps +
-                                      P->steps[j].idle;
+                reestimate(P, i + 1, startup, guess_bps);
             }
             ct_bench_free(&pd);
         } else {

@@ -109,34 +109,44 @@ static int *tasks_on;       /* tasks on each node */
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die_local(const char *what) __attribute__((noreturn));
 /* an error only this rank sees */
-static void die_local(const char *what)
+/* "ct-mpibench: " and the message as one line in one write: mpirun's own
+ * abort text must not split it (cut at 511 bytes) */
+static void vsay(const char *fmt, va_list ap)
 {
     char line[512];
-    int n = snprintf(line, sizeof line, "ct-mpibench: rank %d: %s\n", rank, what);
-    /* one write: mpirun's own abort text must not split the line */
-    if (n > 0)
-        (void)!write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    size_t n = sizeof "ct-mpibench: " - 1;
+    memcpy(line, "ct-mpibench: ", n);
+    int m = vsnprintf(line + n, sizeof line - n - 1, fmt, ap);
+    n += m < 0 ? 0 : (size_t)m;
+    if (n > sizeof line - 2)
+        n = sizeof line - 2; /* cut, as vsnprintf left it */
+    line[n++] = '\n';
+    (void)!write(STDERR_FILENO, line, n);
+}
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(fmt, ap);
+    va_end(ap);
+}
+static void die_local(const char *what)
+{
+    say("rank %d: %s", rank, what);
     MPI_Abort(MPI_COMM_WORLD, 2);
     exit(2);
 }
 static void die(const char *fmt, ...)
 {
-    /* every rank reaches the same verdict; one says it, in one write, before
-     * any rank aborts: the others give it a second, so mpirun's abort (which
-     * kills every rank) neither comes first nor splits the line */
+    /* every rank reaches the same verdict; one says it before any rank
+     * aborts: the others give it a second, so mpirun's abort (which kills
+     * every rank) does not come first */
     if (rank == 0) {
-        char line[512];
         va_list ap;
         va_start(ap, fmt);
-        size_t n = sizeof "ct-mpibench: " - 1;
-        memcpy(line, "ct-mpibench: ", n);
-        int m = vsnprintf(line + n, sizeof line - n - 1, fmt, ap);
+        vsay(fmt, ap);
         va_end(ap);
-        n += m < 0 ? 0 : (size_t)m;
-        if (n > sizeof line - 2)
-            n = sizeof line - 2; /* cut, as vsnprintf left it */
-        line[n++] = '\n';
-        (void)!write(STDERR_FILENO, line, n);
     } else {
         struct timespec pause = { 1, 0 };
         nanosleep(&pause, NULL);
