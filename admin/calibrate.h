@@ -66,7 +66,7 @@ enum { CALIB_PM_DEFAULT, CALIB_PM_GIGE, CALIB_PM_DUPLEX, CALIB_PM_FAIRSHARE, CAL
 
 /* ---- plan (calibrate_jobs.c) */
 
-enum { ST_PINGPONG, ST_ALLTOALL, ST_CONFLICT, ST_INTRA, ST_UPLINK, ST_REFILL };
+enum { ST_PINGPONG, ST_ALLTOALL, ST_CONFLICT, ST_INTRA, ST_UPLINK, ST_REFILL, ST_EXCHANGE };
 /* The idle before each call of the refill step (s): long enough for a token
  * bucket to refill at the rates calibrate meets (100 ms: 1.25 MB at
  * 100 Mbit/s), short of TCP's minimum retransmission timeout (200 ms), after
@@ -198,6 +198,10 @@ typedef struct data {
     /* refill-p2p-2x1.csv: the same exchange posted as the patterns post it
      * (MPI_Irecv and MPI_Isend, one wait; session 36) */
     ct_bench_data refill_p2p;
+    /* exchange-p2p-2x1.csv: the 2 x 1 exchange posted so, timed back to back
+     * at the 2 x 1's sizes (session 53): what the duplex terms are read off
+     * (ct_a2a_with_posted_exchange); none measured, the MPI_Ialltoall's */
+    ct_bench_data exchange_p2p;
     /* how the outputs' ranks waited (ct-mpibench's '# wait:' line, session
      * 34): CALIB_WAIT_BUSY, _POLLED, _UNSAID (outputs from before it) */
     int nwait[3];
@@ -258,9 +262,12 @@ typedef struct calib_fit {
     double p2p_miss, p2p_miss_m;
     int p2p_over;     /* p2p_miss above --max-fit-error */
     /* --incast: the duplex coupling (our extension, penalty_duplex.c) from the
-     * 2 x 1 Alltoall; when fitted, the penalty model written is duplex */
+     * 2 x 1 exchange posted as the patterns post theirs where measured
+     * (session 53), else the 2 x 1 Alltoall; when fitted, the penalty model
+     * written is duplex */
     ct_duplex_fit dx;
     int have_duplex;
+    size_t nposted; /* dx read off the posted exchange's samples (their count), 0: the Alltoall's */
     /* the bucket an exchange gets after a full refill (session 29,
      * ct_fit_refill), from the refill step; have_refill 0: the ping-pong's
      * burst stands for it, refill_err says why */

@@ -323,10 +323,10 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
         ct_duplex_set_bucket(fab, &f->dx, calib_bucket(f)); /* sessions 29, 31 */
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
                  "contention-admin calibrate %s: duplex fair share (our extension), delta and "
-                 "p2p.exchange_us = %s of %zu Alltoall 2x1 points, duplex_incast, "
+                 "p2p.exchange_us = %s of %zu %s 2x1 points, duplex_incast, "
                  "duplex_flows = gamma_incast, gamma_flows / gamma of the Alltoall signature",
                  r->today, f->dx.sloped ? "slope and intercept" : "median t/T_alone - 1",
-                 f->dx.nused);
+                 f->dx.nused, f->nposted ? "posted-exchange" : "Alltoall");
     } else if (f->have_gige) {
         fab->penalty = CT_GIGE_MODEL(f->g.share, f->g.skew_in, f->g.skew_out);
         snprintf(fab->penalty_source, sizeof fab->penalty_source,

@@ -72,7 +72,8 @@ static void help(void)
            "  --pattern-model M       the penalty model written for point-to-point patterns:\n"
            "                          gige (001 V-A, from the conflict schemes), duplex (the\n"
            "                          duplex fair share, our extension, delta from the 2x1\n"
-           "                          Alltoall), fairshare, or tcpshare (the fair share with\n"
+           "                          exchange posted as the patterns post theirs, else the\n"
+           "                          2x1 Alltoall), fairshare, or tcpshare (the fair share with\n"
            "                          flows through h standing queues at h^-1.5: TCP's bias,\n"
            "                          our extension); default with --incast: tcpshare on a\n"
            "                          partition over several leaf switches, else duplex;\n"
@@ -481,27 +482,59 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         ct_p2p_curve cur = f->res.p2p;
         if (cur.nseg == 0)
             ct_p2p_single(&cur, f->res.alpha, f->res.beta);
-        if (ct_fit_duplex(&cur, a2a, na2a, f->co.saturated_m, &f->dx, &err) == 0)
-            f->have_duplex = 1;
-        else
-            snprintf(f->duplex_err, sizeof f->duplex_err, "%s", err.msg);
+        /* read off the 2 x 1 exchange posted as the patterns post theirs,
+         * where measured (session 53; ct_a2a_with_posted_exchange), else the
+         * MPI_Ialltoall's; a posted exchange the fit cannot read, said, and
+         * the MPI_Ialltoall's */
+        const ct_a2a_sample *xa = d->bench.a2a;
+        size_t nxa = d->bench.na2a;
+        ct_a2a_sample *xs = NULL;
+        if (d->exchange_p2p.na2a > 0) {
+            xs = malloc((d->bench.na2a + d->exchange_p2p.na2a + 1) * sizeof *xs);
+            if (!xs)
+                return admin_fail(CMD, "out of memory for %zu Alltoall samples",
+                                  d->bench.na2a + d->exchange_p2p.na2a);
+            size_t nx = ct_a2a_with_posted_exchange(a2a, na2a, d->exchange_p2p.a2a,
+                                                    d->exchange_p2p.na2a, INFINITY, xs,
+                                                    &f->nposted);
+            if (f->nposted && ct_fit_duplex(&cur, xs, nx, f->co.saturated_m, &f->dx, &err) == 0) {
+                f->have_duplex = 1;
+                xa = xs; /* the refill's calls back to back: the same exchange */
+                nxa = nx;
+            } else {
+                if (f->nposted)
+                    fprintf(stderr,
+                            "contention-admin calibrate: warning: the posted 2x1 exchange "
+                            "(exchange-p2p-2x1.csv) gives no duplex fit (%s): read off the 2x1 "
+                            "Alltoall instead\n",
+                            err.msg);
+                f->nposted = 0;
+            }
+        }
+        if (!f->have_duplex) {
+            if (ct_fit_duplex(&cur, a2a, na2a, f->co.saturated_m, &f->dx, &err) == 0)
+                f->have_duplex = 1;
+            else
+                snprintf(f->duplex_err, sizeof f->duplex_err, "%s", err.msg);
+        }
         /* the bucket an exchange gets after a full refill (session 29):
          * the posted exchange's where measured (the patterns' primitive,
          * session 36), else the Alltoall's; both read, one written */
         if (f->have_duplex && f->res.burst > 0 && d->refill.na2a > 0) {
-            if (ct_fit_refill(&cur, d->bench.a2a, d->bench.na2a, d->refill.a2a, d->refill.na2a,
+            if (ct_fit_refill(&cur, xa, nxa, d->refill.a2a, d->refill.na2a,
                               f->res.burst, &f->rf_a2a, &err) == 0)
                 f->have_refill_a2a = 1;
             else
                 snprintf(f->refill_err, sizeof f->refill_err, "%s", err.msg);
         }
         if (f->have_duplex && f->res.burst > 0 && d->refill_p2p.na2a > 0) {
-            if (ct_fit_refill(&cur, d->bench.a2a, d->bench.na2a, d->refill_p2p.a2a,
+            if (ct_fit_refill(&cur, xa, nxa, d->refill_p2p.a2a,
                               d->refill_p2p.na2a, f->res.burst, &f->rf, &err) == 0)
                 f->have_refill = f->refill_p2p = 1;
             else
                 snprintf(f->refill_err, sizeof f->refill_err, "posted exchange: %.400s", err.msg);
         }
+        free(xs);
         if (!f->have_refill && f->have_refill_a2a) { /* reported beside rf only when posted */
             f->rf = f->rf_a2a;
             f->have_refill = 1;
@@ -591,7 +624,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                  "to refill between steps)");
     if (f->have_duplex)
         fprintf(info,
-                "duplex coupling (our extension): delta = %.3f, %s of %zu Alltoall 2x1 "
+                "duplex coupling (our extension): delta = %.3f, %s of %zu %s 2x1 "
                 "points (m >= %.0f KiB: t / T_alone - 1 from %.3f to %.3f%s); exchange step "
                 "exchange_us = %.1f (%s); incast term "
                 "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
@@ -599,7 +632,10 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 "(gamma_flows / gamma: a NIC with f remote flows costs 1 + %.4f %s%s)%s%s%s\n",
                 f->dx.delta,
                 f->dx.sloped ? "the slope against T_alone's" : "the median t / T_alone - 1",
-                f->dx.nused, f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
+                f->dx.nused,
+                f->nposted ? "posted-exchange (Isend/Irecv, as the patterns post theirs)"
+                           : "Alltoall",
+                f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
                 f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "", f->dx.exchange * 1e6,
                 f->dx.sloped ? admin_exchange_what(f->dx.exchange) : "one size: not fitted",
                 ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig), kheld,
@@ -764,6 +800,7 @@ int cmd_calibrate(int argc, char **argv)
     ct_bench_free(&r.d.bench);
     ct_bench_free(&r.d.refill);
     ct_bench_free(&r.d.refill_p2p);
+    ct_bench_free(&r.d.exchange_p2p);
     free(r.d.conf);
     free(r.d.upl);
     if (fab.topology) {

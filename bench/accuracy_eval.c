@@ -4,7 +4,7 @@
  *
  *   ct-accuracy-eval DIR paper|incast|incast-gige|incast-tcpshare|incast-host|wire
  *                    [exchange-max=BYTES] [refill=...] [a2a-refill=...]
- *                    [pause-impute=...] [fit-max-nodes=N] [exchange=posted|p2p]
+ *                    [pause-impute=...] [fit-max-nodes=N] [exchange=posted|p2p|ialltoall]
  *                    [pingpong=refill] [refill-clamp=off] [floor-censor=on]
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
@@ -71,12 +71,15 @@
  * idle (raw/refill-p2p-2x1.csv against raw/refill-2x1.csv): the patterns'
  * step as if their primitive's fixed time were read alike; a run without both
  * files is priced as without it.
- * exchange=p2p (session 46, a check, never the shipped figures) reads δ, the
- * exchange step, λ and the bucket off the 2 x 1 exchange posted as the
- * patterns post theirs and timed back to back (exchange-p2p-2x1.csv, which
- * accuracy-report measures since session 46 beside the wide ping-pong) in
- * place of calibrate's 2 x 1 MPI_Ialltoall: the patterns priced from their
- * own primitive; a run without that file is priced as without it.
+ * As shipped since session 53 (rules-s53.txt), δ, the exchange step, λ and
+ * the bucket are read off the 2 x 1 exchange posted as the patterns post
+ * theirs and timed back to back (raw/exchange-p2p-2x1.csv, calibrate's step
+ * since session 53, else exchange-p2p-2x1.csv, which accuracy-report measured
+ * beside the wide ping-pong in sessions 46-52) in place of calibrate's 2 x 1
+ * MPI_Ialltoall: the patterns priced from their own primitive; a run without
+ * either file is priced off the MPI_Ialltoall. exchange=p2p (session 46's
+ * name for it) is the same; exchange=ialltoall reads the MPI_Ialltoall only,
+ * the model of sessions 28-52.
  * pingpong=refill (session 50, under trial) reads the sustained rate and the
  * burst off the ping-pong's own refill where it shows (ct_p2p_refill_read:
  * a bucket above half its third-largest size), as ct_calib_opts.pingpong_refill.
@@ -209,14 +212,22 @@ static size_t floor_censor_2x1(ct_a2a_sample *a2a, size_t n, double min_m, doubl
     return k;
 }
 
-/* exchange=p2p: a2's samples with its 2 x 1 exchange replaced by the posted
- * one's of DIR/exchange-p2p-2x1.csv (up to xmax), into a new array; 1 (and
- * nothing allocated) when the run has no such file. */
+/* The posted exchange (as shipped since session 53): a2's samples with its
+ * 2 x 1 exchange replaced by the 2 x 1 exchange posted as the patterns post
+ * theirs, timed back to back (up to xmax; ct_a2a_with_posted_exchange):
+ * calibrate's DIR/raw/exchange-p2p-2x1.csv (session 53) where measured, else
+ * accuracy-report's DIR/exchange-p2p-2x1.csv (sessions 46-52), into a new
+ * array; 1 (and nothing allocated) when the run has neither. */
 static int p2p_samples(const char *dir, const ct_bench_data *a2, double xmax,
                        ct_a2a_sample **out, size_t *nout, char *msg, size_t msgsz, ct_err *err)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/exchange-p2p-2x1.csv", dir);
+    const char *name = "raw/exchange-p2p-2x1.csv"; /* said relative to DIR */
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (access(path, R_OK) != 0) {
+        name += 4;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+    }
     if (access(path, R_OK) != 0)
         return 1;
     ct_bench_data xd;
@@ -229,20 +240,17 @@ static int p2p_samples(const char *dir, const ct_bench_data *a2, double xmax,
         ct_bench_free(&xd);
         return ct_err_set(err, "out of memory for %zu samples", cap);
     }
-    size_t n = 0, posted = 0;
-    for (size_t i = 0; i < a2->na2a; i++)
-        if (!is_2x1(&a2->a2a[i]))
-            xs[n++] = a2->a2a[i];
-    for (size_t i = 0; i < xd.na2a; i++)
-        if (is_2x1(&xd.a2a[i]) && xd.a2a[i].m <= xmax) {
-            xs[n++] = xd.a2a[i];
-            posted++;
-        }
+    size_t posted = 0;
+    size_t n = ct_a2a_with_posted_exchange(a2->a2a, a2->na2a, xd.a2a, xd.na2a, xmax, xs, &posted);
     ct_bench_free(&xd);
+    if (!posted) {
+        free(xs);
+        return 1;
+    }
     snprintf(msg, msgsz,
-             "# exchange=p2p: the 2 x 1 exchange of %s (%zu sizes) in place of the "
-             "MPI_Ialltoall's\n",
-             path, posted);
+             "# exchange: the 2 x 1 exchange posted as the patterns post theirs, the run's %s "
+             "(%zu sizes), in place of the MPI_Ialltoall's\n",
+             name, posted);
     *out = xs;
     *nout = n;
     return 0;
@@ -296,9 +304,13 @@ int main(int argc, char **argv)
     int a2a_refill = 1; /* the Alltoall's refill too (session 30; taken in session 43) */
     double imp[5] = {-1, -1, -1, -1, -1}; /* pause-impute=CAL,P1,P2,P4[,LACK] (s); -1: none */
     long fit_max_nodes = 0; /* fit-max-nodes=N; 0: every configuration calibrate takes */
-    /* session 46: 0 as shipped; 1 exchange=posted, the step less the posted
-     * exchange's gain after an idle; 2 exchange=p2p, the posted exchange
-     * timed back to back */
+    /* what the duplex terms are read off: 0 as shipped since session 53,
+     * the 2 x 1 exchange posted as the patterns post theirs, timed back to
+     * back, where measured (p2p_samples), else the MPI_Ialltoall; 1
+     * exchange=posted (session 46), the MPI_Ialltoall's step less the posted
+     * exchange's gain after an idle; 2 exchange=p2p, session 46's name for
+     * what is shipped now; 3 exchange=ialltoall, the MPI_Ialltoall only (the
+     * model of sessions 28-52) */
     int xmode = 0;
     int pp_refill = 0;   /* pingpong=refill (session 50, under trial) */
     int refill_clamp = 1; /* refill-clamp=off (session 49's variant (a)) */
@@ -309,6 +321,8 @@ int main(int argc, char **argv)
             xmode = 1;
         } else if (strcmp(a, "exchange=p2p") == 0) {
             xmode = 2;
+        } else if (strcmp(a, "exchange=ialltoall") == 0) {
+            xmode = 3;
         } else if (strncmp(a, "fit-max-nodes=", 14) == 0) {
             char *end;
             fit_max_nodes = strtol(a + 14, &end, 10);
@@ -370,7 +384,7 @@ int main(int argc, char **argv)
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
                 "[refill=off|pingpong|a2a] [a2a-refill=on|off] [pause-impute=CAL,P1,P2,P4[,LACK]] "
-                "[fit-max-nodes=N] [exchange=posted|p2p] [pingpong=refill] [refill-clamp=off] "
+                "[fit-max-nodes=N] [exchange=posted|p2p|ialltoall] [pingpong=refill] [refill-clamp=off] "
                 "[floor-censor=on]\n");
         return 2;
     }
@@ -594,7 +608,7 @@ int main(int argc, char **argv)
     ct_refill_fit rf; /* session 29: the bucket an exchange gets after a full refill */
     int have_rf = 0, rf_p2p = 0; /* rf_p2p: rf read off the posted exchange (session 36) */
     char dxmsg[CT_ERR_MAX] = "";
-    char xmsg[4096 + 256] = ""; /* exchange=posted|p2p: said after the rows */
+    char xmsg[4096 + 256] = ""; /* the exchange read or exchange=posted: said after the rows */
     if (wire) {
         /* the network floor: line rate, no latency, fair share, no coupling */
         f.alpha = 0;
@@ -609,9 +623,10 @@ int main(int argc, char **argv)
         ct_p2p_curve cur = r.p2p;
         if (cur.nseg == 0)
             ct_p2p_single(&cur, r.alpha, r.beta);
-        xs = a2.a2a; /* exchange=p2p: the posted 2 x 1 exchange's in its place */
+        xs = a2.a2a; /* the posted 2 x 1 exchange's in its place (p2p_samples) */
         size_t nxs = a2.na2a;
-        if (xmode == 2 && p2p_samples(dir, &a2, xmax, &xs, &nxs, xmsg, sizeof xmsg, &err) < 0)
+        if ((xmode == 0 || xmode == 2) &&
+            p2p_samples(dir, &a2, xmax, &xs, &nxs, xmsg, sizeof xmsg, &err) < 0)
             FAIL(die(dir, &err)); /* xs still a2.a2a: p2p_samples sets it only on success */
         if (ct_fit_duplex(&cur, xs, nxs, o.saturated_m, &dx, &err) == 0) {
             have_duplex = 1;
@@ -857,14 +872,14 @@ int main(int argc, char **argv)
                  rf.nused, rf.idle * 1e3, rf.lo / 1024, rf.hi / 1024, r.burst / 1024, lack);
     }
     if (have_duplex)
-        printf("# duplex: delta %.3f and exchange step %.0f us (%s of %zu Alltoall 2x1 points "
+        printf("# duplex: delta %.3f and exchange step %.0f us (%s of %zu %s 2x1 points "
                "with m >= %.0f KiB; t / T_alone - 1 from %.3f to %.3f), incast term %.4f "
                "(gamma_incast / gamma), flows term %.4f (gamma_flows / gamma)%s%s; pattern "
                "penalty model: duplex fair share\n",
                dx.delta, dx.exchange * 1e6,
                dx.sloped ? "slope and intercept" : "median t / T_alone - 1", dx.nused,
-               o.saturated_m / 1024, dx.lo, dx.hi, f.penalty.real[CT_DUPLEX_INCAST],
-               f.penalty.real[CT_DUPLEX_FLOWS], lx, rx);
+               xs != a2.a2a ? "posted-exchange" : "Alltoall", o.saturated_m / 1024, dx.lo,
+               dx.hi, f.penalty.real[CT_DUPLEX_INCAST], f.penalty.real[CT_DUPLEX_FLOWS], lx, rx);
     else if (incast)
         printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,
                have_gige ? "gige" : "none");

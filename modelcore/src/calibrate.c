@@ -262,6 +262,24 @@ double ct_a2a_long_from(const ct_a2a_sample *a2a, size_t n)
     return knot;
 }
 
+size_t ct_a2a_with_posted_exchange(const ct_a2a_sample *a2a, size_t n,
+                                   const ct_a2a_sample *posted, size_t nposted, double xmax,
+                                   ct_a2a_sample *out, size_t *nused)
+{
+    size_t take = 0, k = 0;
+    for (size_t i = 0; posted && i < nposted; i++)
+        take += is_exchange(&posted[i]) && posted[i].m <= xmax;
+    for (size_t i = 0; a2a && i < n; i++)
+        if (!take || !is_exchange(&a2a[i]))
+            out[k++] = a2a[i];
+    for (size_t i = 0; take && i < nposted; i++)
+        if (is_exchange(&posted[i]) && posted[i].m <= xmax)
+            out[k++] = posted[i];
+    if (nused)
+        *nused = take;
+    return k;
+}
+
 int ct_a2a_on_call_floor(const ct_a2a_sample *a2a, size_t n, double min_m, double ratio,
                          ct_a2a_call_floor *out)
 {

@@ -1629,6 +1629,92 @@ static void test_calibrate_bucket_posted(void **state)
     assert_true(posted > a2a);
 }
 
+/* The duplex terms read off the 2 x 1 exchange posted as the patterns post
+ * theirs, timed back to back (session 53, doc/accuracy-runs/rules-s53.txt):
+ * emu1g-posted-s47 is a kept 1 Gbit/s run's raw outputs with that exchange
+ * (exchange-p2p-2x1.csv, measured beside them by accuracy-report). Read off
+ * it, the exchange step is 1110.7 us; off the MPI_Ialltoall, as before and
+ * as without the file, 1774.0 us. A posted output without a 2 x 1 row is not
+ * taken, silently; one the duplex fit cannot read is said and not taken; one
+ * that is not a benchmark output is refused with its file and line. */
+/* calibrate --from DIR --incast: the duplex line read off `what` 2x1 points,
+ * the exchange step step_us in the report and the signature, and `what` in
+ * the signature's source */
+static void expect_exchange_read(const char *dir, const char *what, const char *said,
+                                 double step_us)
+{
+    result r = run("calibrate", "--fabric", "emu", "--from", dir, "--incast", NULL);
+    expect_status(&r, 0);
+    char want[160];
+    snprintf(want, sizeof want, "the slope against T_alone's of 3 %s 2x1 points", said);
+    expect_in(r.err, want);
+    snprintf(want, sizeof want, "exchange step exchange_us = %.1f", step_us);
+    expect_in(r.err, want);
+    ct_sigfile sf;
+    load_stdout(&r, &sf);
+    close_rel(sf.fabrics[0].exchange, step_us * 1e-6, 1e-4, what);
+    snprintf(want, sizeof want, "of 3 %s 2x1 points", what);
+    assert_non_null(strstr(sf.fabrics[0].penalty_source, want));
+    ct_sigfile_free(&sf);
+    done(&r);
+}
+
+static void test_calibrate_posted_exchange(void **state)
+{
+    (void)state;
+    const char *fx = CT_FIXTURES "/calibrate/emu1g-posted-s47";
+    expect_exchange_read(fx, "posted-exchange",
+                         "posted-exchange (Isend/Irecv, as the patterns post theirs)", 1110.7);
+
+    static const char *const names[] = {
+        "alltoall-2x1.csv", "alltoall-2x2.csv", "alltoall-2x4.csv", "alltoall-2x7.csv",
+        "alltoall-3x1.csv", "alltoall-3x5.csv", "alltoall-4x1.csv", "alltoall-4x2.csv",
+        "alltoall-4x4.csv", "conflict.csv",     "intra.csv",        "pingpong.csv",
+        "refill-2x1.csv",   "refill-p2p-2x1.csv"};
+    char tmp[] = "/tmp/ct-posted-XXXXXX";
+    assert_non_null(mkdtemp(tmp));
+    char from[256];
+    snprintf(from, sizeof from, "%s/", fx);
+    fixture_copy(from, tmp, names, sizeof names / sizeof *names, NULL, NULL, NULL);
+    expect_exchange_read(tmp, "Alltoall", "Alltoall", 1774.0);
+#define ALLTOALL_READ "the slope against T_alone's of 3 Alltoall 2x1 points"
+
+    char path[512];
+    snprintf(path, sizeof path, "%s/exchange-p2p-2x1.csv", tmp);
+    static const struct {
+        const char *rows; /* after the header */
+        int status;
+        const char *said[3], *unsaid;
+    } cases[] = {
+        /* no 2 x 1 row: not taken, nothing said */
+        {"alltoall,3,131072,0.004,0.003,3,1\n", 0, {ALLTOALL_READ}, "posted 2x1 exchange"},
+        /* 2 x 1 rows below the saturated sizes only: said, not taken */
+        {"alltoall,2,32768,0.002,0.0019,2,1\nalltoall,2,65536,0.0021,0.002,2,1\n",
+         0,
+         {"warning: the posted 2x1 exchange (exchange-p2p-2x1.csv) gives no duplex fit",
+          "read off the 2x1 Alltoall instead", ALLTOALL_READ},
+         NULL},
+        /* not a benchmark output: refused, its file and line named */
+        {"alltoall,2,131072,fast,0.002,2,1\n", 1, {"exchange-p2p-2x1.csv:2"}, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        FILE *o = fopen(path, "w");
+        assert_non_null(o);
+        fprintf(o, "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node\n%s",
+                cases[i].rows);
+        fclose(o);
+        result r = run("calibrate", "--fabric", "emu", "--from", tmp, "--incast", NULL);
+        expect_status(&r, cases[i].status);
+        for (size_t k = 0; k < 3 && cases[i].said[k]; k++)
+            expect_in(r.err, cases[i].said[k]);
+        if (cases[i].unsaid)
+            expect_not_in(r.err, cases[i].unsaid);
+        done(&r);
+    }
+    fixture_drop(tmp);
+#undef ALLTOALL_READ
+}
+
 /* The bucket's refill before each Alltoall call (session 30's term, taken in
  * session 43: doc/models-alltoall.md): on emu150-5n-posted-s36 (a 240 KiB
  * bucket, the calls' pauses recorded) calibrate --incast takes the fit samples
@@ -1984,6 +2070,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_tree_2to1),
         cmocka_unit_test(test_calibrate_bucket_exchange),
         cmocka_unit_test(test_calibrate_bucket_posted),
+        cmocka_unit_test(test_calibrate_posted_exchange),
         cmocka_unit_test(test_calibrate_a2a_refill),
         cmocka_unit_test(test_calibrate_tree_duplex),
         cmocka_unit_test(test_calibrate_tree_times),

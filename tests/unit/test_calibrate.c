@@ -795,6 +795,68 @@ static void test_a2a_on_call_floor(void **state)
     assert_int_equal(ct_a2a_on_call_floor(NULL, 0, 128 * K, 1.10, NULL), 0);
 }
 
+/* ct_a2a_with_posted_exchange (session 53): the 2 x 1 samples replaced by the
+ * posted exchange's 2 x 1 samples up to xmax, every other configuration kept
+ * in order; posted samples of other configurations are not taken, and where
+ * none is taken the samples are unchanged. Then ct_fit_duplex reads the posted
+ * exchange's step: the same curve, the posted points 1 ms faster, the step
+ * 1 ms shorter. */
+static void test_a2a_with_posted_exchange(void **state)
+{
+    (void)state;
+    const double K = 1024;
+    /* 2 x 1 at c + (1 + δ) T_alone, c = 2 ms, δ = 0.2, T_alone at 20 MB/s */
+    ct_a2a_sample a[] = {
+        {.nodes = 2, .tasks_per_node = 1, .m = 128 * K, .t = 2e-3 + 1.2 * 128 * K / 20e6},
+        {.nodes = 4, .tasks_per_node = 1, .m = 512 * K, .t = 9e-2},
+        {.nodes = 2, .tasks_per_node = 1, .m = 256 * K, .t = 2e-3 + 1.2 * 256 * K / 20e6},
+        {.nodes = 2, .tasks_per_node = 2, .m = 128 * K, .t = 7e-3},
+        {.nodes = 2, .tasks_per_node = 1, .m = 512 * K, .t = 2e-3 + 1.2 * 512 * K / 20e6},
+    };
+    ct_a2a_sample p[] = {
+        {.nodes = 2, .tasks_per_node = 1, .m = 128 * K, .t = 4e-3},
+        {.nodes = 3, .tasks_per_node = 1, .m = 128 * K, .t = 1.0}, /* not an exchange */
+        {.nodes = 2, .tasks_per_node = 1, .m = 256 * K, .t = 7e-3},
+        {.nodes = 2, .tasks_per_node = 1, .m = 512 * K, .t = 13e-3},
+        {.nodes = 2, .tasks_per_node = 1, .m = 2048 * K, .t = 60e-3},
+    };
+    const size_t na = sizeof a / sizeof a[0], np = sizeof p / sizeof p[0];
+    ct_a2a_sample out[16];
+    size_t used = 99;
+    size_t n = ct_a2a_with_posted_exchange(a, na, p, np, 1024 * K, out, &used);
+    assert_int_equal(used, 3);
+    assert_int_equal(n, 2 + 3);
+    assert_true(out[0].nodes == 4 && out[0].t == 9e-2); /* the others first, in order */
+    assert_true(out[1].nodes == 2 && out[1].tasks_per_node == 2);
+    assert_true(out[2].m == 128 * K && out[2].t == 4e-3);
+    assert_true(out[3].m == 256 * K && out[3].t == 7e-3);
+    assert_true(out[4].m == 512 * K && out[4].t == 13e-3); /* 2 MiB beyond xmax */
+    n = ct_a2a_with_posted_exchange(a, na, p, np, INFINITY, out, NULL);
+    assert_int_equal(n, 2 + 4);
+    /* nothing posted to take: the samples as they were */
+    n = ct_a2a_with_posted_exchange(a, na, p + 1, 1, INFINITY, out, &used);
+    assert_int_equal(used, 0);
+    assert_int_equal(n, na);
+    assert_memory_equal(out, a, sizeof a);
+    n = ct_a2a_with_posted_exchange(a, na, NULL, 0, INFINITY, out, &used);
+    assert_int_equal(n, na);
+    assert_int_equal(used, 0);
+    /* the duplex fit reads the posted points: 1 ms faster each, the step
+     * 1 ms shorter, δ the same */
+    ct_p2p_curve cur;
+    ct_p2p_single(&cur, 0, 1 / 20e6);
+    ct_duplex_fit da, dp;
+    ct_err err;
+    assert_int_equal(ct_fit_duplex(&cur, a, na, 128 * K, &da, &err), 0);
+    assert_true(da.sloped && fabs(da.delta - 0.2) < 1e-9 && fabs(da.exchange - 2e-3) < 1e-9);
+    for (size_t i = 0; i < np; i++)
+        p[i].t = p[i].nodes == 2 ? a[i == 0 ? 0 : i == 2 ? 2 : 4].t - 1e-3 : p[i].t;
+    n = ct_a2a_with_posted_exchange(a, na, p, np, 1024 * K, out, &used);
+    assert_int_equal(ct_fit_duplex(&cur, out, n, 128 * K, &dp, &err), 0);
+    assert_true(fabs(dp.delta - da.delta) < 1e-9);
+    assert_true(fabs(da.exchange - dp.exchange - 1e-3) < 1e-9);
+}
+
 /* The long exchange (session 28): 2 x 1 points beyond the largest size of
  * every other configuration (here 1 and 2 MiB beside emu100's 32-512 KiB) are
  * the duplex term's (ct_fit_duplex), not the signature's: the incast fit is
@@ -970,6 +1032,7 @@ int main(void)
         cmocka_unit_test(test_recorded_emulated_cluster),
         cmocka_unit_test(test_long_exchange_left_out_of_signature),
         cmocka_unit_test(test_a2a_on_call_floor),
+        cmocka_unit_test(test_a2a_with_posted_exchange),
         cmocka_unit_test(test_recorded_incast_mode),
         cmocka_unit_test(test_recorded_incast_loss),
         cmocka_unit_test(test_gige_mix4),

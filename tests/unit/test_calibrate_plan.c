@@ -113,6 +113,51 @@ static void test_plan_measures_the_exchange_at_2x1_only(void **state)
     free(p);
 }
 
+/* The exchange the duplex terms are read off (session 53): the 2 x 1 exchange
+ * posted as the patterns post theirs (alltoall --p2p), back to back (no
+ * --idle), at the 2 x 1 Alltoall's sizes, just after it, into
+ * exchange-p2p-2x1.csv; optional; its work is the 2 x 1's. */
+static void test_plan_measures_the_posted_exchange(void **state)
+{
+    (void)state;
+    plan *p = new_plan("32K,64K,128K,256K,512K");
+    calib_build_plan(p, 4, 4, "123", 0);
+    const step *x = find(p, "alltoall-2x1.csv"), *e = find(p, "exchange-p2p-2x1.csv");
+    assert_non_null(x);
+    assert_non_null(e);
+    assert_true(e == x + 1);
+    assert_int_equal(e->kind, ST_EXCHANGE);
+    assert_int_equal(e->nodes, 2);
+    assert_int_equal(e->tpn, 1);
+    assert_true(e->optional);
+    assert_string_equal(sizes_of(e), "32K,64K,128K,256K,512K,1M,2M");
+    assert_true(e->work == x->work && e->idle == 0);
+    int posted = 0, idle = 0, reps = 0;
+    for (int i = 0; i < e->argc; i++) {
+        posted += strcmp(e->argv[i], "--p2p") == 0;
+        idle += strcmp(e->argv[i], "--idle") == 0;
+        reps += i + 1 < e->argc && strcmp(e->argv[i], "--reps") == 0 &&
+                atoi(e->argv[i + 1]) == p->reps;
+    }
+    assert_int_equal(posted, 1);
+    assert_int_equal(idle, 0);
+    assert_int_equal(reps, 1);
+    assert_string_equal(e->label, "Isend/Irecv exchange, 2 nodes x 1 task, back to back, 7 sizes");
+    int n = 0;
+    for (int i = 0; i < p->n; i++)
+        n += p->steps[i].kind == ST_EXCHANGE;
+    assert_int_equal(n, 1);
+    free(p);
+    /* --quick and sizes asked for: the 2 x 1's */
+    p = new_plan("64K,256K");
+    calib_build_plan(p, 2, 1, "123", 1);
+    e = find(p, "exchange-p2p-2x1.csv");
+    assert_non_null(e);
+    assert_string_equal(sizes_of(e), "64K,256K,1M,2M");
+    assert_string_equal(e->label, "Isend/Irecv exchange, 2 nodes x 1 task, back to back, 4 sizes");
+    free(p);
+}
+
 /* The bucket's refill (session 29): the 2 x 1 exchange again after an idle of
  * CALIB_REFILL_IDLE before each call, at 256 KiB-1 MiB, into refill-2x1.csv
  * (a name no "alltoall-*" reader takes for an Alltoall configuration);
@@ -322,6 +367,9 @@ static void test_floor_moves_the_sizes(void **state)
     double msum = (32 + 64 + 512 + 1024 + 2048) * 1024.0;
     assert_true(x->work == msum * (p->reps + 1));
     assert_true(o->work == 2 * (8 - 2) * msum * (p->reps + 1));
+    /* the posted exchange keeps the 2 x 1's sizes as planned (session 53:
+     * the duplex terms' line from 128 KiB) */
+    assert_string_equal(sizes_of(find(p, "exchange-p2p-2x1.csv")), "32K,64K,128K,256K,512K,1M,2M");
     /* the steps before the 2 x 1 keep theirs; the argv still ends in NULL */
     assert_string_equal(sizes_of(&p->steps[0]), "0,128K,256K,512K,1M,2M");
     assert_null(x->argv[x->argc]);
@@ -352,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_plan_wait_reaches_every_step),
         cmocka_unit_test(test_wait_follows_the_pingpong),
         cmocka_unit_test(test_floor_moves_the_sizes),
+        cmocka_unit_test(test_plan_measures_the_posted_exchange),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

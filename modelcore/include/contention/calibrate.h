@@ -380,6 +380,18 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
  * left out of the Alltoall signature's fit (ct_calibrate_alltoall) and read
  * by ct_fit_duplex as the long exchange. */
 double ct_a2a_long_from(const ct_a2a_sample *a2a, size_t n);
+/* The duplex terms' exchange read off the 2 x 1 exchange posted as the
+ * patterns post theirs (our extension, session 53; doc/models-penalty.md,
+ * "The exchange the duplex terms are read off"): the patterns post an
+ * MPI_Irecv and an MPI_Isend to each peer and wait once, and the fixed time of
+ * a step of theirs is not the MPI_Ialltoall's (doc/accuracy-notes.md, sessions
+ * 46 and 53). Writes into out (room for n + nposted samples) a2a's samples
+ * other than the 2 x 1 (2 nodes, 1 task each) followed by posted's 2 x 1
+ * samples of m <= xmax, and returns how many; where posted has no such
+ * sample, a2a unchanged. *nused (may be NULL): posted's samples taken. */
+size_t ct_a2a_with_posted_exchange(const ct_a2a_sample *a2a, size_t n,
+                                   const ct_a2a_sample *posted, size_t nposted, double xmax,
+                                   ct_a2a_sample *out, size_t *nused);
 /* The 2 x 1 Alltoall's saturated sizes on the call's fixed time (our
  * extension, session 51; doc/calibration.md "Saturated sizes on the call's
  * floor"). A call takes at least a fixed time the host sets (calibrate's
