@@ -168,6 +168,11 @@ int calib_floor_check(plan *p, int i, const char *path, double min_m, ct_a2a_cal
  * on 2 of 3 */
 #define CALIB_FLOOR_SIZES "32K,64K,512K,1M,2M"
 #define CALIB_FLOOR_SIZES_QUICK "32K,64K,512K,1M"
+/* the 2 x 1's first output, kept where the sizes moved: beside the step's
+ * own file, its name + CALIB_FLOOR_KEPT, which --from does not read (not a
+ * .csv) but sees (data.sizes_moved) */
+#define CALIB_FLOOR_KEPT ".call-floor"
+#define CALIB_FLOOR_KEPT_2X1 "alltoall-2x1.csv" CALIB_FLOOR_KEPT
 /* The steps for N nodes x C tasks inside allocation jobid (and the
  * many-flow step when p->flow_tasks > C). */
 void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick);

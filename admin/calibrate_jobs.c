@@ -961,7 +961,7 @@ int calib_load_dir(const char *dir, data *d)
     closedir(dp);
     qsort(names, n, sizeof *names, cmp_name);
     char probe[PATH_MAX];
-    snprintf(probe, sizeof probe, "%.3800s/alltoall-2x1.csv.call-floor", dir);
+    snprintf(probe, sizeof probe, "%.3800s/" CALIB_FLOOR_KEPT_2X1, dir);
     d->sizes_moved = access(probe, F_OK) == 0;
     int rc = n ? ADMIN_OK : admin_fail(CMD, "--from %s: no .csv benchmark outputs there", dir);
     for (size_t i = 0; i < n; i++) {
@@ -1091,14 +1091,14 @@ static int run_steps(plan *P, const char *dir, FILE *info)
             /* measured again at the plan's new sizes; this output is kept
              * beside them, where --from does not read it */
             char kept[PATH_MAX + 16], what[160];
-            snprintf(kept, sizeof kept, "%s.call-floor", outp);
+            snprintf(kept, sizeof kept, "%s" CALIB_FLOOR_KEPT, outp);
             if (rename(outp, kept) != 0)
                 unlink(outp);
             fprintf(info, " %.1f s\n", s->took);
             fprintf(info,
                     "calibrate: %s: the call's floor, not the link, sets that size; the "
                     "Alltoall steps measure at %s instead (doc/calibration.md, \"Saturated "
-                    "sizes on the call's floor\"; this output kept as %s.call-floor)\n",
+                    "sizes on the call's floor\"; this output kept as %s" CALIB_FLOOR_KEPT ")\n",
                     admin_a2a_floor_what(&fl, what, sizeof what), P->sizes_arg, s->file);
             fflush(info);
             reestimate(P, i, startup, guess_bps); /* the steps' new work */
@@ -1174,7 +1174,7 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
     /* a --raw DIR used before: an earlier run's floor output would say
      * these sizes moved */
     char stale[PATH_MAX];
-    snprintf(stale, sizeof stale, "%.3800s/alltoall-2x1.csv.call-floor", r->dir);
+    snprintf(stale, sizeof stale, "%.3800s/" CALIB_FLOOR_KEPT_2X1, r->dir);
     if (unlink(stale) != 0 && errno != ENOENT)
         return admin_fail(CMD, "%s: %s", stale, strerror(errno));
     if ((rc = run_steps(P, r->dir, info)) != ADMIN_OK)

@@ -772,7 +772,7 @@ int cmd_calibrate(int argc, char **argv)
     if (a.from) {
         rc = calib_load_dir(a.from, &r.d);
         if (rc == ADMIN_OK && r.d.sizes_moved)
-            fprintf(info, "calibrate: %s/alltoall-2x1.csv.call-floor: the 2x1 Alltoall's 128 KiB "
+            fprintf(info, "calibrate: %s/" CALIB_FLOOR_KEPT_2X1 ": the 2x1 Alltoall's 128 KiB "
                           "sat on the call's floor when measured, so the Alltoall outputs are at "
                           "the sizes calibrate moved to (not read: it is not a .csv)\n",
                     a.from);
