@@ -304,13 +304,13 @@ int main(int argc, char **argv)
     int a2a_refill = 1; /* the Alltoall's refill too (session 30; taken in session 43) */
     double imp[5] = {-1, -1, -1, -1, -1}; /* pause-impute=CAL,P1,P2,P4[,LACK] (s); -1: none */
     long fit_max_nodes = 0; /* fit-max-nodes=N; 0: every configuration calibrate takes */
-    /* what the duplex terms are read off: 0 as shipped since session 53,
-     * the 2 x 1 exchange posted as the patterns post theirs, timed back to
-     * back, where measured (p2p_samples), else the MPI_Ialltoall; 1
-     * exchange=posted (session 46), the MPI_Ialltoall's step less the posted
-     * exchange's gain after an idle; 2 exchange=p2p, session 46's name for
-     * what is shipped now; 3 exchange=ialltoall, the MPI_Ialltoall only (the
-     * model of sessions 28-52) */
+    /* what the duplex terms are read off: 0 as shipped since session 53
+     * (exchange=p2p, session 46's name for it), the 2 x 1 exchange posted as
+     * the patterns post theirs, timed back to back, where measured
+     * (p2p_samples), else the MPI_Ialltoall; 1 exchange=posted (session 46),
+     * the MPI_Ialltoall's step less the posted exchange's gain after an idle;
+     * 2 exchange=ialltoall, the MPI_Ialltoall only (the model of sessions
+     * 28-52) */
     int xmode = 0;
     int pp_refill = 0;   /* pingpong=refill (session 50, under trial) */
     int refill_clamp = 1; /* refill-clamp=off (session 49's variant (a)) */
@@ -320,9 +320,9 @@ int main(int argc, char **argv)
         if (strcmp(a, "exchange=posted") == 0) {
             xmode = 1;
         } else if (strcmp(a, "exchange=p2p") == 0) {
-            xmode = 2;
+            xmode = 0;
         } else if (strcmp(a, "exchange=ialltoall") == 0) {
-            xmode = 3;
+            xmode = 2;
         } else if (strncmp(a, "fit-max-nodes=", 14) == 0) {
             char *end;
             fit_max_nodes = strtol(a + 14, &end, 10);
@@ -625,8 +625,7 @@ int main(int argc, char **argv)
             ct_p2p_single(&cur, r.alpha, r.beta);
         xs = a2.a2a; /* the posted 2 x 1 exchange's in its place (p2p_samples) */
         size_t nxs = a2.na2a;
-        if ((xmode == 0 || xmode == 2) &&
-            p2p_samples(dir, &a2, xmax, &xs, &nxs, xmsg, sizeof xmsg, &err) < 0)
+        if (xmode == 0 && p2p_samples(dir, &a2, xmax, &xs, &nxs, xmsg, sizeof xmsg, &err) < 0)
             FAIL(die(dir, &err)); /* xs still a2.a2a: p2p_samples sets it only on success */
         if (ct_fit_duplex(&cur, xs, nxs, o.saturated_m, &dx, &err) == 0) {
             have_duplex = 1;

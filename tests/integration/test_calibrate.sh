@@ -81,8 +81,9 @@ tap_like "$refit" 'delta = [0-9.]+, (the slope against T_alone.s|the median t / 
     "the duplex line keeps 128-512 KiB of the posted exchange and the long-exchange term is fitted on 1 and 2 MiB"
 # the exchange the duplex terms are read off (session 53): posted as the
 # patterns post theirs, back to back, at the 2 x 1 Alltoall's sizes
+n2x1=$(grep -c '^alltoall,2,' "$WORK/raw/alltoall-2x1.csv")
 tap_is "$(grep -c '^alltoall,2,.*,2,1$' "$WORK/raw/exchange-p2p-2x1.csv") $(grep -c 'Isend/Irecv polled$' "$WORK/raw/exchange-p2p-2x1.csv") $(grep -c '^# pause m=' "$WORK/raw/exchange-p2p-2x1.csv")" \
-    "$(grep -c '^alltoall,2,' "$WORK/raw/alltoall-2x1.csv") $(grep -c '^alltoall,2,' "$WORK/raw/alltoall-2x1.csv") $(grep -c '^alltoall,2,' "$WORK/raw/alltoall-2x1.csv")" \
+    "$n2x1 $n2x1 $n2x1" \
     "the posted exchange step measures the 2 x 1 exchange by Isend/Irecv at the 2 x 1's sizes, with its pauses"
 tap_like "$log" '\[ *[0-9]+/[0-9]+\] Isend/Irecv exchange, 2 nodes x 1 task, back to back, 6 sizes' \
     "its progress line"
@@ -172,6 +173,7 @@ tap_is "$rc:$([ -s "$WORK/floor.yaml" ] && echo written)" "0:written" \
 # the 2 x 1's 128 KiB against its 32 KiB (mean times): "floor" within 1.10 x
 ratio() { awk -F, '/^alltoall,/ { t[$3] = $4 } END { if (t[131072] && t[32768]) print (t[131072] <= 1.10 * t[32768] ? "floor" : "link"); else print "none" }' "$1" 2>/dev/null; }
 steps=$(grep -E '^\[ 2/5\] Alltoall, 2 nodes x 1 task' <<<"$log" | sed 's/ \.\.\..*//' | tr '\n' '|')
+refit=$("$ADMIN" calibrate --fabric emu1g --from "$WORK/raw-floor" --incast --max-fit-error 1000 2>&1 >/dev/null)
 if grep -q "the Alltoall steps measure at 32K,64K,512K,1M instead" <<<"$log"; then
     tap_like "$log" "^calibrate: the 2x1 Alltoall at 128 KiB took [0-9.]+ [mu]s where 32 KiB took [0-9.]+ [mu]s \\(not 1\\.10 x more\\): the call's floor, not the link, sets that size" \
         "moved: calibrate says the 2 x 1's 128 KiB sat on the call's floor"
@@ -180,7 +182,6 @@ if grep -q "the Alltoall steps measure at 32K,64K,512K,1M instead" <<<"$log"; th
         "moved: the output kept aside reads the floor; the one fitted has 512 KiB and no 128 KiB"
     tap_is "$steps" "[ 2/5] Alltoall, 2 nodes x 1 task, 6 sizes (the exchange up to 2 MiB)|[ 2/5] Alltoall, 2 nodes x 1 task, 5 sizes (the exchange up to 2 MiB)|" \
         "moved: the 2 x 1 is measured again at the new sizes (the exchange's 2 MiB still added)"
-    refit=$("$ADMIN" calibrate --fabric emu1g --from "$WORK/raw-floor" --incast --max-fit-error 1000 2>&1 >/dev/null)
     tap_like "$refit" "^calibrate: .*/raw-floor/alltoall-2x1.csv.call-floor: the 2x1 Alltoall's 128 KiB sat on the call's floor when measured" \
         "moved: calibrate --from says the outputs are at the moved sizes"
 else
@@ -190,7 +191,6 @@ else
         "kept: the 2 x 1's 128 KiB took more than 1.10 x its 32 KiB"
     tap_is "$steps" "[ 2/5] Alltoall, 2 nodes x 1 task, 6 sizes (the exchange up to 2 MiB)|" \
         "kept: the 2 x 1 is measured once"
-    refit=$("$ADMIN" calibrate --fabric emu1g --from "$WORK/raw-floor" --incast --max-fit-error 1000 2>&1 >/dev/null)
     tap_is "$(grep -c 'call-floor' <<<"$refit")" "0" "kept: calibrate --from says nothing of moved sizes"
 fi
 # sizes asked for, into the same --raw DIR: nothing moves, and the earlier
