@@ -51,10 +51,12 @@ typedef struct calib_args {
     int quick, incast, strict;
     int uplink_duplex; /* --uplink-duplex: write the uplinks' measured duplex share */
     int no_uplink_duplex; /* --no-uplink-duplex: not even with the TCP share */
-    /* --pingpong-refill: the sustained rate and the bucket read with the
-     * ping-pong's own refill where it shows (ct_p2p_refill_read; session 50,
-     * not the default: doc/calibration.md) */
+    /* the sustained rate and the bucket read with the ping-pong's own refill
+     * where it shows (ct_p2p_refill_read; session 50, the default with two
+     * or more point-to-point segments since session 54: doc/calibration.md):
+     * --pingpong-refill asks for it (1), --no-pingpong-refill declines it */
     int pingpong_refill;
+    int no_pingpong_refill;
     int pattern_model; /* --pattern-model: CALIB_PM_* */
     double max_err_pct;
 } calib_args;

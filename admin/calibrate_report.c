@@ -111,7 +111,13 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
                 admin_seg_bw(pp->seg[q].beta, bw, sizeof bw),
                 r->p2p_seg[q].npoints, r->p2p_seg[q].r2, 100 * r->p2p_seg[q].max_rel_err,
                 admin_seg_spread(&r->p2p_seg[q], sp, sizeof sp));
-    if (r->burst > 0)
+    if (r->p2p_refill) /* the line below the report's "ping-pong read with its own refill" */
+        fprintf(o, "  token bucket: the ping-pong's largest sizes bend as a bucket of about %s "
+                   "that refills each direction while the other sends: predictions use "
+                   "alpha = %s, %.4g MB/s for every size\n",
+                admin_fmt_bytes(r->burst, t2, sizeof t2),
+                admin_fmt_time(r->p2p.seg[0].alpha, t3, sizeof t3), 1.0 / r->p2p.seg[0].beta / 1e6);
+    else if (r->burst > 0)
         fprintf(o, "  token bucket: the ping-pong passes about %s at memory speed after an idle "
                    "link (top segment alpha = %s); back-to-back traffic runs at the line rate: "
                    "predictions use alpha = %s, %.4g MB/s for every size\n",

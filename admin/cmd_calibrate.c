@@ -100,8 +100,10 @@ static void help(void)
            "                          naps' cap of every step (doc/calibration.md)\n"
            "  --pingpong-refill       read the line rate and the token bucket off the ping-pong's\n"
            "                          own refill where its largest sizes show one (a bucket above\n"
-           "                          a quarter of its largest size; our extension, not the\n"
-           "                          default: doc/calibration.md \"A bucket above 256 KiB\")\n"
+           "                          a quarter of its largest size; our extension, the default\n"
+           "                          with --incast or --p2p-segments K >= 2 since session 54:\n"
+           "                          doc/calibration.md \"A bucket above 256 KiB\")\n"
+           "  --no-pingpong-refill    keep the piecewise curve's top segment there instead\n"
            "  --help\n\n"
            "Under topology/tree (scontrol show topology lists switches) and an allocation\n"
            "over two or more leaf switches, one more step measures each leaf's uplink with\n"
@@ -143,6 +145,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                          {"no-uplink-duplex", no_argument, NULL, 'D'},
                                          {"wait", required_argument, NULL, 'A'},
                                          {"pingpong-refill", no_argument, NULL, 'G'},
+                                         {"no-pingpong-refill", no_argument, NULL, 'g'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
@@ -153,7 +156,8 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                   "--conflict-size, --raw, --from, --bench, --mpi, "
                                   "--time-limit, --points, --incast, --pattern-model, --p2p-segments, "
                                   "--max-fit-error, --strict, --uplink-duplex, --no-uplink-duplex, "
-                                  "--flow-tasks, --wait, --pingpong-refill, --help",
+                                  "--flow-tasks, --wait, --pingpong-refill, --no-pingpong-refill, "
+                                  "--help",
                       .help = help};
     memset(a, 0, sizeof *a);
     a->tlimit = 60;
@@ -200,6 +204,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
         case 'T': a->points = optarg; break;
         case 'I': a->incast = 1; break;
         case 'G': a->pingpong_refill = 1; break;
+        case 'g': a->no_pingpong_refill = 1; break;
         case 'U': a->uplink_duplex = 1; break;
         case 'D': a->no_uplink_duplex = 1; break;
         case 'M':
@@ -269,6 +274,9 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                 "at most one of them)");
     if (!a->nseg)
         a->nseg = a->incast ? 4 : 1;
+    if (a->pingpong_refill && a->no_pingpong_refill)
+        return admin_usage(CMD, "--pingpong-refill and --no-pingpong-refill together (accepted: "
+                                "at most one of them)");
     if (a->pingpong_refill && a->nseg < 2)
         return admin_usage(CMD, "--pingpong-refill with one point-to-point segment (accepted: "
                                 "with --incast or --p2p-segments K, K >= 2: it replaces the "
@@ -410,7 +418,9 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     f->uplink_duplex = a->uplink_duplex || (calib_writes_tcpshare(a, r) && !a->no_uplink_duplex);
     f->co.p2p_max_seg = (size_t)a->nseg;
     f->co.sustained = a->nseg > 1; /* a token bucket's burst is no sustained rate */
-    f->co.pingpong_refill = a->pingpong_refill; /* session 50: opt-in */
+    /* session 50's reading, the default where the curve has a sustained
+     * rate to replace since session 54 (doc/accuracy-runs/rules-s54.txt) */
+    f->co.pingpong_refill = f->co.sustained && !a->no_pingpong_refill;
     /* the bucket's refill before each Alltoall call (session 30's term, taken
      * in session 43; doc/models-alltoall.md): acts only with a burst and the
      * calls' recorded pauses */
@@ -649,7 +659,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     char b1[32], note[CT_ERR_MAX];
     if (f->res.p2p_refill)
         fprintf(info,
-                "ping-pong read with its own refill (--pingpong-refill): a token bucket of "
+                "ping-pong read with its own refill: a token bucket of "
                 "%s at %.4g MB/s (t = alpha + max(m/2r, (m - B)/r) from 256 KiB; the piecewise "
                 "curve's top segment gave %.4g MB/s); predictions use that rate and bucket\n",
                 admin_fmt_bytes(f->res.burst, b1, sizeof b1), 1 / f->res.p2p.seg[0].beta / 1e6,
@@ -660,7 +670,9 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     else if (f->co.sustained &&
              admin_p2p_bend_note(r->d.bench.p2p, r->d.bench.np2p, &f->res.p2p_pingpong,
                                  &f->res.p2p, f->res.burst,
-                                 "--pingpong-refill reads the line rate and the bucket so", note,
+                                 "without --no-pingpong-refill calibrate reads the line rate "
+                                 "and the bucket so",
+                                 note,
                                  sizeof note))
         fprintf(stderr, "contention-admin calibrate: WARNING: %s\n", note);
     double xr = calib_exchange_ratio(f);

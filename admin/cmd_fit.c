@@ -52,7 +52,11 @@ static void help(void)
            "                               the fit (BIC); written as p2p.segments (default 1);\n"
            "                               a token bucket's burst (negative top intercept)\n"
            "                               is left out: the sustained line is written, as\n"
-           "                               calibrate does\n"
+           "                               calibrate does, and where the largest sizes bend\n"
+           "                               as a bucket that refills each direction while the\n"
+           "                               other sends, the line rate and the bucket read off\n"
+           "                               that bend (our extension, session 54)\n"
+           "  --no-pingpong-refill         keep the piecewise curve's top segment there\n"
            "  --robust                     Alltoall fit weighted by the repeated runs' spread\n"
            "                               (t_min_s), M by leave-one-out error\n"
            "  --incast                     --robust with gamma(k,f) = gamma + gamma_incast (k-1)\n"
@@ -230,6 +234,7 @@ int cmd_fit(int argc, char **argv)
                                          {"incast", no_argument, NULL, 'I'},
                                          {"max-fit-error", required_argument, NULL, 'E'},
                                          {"force", no_argument, NULL, 'F'},
+                                         {"no-pingpong-refill", no_argument, NULL, 'g'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
@@ -237,13 +242,13 @@ int cmd_fit(int argc, char **argv)
                       .longopts = opts,
                       .accepted = "--fabric, --out, --plot, --tasks, --tasks-per-node, "
                                   "--intra-node-bandwidth, --config, --p2p-segments, --robust, "
-                                  "--incast, --max-fit-error, --force, --help",
+                                  "--incast, --max-fit-error, --force, --no-pingpong-refill, --help",
                       .help = help};
     const char *out = NULL, *svg = NULL;
     long tasks = 0, tpn = 0;
     double intra_mbps = 0, max_err_pct = 15;
     long nseg = 1;
-    int robust = 0, incast = 0, force = 0;
+    int robust = 0, incast = 0, force = 0, no_refill = 0;
     int c;
     while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         switch (c) {
@@ -273,6 +278,9 @@ int cmd_fit(int argc, char **argv)
             break;
         case 'F':
             force = 1;
+            break;
+        case 'g':
+            no_refill = 1;
             break;
         case 'E':
             if (admin_pct_opt(CMD, "--max-fit-error", optarg, INFINITY, &max_err_pct) < 0)
@@ -331,6 +339,7 @@ int cmd_fit(int argc, char **argv)
     memset(&curve, 0, sizeof curve);
     memset(&pingpong, 0, sizeof pingpong);
     double burst = 0;
+    int refill_read = 0; /* the line rate and bucket read off the ping-pong's refill */
     ct_p2p_seg_diag segdiag[CT_P2P_MAX_SEG];
     memset(segdiag, 0, sizeof segdiag);
     if (data.nbw && data.np2p) {
@@ -353,18 +362,23 @@ int cmd_fit(int argc, char **argv)
             admin_fail(CMD, "point-to-point fit: %s", err.msg);
             goto out;
         }
-        /* several segments: like calibrate (ct_calib_opts.sustained), the
-         * signature and the Alltoall fit use the sustained curve, since a
-         * token bucket's burst is no sustained rate (p2p.h) */
+        /* several segments: like calibrate (ct_calib_opts.sustained and
+         * pingpong_refill, one rule: ct_p2p_sustained_read), the signature
+         * and the Alltoall fit use the sustained curve, since a token
+         * bucket's burst is no sustained rate (p2p.h), read off the
+         * ping-pong's own refill where its largest sizes show it */
         if (curve.nseg > 1) {
             pingpong = curve;
-            ct_p2p_sustained(&pingpong, &curve, &burst);
+            refill_read = ct_p2p_sustained_read(&pingpong, data.p2p, data.np2p, !no_refill,
+                                                &curve, &burst);
         }
         pf.alpha = curve.seg[0].alpha; /* one segment: exactly ct_fit_hockney */
         pf.beta = curve.seg[0].beta;
         snprintf(pf.how, sizeof pf.how, "Hockney least squares on %zu ping-pong samples%s%s",
                  data.np2p, pingpong.nseg > 1 ? ", piecewise by size (BIC)" : "",
-                 burst > 0 ? ", sustained rate (token bucket burst left out)" : "");
+                 refill_read ? ", line rate and bucket read off its own refill"
+                 : burst > 0 ? ", sustained rate (token bucket burst left out)"
+                             : "");
         double miss, at;
         const ct_p2p_curve *fitted = pingpong.nseg > 1 ? &pingpong : &curve;
         ct_p2p_worst_miss(fitted, data.p2p, data.np2p, max_err_pct / 100, 2 * burst, &miss,
@@ -376,8 +390,9 @@ int cmd_fit(int argc, char **argv)
                                         "--p2p-segments 4", note, sizeof note));
         }
         char bend[CT_ERR_MAX];
-        if (admin_p2p_bend_note(data.p2p, data.np2p, fitted, &curve, burst,
-                                "contention-admin calibrate --pingpong-refill reads the line "
+        if (!refill_read &&
+            admin_p2p_bend_note(data.p2p, data.np2p, fitted, &curve, burst,
+                                "without --no-pingpong-refill fit and calibrate read the line "
                                 "rate and the bucket so",
                                 bend, sizeof bend))
             fprintf(stderr, "contention-admin %s: WARNING: %s\n", CMD, bend);
@@ -533,7 +548,15 @@ int cmd_fit(int argc, char **argv)
                 segdiag[q].m_lo,
                 segdiag[q].m_hi, segdiag[q].r2, 100 * segdiag[q].max_rel_err,
                 admin_seg_spread(&segdiag[q], sp, sizeof sp));
-    if (burst > 0)
+    if (refill_read)
+        fprintf(o,
+                "#   token bucket: the ping-pong's largest sizes bend as a bucket of about %.0f B "
+                "that refills each direction while the other sends (t = alpha + max(m/2r, "
+                "(m - B)/r) from 256 KiB); the signature uses alpha = %s, %.6g MB/s for every "
+                "size\n",
+                burst, admin_fmt_time(curve.seg[0].alpha, t2, sizeof t2),
+                1.0 / curve.seg[0].beta / 1e6);
+    else if (burst > 0)
         fprintf(o,
                 "#   token bucket: the ping-pong passes about %.0f B at memory speed after an "
                 "idle link (top segment alpha = %s); back-to-back traffic runs at the line "

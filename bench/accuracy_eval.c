@@ -5,7 +5,7 @@
  *   ct-accuracy-eval DIR paper|incast|incast-gige|incast-tcpshare|incast-host|wire
  *                    [exchange-max=BYTES] [refill=...] [a2a-refill=...]
  *                    [pause-impute=...] [fit-max-nodes=N] [exchange=posted|p2p|ialltoall]
- *                    [pingpong=refill] [refill-clamp=off] [floor-censor=on]
+ *                    [pingpong=refill|curve] [refill-clamp=off] [floor-censor=on]
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
  * `contention-admin calibrate --raw`) and, written by accuracy-report,
@@ -80,9 +80,12 @@
  * either file is priced off the MPI_Ialltoall. exchange=p2p (session 46's
  * name for it) is the same; exchange=ialltoall reads the MPI_Ialltoall only,
  * the model of sessions 28-52.
- * pingpong=refill (session 50, under trial) reads the sustained rate and the
- * burst off the ping-pong's own refill where it shows (ct_p2p_refill_read:
- * a bucket above half its third-largest size), as ct_calib_opts.pingpong_refill.
+ * The sustained rate and the burst are read off the ping-pong's own refill
+ * where it shows (ct_p2p_refill_read: a bucket above half its third-largest
+ * size), as ct_calib_opts.pingpong_refill and calibrate do (session 50's
+ * reading, the default since session 54: rules-s54.txt); pingpong=curve
+ * keeps the piecewise curve's top segment there (sessions 43-53's model),
+ * pingpong=refill names the default.
  * refill-clamp=off (session 49's variant (a), a check) takes the refill
  * step's bucket as read, without the clamp to the ping-pong's burst.
  * floor-censor=on (session 51, tried and not taken: rules-s51c.txt) leaves out of
@@ -312,7 +315,7 @@ int main(int argc, char **argv)
      * 2 exchange=ialltoall, the MPI_Ialltoall only (the model of sessions
      * 28-52) */
     int xmode = 0;
-    int pp_refill = 0;   /* pingpong=refill (session 50, under trial) */
+    int pp_refill = 1;   /* pingpong=refill|curve (session 50; the default since 54) */
     int refill_clamp = 1; /* refill-clamp=off (session 49's variant (a)) */
     int floor_censor = 0; /* floor-censor=on (session 51, rules-s51c.txt) */
     while (argc >= 4) {
@@ -368,6 +371,8 @@ int main(int argc, char **argv)
             a2a_refill = 0; /* the model of sessions 30-42 */
         } else if (strcmp(a, "pingpong=refill") == 0) {
             pp_refill = 1;
+        } else if (strcmp(a, "pingpong=curve") == 0) {
+            pp_refill = 0; /* the model of sessions 43-53 */
         } else if (strcmp(a, "floor-censor=on") == 0) {
             floor_censor = 1;
         } else if (strcmp(a, "refill-clamp=off") == 0) {
@@ -384,7 +389,7 @@ int main(int argc, char **argv)
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
                 "[refill=off|pingpong|a2a] [a2a-refill=on|off] [pause-impute=CAL,P1,P2,P4[,LACK]] "
-                "[fit-max-nodes=N] [exchange=posted|p2p|ialltoall] [pingpong=refill] [refill-clamp=off] "
+                "[fit-max-nodes=N] [exchange=posted|p2p|ialltoall] [pingpong=refill|curve] [refill-clamp=off] "
                 "[floor-censor=on]\n");
         return 2;
     }
@@ -799,19 +804,22 @@ int main(int argc, char **argv)
     printf(" (%zu samples, overall R^2 %.4f, max err %.1f %%%s)\n", r.p2p_diag.npoints,
            r.p2p_diag.r2, 100 * r.p2p_diag.max_rel_err,
            incast ? ", sizes weighted by their repetitions' spread" : "");
-    if (r.burst > 0)
+    /* session 50: the ping-pong's own refill, read (the default since
+     * session 54) or seen and not read (pingpong=curve) */
+    double brb, brB;
+    if (r.p2p_refill)
+        printf("# ping-pong read with its own refill: a token bucket of %.0f KiB at %.2f MB/s "
+               "(t = alpha + max(m/2r, (m - B)/r) from 256 KiB; pingpong=curve keeps the "
+               "curve's top segment); patterns and Alltoall use alpha %.2f us at that rate\n",
+               r.burst / 1024, 1e-6 / r.p2p.seg[0].beta, r.p2p.seg[0].alpha * 1e6);
+    else if (r.burst > 0)
         printf("# token bucket: the ping-pong passes %.0f KiB free after an idle link; patterns and "
                "Alltoall use the sustained curve alpha %.2f us, %.2f MB/s\n",
                r.burst / 1024, r.p2p.seg[0].alpha * 1e6, 1e-6 / r.p2p.seg[0].beta);
-    /* session 50: the ping-pong's own refill, read (pingpong=refill) or seen */
-    double brb, brB;
-    if (r.p2p_refill)
-        printf("# ping-pong read with its own refill (pingpong=refill): t = alpha + "
-               "max(m/2r, (m - B)/r) from 256 KiB\n");
-    else if (o.sustained && r.p2p_pingpong.nseg > 0 &&
-             ct_p2p_refill_read(pp.p2p, pp.np2p, r.p2p_pingpong.seg[0].alpha, &brb, &brB) == 1)
+    if (!r.p2p_refill && o.sustained && r.p2p_pingpong.nseg > 0 &&
+        ct_p2p_refill_read(pp.p2p, pp.np2p, r.p2p_pingpong.seg[0].alpha, &brb, &brB) == 1)
         printf("# ping-pong bend: a token bucket of %.0f KiB at %.2f MB/s (t = alpha + "
-               "max(m/2r, (m - B)/r) from 256 KiB; pingpong=refill reads it)\n",
+               "max(m/2r, (m - B)/r) from 256 KiB; read by default, not with pingpong=curve)\n",
                brB / 1024, 1e-6 / brb);
     if (failed[0]) {
         printf("# FIT REFUSED: %s\n", failed);

@@ -1742,30 +1742,38 @@ static void test_calibrate_a2a_refill(void **state)
     done(&r);
 }
 
-/* The ping-pong read with its own refill (session 50, opt-in). On
- * emu175-burst416k-s50b (175 Mbit/s, 21.875 MB/s, a 416 KiB tbf bucket; run
- * 175m-burst416k-q30-n1000g-s50b) calibrate's ping-pong took 512 KiB in
- * 12.48 ms one way (m/(2r): 11.98 ms at the line), 1 and 2 MiB in 30.85 and
- * 81.14 ms ((m - B)/r: 28.5 and 76.4 ms): its piecewise top segment reads
- * 24.86 MB/s, above
- * the line, and a 215.5 KiB burst. The 2 x 1 exchange took only 1.21 x its
- * time per byte, below test_calibrate_exchange_ratio's warning, so it is the
- * ping-pong's own bend that warns; --pingpong-refill writes the rate and the
- * bucket that bend gives (388 KiB at 21.05 MB/s) and the refill step's
- * bucket unclamped by the smaller burst (358.2 KiB as the posted exchange
- * got it, where 215.5 KiB was written); fit warns of the same ping-pong. A
- * 240 KiB bucket, read from the sizes above twice it, shows no such bend
- * either way. */
+/* The ping-pong read with its own refill (session 50; the default since
+ * session 54, rules-s54.txt). On emu175-burst416k-s50b (175 Mbit/s,
+ * 21.875 MB/s, a 416 KiB tbf bucket; run 175m-burst416k-q30-n1000g-s50b)
+ * calibrate's ping-pong took 512 KiB in 12.48 ms one way (m/(2r): 11.98 ms
+ * at the line), 1 and 2 MiB in 30.85 and 81.14 ms ((m - B)/r: 28.5 and
+ * 76.4 ms): its piecewise top segment reads 24.86 MB/s, above the line, and a
+ * 215.5 KiB burst. calibrate --incast writes the rate and the bucket that
+ * bend gives (388 KiB at 21.05 MB/s) and the refill step's bucket unclamped
+ * by the smaller burst (358.2 KiB as the posted exchange got it);
+ * --pingpong-refill says the same; --no-pingpong-refill keeps the curve's
+ * 24.86 MB/s and 215.5 KiB and warns of the bend (the 2 x 1 exchange took
+ * only 1.21 x its time per byte, below test_calibrate_exchange_ratio's
+ * warning, so it is the ping-pong's own bend that warns). fit does the same
+ * with the same words. A 240 KiB bucket, read from the sizes above twice it,
+ * shows no such bend any way. */
 static void test_calibrate_pingpong_refill(void **state)
 {
     (void)state;
     const char *fx = CT_FIXTURES "/calibrate/emu175-burst416k-s50b";
+    static const char read_line[] =
+        "ping-pong read with its own refill: a token bucket of 388 KiB at 21.05 MB/s (t = "
+        "alpha + max(m/2r, (m - B)/r) from 256 KiB; the piecewise curve's top segment gave "
+        "24.86 MB/s)";
+    static const char bend_line[] =
+        "WARNING: the ping-pong's largest sizes bend as a token bucket of about 388 KiB at "
+        "21.05 MB/s: each direction refills while the other sends, so a message of up to twice "
+        "the bucket takes m/(2r), and the curve read 24.86 MB/s and a burst of 215.5 KiB "
+        "instead";
     result r = run("calibrate", "--fabric", "emu", "--incast", "--from", fx, NULL);
     expect_status(&r, 0);
-    expect_in(r.err, "WARNING: the ping-pong's largest sizes bend as a token bucket of about "
-                     "388 KiB at 21.05 MB/s: each direction refills while the other sends, so a "
-                     "message of up to twice the bucket takes m/(2r), and the curve read 24.86 "
-                     "MB/s and a burst of 215.5 KiB instead");
+    expect_in(r.err, read_line);
+    expect_not_in(r.err, "bend as a token bucket");
     expect_not_in(r.err, "the ping-pong's time per byte");
     /* its 2 x 1 at 128 KiB passes on the bucket's credit and takes the call's
      * fixed time (session 51) */
@@ -1778,19 +1786,26 @@ static void test_calibrate_pingpong_refill(void **state)
                      "put the saturated points above it");
     ct_sigfile sf;
     load_stdout(&r, &sf);
-    close_rel(1 / sf.fabrics[0].beta, 24.859366e6, 1e-6, "the piecewise curve's rate");
-    close_rel(sf.fabrics[0].bucket, 220695.2754, 1e-6, "the bucket clamped to its burst");
-    ct_sigfile_free(&sf);
-    done(&r);
-    r = run("calibrate", "--fabric", "emu", "--incast", "--pingpong-refill", "--from", fx, NULL);
-    expect_status(&r, 0);
-    expect_in(r.err, "ping-pong read with its own refill (--pingpong-refill): a token bucket of "
-                     "388 KiB at 21.05 MB/s (t = alpha + max(m/2r, (m - B)/r) from 256 KiB; the "
-                     "piecewise curve's top segment gave 24.86 MB/s)");
-    expect_not_in(r.err, "bend as a token bucket");
-    load_stdout(&r, &sf);
     close_rel(1 / sf.fabrics[0].beta, 21.049272e6, 1e-6, "the line rate the bend gives");
     close_rel(sf.fabrics[0].bucket, 366811.2751, 1e-6, "the posted exchange's bucket");
+    ct_sigfile_free(&sf);
+    result r2 = run("calibrate", "--fabric", "emu", "--incast", "--pingpong-refill", "--from", fx,
+                    NULL);
+    expect_status(&r2, 0);
+    expect_in(r2.err, read_line);
+    assert_string_equal(r.out, r2.out);
+    done(&r);
+    done(&r2);
+    r = run("calibrate", "--fabric", "emu", "--incast", "--no-pingpong-refill", "--from", fx,
+            NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, bend_line);
+    expect_in(r.err, "; without --no-pingpong-refill calibrate reads the line rate and the "
+                     "bucket so");
+    expect_not_in(r.err, "read with its own refill");
+    load_stdout(&r, &sf);
+    close_rel(1 / sf.fabrics[0].beta, 24.859366e6, 1e-6, "the piecewise curve's rate");
+    close_rel(sf.fabrics[0].bucket, 220695.2754, 1e-6, "the bucket clamped to its burst");
     ct_sigfile_free(&sf);
     done(&r);
     /* 240 KiB: nothing to read, nothing said, nothing changed */
@@ -1798,12 +1813,18 @@ static void test_calibrate_pingpong_refill(void **state)
     r = run("calibrate", "--fabric", "emu", "--incast", "--from", fx240, NULL);
     expect_status(&r, 0);
     expect_not_in(r.err, "bend as a token bucket");
+    expect_not_in(r.err, "read with its own refill");
     expect_not_in(r.err, "a call's fixed time");
-    result r2 = run("calibrate", "--fabric", "emu", "--incast", "--pingpong-refill", "--from",
-                    fx240, NULL);
+    r2 = run("calibrate", "--fabric", "emu", "--incast", "--pingpong-refill", "--from", fx240,
+             NULL);
     expect_status(&r2, 0);
     expect_in(r2.err, "--pingpong-refill: the ping-pong shows no bucket above a quarter of its "
                       "largest size: the piecewise curve's reading is kept");
+    assert_string_equal(r.out, r2.out);
+    done(&r2);
+    r2 = run("calibrate", "--fabric", "emu", "--incast", "--no-pingpong-refill", "--from", fx240,
+             NULL);
+    expect_status(&r2, 0);
     assert_string_equal(r.out, r2.out);
     done(&r);
     done(&r2);
@@ -1829,23 +1850,49 @@ static void test_calibrate_pingpong_refill(void **state)
     ct_sigfile_free(&sf);
     done(&r);
     fixture_drop(nb);
-    /* fit says the same of the same ping-pong (one message, two front ends) */
-    r = run("fit", "--fabric", "emu", "--incast", "--force", "--p2p-segments", "4",
-            CT_FIXTURES "/calibrate/emu175-burst416k-s50b/pingpong.csv",
-            CT_FIXTURES "/calibrate/emu175-burst416k-s50b/alltoall-2x1.csv",
-            CT_FIXTURES "/calibrate/emu175-burst416k-s50b/alltoall-4x1.csv", NULL);
+    /* fit reads the same ping-pong the same way (one rule, two front ends) */
+    const char *fit_in[] = {CT_FIXTURES "/calibrate/emu175-burst416k-s50b/pingpong.csv",
+                            CT_FIXTURES "/calibrate/emu175-burst416k-s50b/alltoall-2x1.csv",
+                            CT_FIXTURES "/calibrate/emu175-burst416k-s50b/alltoall-4x1.csv"};
+    r = run("fit", "--fabric", "emu", "--incast", "--force", "--p2p-segments", "4", fit_in[0],
+            fit_in[1], fit_in[2], NULL);
     expect_status(&r, 0);
-    expect_in(r.err, "contention-admin fit: WARNING: the ping-pong's largest sizes bend as a "
-                     "token bucket of about 388 KiB at 21.05 MB/s");
-    expect_in(r.err, "contention-admin calibrate --pingpong-refill reads the line rate");
+    expect_not_in(r.err, "bend as a token bucket");
+    expect_in(r.out, ", line rate and bucket read off its own refill");
+    expect_in(r.out, "#   token bucket: the ping-pong's largest sizes bend as a bucket of about "
+                     "397312 B that refills each direction while the other sends");
+    load_stdout(&r, &sf);
+    close_rel(1 / sf.fabrics[0].beta, 21.049272e6, 1e-6, "fit: the line rate the bend gives");
+    ct_sigfile_free(&sf);
     expect_in(r.err, "contention-admin fit: WARNING: the 2x1 Alltoall at 128 KiB took 2.939 ms "
                      "where 32 KiB took 2.695 ms (not 1.10 x more)");
     done(&r);
-    /* the papers' single line has no sustained rate to replace */
+    r = run("fit", "--fabric", "emu", "--incast", "--force", "--p2p-segments", "4",
+            "--no-pingpong-refill", fit_in[0], fit_in[1], fit_in[2], NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "contention-admin fit: WARNING: the ping-pong's largest sizes bend as a "
+                     "token bucket of about 388 KiB at 21.05 MB/s");
+    expect_in(r.err, "; without --no-pingpong-refill fit and calibrate read the line rate and "
+                     "the bucket so");
+    load_stdout(&r, &sf);
+    close_rel(1 / sf.fabrics[0].beta, 24.859366e6, 1e-6, "fit: the piecewise curve's rate");
+    ct_sigfile_free(&sf);
+    done(&r);
+    /* the papers' single line has no sustained rate to replace: asked for,
+     * refused; by default, not read (the papers' fit as it was) */
     r = run("calibrate", "--fabric", "emu", "--pingpong-refill", "--from", fx, NULL);
     expect_status(&r, 2);
     expect_in(r.err, "--pingpong-refill with one point-to-point segment (accepted: with "
                      "--incast or --p2p-segments K, K >= 2");
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--from", fx, NULL);
+    expect_not_in(r.err, "read with its own refill");
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--incast", "--pingpong-refill", "--no-pingpong-refill",
+            "--from", fx, NULL);
+    expect_status(&r, 2);
+    expect_in(r.err, "--pingpong-refill and --no-pingpong-refill together (accepted: at most "
+                     "one of them)");
     done(&r);
 }
 
@@ -1855,24 +1902,43 @@ static void test_calibrate_pingpong_refill(void **state)
  * 125 MB/s, a 1 MiB tbf bucket; run 1g-burst1m-q50-n1000g-s47-cap): the
  * ping-pong took 4.30 ms for 1 MiB one way (244 MB/s) and its sustained line
  * reads 212.8 MB/s, while the 2 x 1 Alltoall called back to back took 8.61 and
- * 17.00 ms at 1 and 2 MiB, 8.39 ms a MiB more (125 MB/s): delta 1 (clamped)
+ * 17.00 ms at 1 and 2 MiB, 8.39 ms a MiB more (125 MB/s). Read off the
+ * ping-pong's own refill (the default since session 54), the line is
+ * 126.5 MB/s and the bucket 868 KiB, and nothing warns of the exchange;
+ * with --no-pingpong-refill the curve's 212.8 MB/s gives delta 1 (clamped)
  * and duplex_long -0.194, so 1.81 x the ping-pong's time per byte, and
  * calibrate says so (emu150-5n-posted-s36 does not: test_calibrate_a2a_refill). */
 static void test_calibrate_exchange_ratio(void **state)
 {
     (void)state;
+    const char *fx = CT_FIXTURES "/calibrate/emu1g-burst1m-s47";
+    result r = run("calibrate", "--fabric", "emu", "--incast", "--from", fx, NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "ping-pong read with its own refill: a token bucket of 868 KiB at "
+                     "126.5 MB/s");
+    expect_not_in(r.err, "the ping-pong's time per byte");
+    ct_sigfile sf;
+    load_stdout(&r, &sf);
+    close_rel(1 / sf.fabrics[0].beta, 126.548804e6, 1e-6, "the line rate the bend gives");
+    ct_sigfile_free(&sf);
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--incast", "--no-pingpong-refill", "--from", fx,
+            NULL);
+    expect_status(&r, 0);
     /* written as read: the ping-pong's sustained line and its burst, the
      * refill step's estimates (116.3 KiB to 1.419 MiB over its three sizes)
      * clamped to it (80,540 B) */
-    double bucket = calibrate_bucket(
-        CT_FIXTURES "/calibrate/emu1g-burst1m-s47", NULL,
-        "WARNING: the 2x1 exchange took 1.81 x the ping-pong's time per byte (1 + delta "
-        "1.000 + duplex_long -0.194): the ping-pong's rate (212.8 MB/s) is likely not the "
-        "line's. A token bucket larger than half the ping-pong's largest message refills "
-        "each direction while the other sends: a ping-pong then reads up to twice the line "
-        "rate and too small a burst (78.65 KiB read here)",
-        NULL);
-    close_rel(bucket, 80539.78098611643, 1e-9, "the bucket written, the ping-pong's burst");
+    expect_in(r.err,
+              "WARNING: the 2x1 exchange took 1.81 x the ping-pong's time per byte (1 + delta "
+              "1.000 + duplex_long -0.194): the ping-pong's rate (212.8 MB/s) is likely not the "
+              "line's. A token bucket larger than half the ping-pong's largest message refills "
+              "each direction while the other sends: a ping-pong then reads up to twice the line "
+              "rate and too small a burst (78.65 KiB read here)");
+    load_stdout(&r, &sf);
+    close_rel(sf.fabrics[0].bucket, 80539.78098611643, 1e-9,
+              "the bucket written, the ping-pong's burst");
+    ct_sigfile_free(&sf);
+    done(&r);
 }
 
 /* The uplink's duplex share (session 11): r4o's raw outputs (4:1 trunk,

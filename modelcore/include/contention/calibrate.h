@@ -76,11 +76,13 @@ typedef struct ct_calib_opts {
      * samples' ct_a2a_sample.pause from saturated_m up). Samples without a
      * recorded pause are taken as they are. */
     int refill;
-    /* 1 (our extension, session 50, under trial): with sustained, where the
-     * ping-pong's own refill shows (ct_p2p_refill_read: one of its three
-     * largest sizes within twice the bucket), the sustained curve is the
-     * line rate that reading gives (the latency kept) and burst its bucket,
-     * in place of ct_p2p_sustained's top segment. */
+    /* 1 (our extension, session 50; what calibrate --incast and `fit` set
+     * by default since session 54, doc/accuracy-runs/rules-s54.txt): with
+     * sustained, where the ping-pong's own refill shows
+     * (ct_p2p_refill_read: one of its three largest sizes within twice the
+     * bucket), the sustained curve is the line rate that reading gives (the
+     * latency kept) and burst its bucket, in place of ct_p2p_sustained's top
+     * segment. ct_calib_opts_default leaves it 0: the papers' procedure. */
     int pingpong_refill;
 } ct_calib_opts;
 
