@@ -489,6 +489,25 @@ static void test_pingpong_refill_read(void **state)
         pp[i].t = refill_curve(sizes[i], 12.5e6, 131072);
     assert_int_equal(ct_p2p_refill_read(pp, 11, 20e-6, &beta, &bucket), 0);
     assert_true(beta == -1 && bucket == -1);
+    /* since session 54 calibrate and fit read this by default: curves of
+     * unshaped links are not read. A fabric at 12 GB/s whose rendezvous
+     * protocol adds 3 us from 16 KiB (a straight line from 256 KiB with a
+     * positive intercept), sizes to 4 MiB as osu_latency gives them: */
+    ct_p2p_sample ib[12];
+    for (size_t i = 0; i < 11; i++) {
+        double m = sizes[i];
+        ib[i] = (ct_p2p_sample){m, 2e-6 + (m >= 16384 ? 3e-6 : 0) + m / 12e9, 0};
+    }
+    ib[11] = (ct_p2p_sample){4194304, 5e-6 + 4194304 / 12e9, 0};
+    assert_int_equal(ct_p2p_refill_read(ib, 12, 2e-6, &beta, &bucket), 0);
+    /* a TCP link whose rate still rises with the size (80 % of 1.17 GB/s at
+     * 0 B, approaching it past a few MiB): time per byte falls, no bend */
+    for (size_t i = 0; i < 12; i++) {
+        double m = i < 11 ? sizes[i] : 4194304;
+        ib[i].t = 30e-6 + m / (1.17e9 * (1 - 0.2 * exp(-m / 1048576.0)));
+    }
+    assert_int_equal(ct_p2p_refill_read(ib, 12, 30e-6, &beta, &bucket), 0);
+    assert_true(beta == -1 && bucket == -1);
     /* fewer than three sizes from 256 KiB: nothing to read */
     assert_int_equal(ct_p2p_refill_read(pp, 9, 20e-6, &beta, &bucket), 0);
     assert_int_equal(ct_p2p_refill_read(NULL, 0, 0, &beta, &bucket), 0);
