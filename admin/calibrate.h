@@ -199,6 +199,10 @@ typedef struct data {
     ct_conflict_sample *conf;
     size_t nconf;
     double intra_bw; /* bytes/s from intra.csv (one node's halves), 0 if not measured */
+    /* intra-all.csv (session 55): the same halves on every node at once, all
+     * the nodes' rate together and their count; 0 if not measured */
+    double intra_all_bw;
+    int intra_all_nodes;
     ct_conflict_sample *upl; /* uplink.csv: the cross-leaf schemes */
     size_t nupl;
     ct_bench_data refill; /* refill-2x1.csv: the 2 x 1 exchange after an idle (session 29) */
@@ -262,6 +266,8 @@ typedef struct calib_fit {
     int have_gige;
     char gige_err[CT_ERR_MAX];
     ct_calib_opts co;
+    /* the nodes' shared copy rate (ct_intra_shared, session 55), 0: none */
+    double intra_shared_bw;
     int uplink_duplex; /* --uplink-duplex: calib_fill_topology writes uplink_duplex */
     double train_err; /* largest error on the points the fit trusts */
     int over;         /* train_err above --max-fit-error */

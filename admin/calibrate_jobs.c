@@ -75,6 +75,10 @@ static void arg(step *s, const char *fmt, ...)
 
 static step *new_step(plan *p, int kind, int nodes, int tpn, const char *file)
 {
+    if (p->n >= MAX_STEPS) {
+        fprintf(stderr, "contention-admin calibrate: internal: more than %d steps\n", MAX_STEPS);
+        abort();
+    }
     step *s = &p->steps[p->n++];
     memset(s, 0, sizeof *s);
     s->kind = kind;
@@ -84,7 +88,8 @@ static step *new_step(plan *p, int kind, int nodes, int tpn, const char *file)
     return s;
 }
 
-static void srun_prefix(const plan *p, step *s, const char *jobid)
+/* srun in the allocation, the tasks dealt as `dist` says (NULL: srun's default) */
+static void srun_prefix_dist(const plan *p, step *s, const char *jobid, const char *dist)
 {
     arg(s, "srun");
     arg(s, "--jobid=%s", jobid);
@@ -93,9 +98,16 @@ static void srun_prefix(const plan *p, step *s, const char *jobid)
     arg(s, "--ntasks=%d", s->nodes * s->tpn);
     arg(s, "--kill-on-bad-exit=1");
     arg(s, "--quiet");
+    if (dist)
+        arg(s, "--distribution=%s", dist);
     if (strcmp(p->mpi, "none") != 0)
         arg(s, "--mpi=%s", p->mpi);
     arg(s, "%s", p->bench);
+}
+
+static void srun_prefix(const plan *p, step *s, const char *jobid)
+{
+    srun_prefix_dist(p, s, jobid, NULL);
 }
 
 /* The bucket's refill step (session 29): the 2 x 1 exchange after an idle of
@@ -429,6 +441,25 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
         arg(s, "%d", p->reps);
         s->work = 0; /* no network traffic */
         snprintf(s->label, sizeof s->label, "intra-node halves, 1 node x %d tasks, %s", C,
+                 admin_fmt_bytes(p->csize, b1, sizeof b1));
+    }
+    /* the same on every node at once, each pair within a node (cyclic, C even):
+     * whether the nodes copy independently or share one capacity (emulated or
+     * virtual nodes on one host; ct_intra_shared, session 55) */
+    if (C >= 2 && C % 2 == 0 && N >= 2) {
+        s = new_step(p, ST_INTRA, N, C, "intra-all.csv");
+        srun_prefix_dist(p, s, jobid, "cyclic");
+        arg(s, "pattern");
+        arg(s, "--pattern");
+        arg(s, "halves");
+        arg(s, "--size");
+        arg(s, "%.0f", p->csize);
+        arg(s, "--reps");
+        arg(s, "%d", p->reps);
+        s->work = 0;     /* no network traffic */
+        s->optional = 1; /* without it the nodes are taken to copy independently */
+        snprintf(s->label, sizeof s->label,
+                 "intra-node halves, %d nodes x %d tasks at once (cyclic), %s", N, C,
                  admin_fmt_bytes(p->csize, b1, sizeof b1));
     }
     (void)b2;
@@ -887,6 +918,19 @@ static int load_output(const char *path, data *d)
     ct_err err;
     note_wait(path, d);
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (strncmp(base, "intra-all", 9) == 0) { /* every node at once (session 55) */
+        char *buf = NULL;
+        size_t len = 0;
+        if (admin_read_file(CMD, path, CT_BENCH_MAX_BYTES, "a pattern benchmark output", &buf,
+                            &len) != ADMIN_OK)
+            return ADMIN_INVALID;
+        int rc = ct_intra_all_from_pattern(path, buf, len, &d->intra_all_bw, &d->intra_all_nodes,
+                                           &err);
+        free(buf);
+        if (rc < 0)
+            return admin_fail(CMD, "%s", err.msg);
+        return ADMIN_OK;
+    }
     if (strncmp(base, "intra", 5) == 0) {
         char *buf = NULL;
         size_t len = 0;

@@ -267,6 +267,7 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
     if (f->res.p2p.nseg > 1)
         fab->p2p_segments = f->res.p2p; /* read by every model through ct_fabric_p2p_at */
     fab->intra_bw = f->co.intra_bw;
+    fab->intra_shared_bw = f->intra_shared_bw;
     fab->has_alltoall = 1;
     fab->alltoall = f->res.sig;
     snprintf(fab->a2a_date, sizeof fab->a2a_date, "%s", r->today);

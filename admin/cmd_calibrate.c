@@ -411,6 +411,8 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     f->co.intra_bw = f->have_gige ? f->g.intra_bw : 0;
     if (d->intra_bw > 0) /* one node's halves: how MPI really moves intra-node bytes */
         f->co.intra_bw = d->intra_bw;
+    /* every node's halves at once (session 55): a shared copy capacity, if any */
+    f->intra_shared_bw = ct_intra_shared(f->co.intra_bw, d->intra_all_bw, d->intra_all_nodes);
     f->co.incast = a->incast;
     f->co.call_step = a->incast; /* this project's fit: the per-call step too */
     /* the uplinks' duplex share: asked for, or with the TCP share (checked
@@ -696,6 +698,16 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     if (r->d.intra_bw > 0)
         fprintf(info, "intra-node bandwidth %.4g MB/s from one node's halves (used by the model)\n",
                 r->d.intra_bw / 1e6);
+    if (r->d.intra_all_bw > 0 && f->co.intra_bw > 0)
+        fprintf(info,
+                "intra-node halves on %d nodes at once: %.4g MB/s together, %.2f x %d nodes' "
+                "rate alone: %s\n",
+                r->d.intra_all_nodes, r->d.intra_all_bw / 1e6,
+                r->d.intra_all_bw / (r->d.intra_all_nodes * f->co.intra_bw), r->d.intra_all_nodes,
+                f->intra_shared_bw > 0
+                    ? "the nodes share one copy capacity (one host): intra_node_shared_MBps "
+                      "written, a step's intra-node bytes of all nodes together at that rate"
+                    : "the nodes copy independently; nothing written");
     if (admin_a2a_floor_note(r->d.bench.a2a, r->d.bench.na2a, f->co.saturated_m,
                              r->d.sizes_moved
                                  ? "calibrate already moved its sizes up once, to "

@@ -102,7 +102,11 @@ static void text_fabric(const ct_fabric *f)
     putchar('\n');
     if (f->penalty_source[0])
         printf("               %s\n", f->penalty_source);
-    if (f->intra_bw > 0)
+    if (f->intra_bw > 0 && f->intra_shared_bw > 0)
+        printf("  intra-node:  %.6g MB/s a node; %.6g MB/s all nodes together (they share one "
+               "host)\n",
+               f->intra_bw / 1e6, f->intra_shared_bw / 1e6);
+    else if (f->intra_bw > 0)
         printf("  intra-node:  %.6g MB/s\n", f->intra_bw / 1e6);
     else
         printf("  intra-node:  not modelled (time through shared memory ignored)\n");

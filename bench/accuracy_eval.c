@@ -6,6 +6,7 @@
  *                    [exchange-max=BYTES] [refill=...] [a2a-refill=...]
  *                    [pause-impute=...] [fit-max-nodes=N] [exchange=posted|p2p|ialltoall]
  *                    [pingpong=refill|curve] [refill-clamp=off] [floor-censor=on]
+ *                    [intra-shared=off]
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
  * `contention-admin calibrate --raw`) and, written by accuracy-report,
@@ -86,6 +87,11 @@
  * reading, the default since session 54: rules-s54.txt); pingpong=curve
  * keeps the piecewise curve's top segment there (sessions 43-53's model),
  * pingpong=refill names the default.
+ * The incast modes read raw/intra-all.csv where calibrate measured it
+ * (session 55: the halves on every node at once): when all the nodes together
+ * copy below 0.75 x their count x one node's rate (ct_intra_shared), a
+ * point-to-point step's intra-node time is at least all nodes' intra-node
+ * bytes at that shared rate (rules-s55.txt); intra-shared=off prices without.
  * refill-clamp=off (session 49's variant (a), a check) takes the refill
  * step's bucket as read, without the clamp to the ping-pong's burst.
  * floor-censor=on (session 51, tried and not taken: rules-s51c.txt) leaves out of
@@ -318,6 +324,7 @@ int main(int argc, char **argv)
     int pp_refill = 1;   /* pingpong=refill|curve (session 50; the default since 54) */
     int refill_clamp = 1; /* refill-clamp=off (session 49's variant (a)) */
     int floor_censor = 0; /* floor-censor=on (session 51, rules-s51c.txt) */
+    int intra_shared_on = 1; /* intra-shared=off (session 55, rules-s55.txt) */
     while (argc >= 4) {
         const char *a = argv[argc - 1];
         if (strcmp(a, "exchange=posted") == 0) {
@@ -375,6 +382,8 @@ int main(int argc, char **argv)
             pp_refill = 0; /* the model of sessions 43-53 */
         } else if (strcmp(a, "floor-censor=on") == 0) {
             floor_censor = 1;
+        } else if (strcmp(a, "intra-shared=off") == 0) {
+            intra_shared_on = 0;
         } else if (strcmp(a, "refill-clamp=off") == 0) {
             refill_clamp = 0;
         } else {
@@ -536,6 +545,18 @@ int main(int argc, char **argv)
         }
         free(ib);
     }
+    /* the same halves on every node at once (session 55), when calibrate ran it */
+    double intra_all = 0, intra_shared = 0, intra_would = 0;
+    int intra_all_nodes = 0;
+    if (incast) {
+        snprintf(path, sizeof path, "%s/raw/intra-all.csv", dir);
+        char *ib = slurp(path, &len);
+        if (ib && ct_intra_all_from_pattern(path, ib, len, &intra_all, &intra_all_nodes, &err) < 0)
+            FAIL(die(path, &err));
+        free(ib);
+        intra_would = ct_intra_shared(intra_bw, intra_all, intra_all_nodes);
+        intra_shared = intra_shared_on ? intra_would : 0;
+    }
     ct_calib_opts o;
     ct_calib_opts_default(&o);
     o.intra_bw = intra_bw;
@@ -604,6 +625,7 @@ int main(int argc, char **argv)
     f.has_alltoall = !failed[0];
     f.alltoall = r.sig;
     f.intra_bw = intra_bw;
+    f.intra_shared_bw = intra_shared;
     if (have_gige)
         f.penalty = CT_GIGE_MODEL(g.share, g.skew_in, g.skew_out); /* 001 §V-A */
     /* incast mode: the duplex fair-share model (our extension) with δ from the
@@ -849,6 +871,13 @@ int main(int argc, char **argv)
                r.a2a_rep.over_threshold ? r.a2a_rep.note : "");
     }
     printf("# intra-node: %.1f MB/s from %s\n", intra_bw / 1e6, intra_bw > 0 ? intra_src : "-");
+    if (intra_all > 0 && intra_bw > 0)
+        printf("# intra-node on %d nodes at once: %.1f MB/s together, %.2f x their count x one "
+               "node's rate%s\n",
+               intra_all_nodes, intra_all / 1e6, intra_all / (intra_all_nodes * intra_bw),
+               intra_would <= 0  ? ": independent"
+               : intra_shared > 0 ? ": one shared capacity, priced"
+                                  : ": one shared capacity, not priced (intra-shared=off)");
     if (have_gige)
         printf("# gige: beta %.4f, gamma_i %.4f, gamma_o %.4f (%s)%s%s\n", g.share, g.skew_in,
                g.skew_out, g.has_gammas ? g.gamma_scheme : "gammas not fitted",

@@ -547,8 +547,10 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
 
 /* ---- intra-node bandwidth from one-node pattern rows -------------------------- */
 
-int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double *bw,
-                          ct_err *err)
+/* The largest-size halves row of a pattern output: on one node (all == 0) or
+ * on several with the tasks dealt cyclically (all == 1). */
+static int intra_rows(const char *name, const char *buf, size_t len, int all, double *bw,
+                      int *nodes_out, ct_err *err)
 {
     if (!name)
         name = "(patterns)";
@@ -580,17 +582,42 @@ int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double 
                               "%s:%zu: pattern row '%.60s' (accepted: pattern,tasks,size_bytes,"
                               "t_avg_s,t_min_s,nodes,tasks_per_node,detail)",
                               name, lineno, row);
-        if (nodes != 1 || strncmp(detail, "halves", 6) != 0 || tasks < 2)
+        if (tasks < 2 || strncmp(detail, "halves", 6) != 0)
             continue;
-        if (!(tavg > 0) || !(m > 0))
-            return ct_err_set(err, "%s:%zu: t_avg_s %g, size %g (accepted: both > 0)", name,
-                              lineno, tavg, m);
+        if (all ? nodes < 2 || tpn % 2 != 0 || !strstr(detail, ":cyclic") : nodes != 1)
+            continue;
+        if (!(tavg > 0) || !(m > 0) || !isfinite((double)tasks * m / tavg))
+            return ct_err_set(err,
+                              "%s:%zu: t_avg_s %g, size %g (accepted: both > 0, tasks x size / "
+                              "t_avg_s finite)",
+                              name, lineno, tavg, m);
         if (m >= best_m) {
             best_m = m;
-            *bw = (double)tasks * m / tavg; /* every task sends m through the node's memory */
+            *bw = (double)tasks * m / tavg; /* every task sends m through its node's memory */
+            if (nodes_out)
+                *nodes_out = nodes;
         }
     }
     return *bw > 0 ? 0 : 1;
+}
+
+int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double *bw,
+                          ct_err *err)
+{
+    return intra_rows(name, buf, len, 0, bw, NULL, err);
+}
+
+int ct_intra_all_from_pattern(const char *name, const char *buf, size_t len, double *bw,
+                              int *nodes, ct_err *err)
+{
+    return intra_rows(name, buf, len, 1, bw, nodes, err);
+}
+
+double ct_intra_shared(double one_bw, double all_bw, int nodes)
+{
+    if (!(one_bw > 0) || !(all_bw > 0) || !isfinite(all_bw) || nodes < 2)
+        return 0;
+    return all_bw < CT_INTRA_SHARED_BELOW * nodes * one_bw ? all_bw : 0;
 }
 
 /* ---- conflict rows --------------------------------------------------------- */

@@ -82,7 +82,7 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
     ct_a2a_sig free_of_contention = {.gamma = 1.0, .delta = 0.0, .M = INFINITY, .call = sig->call};
     t->uncontended = ct_a2a_layout(cnt, l->nnodes, alpha, beta, m, &free_of_contention,
                                    f->intra_bw);
-    t->intra = intra_node_time(intra, l->nnodes, f->intra_bw);
+    t->intra = intra_node_time(intra, l->nnodes, f->intra_bw, f->intra_shared_bw);
 out:
     free(cnt);
     free(intra);
@@ -110,7 +110,7 @@ static int build_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l
             free(intra);
             return -1;
         }
-        w->intra[k] = intra_node_time(intra, l->nnodes, f->intra_bw);
+        w->intra[k] = intra_node_time(intra, l->nnodes, f->intra_bw, f->intra_shared_bw);
         w->nphase = k + 1;
     }
     free(intra);
@@ -715,7 +715,7 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
             if (prog && incremental)
                 budget -= w;
             timing ph = {0};
-            double itime = intra_node_time(intra, l->nnodes, f->intra_bw);
+            double itime = intra_node_time(intra, l->nnodes, f->intra_bw, f->intra_shared_bw);
             double pause = idle_pause(&idle);
             if (rc == 0) {
                 rc = time_p2p_phase(f, &g, itime, prog, tree, view, pause, &ph, err);
@@ -890,7 +890,7 @@ static int time_phases(const ct_fabric *f, const ct_trace_phases *tp, const ct_l
             if (prog && incremental)
                 budget -= w;
             timing pt = {0};
-            double itime = intra_node_time(intra, l->nnodes, f->intra_bw);
+            double itime = intra_node_time(intra, l->nnodes, f->intra_bw, f->intra_shared_bw);
             double pause = idle_pause(&idle);
             if (rc == 0) {
                 rc = time_p2p_phase(f, &g, itime, prog, tree, view, pause, &pt, err);

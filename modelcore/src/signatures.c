@@ -77,6 +77,8 @@ static const numfield a2a_fields[] = {
 };
 static const numfield fabric_fields[] = {
     {"intra_node_bandwidth_MBps", FOFF(intra_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
+    /* the nodes' shared copy rate (our extension, session 55, signatures.h); absent = 0 */
+    {"intra_node_shared_MBps", FOFF(intra_shared_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
 };
 #define NF(a) (sizeof(a) / sizeof(a[0]))
 
@@ -664,6 +666,7 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
                                        "alltoall",
                                        "penalty",
                                        "intra_node_bandwidth_MBps",
+                                       "intra_node_shared_MBps",
                                        "topology",
                                        NULL};
     if (y_expect(c->name, val, Y_MAP, path, c->err) < 0 ||

@@ -3,7 +3,9 @@
  * accepted samples are finite and within the documented ranges. Both the
  * point-to-point/Alltoall parser (benchparse.h) and the conflict-scheme
  * parser calibrate runs on ct-mpibench's conflict and uplink outputs
- * (calibrate.h: ct_conflict_parse, with its '# times:' repetitions). */
+ * (calibrate.h: ct_conflict_parse, with its '# times:' repetitions), and the
+ * intra-node readings of the pattern outputs (ct_intra_from_pattern on one
+ * node, ct_intra_all_from_pattern on every node at once, session 55). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,9 +79,33 @@ static void wait_line(const uint8_t *data, size_t size)
     }
 }
 
+/* a rate > 0 and finite, on >= 2 nodes for the every-node reading; a refusal
+ * names its position and what is accepted */
+static void intra(const uint8_t *data, size_t size)
+{
+    for (int all = 0; all < 2; all++) {
+        double bw = -1;
+        int nodes = 0;
+        ct_err err;
+        int rc = all ? ct_intra_all_from_pattern("fuzz", (const char *)data, size, &bw, &nodes,
+                                                 &err)
+                     : ct_intra_from_pattern("fuzz", (const char *)data, size, &bw, &err);
+        if (rc < 0 && (strncmp(err.msg, "fuzz", 4) != 0 || !strchr(err.msg, '(')))
+            abort();
+        if (rc == 0 && (!(bw > 0) || !isfinite(bw) || (all && nodes < 2)))
+            abort();
+        if (rc == 1 && bw != 0)
+            abort();
+        double sh = ct_intra_shared(1e9, bw > 0 ? bw : 0, nodes);
+        if (sh != 0 && sh != bw)
+            abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     wait_line(data, size);
+    intra(data, size);
     conflicts(data, size);
     static const ct_bench_defaults defs[2] = {{0, 0}, {8, 2}};
     for (int k = 0; k < 2; k++) {

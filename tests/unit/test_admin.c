@@ -1742,6 +1742,66 @@ static void test_calibrate_a2a_refill(void **state)
     done(&r);
 }
 
+/* The intra-node step on every node at once (session 55): the 175 Mbit/s
+ * fixture's one node moves 4 x 1 MiB in 3.23 ms (1298 MB/s); 4 nodes x 4
+ * tasks at once in 7.10 ms (the kept runs' median) share one copy capacity
+ * and the signature gets it; in 3.40 ms they copy independently and nothing
+ * is written; a malformed row names the file, line and value. */
+static void test_calibrate_intra_shared(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "alltoall-2x1.csv", "alltoall-2x2.csv", "alltoall-2x4.csv", "alltoall-2x7.csv",
+        "alltoall-3x1.csv", "alltoall-3x5.csv", "alltoall-4x1.csv", "alltoall-4x2.csv",
+        "alltoall-4x4.csv", "conflict.csv",     "intra.csv",        "pingpong.csv",
+        "refill-2x1.csv",   "refill-p2p-2x1.csv"};
+    char tmp[] = "/tmp/ct-intrashared-XXXXXX";
+    assert_non_null(mkdtemp(tmp));
+    fixture_copy(CT_FIXTURES "/calibrate/emu175-burst416k-s50b/", tmp, names,
+                 sizeof names / sizeof *names, NULL, NULL, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/intra-all.csv", tmp);
+    static const struct {
+        const char *row;
+        int status;
+        const char *said;
+        double shared;
+    } cases[] = {
+        {"pattern,16,1048576,0.0071,0.0065,4,4,halves:cyclic\n", 0,
+         "intra-node halves on 4 nodes at once: 2363 MB/s together, 0.46 x 4 nodes' rate alone: "
+         "the nodes share one copy capacity (one host): intra_node_shared_MBps written",
+         16.0 * 1048576 / 0.0071},
+        {"pattern,16,1048576,0.0034,0.0031,4,4,halves:cyclic\n", 0,
+         "intra-node halves on 4 nodes at once: 4934 MB/s together, 0.95 x 4 nodes' rate alone: "
+         "the nodes copy independently; nothing written",
+         0},
+        {"pattern,16,1048576,-1,0.0031,4,4,halves:cyclic\n", 1,
+         "intra-all.csv:2: t_avg_s -1, size 1.04858e+06 (accepted: both > 0", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n%s",
+                cases[i].row);
+        fclose(f);
+        result r = run("calibrate", "--fabric", "emu", "--incast", "--from", tmp, NULL);
+        expect_status(&r, cases[i].status);
+        expect_in(r.err, cases[i].said);
+        if (cases[i].status == 0) {
+            ct_sigfile sf;
+            load_stdout(&r, &sf);
+            if (cases[i].shared > 0)
+                close_rel(sf.fabrics[0].intra_shared_bw, cases[i].shared, 1e-9, "shared rate");
+            else
+                assert_true(sf.fabrics[0].intra_shared_bw == 0);
+            assert_true(sf.fabrics[0].intra_bw > 1.29e9 && sf.fabrics[0].intra_bw < 1.30e9);
+            ct_sigfile_free(&sf);
+        }
+        done(&r);
+    }
+    fixture_drop(tmp);
+}
+
 /* The ping-pong read with its own refill (session 50; the default since
  * session 54, rules-s54.txt). On emu175-burst416k-s50b (175 Mbit/s,
  * 21.875 MB/s, a 416 KiB tbf bucket; run 175m-burst416k-q30-n1000g-s50b)
@@ -2144,6 +2204,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_waits),
         cmocka_unit_test(test_calibrate_exchange_ratio),
         cmocka_unit_test(test_calibrate_pingpong_refill),
+        cmocka_unit_test(test_calibrate_intra_shared),
         cmocka_unit_test(test_incast_loss_step),
         cmocka_unit_test(test_topology_import),
         cmocka_unit_test(test_report),

@@ -525,6 +525,42 @@ static void test_intra_from_pattern(void **state)
     assert_non_null(strstr(err.msg, "p:1: pattern row"));
 }
 
+/* The same halves on every node at once (session 55): rows with nodes >= 2,
+ * an even task count per node and the cyclic layout only; then the shared
+ * rate where all of them together got below 0.75 x their count x one node's. */
+static void test_intra_all_from_pattern(void **state)
+{
+    (void)state;
+    const char *txt = "pattern,4,1048576,0.004,0.0035,1,4,halves:block\n"
+                      "pattern,16,1048576,0.008,0.007,4,4,halves:block\n"
+                      "pattern,12,1048576,0.002,0.002,4,3,halves:cyclic\n"
+                      "pattern,16,262144,0.003,0.0025,4,4,halves:cyclic\n"
+                      "pattern,16,1048576,0.0084,0.0075,4,4,halves:cyclic\n";
+    double bw = 0, one = 0;
+    int nodes = 0;
+    ct_err err;
+    assert_int_equal(ct_intra_all_from_pattern("a", txt, strlen(txt), &bw, &nodes, &err), 0);
+    close_rel(bw, 16.0 * 1048576 / 0.0084, 1e-12, "16 x 1 MiB in 8.4 ms");
+    assert_int_equal(nodes, 4);
+    assert_int_equal(ct_intra_from_pattern("a", txt, strlen(txt), &one, &err), 0);
+    close_rel(one, 4.0 * 1048576 / 0.004, 1e-12, "one node: 4 x 1 MiB in 4 ms");
+    /* 4 nodes got 1.90 x one node's rate: shared (below 0.75 x 4) */
+    close_rel(ct_intra_shared(one, bw, nodes), bw, 1e-12, "shared");
+    /* 4 nodes at 3.2 x (0.8 x 4): independent; at 2.9 x: shared */
+    assert_true(ct_intra_shared(one, 3.2 * one, 4) == 0);
+    close_rel(ct_intra_shared(one, 2.9 * one, 4), 2.9 * one, 1e-12, "2.9 x");
+    assert_true(ct_intra_shared(0, bw, 4) == 0);
+    assert_true(ct_intra_shared(one, 0, 4) == 0);
+    assert_true(ct_intra_shared(one, bw, 1) == 0);
+    const char *none = "pattern,4,1048576,0.004,0.0035,1,4,halves:block\n";
+    assert_int_equal(ct_intra_all_from_pattern("b", none, strlen(none), &bw, &nodes, &err), 1);
+    assert_true(bw == 0);
+    const char *bad = "# header\npattern,16,1048576,0,0,4,4,halves:cyclic\n";
+    assert_int_equal(ct_intra_all_from_pattern("c.csv", bad, strlen(bad), &bw, &nodes, &err), -1);
+    assert_non_null(strstr(err.msg, "c.csv:2: t_avg_s 0"));
+    assert_non_null(strstr(err.msg, "(accepted:"));
+}
+
 #define CONFLICT_HEADER "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n"
 
 static void test_conflict_parse(void **state)
@@ -1037,6 +1073,7 @@ int main(void)
         cmocka_unit_test(test_recorded_incast_loss),
         cmocka_unit_test(test_gige_mix4),
         cmocka_unit_test(test_intra_from_pattern),
+        cmocka_unit_test(test_intra_all_from_pattern),
         cmocka_unit_test(test_recorded_conflicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

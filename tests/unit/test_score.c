@@ -132,6 +132,43 @@ static void none_fabric(ct_fabric *f)
     f->intra_bw = 1e9;
 }
 
+/* Nodes that share one copy capacity (intra_shared_bw, session 55): halves
+ * of 1 MiB on 4 nodes x 2 tasks, dealt cyclically, keeps every exchange
+ * within a node (2 MiB a node). Copying independently a node takes 2 MiB at
+ * 1 GB/s; sharing 2 GB/s, the four nodes' 8 MiB take 8 MiB / 2 GB/s, twice
+ * that; a shared rate above 4 x 1 GB/s changes nothing. Block crosses the
+ * network and is priced the same every time. */
+static void test_intra_shared_capacity(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    none_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ctslurm_parse_cpus_per_node("2(x4)", &a, NULL), 0);
+    ct_score_request req;
+    request(&req, &a, 8, "halves", 1 << 20);
+    const double shared[3] = {0, 2e9, 8e9};
+    const double want[3] = {2.0 * (1 << 20) / 1e9, 8.0 * (1 << 20) / 2e9,
+                            2.0 * (1 << 20) / 1e9};
+    double block = -1;
+    for (int i = 0; i < 3; i++) {
+        f.intra_shared_bw = shared[i];
+        ct_score_result r;
+        ct_err err = {{0}};
+        if (ct_score(&f, &req, &r, &err) != 0)
+            fail_msg("%s", err.msg);
+        const ct_candidate_score *c = cand(&r, "cyclic");
+        assert_int_equal(c->remote_comms, 0);
+        if (fabs(c->predicted_s - want[i]) > 1e-12)
+            fail_msg("shared %g B/s: cyclic %.17g s (expected %.17g)", shared[i], c->predicted_s,
+                     want[i]);
+        if (block < 0)
+            block = cand(&r, "block")->predicted_s;
+        assert_close(cand(&r, "block")->predicted_s, block);
+    }
+    ct_alloc_free(&a);
+}
+
 /* Phased halos, by hand, with penalty model "none" (every communication
  * takes Hockney alpha + m beta = 1 ms + 1 MB / 100 MB/s = 11 ms) and
  * intra-node traffic at 1 GB/s (1 ms per MB on the node). A phase takes
@@ -1729,6 +1766,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring_prefers_block),
+        cmocka_unit_test(test_intra_shared_capacity),
         cmocka_unit_test(test_exchange_step_by_hand),
         cmocka_unit_test(test_duplex_long_exchange),
         cmocka_unit_test(test_bucket_refill),

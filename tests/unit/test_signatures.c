@@ -314,6 +314,7 @@ static void assert_same_fabric(const ct_fabric *a, const ct_fabric *b)
         assert_int_equal(a->penalty.integer[CT_STOPGO_SEED], b->penalty.integer[CT_STOPGO_SEED]);
     }
     assert_memory_equal(&a->intra_bw, &b->intra_bw, sizeof(double));
+    assert_memory_equal(&a->intra_shared_bw, &b->intra_shared_bw, sizeof(double));
 }
 
 static void assert_same_file(const ct_sigfile *a, const ct_sigfile *b)
@@ -989,6 +990,45 @@ static void test_range_edges(void **state)
 
 /* The loader's model names are penalty.h's names (ct_model_name), so a
  * model the library knows is a model the file can name. */
+/* The nodes' shared copy rate (session 55): optional, MB/s like the one-node
+ * rate, written back only when set, named by the diff, never negative. */
+static void test_intra_shared(void **state)
+{
+    (void)state;
+    static const char ok[] = "version: 1\nfabrics:\n  e:\n    p2p: {alpha_us: 5, bandwidth_MBps: 100}\n"
+                             "    intra_node_bandwidth_MBps: 1000\n"
+                             "    intra_node_shared_MBps: 1900\n";
+    ct_sigfile sf;
+    ct_err err;
+    int rc = ct_sigfile_load_buffer("ok", ok, sizeof ok - 1, &sf, &err);
+    if (rc)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, 0);
+    assert_true(sf.fabrics[0].intra_shared_bw == 1900e6);
+    size_t len;
+    char *text = write_mem(&sf, &len);
+    assert_non_null(strstr(text, "    intra_node_shared_MBps: 1900\n"));
+    ct_sigfile back;
+    assert_int_equal(ct_sigfile_load_buffer("written", text, len, &back, &err), 0);
+    assert_same_fabric(&sf.fabrics[0], &back.fabrics[0]);
+    free(text);
+    ct_fabric g = sf.fabrics[0];
+    char buf[200];
+    g.intra_shared_bw = 0;
+    assert_int_equal(ct_fabric_diff(&sf.fabrics[0], &g, buf, sizeof buf), 1);
+    assert_string_equal(buf, "intra_node_shared_MBps");
+    ct_sigfile_free(&back);
+    /* absent: 0, and not written */
+    sf.fabrics[0].intra_shared_bw = 0;
+    text = write_mem(&sf, &len);
+    assert_null(strstr(text, "intra_node_shared_MBps"));
+    free(text);
+    ct_sigfile_free(&sf);
+    static const char neg[] = "version: 1\nfabrics:\n  e:\n    p2p: {alpha_us: 5, bandwidth_MBps: 100}\n"
+                              "    intra_node_shared_MBps: -3\n";
+    expect_buffer_error(neg, sizeof neg - 1, "intra_node_shared_MBps");
+}
+
 /* The extensions: a piecewise p2p curve read through the one accessor, and
  * gamma(k, f); a file without them loads as before (every other test). */
 static void test_segments_and_incast(void **state)
@@ -1092,6 +1132,7 @@ int main(void)
         cmocka_unit_test(test_range_edges),
         cmocka_unit_test(test_model_names_match_penalty_h),
         cmocka_unit_test(test_segments_and_incast),
+        cmocka_unit_test(test_intra_shared),
         cmocka_unit_test(test_topology_section),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -294,6 +294,23 @@ typedef struct ct_calib_gige {
 int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double *bw,
                           ct_err *err);
 
+/* The same halves exchange on every node at once (our extension, session 55):
+ * ct-mpibench pattern rows with nodes >= 2 and detail halves:cyclic (each pair
+ * within a node when the tasks per node are even), read as tasks*m / t at the
+ * largest size: the rate at which all the nodes together copy. *nodes gets
+ * the row's node count. Returns 0, 1 when the text holds no such row, -1 on a
+ * malformed row (the message names the file, line and value). */
+int ct_intra_all_from_pattern(const char *name, const char *buf, size_t len, double *bw,
+                              int *nodes, ct_err *err);
+
+/* Nodes that copy at once share one capacity when the rate all of them got
+ * together (all_bw, on `nodes` nodes) is below CT_INTRA_SHARED_BELOW x nodes x
+ * one node's rate alone (one_bw): the fabric's intra_shared_bw (signatures.h)
+ * is then all_bw, else 0 (the nodes copy independently, as real nodes do, and
+ * the model is left as it was). Our extension, session 55. */
+#define CT_INTRA_SHARED_BELOW 0.75
+double ct_intra_shared(double one_bw, double all_bw, int nodes);
+
 /* Estimate beta (001 §V-A: mean of penalty(k)/k over out-k), gamma_o and
  * gamma_i (from fig4's a and f, else mix4's a and c) and check the model on the communications
  * not used: in-k and fig4's b, c, d, e. Needs "ref" and at least one out-k

@@ -78,6 +78,14 @@ typedef struct ct_fabric {
 
     /* intra-node (shared-memory) bandwidth, bytes/s; <= 0: intra-node time ignored */
     double intra_bw;
+    /* optional (our extension, session 55; YAML intra_node_shared_MBps, absent
+     * = 0 = none): the rate at which all nodes together copy intra-node bytes
+     * when they copy at once, written by calibrate only when it is well below
+     * the node count x intra_bw (nodes that share one host: emulated or
+     * virtual nodes); a point-to-point step's intra-node time is then at least
+     * all nodes' intra-node bytes / this (intra_node.h). Real nodes copy
+     * independently and have none. */
+    double intra_shared_bw;
 
     /* the switch tree (topology.h), NULL for a single switch; owned by the
      * ct_sigfile it was loaded into (ct_sigfile_free frees it) */
