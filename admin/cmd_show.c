@@ -254,6 +254,7 @@ static void json_fabric(const ct_fabric *f)
         putchar('}');
     }
     json_num("intra_node_bandwidth_bytes_per_s", f->intra_bw, &first);
+    json_num("intra_node_shared_bytes_per_s", f->intra_shared_bw, &first); /* 0: none */
     if (f->topology) {
         const ct_topology *t = f->topology;
         json_key("topology", &first);

@@ -1794,6 +1794,24 @@ static void test_calibrate_intra_shared(void **state)
                 close_rel(sf.fabrics[0].intra_shared_bw, cases[i].shared, 1e-9, "shared rate");
             else
                 assert_true(sf.fabrics[0].intra_shared_bw == 0);
+            /* show says it, in text and JSON */
+            char sig[600];
+            snprintf(sig, sizeof sig, "%s/sig.yaml", tmp);
+            FILE *y = fopen(sig, "w");
+            assert_non_null(y);
+            fputs(r.out, y);
+            fclose(y);
+            result s = run("show", "--config", sig, NULL);
+            expect_status(&s, 0);
+            expect_in(s.out, cases[i].shared > 0 ? "  intra-node:  1298 MB/s a node; 2362.99 MB/s "
+                                                   "all nodes together (they share one host)\n"
+                                                 : "  intra-node:  1298 MB/s\n");
+            done(&s);
+            s = run("show", "--config", sig, "--json", NULL);
+            expect_status(&s, 0);
+            close_rel(json_num(s.out, "intra_node_shared_bytes_per_s") + 1, cases[i].shared + 1,
+                      1e-9, "show --json");
+            done(&s);
             assert_true(sf.fabrics[0].intra_bw > 1.29e9 && sf.fabrics[0].intra_bw < 1.30e9);
             ct_sigfile_free(&sf);
         }
