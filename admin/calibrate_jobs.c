@@ -312,6 +312,32 @@ int calib_exchange_sizes(const plan *p, char *out, size_t sz, double *sum)
     return k;
 }
 
+/* The intra-node halves of C tasks a node at the conflict size: on one node
+ * into intra.csv, or on `nodes` nodes at once, dealt cyclically so that each
+ * pair is within a node, into intra-all.csv (session 55). */
+static step *intra_step(plan *p, int nodes, int C, const char *jobid)
+{
+    char b1[32];
+    step *s = new_step(p, ST_INTRA, nodes, C, nodes == 1 ? "intra.csv" : "intra-all.csv");
+    srun_prefix_dist(p, s, jobid, nodes == 1 ? NULL : "cyclic");
+    arg(s, "pattern");
+    arg(s, "--pattern");
+    arg(s, "halves");
+    arg(s, "--size");
+    arg(s, "%.0f", p->csize);
+    arg(s, "--reps");
+    arg(s, "%d", p->reps);
+    s->work = 0; /* no network traffic */
+    if (nodes == 1)
+        snprintf(s->label, sizeof s->label, "intra-node halves, 1 node x %d tasks, %s", C,
+                 admin_fmt_bytes(p->csize, b1, sizeof b1));
+    else
+        snprintf(s->label, sizeof s->label,
+                 "intra-node halves, %d nodes x %d tasks at once (cyclic), %s", nodes, C,
+                 admin_fmt_bytes(p->csize, b1, sizeof b1));
+    return s;
+}
+
 void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
 {
     char b1[32], b2[32];
@@ -429,39 +455,14 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
 
     /* intra-node: one node's tasks exchanging halves, as the MPI library moves
      * concurrent intra-node messages (ct_intra_from_pattern) */
-    if (C >= 2) {
-        s = new_step(p, ST_INTRA, 1, C, "intra.csv");
-        srun_prefix(p, s, jobid);
-        arg(s, "pattern");
-        arg(s, "--pattern");
-        arg(s, "halves");
-        arg(s, "--size");
-        arg(s, "%.0f", p->csize);
-        arg(s, "--reps");
-        arg(s, "%d", p->reps);
-        s->work = 0; /* no network traffic */
-        snprintf(s->label, sizeof s->label, "intra-node halves, 1 node x %d tasks, %s", C,
-                 admin_fmt_bytes(p->csize, b1, sizeof b1));
-    }
+    if (C >= 2)
+        intra_step(p, 1, C, jobid);
     /* the same on every node at once, each pair within a node (cyclic, C even):
      * whether the nodes copy independently or share one capacity (emulated or
-     * virtual nodes on one host; ct_intra_shared, session 55) */
-    if (C >= 2 && C % 2 == 0 && N >= 2) {
-        s = new_step(p, ST_INTRA, N, C, "intra-all.csv");
-        srun_prefix_dist(p, s, jobid, "cyclic");
-        arg(s, "pattern");
-        arg(s, "--pattern");
-        arg(s, "halves");
-        arg(s, "--size");
-        arg(s, "%.0f", p->csize);
-        arg(s, "--reps");
-        arg(s, "%d", p->reps);
-        s->work = 0;     /* no network traffic */
-        s->optional = 1; /* without it the nodes are taken to copy independently */
-        snprintf(s->label, sizeof s->label,
-                 "intra-node halves, %d nodes x %d tasks at once (cyclic), %s", N, C,
-                 admin_fmt_bytes(p->csize, b1, sizeof b1));
-    }
+     * virtual nodes on one host; ct_intra_shared, session 55). Optional:
+     * without it the nodes are taken to copy independently */
+    if (C >= 2 && C % 2 == 0 && N >= 2)
+        intra_step(p, N, C, jobid)->optional = 1;
     (void)b2;
 }
 

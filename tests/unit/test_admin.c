@@ -1170,6 +1170,26 @@ static void test_p2p_miss_flagged(void **state)
 /* Copies the fixture files `names` (n of them) from src (ending in '/') into
  * the directory dst, each with the line `second` (if not NULL) after its
  * first one; `second_for` names the one file that gets `other` there instead. */
+/* calibrate --incast --from dir after writing one output, path, as a header
+ * line and the rows */
+static result calibrate_with(const char *path, const char *header, const char *rows,
+                             const char *dir)
+{
+    FILE *o = fopen(path, "w");
+    assert_non_null(o);
+    fprintf(o, "%s\n%s", header, rows);
+    fclose(o);
+    return run("calibrate", "--fabric", "emu", "--incast", "--from", dir, NULL);
+}
+
+/* The outputs of a 4-node calibration since session 36 (the refill steps),
+ * before session 53's posted exchange */
+static const char *const RAW_4N[] = {
+    "alltoall-2x1.csv", "alltoall-2x2.csv", "alltoall-2x4.csv", "alltoall-2x7.csv",
+    "alltoall-3x1.csv", "alltoall-3x5.csv", "alltoall-4x1.csv", "alltoall-4x2.csv",
+    "alltoall-4x4.csv", "conflict.csv",     "intra.csv",        "pingpong.csv",
+    "refill-2x1.csv",   "refill-p2p-2x1.csv"};
+
 static void fixture_copy(const char *src, const char *dst, const char *const *names, size_t n,
                          const char *second, const char *second_for, const char *other)
 {
@@ -1666,16 +1686,11 @@ static void test_calibrate_posted_exchange(void **state)
     expect_exchange_read(fx, "posted-exchange",
                          "posted-exchange (Isend/Irecv, as the patterns post theirs)", 1110.7);
 
-    static const char *const names[] = {
-        "alltoall-2x1.csv", "alltoall-2x2.csv", "alltoall-2x4.csv", "alltoall-2x7.csv",
-        "alltoall-3x1.csv", "alltoall-3x5.csv", "alltoall-4x1.csv", "alltoall-4x2.csv",
-        "alltoall-4x4.csv", "conflict.csv",     "intra.csv",        "pingpong.csv",
-        "refill-2x1.csv",   "refill-p2p-2x1.csv"};
     char tmp[] = "/tmp/ct-posted-XXXXXX";
     assert_non_null(mkdtemp(tmp));
     char from[256];
     snprintf(from, sizeof from, "%s/", fx);
-    fixture_copy(from, tmp, names, sizeof names / sizeof *names, NULL, NULL, NULL);
+    fixture_copy(from, tmp, RAW_4N, sizeof RAW_4N / sizeof *RAW_4N, NULL, NULL, NULL);
     expect_exchange_read(tmp, "Alltoall", "Alltoall", 1774.0);
 #define ALLTOALL_READ "the slope against T_alone's of 3 Alltoall 2x1 points"
 
@@ -1698,12 +1713,9 @@ static void test_calibrate_posted_exchange(void **state)
         {"alltoall,2,131072,fast,0.002,2,1\n", 1, {"exchange-p2p-2x1.csv:2"}, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        FILE *o = fopen(path, "w");
-        assert_non_null(o);
-        fprintf(o, "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node\n%s",
-                cases[i].rows);
-        fclose(o);
-        result r = run("calibrate", "--fabric", "emu", "--from", tmp, "--incast", NULL);
+        result r = calibrate_with(path, "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,"
+                                        "tasks_per_node",
+                                  cases[i].rows, tmp);
         expect_status(&r, cases[i].status);
         for (size_t k = 0; k < 3 && cases[i].said[k]; k++)
             expect_in(r.err, cases[i].said[k]);
@@ -1750,15 +1762,10 @@ static void test_calibrate_a2a_refill(void **state)
 static void test_calibrate_intra_shared(void **state)
 {
     (void)state;
-    static const char *const names[] = {
-        "alltoall-2x1.csv", "alltoall-2x2.csv", "alltoall-2x4.csv", "alltoall-2x7.csv",
-        "alltoall-3x1.csv", "alltoall-3x5.csv", "alltoall-4x1.csv", "alltoall-4x2.csv",
-        "alltoall-4x4.csv", "conflict.csv",     "intra.csv",        "pingpong.csv",
-        "refill-2x1.csv",   "refill-p2p-2x1.csv"};
     char tmp[] = "/tmp/ct-intrashared-XXXXXX";
     assert_non_null(mkdtemp(tmp));
-    fixture_copy(CT_FIXTURES "/calibrate/emu175-burst416k-s50b/", tmp, names,
-                 sizeof names / sizeof *names, NULL, NULL, NULL);
+    fixture_copy(CT_FIXTURES "/calibrate/emu175-burst416k-s50b/", tmp, RAW_4N,
+                 sizeof RAW_4N / sizeof *RAW_4N, NULL, NULL, NULL);
     char path[512];
     snprintf(path, sizeof path, "%s/intra-all.csv", tmp);
     static const struct {
@@ -1779,12 +1786,9 @@ static void test_calibrate_intra_shared(void **state)
          "intra-all.csv:2: t_avg_s -1, size 1.04858e+06 (accepted: both > 0", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fprintf(f, "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n%s",
-                cases[i].row);
-        fclose(f);
-        result r = run("calibrate", "--fabric", "emu", "--incast", "--from", tmp, NULL);
+        result r = calibrate_with(path, "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,"
+                                        "tasks_per_node,detail",
+                                  cases[i].row, tmp);
         expect_status(&r, cases[i].status);
         expect_in(r.err, cases[i].said);
         if (cases[i].status == 0) {

@@ -953,6 +953,16 @@ static void test_limits(void **state)
     assert_null(ct_sigfile_for_partition(NULL, NULL));
 }
 
+/* A buffer that must load (its error printed if not). */
+static void load_ok(const char *buf, size_t len, ct_sigfile *sf)
+{
+    ct_err err;
+    int rc = ct_sigfile_load_buffer("ok", buf, len, sf, &err);
+    if (rc)
+        print_error("%s\n", err.msg);
+    assert_int_equal(rc, 0);
+}
+
 /* Values at the edges of what is accepted load; just past them do not. */
 static void test_range_edges(void **state)
 {
@@ -962,11 +972,7 @@ static void test_range_edges(void **state)
         "    alltoall: {gamma: 0, delta_us: 0, M_bytes: 0, fit_max_rel_err: 0}\n"
         "    penalty: {model: gige, beta: 1e-300, gamma_i: 0, gamma_o: 0.999999}\n";
     ct_sigfile sf;
-    ct_err err;
-    int rc = ct_sigfile_load_buffer("ok", ok, sizeof ok - 1, &sf, &err);
-    if (rc)
-        print_error("%s\n", err.msg);
-    assert_int_equal(rc, 0);
+    load_ok(ok, sizeof ok - 1, &sf);
     assert_true(sf.fabrics[0].beta == 1.0 / 1e-294);
     ct_sigfile_free(&sf);
     /* finite in MB/s, infinite in bytes/s */
@@ -988,8 +994,6 @@ static void test_range_edges(void **state)
                         "buf:4:21: fabrics.e.p2p.alpha_us is '0x10', not a number");
 }
 
-/* The loader's model names are penalty.h's names (ct_model_name), so a
- * model the library knows is a model the file can name. */
 /* The nodes' shared copy rate (session 55): optional, MB/s like the one-node
  * rate, written back only when set, named by the diff, never negative. */
 static void test_intra_shared(void **state)
@@ -999,17 +1003,13 @@ static void test_intra_shared(void **state)
                              "    intra_node_bandwidth_MBps: 1000\n"
                              "    intra_node_shared_MBps: 1900\n";
     ct_sigfile sf;
-    ct_err err;
-    int rc = ct_sigfile_load_buffer("ok", ok, sizeof ok - 1, &sf, &err);
-    if (rc)
-        print_error("%s\n", err.msg);
-    assert_int_equal(rc, 0);
+    load_ok(ok, sizeof ok - 1, &sf);
     assert_true(sf.fabrics[0].intra_shared_bw == 1900e6);
     size_t len;
     char *text = write_mem(&sf, &len);
     assert_non_null(strstr(text, "    intra_node_shared_MBps: 1900\n"));
     ct_sigfile back;
-    assert_int_equal(ct_sigfile_load_buffer("written", text, len, &back, &err), 0);
+    load_ok(text, len, &back);
     assert_same_fabric(&sf.fabrics[0], &back.fabrics[0]);
     free(text);
     ct_fabric g = sf.fabrics[0];
@@ -1029,6 +1029,8 @@ static void test_intra_shared(void **state)
     expect_buffer_error(neg, sizeof neg - 1, "intra_node_shared_MBps");
 }
 
+/* The loader's model names are penalty.h's names (ct_model_name), so a
+ * model the library knows is a model the file can name. */
 /* The extensions: a piecewise p2p curve read through the one accessor, and
  * gamma(k, f); a file without them loads as before (every other test). */
 static void test_segments_and_incast(void **state)
