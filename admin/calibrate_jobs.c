@@ -919,26 +919,16 @@ static int load_output(const char *path, data *d)
     ct_err err;
     note_wait(path, d);
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (strncmp(base, "intra-all", 9) == 0) { /* every node at once (session 55) */
+    if (strncmp(base, "intra", 5) == 0) { /* one node; "intra-all": every node at once */
         char *buf = NULL;
         size_t len = 0;
         if (admin_read_file(CMD, path, CT_BENCH_MAX_BYTES, "a pattern benchmark output", &buf,
                             &len) != ADMIN_OK)
             return ADMIN_INVALID;
-        int rc = ct_intra_all_from_pattern(path, buf, len, &d->intra_all_bw, &d->intra_all_nodes,
-                                           &err);
-        free(buf);
-        if (rc < 0)
-            return admin_fail(CMD, "%s", err.msg);
-        return ADMIN_OK;
-    }
-    if (strncmp(base, "intra", 5) == 0) {
-        char *buf = NULL;
-        size_t len = 0;
-        if (admin_read_file(CMD, path, CT_BENCH_MAX_BYTES, "a pattern benchmark output", &buf,
-                            &len) != ADMIN_OK)
-            return ADMIN_INVALID;
-        int rc = ct_intra_from_pattern(path, buf, len, &d->intra_bw, &err);
+        int rc = strncmp(base, "intra-all", 9) == 0
+                     ? ct_intra_all_from_pattern(path, buf, len, &d->intra_all_bw,
+                                                 &d->intra_all_nodes, &err)
+                     : ct_intra_from_pattern(path, buf, len, &d->intra_bw, &err);
         free(buf);
         if (rc < 0)
             return admin_fail(CMD, "%s", err.msg);
