@@ -634,11 +634,18 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         snprintf(rx, sizeof rx,
                  "; bucket refill: none (the ping-pong's curve reads no token bucket: no burst "
                  "to refill between steps)");
+    char lat[160] = ""; /* session 56: the latency once, outside the penalty */
+    if (f->have_duplex && f->dx.sloped &&
+        fabs(f->dx.exchange - f->dx.exchange_penalized) >= 0.05e-6)
+        snprintf(lat, sizeof lat,
+                 "; the line's intercept %.1f + delta x alpha %.1f: the latency taken once, "
+                 "outside the penalty",
+                 f->dx.exchange_penalized * 1e6, (f->dx.exchange - f->dx.exchange_penalized) * 1e6);
     if (f->have_duplex)
         fprintf(info,
                 "duplex coupling (our extension): delta = %.3f, %s of %zu %s 2x1 "
                 "points (m >= %.0f KiB: t / T_alone - 1 from %.3f to %.3f%s); exchange step "
-                "exchange_us = %.1f (%s); incast term "
+                "exchange_us = %.1f (%s%s); incast term "
                 "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
                 "1 + %.4f (k-1) times a fair share%s); flows term duplex_flows = %.4f "
                 "(gamma_flows / gamma: a NIC with f remote flows costs 1 + %.4f %s%s)%s%s%s\n",
@@ -649,7 +656,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                            : "Alltoall",
                 f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
                 f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "", f->dx.exchange * 1e6,
-                f->dx.sloped ? admin_exchange_what(f->dx.exchange) : "one size: not fitted",
+                f->dx.sloped ? admin_exchange_what(f->dx.exchange) : "one size: not fitted", lat,
                 ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig), kheld,
                 ct_duplex_flows(&f->res.sig), ct_duplex_flows(&f->res.sig),
                 admin_flows_g(ct_duplex_flows_exp(&f->res.sig), gf, sizeof gf), fheld, lx, rx,

@@ -102,6 +102,12 @@ static void text_fabric(const ct_fabric *f)
     putchar('\n');
     if (f->penalty_source[0])
         printf("               %s\n", f->penalty_source);
+    if (f->penalty.kind != CT_MODEL_NONE) /* session 56: models.h latency_once */
+        printf("               %s\n",
+               ct_model_latency_once(f->penalty.kind)
+                   ? "a message's latency taken once, outside the penalty: T = alpha + p m beta "
+                     "(our extension)"
+                   : "the penalty stretches the latency too: T = p (alpha + m beta) (001 §IV-B)");
     if (f->intra_bw > 0 && f->intra_shared_bw > 0)
         printf("  intra-node:  %.6g MB/s a node; %.6g MB/s all nodes together (they share one "
                "host)\n",
@@ -251,6 +257,8 @@ static void json_fabric(const ct_fabric *f)
             }
         }
         json_str("source", f->penalty_source, &fp);
+        json_key("latency_once", &fp); /* session 56: T = alpha + p m beta */
+        fputs(ct_model_latency_once(f->penalty.kind) ? "true" : "false", stdout);
         putchar('}');
     }
     json_num("intra_node_bandwidth_bytes_per_s", f->intra_bw, &first);

@@ -186,6 +186,8 @@ static void print_text(const ct_trace *tr, const ct_layout *l, const char *fabri
     printf("fabric    %s: alpha %s, %.6g MB/s, intra-node %s; model ", fabric,
            admin_fmt_time(p->alpha, b1, sizeof b1), p->beta > 0 ? 1e-6 / p->beta : INFINITY, intra);
     print_model(stdout, p);
+    if (!p->latency_in_penalty && ct_model_latency_once(p->model.kind))
+        printf(", each transfer's alpha once, outside the penalty"); /* session 56 */
     if (p->exchange != 0 || (p->bucket > 0 && p->bucket_pause > 0)) {
         /* the scorer's phase terms, taken by the replay (doc/simulator.md "Steps") */
         printf("\nsteps     exchange step %s", admin_fmt_time(p->exchange, b1, sizeof b1));

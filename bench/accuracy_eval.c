@@ -6,7 +6,7 @@
  *                    [exchange-max=BYTES] [refill=...] [a2a-refill=...]
  *                    [pause-impute=...] [fit-max-nodes=N] [exchange=posted|p2p|ialltoall]
  *                    [pingpong=refill|curve] [refill-clamp=off] [floor-censor=on]
- *                    [intra-shared=off]
+ *                    [intra-shared=off] [latency=penalized]
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
  * `contention-admin calibrate --raw`) and, written by accuracy-report,
@@ -92,6 +92,12 @@
  * copy below 0.75 x their count x one node's rate (ct_intra_shared), a
  * point-to-point step's intra-node time is at least all nodes' intra-node
  * bytes at that shared rate (rules-s55.txt); intra-shared=off prices without.
+ * latency=penalized (session 56, rules-s56.txt) prices every penalty model as
+ * 001 §IV-B does, T = p (alpha + m beta), the latency stretched too, and
+ * writes the duplex exchange step read that way (ct_duplex_fit's
+ * exchange_penalized): the model before session 56, where the fair-share
+ * models take a message's latency once, T = alpha + p m beta (models.h
+ * latency_once). The '# latency:' line says which, and alpha at 256 KiB.
  * refill-clamp=off (session 49's variant (a), a check) takes the refill
  * step's bucket as read, without the clamp to the ping-pong's burst.
  * floor-censor=on (session 51, tried and not taken: rules-s51c.txt) leaves out of
@@ -112,6 +118,7 @@
 #include "contention/benchparse.h"
 #include "contention/calibrate.h"
 #include "contention/layout.h"
+#include "contention/models.h"
 #include "contention/pattern.h"
 #include "contention/score.h"
 #include "contention/signatures.h"
@@ -325,6 +332,7 @@ int main(int argc, char **argv)
     int refill_clamp = 1; /* refill-clamp=off (session 49's variant (a)) */
     int floor_censor = 0; /* floor-censor=on (session 51, rules-s51c.txt) */
     int intra_shared_on = 1; /* intra-shared=off (session 55, rules-s55.txt) */
+    int latency_penalized = 0; /* latency=penalized (session 56, rules-s56.txt) */
     while (argc >= 4) {
         const char *a = argv[argc - 1];
         if (strcmp(a, "exchange=posted") == 0) {
@@ -384,6 +392,8 @@ int main(int argc, char **argv)
             floor_censor = 1;
         } else if (strcmp(a, "intra-shared=off") == 0) {
             intra_shared_on = 0;
+        } else if (strcmp(a, "latency=penalized") == 0) {
+            latency_penalized = 1;
         } else if (strcmp(a, "refill-clamp=off") == 0) {
             refill_clamp = 0;
         } else {
@@ -398,7 +408,7 @@ int main(int argc, char **argv)
                 "usage: ct-accuracy-eval DIR "
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
                 "[refill=off|pingpong|a2a] [a2a-refill=on|off] [pause-impute=CAL,P1,P2,P4[,LACK]] "
-                "[fit-max-nodes=N] [exchange=posted|p2p|ialltoall] [pingpong=refill|curve] [refill-clamp=off] "
+                "[fit-max-nodes=N] [exchange=posted|p2p|ialltoall] [pingpong=refill|curve] [refill-clamp=off] [latency=penalized] "
                 "[floor-censor=on]\n");
         return 2;
     }
@@ -626,6 +636,7 @@ int main(int argc, char **argv)
     f.alltoall = r.sig;
     f.intra_bw = intra_bw;
     f.intra_shared_bw = intra_shared;
+    f.latency_in_penalty = latency_penalized;
     if (have_gige)
         f.penalty = CT_GIGE_MODEL(g.share, g.skew_in, g.skew_out); /* 001 §V-A */
     /* incast mode: the duplex fair-share model (our extension) with δ from the
@@ -661,7 +672,7 @@ int main(int argc, char **argv)
             else
                 imp[0] = imp[1] = imp[2] = imp[3] = imp[4] = -1; /* it recorded its own */
             f.penalty = CT_DUPLEX_MODEL(dx.delta);
-            f.exchange = dx.exchange; /* a step's fixed time (signatures.h) */
+            f.exchange = latency_penalized ? dx.exchange_penalized : dx.exchange;
             ct_duplex_set_long(&f.penalty, &dx); /* session 28: the long exchange */
             char rpath[4096]; /* what the 2 x 1 exchange got after a full refill, where
                                * calibrate measured it (session 31) */
@@ -912,13 +923,22 @@ int main(int argc, char **argv)
                "with m >= %.0f KiB; t / T_alone - 1 from %.3f to %.3f), incast term %.4f "
                "(gamma_incast / gamma), flows term %.4f (gamma_flows / gamma)%s%s; pattern "
                "penalty model: duplex fair share\n",
-               dx.delta, dx.exchange * 1e6,
+               dx.delta, f.exchange * 1e6,
                dx.sloped ? "slope and intercept" : "median t / T_alone - 1", dx.nused,
                xs != a2.a2a ? "posted-exchange" : "Alltoall", o.saturated_m / 1024, dx.lo,
                dx.hi, f.penalty.real[CT_DUPLEX_INCAST], f.penalty.real[CT_DUPLEX_FLOWS], lx, rx);
     else if (incast)
         printf("# duplex: not fitted (%s); pattern penalty model: %s\n", dxmsg,
                have_gige ? "gige" : "none");
+    if (incast) { /* session 56: where the pattern model takes a message's latency */
+        double la, lb;
+        ct_fabric_p2p_at(&f, 262144, &la, &lb);
+        printf("# latency: alpha %.2f us at 256 KiB, %s (pattern model %s)\n", la * 1e6,
+               f.latency_in_penalty                  ? "inside the penalty (latency=penalized: 001's p T_alone)"
+               : ct_model_latency_once(f.penalty.kind) ? "once a message, outside the penalty"
+                                                       : "inside the penalty (001's p T_alone)",
+               ct_model_name(f.penalty.kind));
+    }
     fputs(xmsg, stdout);
     if (floor_censor)
         printf("# floor-censor: %zu 2 x 1 sample(s) of m >= 128 KiB at most 1.10 x the 2 x 1's "

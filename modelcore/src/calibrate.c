@@ -1231,8 +1231,14 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
     else
         out->raw = med;
     out->delta = out->raw < 0 ? 0 : out->raw > 1 ? 1 : out->raw;
-    if (out->sloped) /* c: the line with the written δ through the samples' centroid */
-        out->exchange = tbar - (1.0 + out->delta) * (ca_hi - sa * (mhi - mbar));
+    double bt;
+    ct_p2p_at(curve, mhi, &out->alpha, &bt);
+    if (out->sloped) { /* c: the line with the written δ through the samples' centroid */
+        out->exchange_penalized = tbar - (1.0 + out->delta) * (ca_hi - sa * (mhi - mbar));
+        /* the same line with the latency once, outside the penalty (session 56):
+         * c + α + (1 + δ)(T - α) = c_p + (1 + δ) T */
+        out->exchange = out->exchange_penalized + out->delta * out->alpha;
+    }
     if (paused)
         out->pause = sorted_median(ps, k);
     free(r);
@@ -1247,7 +1253,7 @@ int ct_fit_duplex(const ct_p2p_curve *curve, const ct_a2a_sample *a2a, size_t n,
         double alone = ct_p2p_time(curve, s->m);
         if (!(alone > tk))
             continue;
-        double line = out->exchange + (1.0 + out->delta) * alone;
+        double line = out->exchange_penalized + (1.0 + out->delta) * alone;
         sxl += (s->t - line) * (alone - tk);
         sll += (alone - tk) * (alone - tk);
         out->long_hi = fmax(out->long_hi, s->t / alone - 1.0);

@@ -32,6 +32,12 @@ const ct_model_info *ct_model_info_of(ct_model_kind k)
     return o ? &o->info : NULL;
 }
 
+int ct_model_latency_once(ct_model_kind k)
+{
+    const ct_model_info *i = ct_model_info_of(k);
+    return i ? i->latency_once : 0;
+}
+
 const char *ct_model_name(ct_model_kind k)
 {
     const ct_model_info *i = ct_model_info_of(k);

@@ -560,7 +560,8 @@ const model_ops model_duplex = {
              .summary = "max-min fair share with send/receive coupling δ per node (fitted)",
              .keys = duplex_keys,
              .nkeys = sizeof duplex_keys / sizeof duplex_keys[0],
-             .penalty_ge1 = 1},
+             .penalty_ge1 = 1,
+             .latency_once = 1},
     .penalties = duplex_penalties,
     .tree_penalties = duplex_tree,
 };

@@ -165,7 +165,8 @@ const model_ops model_fairshare = {
              .label = "fair share",
              .cite = "baseline",
              .summary = "max-min fair share of each NIC's in/out bandwidth (not from a paper)",
-             .penalty_ge1 = 1},
+             .penalty_ge1 = 1,
+             .latency_once = 1},
     .penalties = fairshare_penalties,
     .tree_penalties = fairshare_tree,
 };

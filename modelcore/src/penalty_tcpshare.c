@@ -245,7 +245,8 @@ const model_ops model_tcpshare = {
              .summary = "fair share, flows through h standing queues weighted h^-bias",
              .keys = tcpshare_keys,
              .nkeys = sizeof tcpshare_keys / sizeof tcpshare_keys[0],
-             .penalty_ge1 = 1},
+             .penalty_ge1 = 1,
+             .latency_once = 1},
     .penalties = tcpshare_penalties,
     .tree_penalties = tcpshare_tree,
 };

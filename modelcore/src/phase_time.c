@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "contention/hockney.h"
+#include "contention/models.h"
 #include "contention/penalty.h"
 #include "contention/progressive.h"
 
@@ -41,6 +42,16 @@ static double refill_credit(const ct_fabric *f, const ct_graph *g, double pause)
     return ct_refill_dt(f->bucket, b, f->bucket_pause, smax, pause);
 }
 
+/* Whether the penalty stretches the bytes' time only (our extension, session
+ * 56; models.h ct_model_info.latency_once, signatures.h
+ * ct_fabric.latency_in_penalty): a fair share divides a link's bandwidth
+ * among the messages through it, and each message's latency -- its first
+ * byte's way, a host's wake-up -- runs beside the others', once. */
+static int latency_once(const ct_fabric *f)
+{
+    return !f->latency_in_penalty && ct_model_latency_once(f->penalty.kind);
+}
+
 int ct_phase_time(const ct_fabric *f, const ct_graph *g, double intra, int progressive,
                   const ct_tree_map *tree, double pause, double *predicted, double *uncontended,
                   ct_err *err)
@@ -48,9 +59,11 @@ int ct_phase_time(const ct_fabric *f, const ct_graph *g, double intra, int progr
     ct_penalty_model model = f->penalty;
     model.tree = tree; /* NULL: one switch, the node-level model as it is */
     int rc = 0;
+    const int once = latency_once(f);
     double *alone = malloc((g->ncomm ? g->ncomm : 1) * sizeof *alone);
     double *fin = malloc((g->ncomm ? g->ncomm : 1) * sizeof *fin);
-    if (!alone || !fin) {
+    double *work = once ? malloc((g->ncomm ? g->ncomm : 1) * sizeof *work) : alone;
+    if (!alone || !fin || !work) {
         rc = ct_err_set(err, "out of memory for %zu arcs", g->ncomm);
         goto out;
     }
@@ -60,13 +73,15 @@ int ct_phase_time(const ct_fabric *f, const ct_graph *g, double intra, int progr
         double a, b;
         ct_fabric_p2p_at(f, g->comm[i].bytes, &a, &b); /* the size range's alpha, beta */
         alone[i] = ct_hockney(a, b, g->comm[i].bytes); /* Hockney: alpha + m*beta */
+        if (once) /* the bytes' time, which the penalty stretches; alpha once after */
+            work[i] = fmax(alone[i] - a, 0);
         if (alone[i] > net0)
             net0 = alone[i];
         if (a > lat)
             lat = a;
         if (g->comm[i].bytes > mbig) {
             mbig = g->comm[i].bytes;
-            tbig = alone[i];
+            tbig = work[i]; /* the bytes' time where alpha is taken once */
         }
     }
     if (model.kind == CT_MODEL_DUPLEX && model.real[CT_DUPLEX_LONG] != 0 &&
@@ -75,21 +90,26 @@ int ct_phase_time(const ct_fabric *f, const ct_graph *g, double intra, int progr
          * phase's coupling at its largest message's time alone */
         double a, b, mf = model.real[CT_DUPLEX_LONG_FROM];
         ct_fabric_p2p_at(f, mf, &a, &b);
-        model.real[CT_DUPLEX_COUPLING] = ct_duplex_long_delta(&model, tbig, ct_hockney(a, b, mf));
+        double tf = ct_hockney(a, b, mf) - (once ? a : 0); /* as tbig */
+        model.real[CT_DUPLEX_COUPLING] = ct_duplex_long_delta(&model, tbig, tf);
     }
     if (g->ncomm) {
         if (progressive) {
-            /* 001 §IV-B T = p * T_alone, penalties re-applied as communications end */
-            rc = ct_progressive_times_ex(&model, g, alone, fin, 4 * CT_PHASE_PROGRESSIVE_MAX_EVALS,
+            /* 001 §IV-B T = p * T_alone (the bytes' time where alpha is taken
+             * once), penalties re-applied as communications end */
+            rc = ct_progressive_times_ex(&model, g, work, fin, 4 * CT_PHASE_PROGRESSIVE_MAX_EVALS,
                                          NULL, err);
         } else {
             /* 001 §IV-B with the penalties of the first instant for the whole life */
             rc = ct_penalties(&model, g, fin, err);
             for (size_t i = 0; rc == 0 && i < g->ncomm; i++)
-                fin[i] *= alone[i];
+                fin[i] *= work[i];
         }
         if (rc != 0)
             goto out;
+        if (once) /* each message's latency once, beside the others' (our extension) */
+            for (size_t i = 0; i < g->ncomm; i++)
+                fin[i] = fmax(fin[i] + (alone[i] - work[i]), 0);
         for (size_t i = 0; i < g->ncomm; i++)
             if (fin[i] > net)
                 net = fin[i];
@@ -110,6 +130,8 @@ int ct_phase_time(const ct_fabric *f, const ct_graph *g, double intra, int progr
     *predicted = net > intra ? net : intra;
     *uncontended = net0 > intra ? net0 : intra;
 out:
+    if (work != alone)
+        free(work);
     free(alone);
     free(fin);
     return rc;

@@ -1,8 +1,10 @@
 /* One phase's network time (internal to libcontention): the scorer
  * (score.c) and the placement search (placement.c) price a point-to-point
  * phase with this one function, so that the times they print and compare
- * are the same model's: Hockney per size range, the penalty model, the
- * long-exchange term, the exchange step and the bucket's refill. */
+ * are the same model's: Hockney per size range, the penalty model (on the
+ * bytes' time only, alpha once, for the models whose latency_once is set:
+ * models.h, session 56), the long-exchange term, the exchange step and the
+ * bucket's refill. */
 #ifndef CONTENTION_PHASE_TIME_H
 #define CONTENTION_PHASE_TIME_H
 

@@ -19,6 +19,7 @@
 #include "contention/simulate.h"
 
 #include "contention/hockney.h"
+#include "contention/models.h"
 
 #include "engine.h"
 #include "phase_time.h"
@@ -92,6 +93,7 @@ typedef struct engine {
     double sum_p_eff, sum_p_start;
     /* the step terms (ct_sim_params.exchange, .bucket): on when either is */
     int steps;
+    int once; /* each transfer's alpha outside the penalty (ct_model_latency_once) */
     double bucket_beta;          /* s/byte, the curve's at the bucket */
     double *out_end, *in_end;    /* per node: when its NIC direction last went idle */
     int32_t *out_busy, *in_busy; /* per node: transfers in flight in that direction */
@@ -212,6 +214,8 @@ static int start_transfer(engine *e, int32_t src, int32_t dst, int32_t comm, dou
     if (a != b) {
         curve_at(e->p, bytes, &al, &be); /* the size range's alpha, beta */
         alone = ct_hockney(al, be, bytes); /* 000 §3 Hockney: alpha + m*beta */
+        if (e->once) /* the bytes' time under the penalty, alpha once (phase_time.c) */
+            alone = fmax(alone - al, 0);
     } else {
         /* shared memory, off the network: no contention modelled */
         alone = e->p->intra_bw > 0 ? bytes / e->p->intra_bw : 0.0;
@@ -219,6 +223,8 @@ static int start_transfer(engine *e, int32_t src, int32_t dst, int32_t comm, dou
     int32_t k = eng_start(&e->n, a, b, 1, alone, comm);
     if (k < 0)
         return ct_err_set(err, "out of memory (transfers in flight)");
+    if (e->once && a != b && al != 0)
+        eng_offset(&e->n, k, al, 0); /* outside the penalty; step_close adds to it */
     if (e->steps && a != b) { /* into this instant's step (step_close) */
         if (grow_arr((void **)&e->step, &e->step_cap, e->nstep + 1, sizeof *e->step, &e->n))
             return ct_err_set(err, "out of memory (transfers in flight)");
@@ -303,8 +309,8 @@ static void step_close(engine *e)
         e->out_sum[x->src] = e->in_sum[x->dst] = 0;
         e->out_busy[x->src]++;
         e->in_busy[x->dst]++;
-        if (fix != 0)
-            eng_offset(&e->n, k, fix, e->step_lat);
+        if (fix != 0) /* beside the transfer's own alpha when taken once */
+            eng_offset(&e->n, k, x->fix + fix, e->step_lat);
     }
     e->nstep = 0;
     e->step_pause = INFINITY;
@@ -322,7 +328,13 @@ static int complete_transfer(engine *e, int32_t k)
         if (--e->in_busy[x->dst] == 0)
             e->in_end[x->dst] = e->n.now;
     }
-    double p_eff = x->alone > 0 ? (e->n.now - x->start) / x->alone : 1.0;
+    double alone = x->alone; /* its time alone: with its alpha where taken once */
+    if (e->once && x->remote) {
+        double al, be;
+        curve_at(e->p, x->bytes, &al, &be);
+        alone = ct_hockney(al, be, x->bytes);
+    }
+    double p_eff = alone > 0 ? (e->n.now - x->start) / alone : 1.0;
     if (x->remote) {
         R->nremote++;
         e->sum_p_eff += p_eff;
@@ -347,7 +359,7 @@ static int complete_transfer(engine *e, int32_t k)
         c->recv_post = x->recv_post;
         c->start = x->start;
         c->end = e->n.now;
-        c->alone = x->alone;
+        c->alone = alone;
         c->p_start = x->p_start;
         c->p_eff = p_eff;
         c->conflict = x->conflict;
@@ -543,6 +555,7 @@ void ct_sim_params_from_fabric(const ct_fabric *f, ct_sim_params *p)
     p->exchange = f->exchange;
     p->bucket = f->bucket;
     p->bucket_pause = f->bucket_pause;
+    p->latency_in_penalty = f->latency_in_penalty;
 }
 
 void ct_sim_result_free(ct_sim_result *r)
@@ -634,7 +647,10 @@ static int simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params 
         double mf = p->model.real[CT_DUPLEX_LONG_FROM], a, b;
         curve_at(p, mf, &a, &b);
         e.n.long_t_from = ct_hockney(a, b, mf);
+        if (!p->latency_in_penalty && ct_model_latency_once(p->model.kind))
+            e.n.long_t_from -= a; /* the bytes' time, as the transfers' (start_transfer) */
     }
+    e.once = !p->latency_in_penalty && ct_model_latency_once(p->model.kind);
     e.steps = p->exchange != 0 || (p->bucket > 0 && p->bucket_pause > 0);
     if (e.steps) {
         size_t nn = (size_t)l->nnodes;

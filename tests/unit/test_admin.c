@@ -244,6 +244,15 @@ static void test_show(void **state)
     expect_in(r.out, "default fabric: gigabit_ethernet");
     expect_in(r.out, "fabric myrinet_gm  [published values, not measured here]");
     expect_in(r.out, "penalty:     gige (beta 0.75, gamma_i 0.036, gamma_o 0.115; 001 §V-A)");
+    /* where each model takes a message's latency (session 56): 001's GigE
+     * stretches it with the rest, the fair share (fast_ethernet) takes it once */
+    expect_in(r.out, "the penalty stretches the latency too: T = p (alpha + m beta) (001 §IV-B)");
+    expect_in(r.out, "a message's latency taken once, outside the penalty: T = alpha + p m beta");
+    done(&r);
+    r = run("show", "--config", CONF, "--fabric", "fast_ethernet", "--json", NULL);
+    expect_status(&r, 0);
+    expect_in(r.out, "\"model\": \"fairshare\"");
+    expect_in(r.out, "\"latency_once\": true");
     done(&r);
 
     r = run("show", "--config", CONF, "--fabric", "gigabit_ethernet", "--json", NULL);
@@ -262,6 +271,7 @@ static void test_show(void **state)
     assert_true(json_num(r.out, "beta_s_per_byte") == 1.0 / 125e6);
     expect_in(r.out, "\"published\": true");
     expect_in(r.out, "\"default\": \"gigabit_ethernet\"");
+    expect_in(r.out, "\"latency_once\": false");
     done(&r);
 
     /* the exchange step (p2p.exchange_us) when a fabric has one, and in JSON */
@@ -572,7 +582,8 @@ static void test_topology_import(void **state)
         done(&r);
     }
     /* score over the imported tree: two leaves, 6.25 MB/s uplinks (half a
-     * NIC); ring/block crosses each uplink once: 2 x alone, busiest link
+     * NIC); ring/block crosses each uplink once: alpha + 2 m beta (fairshare:
+     * the latency once, session 56), busiest link
      * leaf1 uplink at 2 communications per capacity; the node list out of
      * switch order is put back in order by --switch-order */
     r = run("topology", "import", "--config", SIG "valid_topology.yaml", "--out", out,
@@ -584,8 +595,8 @@ static void test_topology_import(void **state)
     expect_status(&r, 0);
     const char *blk = strstr(r.out, "\"name\": \"block\"");
     assert_non_null(blk);
-    double alone = 100e-6 + 1048576 / 12.5e6;
-    close_rel(json_num(blk, "predicted_s"), 2 * alone, 1e-9, "ring block over the tree");
+    close_rel(json_num(blk, "predicted_s"), 100e-6 + 2 * 1048576 / 12.5e6, 1e-9,
+              "ring block over the tree");
     expect_in(blk, "\"busiest_link\": \"leaf1 uplink\"");
     close_rel(json_num(blk, "busiest_ratio"), 2, 1e-12, "busiest ratio");
     done(&r);
@@ -1337,6 +1348,16 @@ static void test_calibrate_tree_tcpshare_default(void **state)
     expect_status(&r, 0);
     load_stdout(&r, &sf);
     assert_int_equal(sf.fabrics[0].penalty.kind, CT_MODEL_DUPLEX);
+    /* the latency once (session 56): these outputs' ping-pong waited polled
+     * (alpha 5.32 ms) and their 2 x 1 line has delta 0.093, so the exchange
+     * step written is the line's intercept + delta alpha, the two nodes
+     * exchanging priced alpha + (1 + delta) m beta + c as the line says */
+    expect_in(r.err, "exchange_us = -4242.5 (a token bucket's refill between steps; the line's "
+                     "intercept -4737.2 + delta x alpha 494.7: the latency taken once, outside "
+                     "the penalty)");
+    close_rel(sf.fabrics[0].exchange,
+              -4737.2e-6 + sf.fabrics[0].penalty.real[CT_DUPLEX_COUPLING] * sf.fabrics[0].alpha,
+              1e-4, "the exchange step with the latency once");
     ct_sigfile_free(&sf);
     done(&r);
     r = run("calibrate", "--fabric", "emu", "--from", dir, "--pattern-model", "tcpshare", NULL);

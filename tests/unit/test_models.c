@@ -79,6 +79,10 @@ static void test_registry(void **state)
         assert_true(o->inc_init == NULL || o->inc_commit != NULL);
         /* every model says how it behaves on a switch link, one way */
         assert_true((o->link_penalty != NULL) != (o->tree_penalties != NULL));
+        /* a model that takes the latency once (session 56: alpha + p m beta)
+         * prices no message below its time alone only with penalties >= 1 */
+        assert_true(!mi->latency_once || mi->penalty_ge1);
+        assert_int_equal(ct_model_latency_once((ct_model_kind)k), mi->latency_once);
         ct_model_kind back;
         assert_int_equal(ct_model_from_name(mi->name, &back), 0);
         assert_int_equal(back, (ct_model_kind)k);

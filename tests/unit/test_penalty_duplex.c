@@ -521,7 +521,11 @@ static void test_fit_duplex(void **state)
     assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
     assert_int_equal(f.nused, 3);
     assert_int_equal(f.sloped, 1);
-    assert_true(fabs(f.delta - 0.10) < 1e-9 && fabs(f.exchange - 0.002) < 1e-12);
+    assert_true(fabs(f.delta - 0.10) < 1e-9 && fabs(f.exchange_penalized - 0.002) < 1e-12);
+    /* the same line with the latency once, outside the penalty (session 56):
+     * 0.002 + 1.1 (α + mβ) = (0.002 + 0.1 α) + α + 1.1 mβ */
+    assert_true(f.alpha == 1e-4);
+    assert_true(fabs(f.exchange - (0.002 + 0.1 * 1e-4)) < 1e-12);
     /* the per-sample ratios are reported as before: the smallest, at 512 KiB,
      * 0.1 + 0.002 / T_alone (42.04 ms) = 0.1476 */
     assert_true(fabs(f.lo - (0.1 + 0.002 / (1e-4 + 8e-8 * 524288))) < 1e-9);
@@ -537,7 +541,8 @@ static void test_fit_duplex(void **state)
     assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
     assert_true(f.delta == 1.0 && fabs(f.raw - 2.0) < 1e-9);
     double mbar = (131072.0 + 262144 + 524288) / 3;
-    assert_true(fabs(f.exchange - (1e-4 + 8e-8 * mbar)) < 1e-12);
+    assert_true(fabs(f.exchange_penalized - (1e-4 + 8e-8 * mbar)) < 1e-12);
+    assert_true(fabs(f.exchange - (1e-4 + 8e-8 * mbar + 1e-4)) < 1e-12); /* + δ α */
     /* slower per byte than alone by less: δ = 0 when the slope is below */
     for (int i = 0; i < 3; i++)
         s[i].t = 0.9 * (1e-4 + 8e-8 * ms[i]);
@@ -699,7 +704,8 @@ static void test_fit_duplex_long(void **state)
     assert_int_equal(ct_fit_duplex(&c, s, 6, 131072, &f, &err), 0);
     assert_int_equal(f.nused, 3);
     assert_int_equal(f.nlong, 2);
-    assert_true(fabs(f.delta - 0.05) < 1e-9 && fabs(f.exchange - 0.002) < 1e-12);
+    assert_true(fabs(f.delta - 0.05) < 1e-9 && fabs(f.exchange_penalized - 0.002) < 1e-12);
+    assert_true(fabs(f.exchange - (0.002 + 0.05 * 1e-4)) < 1e-12); /* α once */
     assert_true(fabs(f.long_delta - 0.2) < 1e-9);
     assert_true(f.long_from == 524288);
     /* at 2 MiB: (t - T) / T = 0.05 + 0.002 / T + 0.2 (1 - T(512K) / T) */

@@ -20,6 +20,7 @@
 #include "contention/commgraph.h"
 #include "contention/hockney.h"
 #include "contention/layout.h"
+#include "contention/models.h"
 #include "contention/pattern.h"
 #include "contention/progressive.h"
 #include "contention/score.h"
@@ -265,11 +266,12 @@ static void test_exchange_step_by_hand(void **state)
 }
 
 /* The duplex model's long-exchange term (session 28, penalty.h): a phase
- * whose largest message is beyond m_L is priced with δ' = δ + λ (1 - T(m_L) /
- * T), so that two nodes exchanging take (1 + δ) T + λ (T - T(m_L)); up to
- * m_L, or with λ = 0, (1 + δ) T as before; the uncontended time has no δ. By
- * hand: alpha 1 ms, 10 ns/B; halves on 2 nodes x 1 (each sends m to the
- * other at once); δ = 0.05, λ = 0.2, m_L = 524288: T(m_L) = 6.24288 ms. */
+ * whose largest message is beyond m_L is priced with δ' = δ + λ (1 - B(m_L) /
+ * B), B = m beta the bytes' time (the penalty stretches it, alpha runs once:
+ * session 56), so that two nodes exchanging take alpha + (1 + δ) B + λ (B -
+ * B(m_L)); up to m_L, or with λ = 0, alpha + (1 + δ) B; the uncontended time
+ * has no δ. By hand: alpha 1 ms, 10 ns/B; halves on 2 nodes x 1 (each sends m
+ * to the other at once); δ = 0.05, λ = 0.2, m_L = 524288: B(m_L) = 5.24288 ms. */
 static void test_duplex_long_exchange(void **state)
 {
     (void)state;
@@ -278,7 +280,7 @@ static void test_duplex_long_exchange(void **state)
     f.penalty = CT_DUPLEX_MODEL(0.05);
     ct_alloc a;
     assert_int_equal(ct_alloc_uniform(2, 1, &a, NULL), 0);
-    const double tl = 1e-3 + 524288 * 1e-8;
+    const double bl = 524288 * 1e-8;
     static const struct {
         double lambda, m;
     } cases[] = {{0, 1e6}, {0.2, 1e6}, {0.2, 4e5}, {0.2, 524288}, {-0.5, 4e6}};
@@ -291,8 +293,8 @@ static void test_duplex_long_exchange(void **state)
         ct_err err = {{0}};
         assert_int_equal(ct_score(&f, &req, &r, &err), 0);
         const ct_candidate_score *b = cand(&r, "block");
-        double t = 1e-3 + cases[i].m * 1e-8;
-        double want = 1.05 * t + (cases[i].m > 524288 ? cases[i].lambda * (t - tl) : 0);
+        double bytes = cases[i].m * 1e-8, t = 1e-3 + bytes;
+        double want = 1e-3 + 1.05 * bytes + (cases[i].m > 524288 ? cases[i].lambda * (bytes - bl) : 0);
         if (cases[i].lambda < 0) /* δ' clamped at 0: the exchange no slower than alone */
             want = t;
         if (fabs(b->predicted_s - want) > 1e-12 || fabs(b->uncontended_s - t) > 1e-15)
@@ -307,7 +309,54 @@ static void test_duplex_long_exchange(void **state)
     ct_score_result r;
     ct_err err = {{0}};
     assert_int_equal(ct_score(&f, &req, &r, &err), 0);
-    assert_true(fabs(cand(&r, "block")->predicted_s - 1.05 * (1e-3 + 1e6 * 1e-8)) < 1e-12);
+    assert_true(fabs(cand(&r, "block")->predicted_s - (1e-3 + 1.05 * 1e6 * 1e-8)) < 1e-12);
+    ct_alloc_free(&a);
+}
+
+/* A fair share divides a link's bandwidth, not its latency (session 56;
+ * models.h latency_once): halves of 256 KiB on 4 nodes x 2 tasks, dealt by
+ * block, sends two messages from each node to one other node and receives
+ * two. alpha 4 ms (a host's polled wake-up, as the emulated runs measure it),
+ * 10 ns/B: duplex (δ 0) and fairshare price alpha + 2 m beta, 9.24288 ms,
+ * not 2 (alpha + m beta) = 13.24288 ms, which 001's T = p T_alone gives and
+ * ct_fabric.latency_in_penalty asks for. The GigE model (001 §V-A, its
+ * published parameters fitted with the latency inside) is priced as before
+ * whatever that flag says. */
+static void test_latency_once(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    none_fabric(&f);
+    f.alpha = 4e-3;
+    ct_alloc a;
+    assert_int_equal(ct_alloc_uniform(4, 2, &a, NULL), 0);
+    ct_score_request req;
+    request(&req, &a, 8, "halves", 262144);
+    ct_score_result r;
+    ct_err err = {{0}};
+    const double m = 262144, once = 4e-3 + 2 * m * 1e-8, both = 2 * (4e-3 + m * 1e-8);
+    const ct_model_kind kinds[] = {CT_MODEL_DUPLEX, CT_MODEL_FAIRSHARE};
+    for (size_t i = 0; i < 2; i++) {
+        f.penalty = kinds[i] == CT_MODEL_DUPLEX ? CT_DUPLEX_MODEL(0) : (ct_penalty_model){0};
+        f.penalty.kind = kinds[i];
+        assert_true(ct_model_latency_once(kinds[i]));
+        f.latency_in_penalty = 0;
+        assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+        close_rel(cand(&r, "block")->predicted_s, once, 1e-12, "block, alpha once");
+        close_rel(cand(&r, "block")->uncontended_s, 4e-3 + m * 1e-8, 1e-12, "block alone");
+        f.latency_in_penalty = 1;
+        assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+        close_rel(cand(&r, "block")->predicted_s, both, 1e-12, "block, 001's p T_alone");
+    }
+    f.penalty = CT_GIGE_MODEL(0.75, 0.036, 0.115);
+    assert_false(ct_model_latency_once(CT_MODEL_GIGE));
+    f.latency_in_penalty = 0;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    double gige = cand(&r, "block")->predicted_s;
+    f.latency_in_penalty = 1;
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_true(cand(&r, "block")->predicted_s == gige);
+    assert_true(gige > 4e-3 + m * 1e-8); /* p T_alone, the latency stretched too */
     ct_alloc_free(&a);
 }
 
@@ -1611,21 +1660,24 @@ static void test_tree_two_leaves(void **state)
     assert_int_equal(ct_score(&f, &req, &r, &err), 0);
     check_sorted(&r);
     assert_string_equal(r.c[0].name, "block");
-    close_rel(cand(&r, "block")->predicted_s, 2 * alone, REL, "ring block");
-    close_rel(cand(&r, "cyclic")->predicted_s, 4 * alone, REL, "ring cyclic");
+    /* fairshare: the bytes' time shared, alpha once (session 56) */
+    close_rel(cand(&r, "block")->predicted_s, f.alpha + 2 * m * f.beta, REL, "ring block");
+    close_rel(cand(&r, "cyclic")->predicted_s, f.alpha + 4 * m * f.beta, REL, "ring cyclic");
     assert_string_equal(cand(&r, "block")->busiest_link, "leaf1 uplink");
     close_rel(cand(&r, "block")->busiest_ratio, 2.0, REL, "block busiest");
     close_rel(cand(&r, "cyclic")->busiest_ratio, 4.0, REL, "cyclic busiest");
-    /* without the tree both are NIC-bound: 1 x and 2 x alone */
+    /* without the tree both are NIC-bound: alone, and the bytes' time twice */
     req.tree = NULL;
     assert_int_equal(ct_score(&f, &req, &r, &err), 0);
     close_rel(cand(&r, "block")->predicted_s, alone, REL, "ring block, one switch");
-    close_rel(cand(&r, "cyclic")->predicted_s, 2 * alone, REL, "ring cyclic, one switch");
+    close_rel(cand(&r, "cyclic")->predicted_s, f.alpha + 2 * m * f.beta, REL,
+              "ring cyclic, one switch");
 
     /* a trace replayed by the simulator sees the tree too: node 0 sends 1 MiB
      * to node 2 and node 1 to node 3 (tasks 0, 2, 4, 6 under block, 2 per
      * node), both through leaf1's uplink of 0.5 NIC: each at rate 0.25, the
-     * makespan 4 x alone; one switch: 1 x alone */
+     * makespan alpha + 4 m beta (the simulator takes alpha once as the
+     * scorer does, session 56); one switch: alone */
     char tpath[] = "/tmp/ct-tree-trace-XXXXXX";
     FILE *tf = temp_file(tpath);
     fputs("tasks 8\nsend 0 4 1M a\nrecv 4 0\nsend 2 6 1M b\nrecv 6 2\n", tf);
@@ -1635,7 +1687,8 @@ static void test_tree_two_leaves(void **state)
     request(&req, &a, 8, pat, 0);
     req.tree = &tm;
     assert_int_equal(ct_score(&f, &req, &r, &err), 0);
-    close_rel(cand(&r, "block")->predicted_s, 4 * alone, 1e-9, "trace block over the tree");
+    close_rel(cand(&r, "block")->predicted_s, f.alpha + 4 * m * f.beta, 1e-9,
+              "trace block over the tree");
     req.tree = NULL;
     assert_int_equal(ct_score(&f, &req, &r, &err), 0);
     close_rel(cand(&r, "block")->predicted_s, alone, 1e-9, "trace block, one switch");
@@ -1689,7 +1742,7 @@ static void test_given_layout(void **state)
     ct_test_two_leaf_map(&tm, 4, leaf, 0.5);
     ct_layout cyc;
     assert_int_equal(ct_layout_build(&a, 8, 1, CT_DIST_CYCLIC, 0, 0, &cyc, &err), 0);
-    const double m = 1 << 20, alone = f.alpha + m * f.beta;
+    const double m = 1 << 20;
     const char *pats[] = {"ring", "halo2d", "alltoall"};
     for (int tree = 0; tree < 2; tree++)
         for (size_t i = 0; i < sizeof pats / sizeof *pats; i++) {
@@ -1731,7 +1784,7 @@ static void test_given_layout(void **state)
     req.given = &x;
     assert_int_equal(ct_score(&f, &req, &r, &err), 0);
     assert_string_equal(r.given.name, "given");
-    close_rel(r.given.predicted_s, 8 * alone, REL, "ring paired across the leaves");
+    close_rel(r.given.predicted_s, f.alpha + 8 * m * f.beta, REL, "ring paired across the leaves");
     assert_string_equal(r.given.busiest_link, "leaf1 uplink");
     assert_string_equal(r.c[r.winner].name, "block");
     /* refused: another task count, a node outside the allocation, a node
@@ -1769,6 +1822,7 @@ int main(void)
         cmocka_unit_test(test_intra_shared_capacity),
         cmocka_unit_test(test_exchange_step_by_hand),
         cmocka_unit_test(test_duplex_long_exchange),
+        cmocka_unit_test(test_latency_once),
         cmocka_unit_test(test_bucket_refill),
         cmocka_unit_test(test_trace_steps_by_hand),
         cmocka_unit_test(test_trace_ring_as_pattern),

@@ -138,11 +138,20 @@ static void test_two_outgoing_gige(void **state)
     REL_EQ(r.mean_p_eff, 1.5, 1e-12);
     ct_sim_result_free(&r);
 
-    /* the max-min baseline halves the NIC: penalty 2 */
+    /* the max-min baseline halves the NIC: penalty 2 on the bytes' time, the
+     * latency once beside it (session 56: models.h latency_once) */
     p.model.kind = CT_MODEL_FAIRSHARE;
+    simulate_ok(&tr, &l, &p, &r);
+    REL_EQ(r.comm[0].end, alpha + 2 * 20971520.0 * beta, 1e-12);
+    REL_EQ(r.comm[0].alone, alone, 1e-12); /* reported with its alpha */
+    REL_EQ(r.comm[0].p_eff, (alpha + 2 * 20971520.0 * beta) / alone, 1e-12);
+    ct_sim_result_free(&r);
+    /* asked for 001's T = p T_alone: the latency stretched too */
+    p.latency_in_penalty = 1;
     simulate_ok(&tr, &l, &p, &r);
     REL_EQ(r.comm[0].end, 2 * alone, 1e-12);
     ct_sim_result_free(&r);
+    p.latency_in_penalty = 0;
     ct_layout_free(&l);
     ct_trace_free(&tr);
 }
@@ -824,7 +833,8 @@ static void test_cli_fig4(void **state)
 /* A fabric with the step terms (doc/simulator.md "Steps"): the front end
  * says it replays with them, in text and JSON; fig2's three transfers from
  * one node start at once (one step: 20 MiB each, alone 100 us + 20 MiB /
- * 12.5 MB/s, three times that under fair share; then the exchange step,
+ * 12.5 MB/s, the bytes' time three times under fair share and the latency
+ * once (session 56); then the exchange step,
  * -2 ms, and the refill of a 128 KiB bucket idle since ever against
  * calibrate's 2 ms pause: (131072 - 25000) B / 12.5 MB/s = 8.486 ms
  * earlier). */
@@ -841,6 +851,8 @@ static void test_cli_steps(void **state)
     if (!strstr(o.out, "steps     exchange step -2 ms, bucket 128 KiB refilled in 2 ms before "
                        "calibrate's calls"))
         fail_msg("no steps line: %s", o.out);
+    if (!strstr(o.out, "model fairshare, each transfer's alpha once, outside the penalty\n"))
+        fail_msg("the latency once is not said: %s", o.out);
     char *argv2[] = {"simulate", TRACES "/fig2_fanout.trace", "--config",
                      CT_FIXTURES "/signatures/valid_bucket.yaml", "--nodes", "4", "--cores", "1",
                      "--json", NULL};
@@ -850,7 +862,9 @@ static void test_cli_steps(void **state)
     assert_non_null(strstr(o.out, "\"bucket\": 131072"));
     const char *m = strstr(o.out, "\"makespan\": ");
     assert_non_null(m);
-    double want = 3 * (100e-6 + 20 * 1048576 / 12.5e6) - 2e-3 - (131072 - 25000) / 12.5e6;
+    /* fairshare: the three share the NIC's bandwidth, their 100 us latency
+     * runs once (session 56) */
+    double want = 100e-6 + 3 * (20 * 1048576 / 12.5e6) - 2e-3 - (131072 - 25000) / 12.5e6;
     double got = strtod(m + strlen("\"makespan\": "), NULL);
     if (fabs(got - want) > 1e-9)
         fail_msg("makespan %.12g s (expected %.12g)", got, want);
@@ -874,9 +888,10 @@ static void run_tree(cli_out *o, const char *sig, const char *hosts, const char 
 /* --nodelist routes the replay over the fabric's switch tree (issue 14):
  * two 1 MiB transfers from the nodes under leaf1 to those under leaf2 share
  * leaf1's uplink of half a NIC (valid_topology.yaml), max-min fair share:
- * a quarter NIC each, penalty 4, 4 (alpha + m beta) as 001 prices a
- * penalty on the transfer alone; without the tree, or on a
- * fabric without one, each runs alone. */
+ * a quarter NIC each, penalty 4 on the bytes' time, alpha + 4 m beta (the
+ * latency once: fairshare's latency_once, session 56; 001 prices 4 (alpha +
+ * m beta)), an effective penalty of (alpha + 4 m beta) / (alpha + m beta);
+ * without the tree, or on a fabric without one, each runs alone. */
 static void test_cli_tree(void **state)
 {
     (void)state;
@@ -886,16 +901,17 @@ static void test_cli_tree(void **state)
     if (o.rc != 0)
         fail_msg("rc %d: %s", o.rc, o.err);
     const double m = 1048576, alpha = 100e-6, beta = 1 / 12.5e6;
-    assert_true(fabs(json_field(o.out, "a", "p_eff") - 4) < 1e-9);
-    assert_true(fabs(json_field(o.out, "b", "p_eff") - 4) < 1e-9);
-    assert_true(fabs(json_field(o.out, "a", "time") - 4 * (alpha + m * beta)) < 1e-9);
+#define PEFF(p) ((alpha + (p) * m * beta) / (alpha + m * beta))
+    assert_true(fabs(json_field(o.out, "a", "p_eff") - PEFF(4)) < 1e-9);
+    assert_true(fabs(json_field(o.out, "b", "p_eff") - PEFF(4)) < 1e-9);
+    assert_true(fabs(json_field(o.out, "a", "time") - (alpha + 4 * m * beta)) < 1e-9);
     assert_non_null(strstr(o.out, "\"leaves\": 2, \"node_leaf\": [{\"host\": \"n1\", \"leaf\": "
                                   "\"leaf1\"}"));
     /* hosts in another order: n3 n4 under leaf2 send, to n1 n2 under leaf1,
      * whose downlink is the same half NIC */
     run_tree(&o, sig, "n3,n4,n1,n2", "--json");
     assert_int_equal(o.rc, 0);
-    assert_true(fabs(json_field(o.out, "a", "p_eff") - 4) < 1e-9);
+    assert_true(fabs(json_field(o.out, "a", "p_eff") - PEFF(4)) < 1e-9);
     /* n3 -> n4 and n1 -> n2 under one leaf each: no uplink, alone */
     run_tree(&o, sig, "n3,n1,n4,n2", "--json");
     assert_int_equal(o.rc, 0);
@@ -904,8 +920,8 @@ static void test_cli_tree(void **state)
      * one flow on each uplink and downlink, leaf1's half NIC holds a at 2 */
     run_tree(&o, sig, "n1,n4,n3,n2", "--json");
     assert_int_equal(o.rc, 0);
-    assert_true(fabs(json_field(o.out, "a", "p_eff") - 2) < 1e-9);
-    assert_true(fabs(json_field(o.out, "b", "p_eff") - 2) < 1e-9);
+    assert_true(fabs(json_field(o.out, "a", "p_eff") - PEFF(2)) < 1e-9);
+    assert_true(fabs(json_field(o.out, "b", "p_eff") - PEFF(2)) < 1e-9);
     /* one switch: alone */
     run_tree(&o, sig, NULL, "--json");
     assert_int_equal(o.rc, 0);
@@ -926,6 +942,7 @@ static void test_cli_tree(void **state)
     run_tree(&o, CT_SOURCE_ROOT "/conf/signatures.yaml", "n[1-4]", "--summary");
     assert_int_equal(o.rc, 0);
     assert_non_null(strstr(o.out, "tree      none: the fabric has no topology section"));
+#undef PEFF
 }
 
 static void test_cli_errors(void **state)

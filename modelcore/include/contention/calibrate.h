@@ -379,7 +379,13 @@ typedef struct ct_duplex_fit {
     double delta;      /* the coupling written into the signature */
     double raw;        /* δ before clamping */
     double lo, hi;     /* smallest and largest t / T_alone - 1 over the line's samples */
-    double exchange;   /* c, s (0 with fewer than two distinct sizes) */
+    double exchange;   /* c, s (0 with fewer than two distinct sizes): the step of a
+                        * phase priced alpha + (1 + δ) m beta + c, the latency outside
+                        * the penalty (our extension, session 56; phase_time.c) */
+    double exchange_penalized; /* c of the line c + (1 + δ)(alpha + m beta), the
+                                * latency inside it (001 §IV-B's T = p T_alone; the
+                                * model before session 56): exchange - δ alpha */
+    double alpha;      /* the curve's alpha at the line's largest size, s */
     size_t nused;      /* the line's samples */
     int sloped;        /* 1: δ and c from the slope; 0: one size (or a flat curve), the median */
     double long_delta; /* λ (0: none) */

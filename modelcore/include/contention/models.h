@@ -40,7 +40,18 @@ typedef struct ct_model_info {
     size_t nkeys;
     int penalty_ge1; /* 1: every active communication gets a penalty >= 1 */
     int incremental; /* 1: engines update it per change (cost follows the change) */
+    /* 1: the penalty stretches a message's bytes' time only and its latency
+     * runs once, beside the others' (T = alpha + p m beta: a share of a
+     * link's bandwidth; our extension, session 56); 0: the penalty stretches
+     * the whole time alone, latency included (001 §IV-B's T = p T_alone).
+     * The scorer, the placement search and the simulator read it alike. */
+    int latency_once;
 } ct_model_info;
+
+/* Whether a phase priced with model kind k (unless the caller asked for
+ * 001's T = p T_alone for every model) takes each message's latency once:
+ * its ct_model_info.latency_once. */
+int ct_model_latency_once(ct_model_kind k);
 
 /* Number of registered models; kinds are 0 .. ct_model_count() - 1. */
 size_t ct_model_count(void);

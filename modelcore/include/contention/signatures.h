@@ -87,6 +87,15 @@ typedef struct ct_fabric {
      * independently and have none. */
     double intra_shared_bw;
 
+    /* not in YAML (our extension, session 56): 1 prices a point-to-point
+     * phase as paper 001 §IV-B does for every model, T = p (alpha + m beta),
+     * the penalty multiplying the latency too; 0 (the default) does so for
+     * the papers' models (gige, stopgo) only, and the fair-share models
+     * (fairshare, duplex, tcpshare) divide a link's bandwidth, not its
+     * latency: T = alpha + p m beta (phase_time.c). ct-accuracy-eval's
+     * latency=penalized sets it. */
+    int latency_in_penalty;
+
     /* the switch tree (topology.h), NULL for a single switch; owned by the
      * ct_sigfile it was loaded into (ct_sigfile_free frees it) */
     ct_topology *topology;

@@ -40,6 +40,13 @@ typedef struct ct_sim_params {
      * calibrate's calls: ct_fabric.bucket, .bucket_pause) less. */
     double exchange;
     double bucket, bucket_pause;
+    /* 1: every model's penalty stretches a transfer's whole time alone,
+     * latency included (001 §IV-B's T = p T_alone, as before session 56);
+     * 0: the models whose ct_model_info.latency_once is set (fairshare,
+     * duplex, tcpshare) stretch its bytes' time only and add its alpha once,
+     * outside the penalty, as the scorer does (phase_time.c). From
+     * ct_fabric.latency_in_penalty. */
+    int latency_in_penalty;
 } ct_sim_params;
 
 typedef struct ct_sim_comm {
