@@ -60,10 +60,12 @@ int ct_phase_time(const ct_fabric *f, const ct_graph *g, double intra, int progr
     model.tree = tree; /* NULL: one switch, the node-level model as it is */
     int rc = 0;
     const int once = latency_once(f);
-    double *alone = malloc((g->ncomm ? g->ncomm : 1) * sizeof *alone);
-    double *fin = malloc((g->ncomm ? g->ncomm : 1) * sizeof *fin);
-    double *work = once ? malloc((g->ncomm ? g->ncomm : 1) * sizeof *work) : alone;
-    if (!alone || !fin || !work) {
+    const size_t n = g->ncomm ? g->ncomm : 1;
+    /* alone, then (where alpha is taken once) each arc's bytes' time */
+    double *alone = malloc((once ? 2 : 1) * n * sizeof *alone);
+    double *fin = malloc(n * sizeof *fin);
+    double *work = once && alone ? alone + n : alone;
+    if (!alone || !fin) {
         rc = ct_err_set(err, "out of memory for %zu arcs", g->ncomm);
         goto out;
     }
@@ -130,8 +132,6 @@ int ct_phase_time(const ct_fabric *f, const ct_graph *g, double intra, int progr
     *predicted = net > intra ? net : intra;
     *uncontended = net0 > intra ? net0 : intra;
 out:
-    if (work != alone)
-        free(work);
     free(alone);
     free(fin);
     return rc;

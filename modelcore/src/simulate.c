@@ -641,16 +641,16 @@ static int simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params 
                           (int)l->nnodes);
     }
     e.n.track_conflicts = 1;
+    e.once = !p->latency_in_penalty && ct_model_latency_once(p->model.kind);
     if (p->model.kind == CT_MODEL_DUPLEX && p->model.real[CT_DUPLEX_LONG] != 0 &&
         p->model.real[CT_DUPLEX_LONG_FROM] > 0) {
         /* the long-exchange term (penalty.h): T(m_L) on the curve, as phase_time.c */
         double mf = p->model.real[CT_DUPLEX_LONG_FROM], a, b;
         curve_at(p, mf, &a, &b);
         e.n.long_t_from = ct_hockney(a, b, mf);
-        if (!p->latency_in_penalty && ct_model_latency_once(p->model.kind))
+        if (e.once)
             e.n.long_t_from -= a; /* the bytes' time, as the transfers' (start_transfer) */
     }
-    e.once = !p->latency_in_penalty && ct_model_latency_once(p->model.kind);
     e.steps = p->exchange != 0 || (p->bucket > 0 && p->bucket_pause > 0);
     if (e.steps) {
         size_t nn = (size_t)l->nnodes;
