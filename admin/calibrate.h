@@ -203,6 +203,9 @@ typedef struct data {
      * the nodes' rate together and their count; 0 if not measured */
     double intra_all_bw;
     int intra_all_nodes;
+    /* the same readings as Hockney lines where the steps ran two sizes
+     * (session 57, ct_intra_read): line_bw 0 where none */
+    ct_intra_reading intra_line, intra_all_line;
     ct_conflict_sample *upl; /* uplink.csv: the cross-leaf schemes */
     size_t nupl;
     ct_bench_data refill; /* refill-2x1.csv: the 2 x 1 exchange after an idle (session 29) */
@@ -268,6 +271,8 @@ typedef struct calib_fit {
     ct_calib_opts co;
     /* the nodes' shared copy rate (ct_intra_shared, session 55), 0: none */
     double intra_shared_bw;
+    /* the intra-node lines written (session 57): line_bw 0 where none */
+    double intra_alpha, intra_line_bw, intra_shared_alpha, intra_shared_line_bw;
     int uplink_duplex; /* --uplink-duplex: calib_fill_topology writes uplink_duplex */
     double train_err; /* largest error on the points the fit trusts */
     int over;         /* train_err above --max-fit-error */

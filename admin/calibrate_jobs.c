@@ -312,7 +312,8 @@ int calib_exchange_sizes(const plan *p, char *out, size_t sz, double *sum)
     return k;
 }
 
-/* The intra-node halves of C tasks a node at the conflict size: on one node
+/* The intra-node halves of C tasks a node at an eighth of the conflict size
+ * and at it (two sizes: the path's Hockney line, session 57): on one node
  * into intra.csv, or on `nodes` nodes at once, dealt cyclically so that each
  * pair is within a node, into intra-all.csv (session 55). */
 static step *intra_step(plan *p, int nodes, int C, const char *jobid)
@@ -323,18 +324,20 @@ static step *intra_step(plan *p, int nodes, int C, const char *jobid)
     arg(s, "pattern");
     arg(s, "--pattern");
     arg(s, "halves");
-    arg(s, "--size");
-    arg(s, "%.0f", p->csize);
+    arg(s, "--sizes");
+    arg(s, "%.0f,%.0f", floor(p->csize / 8), p->csize);
     arg(s, "--reps");
     arg(s, "%d", p->reps);
     s->work = 0; /* no network traffic */
+    char b2[32];
+    admin_fmt_bytes(floor(p->csize / 8), b2, sizeof b2);
     if (nodes == 1)
-        snprintf(s->label, sizeof s->label, "intra-node halves, 1 node x %d tasks, %s", C,
-                 admin_fmt_bytes(p->csize, b1, sizeof b1));
+        snprintf(s->label, sizeof s->label, "intra-node halves, 1 node x %d tasks, %s and %s", C,
+                 b2, admin_fmt_bytes(p->csize, b1, sizeof b1));
     else
         snprintf(s->label, sizeof s->label,
-                 "intra-node halves, %d nodes x %d tasks at once (cyclic), %s", nodes, C,
-                 admin_fmt_bytes(p->csize, b1, sizeof b1));
+                 "intra-node halves, %d nodes x %d tasks at once (cyclic), %s and %s", nodes, C,
+                 b2, admin_fmt_bytes(p->csize, b1, sizeof b1));
     return s;
 }
 
@@ -925,13 +928,16 @@ static int load_output(const char *path, data *d)
         if (admin_read_file(CMD, path, CT_BENCH_MAX_BYTES, "a pattern benchmark output", &buf,
                             &len) != ADMIN_OK)
             return ADMIN_INVALID;
-        int rc = strncmp(base, "intra-all", 9) == 0
-                     ? ct_intra_all_from_pattern(path, buf, len, &d->intra_all_bw,
-                                                 &d->intra_all_nodes, &err)
-                     : ct_intra_from_pattern(path, buf, len, &d->intra_bw, &err);
+        int all = strncmp(base, "intra-all", 9) == 0;
+        ct_intra_reading *ir = all ? &d->intra_all_line : &d->intra_line;
+        int rc = ct_intra_read(path, buf, len, all, ir, &err);
         free(buf);
         if (rc < 0)
             return admin_fail(CMD, "%s", err.msg);
+        if (all)
+            d->intra_all_bw = ir->bw, d->intra_all_nodes = ir->nodes;
+        else
+            d->intra_bw = ir->bw;
         return ADMIN_OK;
     }
     if (strncmp(base, "exchange-p2p", 12) == 0) { /* posted, back to back (session 53) */

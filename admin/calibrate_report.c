@@ -268,6 +268,10 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
         fab->p2p_segments = f->res.p2p; /* read by every model through ct_fabric_p2p_at */
     fab->intra_bw = f->co.intra_bw;
     fab->intra_shared_bw = f->intra_shared_bw;
+    fab->intra_alpha = f->intra_alpha;
+    fab->intra_line_bw = f->intra_line_bw;
+    fab->intra_shared_alpha = f->intra_shared_alpha;
+    fab->intra_shared_line_bw = f->intra_shared_line_bw;
     fab->has_alltoall = 1;
     fab->alltoall = f->res.sig;
     snprintf(fab->a2a_date, sizeof fab->a2a_date, "%s", r->today);

@@ -413,6 +413,12 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         f->co.intra_bw = d->intra_bw;
     /* every node's halves at once (session 55): a shared copy capacity, if any */
     f->intra_shared_bw = ct_intra_shared(f->co.intra_bw, d->intra_all_bw, d->intra_all_nodes);
+    /* the paths' Hockney lines where the steps ran two sizes (session 57) */
+    if (d->intra_bw > 0 && d->intra_line.line_bw > 0)
+        f->intra_alpha = d->intra_line.alpha, f->intra_line_bw = d->intra_line.line_bw;
+    if (f->intra_shared_bw > 0 && d->intra_all_line.line_bw > 0)
+        f->intra_shared_alpha = d->intra_all_line.alpha,
+        f->intra_shared_line_bw = d->intra_all_line.line_bw;
     f->co.incast = a->incast;
     f->co.call_step = a->incast; /* this project's fit: the per-call step too */
     /* the uplinks' duplex share: asked for, or with the TCP share (checked
@@ -715,6 +721,16 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                     ? "the nodes share one copy capacity (one host): intra_node_shared_MBps "
                       "written, a step's intra-node bytes of all nodes together at that rate"
                     : "the nodes copy independently; nothing written");
+    if (f->intra_line_bw > 0)
+        fprintf(info,
+                "intra-node line from one node's halves at %d sizes: %.0f us + bytes at %.4g MB/s "
+                "(a step's intra-node time; intra_node_latency_us, intra_node_line_MBps)\n",
+                r->d.intra_line.line_sizes, f->intra_alpha * 1e6, f->intra_line_bw / 1e6);
+    if (f->intra_shared_line_bw > 0)
+        fprintf(info,
+                "intra-node line on %d nodes at once: %.0f us + bytes at %.4g MB/s "
+                "(intra_node_shared_latency_us, intra_node_shared_line_MBps)\n",
+                r->d.intra_all_nodes, f->intra_shared_alpha * 1e6, f->intra_shared_line_bw / 1e6);
     if (admin_a2a_floor_note(r->d.bench.a2a, r->d.bench.na2a, f->co.saturated_m,
                              r->d.sizes_moved
                                  ? "calibrate already moved its sizes up once, to "

@@ -116,6 +116,12 @@ static void text_fabric(const ct_fabric *f)
         printf("  intra-node:  %.6g MB/s\n", f->intra_bw / 1e6);
     else
         printf("  intra-node:  not modelled (time through shared memory ignored)\n");
+    if (f->intra_bw > 0 && f->intra_line_bw > 0) /* session 57 */
+        printf("               a step's intra-node bytes: %.6g us + bytes at %.6g MB/s a node\n",
+               f->intra_alpha * 1e6, f->intra_line_bw / 1e6);
+    if (f->intra_shared_bw > 0 && f->intra_shared_line_bw > 0)
+        printf("               all nodes together: %.6g us + bytes at %.6g MB/s\n",
+               f->intra_shared_alpha * 1e6, f->intra_shared_line_bw / 1e6);
     if (!f->topology) {
         printf("  switches:    one (no topology section)\n");
         return;
@@ -263,6 +269,11 @@ static void json_fabric(const ct_fabric *f)
     }
     json_num("intra_node_bandwidth_bytes_per_s", f->intra_bw, &first);
     json_num("intra_node_shared_bytes_per_s", f->intra_shared_bw, &first); /* 0: none */
+    /* the intra-node lines (session 57); rate 0: none */
+    json_num("intra_node_latency_s", f->intra_alpha, &first);
+    json_num("intra_node_line_bytes_per_s", f->intra_line_bw, &first);
+    json_num("intra_node_shared_latency_s", f->intra_shared_alpha, &first);
+    json_num("intra_node_shared_line_bytes_per_s", f->intra_shared_line_bw, &first);
     if (f->topology) {
         const ct_topology *t = f->topology;
         json_key("topology", &first);

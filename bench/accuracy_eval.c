@@ -92,6 +92,12 @@
  * copy below 0.75 x their count x one node's rate (ct_intra_shared), a
  * point-to-point step's intra-node time is at least all nodes' intra-node
  * bytes at that shared rate (rules-s55.txt); intra-shared=off prices without.
+ * The intra-node path as a Hockney line (session 57, rules-s57.txt;
+ * ct_intra_read): where calibrate's intra-node step (else the report's
+ * one-node halves at the pattern sizes) holds two sizes, a point-to-point
+ * step's intra-node time is alpha + bytes / the line's rate, and likewise
+ * for all nodes at once where raw/intra-all.csv has two sizes;
+ * intra-line=off prices without (the model before session 57).
  * latency=penalized (session 56, rules-s56.txt) prices every penalty model as
  * 001 §IV-B does, T = p (alpha + m beta), the latency stretched too, and
  * writes the duplex exchange step read that way (ct_duplex_fit's
@@ -333,6 +339,7 @@ int main(int argc, char **argv)
     int floor_censor = 0; /* floor-censor=on (session 51, rules-s51c.txt) */
     int intra_shared_on = 1; /* intra-shared=off (session 55, rules-s55.txt) */
     int latency_penalized = 0; /* latency=penalized (session 56, rules-s56.txt) */
+    int intra_line_on = 1;     /* intra-line=off (session 57, rules-s57.txt) */
     while (argc >= 4) {
         const char *a = argv[argc - 1];
         if (strcmp(a, "exchange=posted") == 0) {
@@ -394,6 +401,8 @@ int main(int argc, char **argv)
             intra_shared_on = 0;
         } else if (strcmp(a, "latency=penalized") == 0) {
             latency_penalized = 1;
+        } else if (strcmp(a, "intra-line=off") == 0) {
+            intra_line_on = 0;
         } else if (strcmp(a, "refill-clamp=off") == 0) {
             refill_clamp = 0;
         } else {
@@ -409,6 +418,7 @@ int main(int argc, char **argv)
                 "paper|incast|incast-gige|incast-tcpshare|incast-host|wire [exchange-max=BYTES] "
                 "[refill=off|pingpong|a2a] [a2a-refill=on|off] [pause-impute=CAL,P1,P2,P4[,LACK]] "
                 "[fit-max-nodes=N] [exchange=posted|p2p|ialltoall] [pingpong=refill|curve] [refill-clamp=off] [latency=penalized] "
+                "[intra-line=off] "
                 "[floor-censor=on]\n");
         return 2;
     }
@@ -534,24 +544,44 @@ int main(int argc, char **argv)
     const char *intra_src = "conflict scheme 'intra' (one 1 MiB transfer)";
     snprintf(path, sizeof path, "%s/patterns.txt", dir);
     pat = slurp(path, &len);
+    /* the one-node line (session 57): calibrate's step where it read one,
+     * else the one-node halves the report measured at the pattern sizes */
+    ct_intra_reading line = {0}, line_all = {0};
+    const char *line_src = "";
     if (incast && pat) {
-        double bw;
-        int ir = ct_intra_from_pattern(path, pat, len, &bw, &err);
+        ct_intra_reading ir_r;
+        int ir = ct_intra_read(path, pat, len, 0, &ir_r, &err);
         if (ir < 0)
             FAIL(die(path, &err));
         if (ir == 0) {
-            intra_bw = bw;
+            intra_bw = ir_r.bw;
             intra_src = "one node's tasks exchanging halves (pattern on 1 node)";
+            line = ir_r;
+            line_src = "the report's one-node halves";
         }
     }
 
     if (incast) { /* calibrate's own intra-node step, when it ran */
         snprintf(path, sizeof path, "%s/raw/intra.csv", dir);
         char *ib = slurp(path, &len);
-        double bw;
-        if (ib && ct_intra_from_pattern(path, ib, len, &bw, &err) == 0) {
-            intra_bw = bw;
+        ct_intra_reading ir_r;
+        if (ib && ct_intra_read(path, ib, len, 0, &ir_r, &err) == 0) {
+            intra_bw = ir_r.bw;
             intra_src = "one node's halves (calibrate's intra-node step)";
+            if (ir_r.line_bw > 0) {
+                line = ir_r, line_src = "calibrate's intra-node step";
+            } else if (line.line_bw > 0) {
+                /* a run calibrated at one size (before session 57): the
+                 * intercept the report's one-node halves show, through
+                 * calibrate's point, as calibrate reads it at two sizes */
+                double t_cal = ir_r.bytes / ir_r.bw;
+                if (t_cal > line.alpha) {
+                    line.line_bw = ir_r.bytes / (t_cal - line.alpha);
+                    line_src = "the report's one-node halves' intercept through calibrate's point";
+                } else {
+                    line = (ct_intra_reading){0};
+                }
+            }
         }
         free(ib);
     }
@@ -561,9 +591,11 @@ int main(int argc, char **argv)
     if (incast) {
         snprintf(path, sizeof path, "%s/raw/intra-all.csv", dir);
         char *ib = slurp(path, &len);
-        if (ib && ct_intra_all_from_pattern(path, ib, len, &intra_all, &intra_all_nodes, &err) < 0)
+        if (ib && ct_intra_read(path, ib, len, 1, &line_all, &err) < 0)
             FAIL(die(path, &err));
         free(ib);
+        intra_all = line_all.bw;
+        intra_all_nodes = line_all.nodes;
         intra_would = ct_intra_shared(intra_bw, intra_all, intra_all_nodes);
         intra_shared = intra_shared_on ? intra_would : 0;
     }
@@ -636,6 +668,14 @@ int main(int argc, char **argv)
     f.alltoall = r.sig;
     f.intra_bw = intra_bw;
     f.intra_shared_bw = intra_shared;
+    if (intra_line_on && intra_bw > 0 && line.line_bw > 0) { /* session 57 */
+        f.intra_alpha = line.alpha;
+        f.intra_line_bw = line.line_bw;
+    }
+    if (intra_line_on && intra_shared > 0 && line_all.line_bw > 0) {
+        f.intra_shared_alpha = line_all.alpha;
+        f.intra_shared_line_bw = line_all.line_bw;
+    }
     f.latency_in_penalty = latency_penalized;
     if (have_gige)
         f.penalty = CT_GIGE_MODEL(g.share, g.skew_in, g.skew_out); /* 001 §V-A */
@@ -889,6 +929,18 @@ int main(int argc, char **argv)
                intra_would <= 0  ? ": independent"
                : intra_shared > 0 ? ": one shared capacity, priced"
                                   : ": one shared capacity, not priced (intra-shared=off)");
+    if (line.line_bw > 0)
+        printf("# intra-node line: %.0f us + bytes at %.1f MB/s (%d tasks, %d sizes, %s)%s\n",
+               line.alpha * 1e6, line.line_bw / 1e6, line.line_tasks, line.line_sizes, line_src,
+               intra_line_on ? "" : ", not priced (intra-line=off)");
+    if (line_all.line_bw > 0)
+        printf("# intra-node line on %d nodes at once: %.0f us + bytes at %.1f MB/s (%d tasks, "
+               "%d sizes)%s\n",
+               line_all.nodes, line_all.alpha * 1e6, line_all.line_bw / 1e6, line_all.line_tasks,
+               line_all.line_sizes,
+               !intra_line_on ? ", not priced (intra-line=off)"
+               : intra_shared > 0 ? ""
+                                  : ", not priced (no shared capacity)");
     if (have_gige)
         printf("# gige: beta %.4f, gamma_i %.4f, gamma_o %.4f (%s)%s%s\n", g.share, g.skew_in,
                g.skew_out, g.has_gammas ? g.gamma_scheme : "gammas not fitted",

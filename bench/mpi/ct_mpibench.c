@@ -3,7 +3,7 @@
  *   ct-mpibench pingpong --sizes LIST                 one-way time, ranks on two nodes
  *   ct-mpibench alltoall --sizes LIST                 MPI_Alltoall, all ranks
  *   ct-mpibench conflict --scheme [NAME=]SPEC --size M  paper 001 §IV-B conflict schemes
- *   ct-mpibench pattern  --pattern ring|halves|halo2d|halo3d --size M [--phased]
+ *   ct-mpibench pattern  --pattern ring|halves|halo2d|halo3d --size M|--sizes LIST [--phased]
  *                        [--last-dim-first] [--host-clock]
  * common: --reps R (5) --warmup W (1) --max-time S (per size, 20)
  *         --wait auto|polled|busy (auto) --poll-us U|auto (500; implies --wait polled)
@@ -527,8 +527,10 @@ static const char *layout_name(void)
  * fit` reads; conflict and pattern rows add a detail column. */
 static void print_header(int with_detail)
 {
-    if (rank != 0)
+    static int printed; /* once: pattern --sizes runs each size in turn */
+    if (rank != 0 || printed)
         return;
+    printed = 1;
     if (header)
         printf("benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node%s\n",
                with_detail ? ",detail" : "");
@@ -1058,7 +1060,7 @@ static void run_pattern(const char *pat, double size, int phased, int last_dim_f
 static void usage(void)
 {
     die("usage: ct-mpibench pingpong|alltoall --sizes LIST | conflict --scheme [NAME=]SPEC... "
-        "--size M | pattern --pattern ring|halves|halo2d|halo3d --size M [--phased] "
+        "--size M | pattern --pattern ring|halves|halo2d|halo3d --size M|--sizes LIST [--phased] "
         "[--last-dim-first] [--host-clock] [--reps R] [--warmup W] "
         "[--max-time S] [--wait auto|polled|busy] [--poll-us U|auto] [--idle S] [--no-header] "
         "[--blocking] [--p2p]");
@@ -1182,7 +1184,8 @@ int main(int argc, char **argv)
     else if (strcmp(mode, "conflict") == 0 && nschemes && nsizes)
         run_conflict(schemes, nschemes, sizes[0]);
     else if (strcmp(mode, "pattern") == 0 && pat && nsizes)
-        run_pattern(pat, sizes[0], phased, last_dim_first, host_clock);
+        for (int i = 0; i < nsizes; i++) /* --sizes: each size in turn (session 57) */
+            run_pattern(pat, sizes[i], phased, last_dim_first, host_clock);
     else
         usage();
     MPI_Finalize();

@@ -549,15 +549,58 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
 
 /* The largest-size halves row of a pattern output: on one node (all == 0) or
  * on several with the tasks dealt cyclically (all == 1). */
-static int intra_rows(const char *name, const char *buf, size_t len, int all, double *bw,
-                      int *nodes_out, ct_err *err)
+#define INTRA_ROWS_MAX 64 /* rows kept for the line; more are read for bw only */
+
+/* One size of one task count: its rows' mean time (the line's points). */
+typedef struct intra_pt {
+    int tasks;
+    double m, tsum;
+    int n;
+} intra_pt;
+
+static void intra_line(const intra_pt *pt, size_t npt, ct_intra_reading *r)
+{
+    int best = 0;
+    for (size_t i = 0; i < npt; i++) { /* the most tasks with two sizes or more */
+        int sizes = 0;
+        for (size_t j = 0; j < npt; j++)
+            sizes += pt[j].tasks == pt[i].tasks;
+        if (sizes >= 2 && pt[i].tasks > best)
+            best = pt[i].tasks;
+    }
+    if (!best)
+        return;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int k = 0;
+    for (size_t i = 0; i < npt; i++) {
+        if (pt[i].tasks != best)
+            continue;
+        double x = (double)best * pt[i].m, y = pt[i].tsum / pt[i].n;
+        sx += x, sy += y, sxx += x * x, sxy += x * y, k++;
+    }
+    double den = k * sxx - sx * sx;
+    if (!(den > 0))
+        return;
+    double slope = (k * sxy - sx * sy) / den, icpt = (sy - slope * sx) / k;
+    if (!(slope > 0) || !(icpt > 0) || !isfinite(icpt) || !isfinite(1 / slope))
+        return;
+    r->alpha = icpt;
+    r->line_bw = 1 / slope;
+    r->line_tasks = best;
+    r->line_sizes = k;
+}
+
+int ct_intra_read(const char *name, const char *buf, size_t len, int all, ct_intra_reading *r,
+                  ct_err *err)
 {
     if (!name)
         name = "(patterns)";
-    if (!buf || !bw)
+    if (!buf || !r)
         return ct_err_set(err, "%s: missing buffer or result pointer", name);
+    memset(r, 0, sizeof *r);
+    intra_pt pt[INTRA_ROWS_MAX];
+    size_t npt = 0;
     double best_m = 0;
-    *bw = 0;
     size_t pos = 0, lineno = 0;
     while (pos < len) {
         size_t e = pos;
@@ -593,24 +636,46 @@ static int intra_rows(const char *name, const char *buf, size_t len, int all, do
                               name, lineno, tavg, m);
         if (m >= best_m) {
             best_m = m;
-            *bw = (double)tasks * m / tavg; /* every task sends m through its node's memory */
-            if (nodes_out)
-                *nodes_out = nodes;
+            r->bw = (double)tasks * m / tavg; /* every task sends m through its node's memory */
+            r->bytes = (double)tasks * m;
+            r->nodes = nodes;
         }
+        size_t j = 0;
+        while (j < npt && !(pt[j].tasks == tasks && pt[j].m == m))
+            j++;
+        if (j == npt && npt < INTRA_ROWS_MAX)
+            pt[npt++] = (intra_pt){.tasks = tasks, .m = m};
+        if (j < npt)
+            pt[j].tsum += tavg, pt[j].n++;
     }
-    return *bw > 0 ? 0 : 1;
+    if (!(r->bw > 0))
+        return 1;
+    intra_line(pt, npt, r);
+    return 0;
 }
 
 int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double *bw,
                           ct_err *err)
 {
-    return intra_rows(name, buf, len, 0, bw, NULL, err);
+    ct_intra_reading r;
+    if (!bw)
+        return ct_err_set(err, "%s: missing result pointer", name ? name : "(patterns)");
+    int rc = ct_intra_read(name, buf, len, 0, &r, err);
+    *bw = rc == 0 ? r.bw : 0;
+    return rc;
 }
 
 int ct_intra_all_from_pattern(const char *name, const char *buf, size_t len, double *bw,
                               int *nodes, ct_err *err)
 {
-    return intra_rows(name, buf, len, 1, bw, nodes, err);
+    ct_intra_reading r;
+    if (!bw)
+        return ct_err_set(err, "%s: missing result pointer", name ? name : "(patterns)");
+    int rc = ct_intra_read(name, buf, len, 1, &r, err);
+    *bw = rc == 0 ? r.bw : 0;
+    if (rc == 0 && nodes)
+        *nodes = r.nodes;
+    return rc;
 }
 
 double ct_intra_shared(double one_bw, double all_bw, int nodes)

@@ -5,24 +5,54 @@
 
 #include <stdint.h>
 
+#include "contention/signatures.h"
+
+/* b > 0 bytes through a path of rate bw (bytes/s), or through its Hockney
+ * line alpha + b / line_bw where the fabric has one (line_bw > 0; our
+ * extension, session 57: the intra-node path's start-up, signatures.h
+ * intra_alpha). */
+static inline double intra_path_time(double b, double bw, double alpha, double line_bw)
+{
+    if (!(b > 0))
+        return 0;
+    return line_bw > 0 ? alpha + b / line_bw : b / bw;
+}
+
+/* The busiest node's intra-node bytes at bw alone (bytes/s; <= 0: 0): the
+ * Alltoall's own intra-node term (ct_a2a_layout), which has neither the
+ * shared rate nor the line. */
+static inline double intra_busiest_time(const double *intra_bytes, int32_t nnodes, double bw)
+{
+    double worst = 0;
+    for (int32_t k = 0; bw > 0 && k < nnodes; k++)
+        if (intra_bytes[k] / bw > worst)
+            worst = intra_bytes[k] / bw;
+    return worst;
+}
+
 /* The busiest node's intra-node bytes at the fabric's intra-node bandwidth
  * (bytes/s); intra_bw <= 0 ignores intra-node time (signatures.h). With
- * shared_bw > 0 (our extension, session 55; signatures.h intra_shared_bw) the
- * nodes copy through one capacity, so the step also takes at least all nodes'
- * intra-node bytes at shared_bw: the larger of the two. */
-static inline double intra_node_time(const double *intra_bytes, int32_t nnodes, double intra_bw,
-                                     double shared_bw)
+ * intra_shared_bw > 0 (our extension, session 55; signatures.h) the nodes
+ * copy through one capacity, so the step also takes at least all nodes'
+ * intra-node bytes at it: the larger of the two. Each path through its
+ * Hockney line where the fabric has one (session 57). */
+static inline double intra_node_time(const double *intra_bytes, int32_t nnodes, const ct_fabric *f)
 {
-    if (intra_bw <= 0)
+    if (f->intra_bw <= 0)
         return 0;
     double worst = 0, all = 0;
     for (int32_t k = 0; k < nnodes; k++) {
-        if (intra_bytes[k] / intra_bw > worst)
-            worst = intra_bytes[k] / intra_bw;
+        double t = intra_path_time(intra_bytes[k], f->intra_bw, f->intra_alpha, f->intra_line_bw);
+        if (t > worst)
+            worst = t;
         all += intra_bytes[k];
     }
-    if (shared_bw > 0 && all / shared_bw > worst)
-        return all / shared_bw;
+    if (f->intra_shared_bw > 0) {
+        double t = intra_path_time(all, f->intra_shared_bw, f->intra_shared_alpha,
+                                   f->intra_shared_line_bw);
+        if (t > worst)
+            return t;
+    }
     return worst;
 }
 

@@ -943,7 +943,7 @@ static int cmp_double(const void *pa, const void *pb)
  * pattern.c gives them (by source node, destination node, then size) so
  * that the progressive engine sees the same graph as the scorer's. */
 static int node_graph(const arcs *a, const int32_t *node_of, int32_t nnodes, ct_graph *g,
-                      double *itime, double intra_bw, double shared_bw, ct_err *err)
+                      double *itime, const ct_fabric *f, ct_err *err)
 {
     if (ct_graph_init(g, nnodes, err) < 0)
         return -1;
@@ -996,7 +996,7 @@ static int node_graph(const arcs *a, const int32_t *node_of, int32_t nnodes, ct_
         }
         i = j;
     }
-    *itime = intra_node_time(intra, nnodes, intra_bw, shared_bw);
+    *itime = intra_node_time(intra, nnodes, f);
 out:
     free(intra);
     free(s1);
@@ -1049,7 +1049,7 @@ static int eval_layouts(const ct_fabric *f, const ct_pattern *p, const ct_trace 
             if ((rc = ct_pattern_graph_phase(p, nph > 1 ? ph : -1, ls[i], &g[i], intra, err)) ==
                 0) {
                 built++;
-                itime[i] = intra_node_time(intra, nn, f->intra_bw, f->intra_shared_bw);
+                itime[i] = intra_node_time(intra, nn, f);
             }
         /* the phases of a phased halo after its first follow without a pause */
         double pause = !p->has_pause ? -1 : ph == 0 ? p->pause : 0;
@@ -1363,9 +1363,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
     /* every start screened with the model on its node-level graph (for a
      * trace: all its communications in flight at once) */
     for (int i = 0; i < ns; i++) {
-        if ((rc = node_graph(&a, starts[i], nnodes, &ng[i], &itime[i], fabric->intra_bw,
-                              fabric->intra_shared_bw, err)) <
-            0)
+        if ((rc = node_graph(&a, starts[i], nnodes, &ng[i], &itime[i], fabric, err)) < 0)
             goto out;
     }
     int method = -1;
@@ -1427,8 +1425,7 @@ int ct_place_search(const ct_fabric *fabric, const ct_place_request *req, ct_pla
         c->proxy_bytes = ps.maxload;
         c->remote_comms = remote_of(&g, ps.node_of);
         starts[ri] = ps.node_of;
-        if ((rc = node_graph(&a, ps.node_of, nnodes, &ng[ri], &itime[ri], fabric->intra_bw,
-                             fabric->intra_shared_bw, err)) < 0)
+        if ((rc = node_graph(&a, ps.node_of, nnodes, &ng[ri], &itime[ri], fabric, err)) < 0)
             goto out;
         used += w_screen * (uint64_t)a.n;
         int m1 = method;

@@ -84,7 +84,7 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
                                    f->intra_bw);
     /* the Alltoall's own intra-node term (ct_a2a_layout) has no shared rate
      * (session 55, rules-s55.txt): its reported part matches it */
-    t->intra = intra_node_time(intra, l->nnodes, f->intra_bw, 0);
+    t->intra = intra_busiest_time(intra, l->nnodes, f->intra_bw);
 out:
     free(cnt);
     free(intra);
@@ -112,7 +112,7 @@ static int build_p2p(const ct_fabric *f, const ct_pattern *p, const ct_layout *l
             free(intra);
             return -1;
         }
-        w->intra[k] = intra_node_time(intra, l->nnodes, f->intra_bw, f->intra_shared_bw);
+        w->intra[k] = intra_node_time(intra, l->nnodes, f);
         w->nphase = k + 1;
     }
     free(intra);
@@ -717,7 +717,7 @@ static int time_trace_phased(const ct_fabric *f, const ct_trace *tr, const phase
             if (prog && incremental)
                 budget -= w;
             timing ph = {0};
-            double itime = intra_node_time(intra, l->nnodes, f->intra_bw, f->intra_shared_bw);
+            double itime = intra_node_time(intra, l->nnodes, f);
             double pause = idle_pause(&idle);
             if (rc == 0) {
                 rc = time_p2p_phase(f, &g, itime, prog, tree, view, pause, &ph, err);
@@ -892,7 +892,7 @@ static int time_phases(const ct_fabric *f, const ct_trace_phases *tp, const ct_l
             if (prog && incremental)
                 budget -= w;
             timing pt = {0};
-            double itime = intra_node_time(intra, l->nnodes, f->intra_bw, f->intra_shared_bw);
+            double itime = intra_node_time(intra, l->nnodes, f);
             double pause = idle_pause(&idle);
             if (rc == 0) {
                 rc = time_p2p_phase(f, &g, itime, prog, tree, view, pause, &pt, err);

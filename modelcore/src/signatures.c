@@ -79,6 +79,13 @@ static const numfield fabric_fields[] = {
     {"intra_node_bandwidth_MBps", FOFF(intra_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
     /* the nodes' shared copy rate (our extension, session 55, signatures.h); absent = 0 */
     {"intra_node_shared_MBps", FOFF(intra_shared_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
+    /* the intra-node Hockney lines (our extension, session 57, signatures.h);
+     * each pair both or neither; absent = 0 */
+    {"intra_node_latency_us", FOFF(intra_alpha), CONV_US, 0, 0, 0, 1e9, 0, 0},
+    {"intra_node_line_MBps", FOFF(intra_line_bw), CONV_MBPS, 0, 0, 1, INFINITY, 0, 0},
+    {"intra_node_shared_latency_us", FOFF(intra_shared_alpha), CONV_US, 0, 0, 0, 1e9, 0, 0},
+    {"intra_node_shared_line_MBps", FOFF(intra_shared_line_bw), CONV_MBPS, 0, 0, 1, INFINITY, 0,
+     0},
 };
 #define NF(a) (sizeof(a) / sizeof(a[0]))
 
@@ -667,6 +674,10 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
                                        "penalty",
                                        "intra_node_bandwidth_MBps",
                                        "intra_node_shared_MBps",
+                                       "intra_node_latency_us",
+                                       "intra_node_line_MBps",
+                                       "intra_node_shared_latency_us",
+                                       "intra_node_shared_line_MBps",
                                        "topology",
                                        NULL};
     if (y_expect(c->name, val, Y_MAP, path, c->err) < 0 ||
@@ -772,7 +783,28 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
         if (load_topology(c, topo, what, fab) < 0)
             return -1;
     }
-    return load_fields(c, val, path, fabric_fields, NF(fabric_fields), fab);
+    if (load_fields(c, val, path, fabric_fields, NF(fabric_fields), fab) < 0)
+        return -1;
+    /* the intra-node lines (session 57): a latency needs its line's rate (a
+     * rate alone is a line of latency 0, as the writer omits a zero), and
+     * the shared line the shared rate */
+    static const char *const pairs[][2] = {
+        {"intra_node_latency_us", "intra_node_line_MBps"},
+        {"intra_node_shared_latency_us", "intra_node_shared_line_MBps"}};
+    for (size_t i = 0; i < 2; i++) {
+        const ynode *a = ymap_get(val, pairs[i][0]);
+        if (a && !ymap_get(val, pairs[i][1]))
+            return y_err(c->err, c->name, a,
+                         "%s.%s given without %s.%s (accepted: a latency with its line's rate)",
+                         path, pairs[i][0], path, pairs[i][1]);
+    }
+    const ynode *sl = ymap_get(val, "intra_node_shared_line_MBps");
+    if (sl && !(fab->intra_shared_bw > 0))
+        return y_err(c->err, c->name, sl,
+                     "%s.intra_node_shared_line_MBps given without %s.intra_node_shared_MBps "
+                     "(accepted: the shared line only with the shared rate)",
+                     path, path);
+    return 0;
 }
 
 static long find_fabric(const ct_sigfile *sf, const char *name)
@@ -1046,6 +1078,18 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
         check_fields(fab, "", fabric_fields, NF(fabric_fields), err) < 0 ||
         check_fields(fab, "p2p.plogp.", plogp_fields, NF(plogp_fields), err) < 0)
         return -1;
+    if ((fab->intra_alpha > 0) && !(fab->intra_line_bw > 0))
+        return ct_err_set(err,
+                          "fabric '%s': intra_node_latency_us %g without intra_node_line_MBps "
+                          "(accepted: a latency with its line's rate)",
+                          fab->name, fab->intra_alpha * 1e6);
+    if ((fab->intra_shared_alpha > 0 && !(fab->intra_shared_line_bw > 0)) ||
+        (fab->intra_shared_line_bw > 0 && !(fab->intra_shared_bw > 0)))
+        return ct_err_set(err,
+                          "fabric '%s': the shared intra-node line (latency %g us, %g MB/s) "
+                          "needs intra_node_shared_MBps and intra_node_shared_line_MBps > 0",
+                          fab->name, fab->intra_shared_alpha * 1e6,
+                          fab->intra_shared_line_bw / 1e6);
     if (fab->p2p_segments.nseg > 0) {
         char what[CT_NAME_MAX + 32];
         snprintf(what, sizeof what, "fabric '%s': p2p.segments", fab->name);

@@ -5,7 +5,8 @@
  * parser calibrate runs on ct-mpibench's conflict and uplink outputs
  * (calibrate.h: ct_conflict_parse, with its '# times:' repetitions), and the
  * intra-node readings of the pattern outputs (ct_intra_from_pattern on one
- * node, ct_intra_all_from_pattern on every node at once, session 55). */
+ * node, ct_intra_all_from_pattern on every node at once, session 55; their
+ * Hockney lines, ct_intra_read, session 57). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -98,6 +99,18 @@ static void intra(const uint8_t *data, size_t size)
             abort();
         double sh = ct_intra_shared(1e9, bw > 0 ? bw : 0, nodes);
         if (sh != 0 && sh != bw)
+            abort();
+        /* the line (session 57): where read, a positive intercept and rate,
+         * on two sizes or more; the rate at the largest size as above */
+        ct_intra_reading r;
+        int rc2 = ct_intra_read("fuzz", (const char *)data, size, all, &r, &err);
+        if (rc2 != rc || (rc == 0 && r.bw != bw))
+            abort();
+        if (rc2 == 0 && r.line_bw != 0 &&
+            (!(r.line_bw > 0) || !isfinite(r.line_bw) || !(r.alpha > 0) || !isfinite(r.alpha) ||
+             r.line_sizes < 2 || r.line_tasks < 2))
+            abort();
+        if (rc2 == 0 && r.line_bw == 0 && (r.alpha != 0 || r.line_sizes != 0))
             abort();
     }
 }

@@ -25,7 +25,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 36
+tap_plan 38
 
 # 3 CPUs a node: room for the many-flow step (2 x 3 beside 2 tasks per node)
 out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 3 2>&1) || {
@@ -63,8 +63,21 @@ tap_is "$(grep -h '^# wait: ' "$WORK/raw/intra.csv" "$WORK/raw/alltoall-3x1.csv"
 # tasks dealt cyclically, each pair within a node; the verdict and the
 # signature agree (the emulated nodes share this host, so the field is
 # expected here, but it is the reading that is checked)
-tap_is "$(grep -Ec '^pattern,6,[0-9]+,[0-9.e-]+,[0-9.e-]+,3,2,halves:cyclic$' "$WORK/raw/intra-all.csv")" 1 \
-    "the intra-node halves ran on 3 nodes at once, every pair within a node"
+# at two sizes (session 57): an eighth of the conflict size and it, the path's line
+tap_is "$(grep -Eo '^pattern,6,(65536|524288),[0-9.e-]+,[0-9.e-]+,3,2,halves:cyclic$' "$WORK/raw/intra-all.csv" | cut -d, -f3 | tr '\n' ' ')" \
+    "65536 524288 " \
+    "the intra-node halves ran on 3 nodes at once, every pair within a node, at 64K and 512K"
+tap_is "$(grep -Eo '^pattern,2,(65536|524288),' "$WORK/raw/intra.csv" | cut -d, -f3 | tr '\n' ' ')" \
+    "65536 524288 " "the one-node halves at the same two sizes"
+# the line is written exactly when calibrate says it read one (both keys of a pair)
+if printf '%s\n' "$log" | grep -q "^intra-node line from one node's halves at 2 sizes: [0-9]* us + bytes at "; then
+    line_said=1
+else
+    line_said=0
+fi
+tap_is "$line_said $(grep -Ec '^    intra_node_(latency_us|line_MBps): ' "$WORK/sig.yaml")" \
+    "$line_said $((2 * line_said))" \
+    "intra_node_latency_us and intra_node_line_MBps are written exactly when calibrate reads the line"
 tap_like "$log" "intra-node halves on 3 nodes at once: [0-9.]+ MB/s together, [0-9.]+ x 3 nodes' rate alone: " \
     "calibrate says what all the nodes copied together against one node alone"
 if printf '%s\n' "$log" | grep -q "the nodes share one copy capacity"; then

@@ -1845,6 +1845,87 @@ static void test_calibrate_intra_shared(void **state)
     fixture_drop(tmp);
 }
 
+/* The intra-node lines (session 57): calibrate's intra-node steps at two
+ * sizes. The 175 Mbit/s fixture's one node moved 4 x 1 MiB in 3.231357 ms;
+ * with 4 x 128 KiB in 2.5 ms its line is 2.5 ms less 512 KiB at the slope,
+ * and 4 nodes x 4 tasks at once, 3.0 ms at 128 KiB and 7.1 ms at 1 MiB (a
+ * shared capacity: 0.46 x 4 nodes' rate), give the shared line. calibrate
+ * writes both, says so, and show prints them; the rates at 1 MiB are the
+ * ones read before (the Alltoall's). Times falling with the size: no line. */
+static void test_calibrate_intra_line(void **state)
+{
+    (void)state;
+    char tmp[] = "/tmp/ct-intraline-XXXXXX";
+    assert_non_null(mkdtemp(tmp));
+    fixture_copy(CT_FIXTURES "/calibrate/emu175-burst416k-s50b/", tmp, RAW_4N,
+                 sizeof RAW_4N / sizeof *RAW_4N, NULL, NULL, NULL);
+    static const char hdr[] = "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n";
+    char path[512];
+    snprintf(path, sizeof path, "%s/intra-all.csv", tmp);
+    FILE *o = fopen(path, "w");
+    assert_non_null(o);
+    fprintf(o, "%spattern,16,131072,0.003,0.0029,4,4,halves:cyclic\n"
+               "pattern,16,1048576,0.0071,0.0065,4,4,halves:cyclic\n", hdr);
+    fclose(o);
+    snprintf(path, sizeof path, "%s/intra.csv", tmp);
+    result r = calibrate_with(path,
+                              "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail",
+                              "pattern,4,131072,0.0025,0.0024,1,4,halves:block\n"
+                              "pattern,4,1048576,0.003231357,0.002870095,1,4,halves:block\n",
+                              tmp);
+    expect_status(&r, 0);
+    double s1 = (0.003231357 - 0.0025) / (4.0 * (1048576 - 131072)), a1 = 0.0025 - s1 * 4 * 131072;
+    double s2 = (0.0071 - 0.003) / (16.0 * (1048576 - 131072)), a2 = 0.003 - s2 * 16 * 131072;
+    char said[300];
+    snprintf(said, sizeof said,
+             "intra-node line from one node's halves at 2 sizes: %.0f us + bytes at %.4g MB/s",
+             a1 * 1e6, 1 / s1 / 1e6);
+    expect_in(r.err, said);
+    snprintf(said, sizeof said, "intra-node line on 4 nodes at once: %.0f us + bytes at %.4g MB/s",
+             a2 * 1e6, 1 / s2 / 1e6);
+    expect_in(r.err, said);
+    ct_sigfile sf;
+    load_stdout(&r, &sf);
+    const ct_fabric *f = &sf.fabrics[0];
+    close_rel(f->intra_alpha, a1, 1e-6, "one node's latency");
+    close_rel(f->intra_line_bw, 1 / s1, 1e-6, "one node's line");
+    close_rel(f->intra_shared_alpha, a2, 1e-6, "the shared latency");
+    close_rel(f->intra_shared_line_bw, 1 / s2, 1e-6, "the shared line");
+    close_rel(f->intra_bw, 4.0 * 1048576 / 0.003231357, 1e-6, "the rate at 1 MiB, as before");
+    close_rel(f->intra_shared_bw, 16.0 * 1048576 / 0.0071, 1e-6, "the shared rate, as before");
+    char sig[600];
+    snprintf(sig, sizeof sig, "%s/sig.yaml", tmp);
+    FILE *y = fopen(sig, "w");
+    assert_non_null(y);
+    fputs(r.out, y);
+    fclose(y);
+    result s = run("show", "--config", sig, NULL);
+    expect_status(&s, 0);
+    snprintf(said, sizeof said, "a step's intra-node bytes: %.6g us + bytes at %.6g MB/s a node\n",
+             f->intra_alpha * 1e6, f->intra_line_bw / 1e6);
+    expect_in(s.out, said);
+    expect_in(s.out, "all nodes together: ");
+    done(&s);
+    s = run("show", "--config", sig, "--json", NULL);
+    expect_status(&s, 0);
+    close_rel(json_num(s.out, "intra_node_latency_s"), a1, 1e-6, "show --json");
+    close_rel(json_num(s.out, "intra_node_shared_line_bytes_per_s"), 1 / s2, 1e-6, "show --json");
+    done(&s);
+    ct_sigfile_free(&sf);
+    done(&r);
+    /* times that fall with the size: no line, nothing written, the rate as before */
+    r = calibrate_with(path, "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail",
+                       "pattern,4,131072,0.004,0.0039,1,4,halves:block\n"
+                       "pattern,4,1048576,0.003231357,0.002870095,1,4,halves:block\n",
+                       tmp);
+    expect_status(&r, 0);
+    expect_not_in(r.err, "intra-node line from one node's halves");
+    expect_not_in(r.out, "intra_node_latency_us");
+    expect_not_in(r.out, "intra_node_line_MBps");
+    done(&r);
+    fixture_drop(tmp);
+}
+
 /* The ping-pong read with its own refill (session 50; the default since
  * session 54, rules-s54.txt). On emu175-burst416k-s50b (175 Mbit/s,
  * 21.875 MB/s, a 416 KiB tbf bucket; run 175m-burst416k-q30-n1000g-s50b)
@@ -2248,6 +2329,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_exchange_ratio),
         cmocka_unit_test(test_calibrate_pingpong_refill),
         cmocka_unit_test(test_calibrate_intra_shared),
+        cmocka_unit_test(test_calibrate_intra_line),
         cmocka_unit_test(test_incast_loss_step),
         cmocka_unit_test(test_topology_import),
         cmocka_unit_test(test_report),

@@ -558,6 +558,61 @@ static void test_intra_all_from_pattern(void **state)
     const char *bad = "# header\npattern,16,1048576,0,0,4,4,halves:cyclic\n";
     assert_int_equal(ct_intra_all_from_pattern("c.csv", bad, strlen(bad), &bw, &nodes, &err), -1);
     assert_non_null(strstr(err.msg, "c.csv:2: t_avg_s 0"));
+}
+
+/* The intra-node path as a Hockney line (session 57): for the task count with
+ * the most tasks at two sizes or more, t = alpha + X / line_bw through them
+ * (X = tasks x m, each size's rows averaged); the rate at the largest size is
+ * read as before. No line with one size, or a slope or intercept <= 0. */
+static void test_intra_read_line(void **state)
+{
+    (void)state;
+    /* 4 tasks: 2.5 ms at 128 KiB (X = 512 KiB), 3.2 and 3.4 ms at 1 MiB (X = 4 MiB,
+     * mean 3.3 ms): slope 0.8 ms / 3.5 MiB, intercept 2.5 - 0.8 / 7 ms; the 2-task rows
+     * (two sizes too) are not read for the line, a 4-node row not at all */
+    const char *txt = "intra 2 128K measured: pattern,2,131072,0.0021,0.002,1,2,halves:block\n"
+                      "intra 2 1M measured: pattern,2,1048576,0.0026,0.002,1,2,halves:block\n"
+                      "pattern,16,1048576,0.0084,0.0075,4,4,halves:cyclic\n"
+                      "pattern,4,131072,0.0025,0.0024,1,4,halves:block\n"
+                      "pattern,4,1048576,0.0032,0.003,1,4,halves:block\n"
+                      "pattern,4,1048576,0.0034,0.003,1,4,halves:block\n";
+    ct_intra_reading r;
+    ct_err err;
+    assert_int_equal(ct_intra_read("l", txt, strlen(txt), 0, &r, &err), 0);
+    close_rel(r.bw, 4.0 * 1048576 / 0.0034, 1e-12, "the rate: the last row at the largest size");
+    close_rel(r.bytes, 4.0 * 1048576, 1e-12, "its bytes");
+    assert_int_equal(r.nodes, 1);
+    assert_int_equal(r.line_tasks, 4);
+    assert_int_equal(r.line_sizes, 2);
+    double slope = (0.0033 - 0.0025) / (4.0 * 1048576 - 4.0 * 131072);
+    close_rel(r.line_bw, 1 / slope, 1e-9, "the line's rate");
+    close_rel(r.alpha, 0.0025 - slope * 4.0 * 131072, 1e-9, "the line's intercept");
+    /* every node at once: the 4-node rows only; one size there: no line */
+    assert_int_equal(ct_intra_read("l", txt, strlen(txt), 1, &r, &err), 0);
+    assert_int_equal(r.nodes, 4);
+    assert_true(r.line_bw == 0 && r.alpha == 0 && r.line_tasks == 0);
+    /* a time that falls with the size, or a line whose intercept is below 0: no line */
+    const char *falls = "pattern,4,131072,0.004,0.004,1,4,halves:block\n"
+                        "pattern,4,1048576,0.003,0.003,1,4,halves:block\n";
+    assert_int_equal(ct_intra_read("f", falls, strlen(falls), 0, &r, &err), 0);
+    assert_true(r.line_bw == 0 && r.bw > 0);
+    const char *origin = "pattern,4,131072,0.0004,0.0004,1,4,halves:block\n"
+                         "pattern,4,1048576,0.004,0.004,1,4,halves:block\n";
+    assert_int_equal(ct_intra_read("o", origin, strlen(origin), 0, &r, &err), 0);
+    assert_true(r.line_bw == 0);
+    /* three sizes: least squares (on a line exactly: its alpha and rate) */
+    const char *three = "pattern,2,65536,0.00201,0,1,2,halves:block\n"
+                        "pattern,2,262144,0.00204,0,1,2,halves:block\n"
+                        "pattern,2,1048576,0.00216,0,1,2,halves:block\n";
+    assert_int_equal(ct_intra_read("t", three, strlen(three), 0, &r, &err), 0);
+    assert_int_equal(r.line_sizes, 3);
+    close_rel(r.alpha, 0.002, 1e-9, "2 ms");
+    close_rel(r.line_bw, 2.0 * 65536 / 0.00001, 1e-9, "128 KiB in 10 us");
+    /* a malformed row names the file and line, as before */
+    const char *bad = "pattern,4,131072,0.0025,0.0024,1,4,halves:block\npattern,4,1048576,-1,0,1,4,halves:block\n";
+    assert_int_equal(ct_intra_read("bad.csv", bad, strlen(bad), 0, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "bad.csv:2: t_avg_s -1"));
+    assert_int_equal(ct_intra_read("n", "", 0, 0, &r, &err), 1);
     assert_non_null(strstr(err.msg, "(accepted:"));
 }
 
@@ -1074,6 +1129,7 @@ int main(void)
         cmocka_unit_test(test_gige_mix4),
         cmocka_unit_test(test_intra_from_pattern),
         cmocka_unit_test(test_intra_all_from_pattern),
+        cmocka_unit_test(test_intra_read_line),
         cmocka_unit_test(test_recorded_conflicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -170,6 +170,54 @@ static void test_intra_shared_capacity(void **state)
     ct_alloc_free(&a);
 }
 
+/* The intra-node path as a Hockney line (session 57): the same halves of 1 MiB on
+ * 4 nodes x 2 tasks, cyclic (2 MiB within each node, 8 MiB in all). A line of
+ * 2 ms + bytes at 4 GB/s a node: 2 ms + 2 MiB / 4 GB/s; with the nodes sharing
+ * one capacity, 8 MiB at 2 GB/s alone, or through its line of 1.5 ms + bytes at
+ * 5 GB/s, the larger of the node's and the shared one. A node with no intra-node
+ * bytes takes no latency: block (every exchange across the network) is priced
+ * as without the lines. */
+static void test_intra_line(void **state)
+{
+    (void)state;
+    ct_fabric f;
+    none_fabric(&f);
+    ct_alloc a;
+    assert_int_equal(ctslurm_parse_cpus_per_node("2(x4)", &a, NULL), 0);
+    ct_score_request req;
+    request(&req, &a, 8, "halves", 1 << 20);
+    ct_score_result r;
+    ct_err err = {{0}};
+    if (ct_score(&f, &req, &r, &err) != 0)
+        fail_msg("%s", err.msg);
+    double block = cand(&r, "block")->predicted_s;
+    const double M = 1 << 20;
+    struct {
+        double a, l, shared, sa, sl, want;
+    } cases[] = {
+        {2e-3, 4e9, 0, 0, 0, 2e-3 + 2 * M / 4e9},
+        {2e-3, 4e9, 2e9, 0, 0, 8 * M / 2e9},                       /* the shared rate: larger */
+        {2e-3, 4e9, 2e9, 1.5e-3, 10e9, 2e-3 + 2 * M / 4e9},        /* its line: smaller */
+        {2e-3, 4e9, 2e9, 1.5e-3, 1e9, 1.5e-3 + 8 * M / 1e9},       /* its line: larger */
+        {0, 4e9, 0, 0, 0, 2 * M / 4e9},                            /* a line of latency 0 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        f.intra_alpha = cases[i].a;
+        f.intra_line_bw = cases[i].l;
+        f.intra_shared_bw = cases[i].shared;
+        f.intra_shared_alpha = cases[i].sa;
+        f.intra_shared_line_bw = cases[i].sl;
+        if (ct_score(&f, &req, &r, &err) != 0)
+            fail_msg("%s", err.msg);
+        const ct_candidate_score *c = cand(&r, "cyclic");
+        if (fabs(c->predicted_s - cases[i].want) > 1e-12)
+            fail_msg("case %zu: cyclic %.17g s (expected %.17g)", i, c->predicted_s,
+                     cases[i].want);
+        assert_close(cand(&r, "block")->predicted_s, block);
+    }
+    ct_alloc_free(&a);
+}
+
 /* Phased halos, by hand, with penalty model "none" (every communication
  * takes Hockney alpha + m beta = 1 ms + 1 MB / 100 MB/s = 11 ms) and
  * intra-node traffic at 1 GB/s (1 ms per MB on the node). A phase takes
@@ -1820,6 +1868,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring_prefers_block),
         cmocka_unit_test(test_intra_shared_capacity),
+        cmocka_unit_test(test_intra_line),
         cmocka_unit_test(test_exchange_step_by_hand),
         cmocka_unit_test(test_duplex_long_exchange),
         cmocka_unit_test(test_latency_once),

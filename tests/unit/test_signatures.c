@@ -315,6 +315,10 @@ static void assert_same_fabric(const ct_fabric *a, const ct_fabric *b)
     }
     assert_memory_equal(&a->intra_bw, &b->intra_bw, sizeof(double));
     assert_memory_equal(&a->intra_shared_bw, &b->intra_shared_bw, sizeof(double));
+    assert_memory_equal(&a->intra_alpha, &b->intra_alpha, sizeof(double));
+    assert_memory_equal(&a->intra_line_bw, &b->intra_line_bw, sizeof(double));
+    assert_memory_equal(&a->intra_shared_alpha, &b->intra_shared_alpha, sizeof(double));
+    assert_memory_equal(&a->intra_shared_line_bw, &b->intra_shared_line_bw, sizeof(double));
 }
 
 static void assert_same_file(const ct_sigfile *a, const ct_sigfile *b)
@@ -1029,6 +1033,77 @@ static void test_intra_shared(void **state)
     expect_buffer_error(neg, sizeof neg - 1, "intra_node_shared_MBps");
 }
 
+/* The intra-node lines (session 57): optional, µs and MB/s, written back
+ * only when set; a latency needs its line's rate, the shared line the shared
+ * rate; a rate alone is a line of latency 0 (the writer omits a zero). */
+static void test_intra_line(void **state)
+{
+    (void)state;
+    static const char ok[] = "version: 1\nfabrics:\n  e:\n    p2p: {alpha_us: 5, bandwidth_MBps: 100}\n"
+                             "    intra_node_bandwidth_MBps: 1000\n"
+                             "    intra_node_shared_MBps: 1900\n"
+                             "    intra_node_latency_us: 2000\n"
+                             "    intra_node_line_MBps: 5000\n"
+                             "    intra_node_shared_latency_us: 1500\n"
+                             "    intra_node_shared_line_MBps: 2500\n";
+    ct_sigfile sf;
+    load_ok(ok, sizeof ok - 1, &sf);
+    const ct_fabric *f = &sf.fabrics[0];
+    assert_true(fabs(f->intra_alpha - 2e-3) < 1e-15 && f->intra_line_bw == 5000e6);
+    assert_true(fabs(f->intra_shared_alpha - 1.5e-3) < 1e-15 && f->intra_shared_line_bw == 2500e6);
+    size_t len;
+    char *text = write_mem(&sf, &len);
+    assert_non_null(strstr(text, "    intra_node_latency_us: 2000\n"));
+    assert_non_null(strstr(text, "    intra_node_shared_line_MBps: 2500\n"));
+    ct_sigfile back;
+    load_ok(text, len, &back);
+    assert_same_fabric(&sf.fabrics[0], &back.fabrics[0]);
+    free(text);
+    ct_sigfile_free(&back);
+    ct_fabric g = sf.fabrics[0];
+    char buf[200];
+    g.intra_alpha = 1e-3;
+    assert_int_equal(ct_fabric_diff(&sf.fabrics[0], &g, buf, sizeof buf), 1);
+    assert_string_equal(buf, "intra_node_latency_us");
+    /* latency 0: the rate alone is written, and reads back as the same line */
+    sf.fabrics[0].intra_alpha = 0;
+    text = write_mem(&sf, &len);
+    assert_null(strstr(text, "intra_node_latency_us"));
+    assert_non_null(strstr(text, "intra_node_line_MBps: 5000"));
+    load_ok(text, len, &back);
+    assert_same_fabric(&sf.fabrics[0], &back.fabrics[0]);
+    free(text);
+    ct_sigfile_free(&back);
+    ct_sigfile_free(&sf);
+    static const char lat_only[] =
+        "version: 1\nfabrics:\n  e:\n    p2p: {alpha_us: 5, bandwidth_MBps: 100}\n"
+        "    intra_node_bandwidth_MBps: 1000\n"
+        "    intra_node_latency_us: 2000\n";
+    expect_buffer_error(lat_only, sizeof lat_only - 1,
+                        "buf:6:28: fabrics.e.intra_node_latency_us given without "
+                        "fabrics.e.intra_node_line_MBps");
+    static const char shared_line_only[] =
+        "version: 1\nfabrics:\n  e:\n    p2p: {alpha_us: 5, bandwidth_MBps: 100}\n"
+        "    intra_node_shared_line_MBps: 2500\n";
+    expect_buffer_error(shared_line_only, sizeof shared_line_only - 1,
+                        "buf:5:34: fabrics.e.intra_node_shared_line_MBps given without "
+                        "fabrics.e.intra_node_shared_MBps");
+    static const char neg[] = "version: 1\nfabrics:\n  e:\n    p2p: {alpha_us: 5, bandwidth_MBps: 100}\n"
+                              "    intra_node_line_MBps: 0\n";
+    expect_buffer_error(neg, sizeof neg - 1, "intra_node_line_MBps");
+    /* the in-memory check: a latency without its rate */
+    ct_fabric h;
+    ct_fabric_init(&h);
+    snprintf(h.name, sizeof h.name, "h");
+    h.alpha = 1e-6;
+    h.beta = 1e-8;
+    h.intra_bw = 1e9;
+    h.intra_alpha = 1e-3;
+    ct_err err;
+    assert_int_equal(ct_fabric_validate(&h, &err), -1);
+    assert_non_null(strstr(err.msg, "intra_node_latency_us 1000 without intra_node_line_MBps"));
+}
+
 /* The loader's model names are penalty.h's names (ct_model_name), so a
  * model the library knows is a model the file can name. */
 /* The extensions: a piecewise p2p curve read through the one accessor, and
@@ -1135,6 +1210,7 @@ int main(void)
         cmocka_unit_test(test_model_names_match_penalty_h),
         cmocka_unit_test(test_segments_and_incast),
         cmocka_unit_test(test_intra_shared),
+        cmocka_unit_test(test_intra_line),
         cmocka_unit_test(test_topology_section),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -303,6 +303,29 @@ int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double 
 int ct_intra_all_from_pattern(const char *name, const char *buf, size_t len, double *bw,
                               int *nodes, ct_err *err);
 
+/* The intra-node path as a Hockney line (our extension, session 57; 000 §3's
+ * alpha + m beta applied to the MPI library's intra-node transfers): the
+ * same rows as above (all = 0: one node; all = 1: every node at once), and
+ * where the text holds one task count at two sizes or more, the line
+ * t = alpha + X / line_bw through them (X = tasks x m, all tasks' bytes;
+ * least squares over the sizes, each size's rows averaged; the task count
+ * with the most tasks is read). bw and nodes are as
+ * ct_intra_from_pattern / ct_intra_all_from_pattern give them. No line
+ * (line_bw 0, alpha 0) with fewer than two sizes, or where the slope or the
+ * intercept is not positive: the path is then priced at bw alone, as
+ * before. Returns as ct_intra_from_pattern. */
+typedef struct ct_intra_reading {
+    double bw;      /* bytes/s at the largest size (the rows' last there) */
+    double bytes;   /* that row's tasks x m: bw's time is bytes / bw */
+    int nodes;      /* that row's node count */
+    double alpha;   /* the line's intercept, s */
+    double line_bw; /* the line's rate, bytes/s; 0: no line */
+    int line_tasks; /* the task count the line was read on, 0: none */
+    int line_sizes; /* its distinct sizes */
+} ct_intra_reading;
+int ct_intra_read(const char *name, const char *buf, size_t len, int all, ct_intra_reading *r,
+                  ct_err *err);
+
 /* Nodes that copy at once share one capacity when the rate all of them got
  * together (all_bw, on `nodes` nodes) is below CT_INTRA_SHARED_BELOW x nodes x
  * one node's rate alone (one_bw): the fabric's intra_shared_bw (signatures.h)

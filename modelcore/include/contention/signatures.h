@@ -86,6 +86,22 @@ typedef struct ct_fabric {
      * all nodes' intra-node bytes / this (intra_node.h). Real nodes copy
      * independently and have none. */
     double intra_shared_bw;
+    /* optional (our extension, session 57; YAML intra_node_latency_us and
+     * intra_node_line_MBps, the latency only with the rate; absent = 0 = none): the
+     * intra-node path as a Hockney line (000 §3, alpha + m beta, applied to
+     * the MPI library's intra-node transfers), read by calibrate off one
+     * node's halves at two sizes. A point-to-point step whose node moves
+     * b > 0 bytes within it takes intra_alpha + b / intra_line_bw there
+     * instead of b / intra_bw (intra_node.h); intra_bw, the rate at
+     * calibrate's largest size, stays the Alltoall's. */
+    double intra_alpha;
+    double intra_line_bw;
+    /* the same line for all nodes at once (intra_node_shared_latency_us,
+     * intra_node_shared_line_MBps; the latency only with the rate, the rate
+     * only with intra_shared_bw): all nodes' b > 0 intra-node bytes take
+     * intra_shared_alpha + b / intra_shared_line_bw. */
+    double intra_shared_alpha;
+    double intra_shared_line_bw;
 
     /* not in YAML (our extension, session 56): 1 prices a point-to-point
      * phase as paper 001 §IV-B does for every model, T = p (alpha + m beta),
