@@ -547,9 +547,10 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
 
 /* ---- intra-node bandwidth from one-node pattern rows -------------------------- */
 
-/* The largest-size halves row of a pattern output: on one node (all == 0) or
- * on several with the tasks dealt cyclically (all == 1). */
-#define INTRA_ROWS_MAX 64 /* rows kept for the line; more are read for bw only */
+/* ---- the intra-node readings (ct_intra_read): the halves rows of a pattern
+ * output, on one node (all == 0) or on several with the tasks dealt cyclically
+ * (all == 1); the rate at the largest size and, since session 57, the line */
+#define INTRA_ROWS_MAX 64 /* (tasks, size) points kept for the line; more: the rate only */
 
 /* One size of one task count: its rows' mean time (the line's points). */
 typedef struct intra_pt {
