@@ -1775,6 +1775,25 @@ static void test_calibrate_a2a_refill(void **state)
     done(&r);
 }
 
+/* mkdtemp(tmp) holding the 175 Mbit/s fixture's 4-node outputs (RAW_4N) */
+static void raw_175(char *tmp)
+{
+    assert_non_null(mkdtemp(tmp));
+    fixture_copy(CT_FIXTURES "/calibrate/emu175-burst416k-s50b/", tmp, RAW_4N,
+                 sizeof RAW_4N / sizeof *RAW_4N, NULL, NULL, NULL);
+}
+
+/* `show` of a signature text, written to DIR/sig.yaml (its path into sig) */
+static result show_sig(const char *dir, const char *yaml, char *sig, size_t sz)
+{
+    snprintf(sig, sz, "%s/sig.yaml", dir);
+    FILE *y = fopen(sig, "w");
+    assert_non_null(y);
+    fputs(yaml, y);
+    fclose(y);
+    return run("show", "--config", sig, NULL);
+}
+
 /* The intra-node step on every node at once (session 55): the 175 Mbit/s
  * fixture's one node moves 4 x 1 MiB in 3.23 ms (1298 MB/s); 4 nodes x 4
  * tasks at once in 7.10 ms (the kept runs' median) share one copy capacity
@@ -1784,9 +1803,7 @@ static void test_calibrate_intra_shared(void **state)
 {
     (void)state;
     char tmp[] = "/tmp/ct-intrashared-XXXXXX";
-    assert_non_null(mkdtemp(tmp));
-    fixture_copy(CT_FIXTURES "/calibrate/emu175-burst416k-s50b/", tmp, RAW_4N,
-                 sizeof RAW_4N / sizeof *RAW_4N, NULL, NULL, NULL);
+    raw_175(tmp);
     char path[512];
     snprintf(path, sizeof path, "%s/intra-all.csv", tmp);
     static const struct {
@@ -1821,12 +1838,7 @@ static void test_calibrate_intra_shared(void **state)
                 assert_true(sf.fabrics[0].intra_shared_bw == 0);
             /* show says it, in text and JSON */
             char sig[600];
-            snprintf(sig, sizeof sig, "%s/sig.yaml", tmp);
-            FILE *y = fopen(sig, "w");
-            assert_non_null(y);
-            fputs(r.out, y);
-            fclose(y);
-            result s = run("show", "--config", sig, NULL);
+            result s = show_sig(tmp, r.out, sig, sizeof sig);
             expect_status(&s, 0);
             expect_in(s.out, cases[i].shared > 0 ? "  intra-node:  1298 MB/s a node; 2362.99 MB/s "
                                                    "all nodes together (they share one host)\n"
@@ -1856,9 +1868,7 @@ static void test_calibrate_intra_line(void **state)
 {
     (void)state;
     char tmp[] = "/tmp/ct-intraline-XXXXXX";
-    assert_non_null(mkdtemp(tmp));
-    fixture_copy(CT_FIXTURES "/calibrate/emu175-burst416k-s50b/", tmp, RAW_4N,
-                 sizeof RAW_4N / sizeof *RAW_4N, NULL, NULL, NULL);
+    raw_175(tmp);
     static const char hdr[] = "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node,detail\n";
     char path[512];
     snprintf(path, sizeof path, "%s/intra-all.csv", tmp);
@@ -1894,12 +1904,7 @@ static void test_calibrate_intra_line(void **state)
     close_rel(f->intra_bw, 4.0 * 1048576 / 0.003231357, 1e-6, "the rate at 1 MiB, as before");
     close_rel(f->intra_shared_bw, 16.0 * 1048576 / 0.0071, 1e-6, "the shared rate, as before");
     char sig[600];
-    snprintf(sig, sizeof sig, "%s/sig.yaml", tmp);
-    FILE *y = fopen(sig, "w");
-    assert_non_null(y);
-    fputs(r.out, y);
-    fclose(y);
-    result s = run("show", "--config", sig, NULL);
+    result s = show_sig(tmp, r.out, sig, sizeof sig);
     expect_status(&s, 0);
     snprintf(said, sizeof said, "a step's intra-node bytes: %.6g us + bytes at %.6g MB/s a node\n",
              f->intra_alpha * 1e6, f->intra_line_bw / 1e6);

@@ -133,6 +133,15 @@ static void none_fabric(ct_fabric *f)
     f->intra_bw = 1e9;
 }
 
+/* halves of 1 MiB on 4 nodes x 2 tasks, priced with model "none" (the
+ * intra-node tests' job) */
+static void halves_4x2(ct_fabric *f, ct_alloc *a, ct_score_request *req)
+{
+    none_fabric(f);
+    assert_int_equal(ctslurm_parse_cpus_per_node("2(x4)", a, NULL), 0);
+    request(req, a, 8, "halves", 1 << 20);
+}
+
 /* Nodes that share one copy capacity (intra_shared_bw, session 55): halves
  * of 1 MiB on 4 nodes x 2 tasks, dealt cyclically, keeps every exchange
  * within a node (2 MiB a node). Copying independently a node takes 2 MiB at
@@ -143,11 +152,9 @@ static void test_intra_shared_capacity(void **state)
 {
     (void)state;
     ct_fabric f;
-    none_fabric(&f);
     ct_alloc a;
-    assert_int_equal(ctslurm_parse_cpus_per_node("2(x4)", &a, NULL), 0);
     ct_score_request req;
-    request(&req, &a, 8, "halves", 1 << 20);
+    halves_4x2(&f, &a, &req);
     const double shared[3] = {0, 2e9, 8e9};
     const double want[3] = {2.0 * (1 << 20) / 1e9, 8.0 * (1 << 20) / 2e9,
                             2.0 * (1 << 20) / 1e9};
@@ -181,11 +188,9 @@ static void test_intra_line(void **state)
 {
     (void)state;
     ct_fabric f;
-    none_fabric(&f);
     ct_alloc a;
-    assert_int_equal(ctslurm_parse_cpus_per_node("2(x4)", &a, NULL), 0);
     ct_score_request req;
-    request(&req, &a, 8, "halves", 1 << 20);
+    halves_4x2(&f, &a, &req);
     ct_score_result r;
     ct_err err = {{0}};
     if (ct_score(&f, &req, &r, &err) != 0)
