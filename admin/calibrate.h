@@ -198,14 +198,12 @@ typedef struct data {
     ct_bench_data bench;
     ct_conflict_sample *conf;
     size_t nconf;
-    double intra_bw; /* bytes/s from intra.csv (one node's halves), 0 if not measured */
-    /* intra-all.csv (session 55): the same halves on every node at once, all
-     * the nodes' rate together and their count; 0 if not measured */
-    double intra_all_bw;
-    int intra_all_nodes;
-    /* the same readings as Hockney lines where the steps ran two sizes
-     * (session 57, ct_intra_read): line_bw 0 where none */
-    ct_intra_reading intra_line, intra_all_line;
+    /* intra.csv (one node's halves) and intra-all.csv (session 55: the same
+     * halves on every node at once) as ct_intra_read reads them: the rate at
+     * the largest size (bw 0 if not measured; intra_all.nodes its node count)
+     * and, where the step ran two sizes, the line (session 57; line_bw 0 where
+     * none) */
+    ct_intra_reading intra, intra_all;
     ct_conflict_sample *upl; /* uplink.csv: the cross-leaf schemes */
     size_t nupl;
     ct_bench_data refill; /* refill-2x1.csv: the 2 x 1 exchange after an idle (session 29) */

@@ -324,13 +324,14 @@ static step *intra_step(plan *p, int nodes, int C, const char *jobid)
     arg(s, "pattern");
     arg(s, "--pattern");
     arg(s, "halves");
+    double small = floor(p->csize / 8);
     arg(s, "--sizes");
-    arg(s, "%.0f,%.0f", floor(p->csize / 8), p->csize);
+    arg(s, "%.0f,%.0f", small, p->csize);
     arg(s, "--reps");
     arg(s, "%d", p->reps);
     s->work = 0; /* no network traffic */
     char b2[32];
-    admin_fmt_bytes(floor(p->csize / 8), b2, sizeof b2);
+    admin_fmt_bytes(small, b2, sizeof b2);
     if (nodes == 1)
         snprintf(s->label, sizeof s->label, "intra-node halves, 1 node x %d tasks, %s and %s", C,
                  b2, admin_fmt_bytes(p->csize, b1, sizeof b1));
@@ -457,7 +458,7 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
     }
 
     /* intra-node: one node's tasks exchanging halves, as the MPI library moves
-     * concurrent intra-node messages (ct_intra_from_pattern) */
+     * concurrent intra-node messages (ct_intra_read) */
     if (C >= 2)
         intra_step(p, 1, C, jobid);
     /* the same on every node at once, each pair within a node (cyclic, C even):
@@ -929,15 +930,10 @@ static int load_output(const char *path, data *d)
                             &len) != ADMIN_OK)
             return ADMIN_INVALID;
         int all = strncmp(base, "intra-all", 9) == 0;
-        ct_intra_reading *ir = all ? &d->intra_all_line : &d->intra_line;
-        int rc = ct_intra_read(path, buf, len, all, ir, &err);
+        int rc = ct_intra_read(path, buf, len, all, all ? &d->intra_all : &d->intra, &err);
         free(buf);
         if (rc < 0)
             return admin_fail(CMD, "%s", err.msg);
-        if (all)
-            d->intra_all_bw = ir->bw, d->intra_all_nodes = ir->nodes;
-        else
-            d->intra_bw = ir->bw;
         return ADMIN_OK;
     }
     if (strncmp(base, "exchange-p2p", 12) == 0) { /* posted, back to back (session 53) */

@@ -409,16 +409,16 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     }
     ct_calib_opts_default(&f->co);
     f->co.intra_bw = f->have_gige ? f->g.intra_bw : 0;
-    if (d->intra_bw > 0) /* one node's halves: how MPI really moves intra-node bytes */
-        f->co.intra_bw = d->intra_bw;
+    if (d->intra.bw > 0) /* one node's halves: how MPI really moves intra-node bytes */
+        f->co.intra_bw = d->intra.bw;
     /* every node's halves at once (session 55): a shared copy capacity, if any */
-    f->intra_shared_bw = ct_intra_shared(f->co.intra_bw, d->intra_all_bw, d->intra_all_nodes);
+    f->intra_shared_bw = ct_intra_shared(f->co.intra_bw, d->intra_all.bw, d->intra_all.nodes);
     /* the paths' Hockney lines where the steps ran two sizes (session 57) */
-    if (d->intra_bw > 0 && d->intra_line.line_bw > 0)
-        f->intra_alpha = d->intra_line.alpha, f->intra_line_bw = d->intra_line.line_bw;
-    if (f->intra_shared_bw > 0 && d->intra_all_line.line_bw > 0)
-        f->intra_shared_alpha = d->intra_all_line.alpha,
-        f->intra_shared_line_bw = d->intra_all_line.line_bw;
+    if (d->intra.line_bw > 0) /* read only where the rate was */
+        f->intra_alpha = d->intra.alpha, f->intra_line_bw = d->intra.line_bw;
+    if (f->intra_shared_bw > 0 && d->intra_all.line_bw > 0)
+        f->intra_shared_alpha = d->intra_all.alpha,
+        f->intra_shared_line_bw = d->intra_all.line_bw;
     f->co.incast = a->incast;
     f->co.call_step = a->incast; /* this project's fit: the per-call step too */
     /* the uplinks' duplex share: asked for, or with the TCP share (checked
@@ -708,15 +708,15 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 xr, f->dx.delta, f->dx.long_delta,
                 f->res.beta > 0 ? 1 / f->res.beta / 1e6 : 0, burst);
     }
-    if (r->d.intra_bw > 0)
+    if (r->d.intra.bw > 0)
         fprintf(info, "intra-node bandwidth %.4g MB/s from one node's halves (used by the model)\n",
-                r->d.intra_bw / 1e6);
-    if (r->d.intra_all_bw > 0 && f->co.intra_bw > 0)
+                r->d.intra.bw / 1e6);
+    if (r->d.intra_all.bw > 0 && f->co.intra_bw > 0)
         fprintf(info,
                 "intra-node halves on %d nodes at once: %.4g MB/s together, %.2f x %d nodes' "
                 "rate alone: %s\n",
-                r->d.intra_all_nodes, r->d.intra_all_bw / 1e6,
-                r->d.intra_all_bw / (r->d.intra_all_nodes * f->co.intra_bw), r->d.intra_all_nodes,
+                r->d.intra_all.nodes, r->d.intra_all.bw / 1e6,
+                r->d.intra_all.bw / (r->d.intra_all.nodes * f->co.intra_bw), r->d.intra_all.nodes,
                 f->intra_shared_bw > 0
                     ? "the nodes share one copy capacity (one host): intra_node_shared_MBps "
                       "written, a step's intra-node bytes of all nodes together at that rate"
@@ -725,12 +725,12 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         fprintf(info,
                 "intra-node line from one node's halves at %d sizes: %.0f us + bytes at %.4g MB/s "
                 "(a step's intra-node time; intra_node_latency_us, intra_node_line_MBps)\n",
-                r->d.intra_line.line_sizes, f->intra_alpha * 1e6, f->intra_line_bw / 1e6);
+                r->d.intra.line_sizes, f->intra_alpha * 1e6, f->intra_line_bw / 1e6);
     if (f->intra_shared_line_bw > 0)
         fprintf(info,
                 "intra-node line on %d nodes at once: %.0f us + bytes at %.4g MB/s "
                 "(intra_node_shared_latency_us, intra_node_shared_line_MBps)\n",
-                r->d.intra_all_nodes, f->intra_shared_alpha * 1e6, f->intra_shared_line_bw / 1e6);
+                r->d.intra_all.nodes, f->intra_shared_alpha * 1e6, f->intra_shared_line_bw / 1e6);
     if (admin_a2a_floor_note(r->d.bench.a2a, r->d.bench.na2a, f->co.saturated_m,
                              r->d.sizes_moved
                                  ? "calibrate already moved its sizes up once, to "

@@ -586,17 +586,14 @@ int main(int argc, char **argv)
         free(ib);
     }
     /* the same halves on every node at once (session 55), when calibrate ran it */
-    double intra_all = 0, intra_shared = 0, intra_would = 0;
-    int intra_all_nodes = 0;
+    double intra_shared = 0, intra_would = 0;
     if (incast) {
         snprintf(path, sizeof path, "%s/raw/intra-all.csv", dir);
         char *ib = slurp(path, &len);
         if (ib && ct_intra_read(path, ib, len, 1, &line_all, &err) < 0)
             FAIL(die(path, &err));
         free(ib);
-        intra_all = line_all.bw;
-        intra_all_nodes = line_all.nodes;
-        intra_would = ct_intra_shared(intra_bw, intra_all, intra_all_nodes);
+        intra_would = ct_intra_shared(intra_bw, line_all.bw, line_all.nodes);
         intra_shared = intra_shared_on ? intra_would : 0;
     }
     ct_calib_opts o;
@@ -922,10 +919,10 @@ int main(int argc, char **argv)
                r.a2a_rep.over_threshold ? r.a2a_rep.note : "");
     }
     printf("# intra-node: %.1f MB/s from %s\n", intra_bw / 1e6, intra_bw > 0 ? intra_src : "-");
-    if (intra_all > 0 && intra_bw > 0)
+    if (line_all.bw > 0 && intra_bw > 0)
         printf("# intra-node on %d nodes at once: %.1f MB/s together, %.2f x their count x one "
                "node's rate%s\n",
-               intra_all_nodes, intra_all / 1e6, intra_all / (intra_all_nodes * intra_bw),
+               line_all.nodes, line_all.bw / 1e6, line_all.bw / (line_all.nodes * intra_bw),
                intra_would <= 0  ? ": independent"
                : intra_shared > 0 ? ": one shared capacity, priced"
                                   : ": one shared capacity, not priced (intra-shared=off)");

@@ -655,30 +655,6 @@ int ct_intra_read(const char *name, const char *buf, size_t len, int all, ct_int
     return 0;
 }
 
-int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double *bw,
-                          ct_err *err)
-{
-    ct_intra_reading r;
-    if (!bw)
-        return ct_err_set(err, "%s: missing result pointer", name ? name : "(patterns)");
-    int rc = ct_intra_read(name, buf, len, 0, &r, err);
-    *bw = rc == 0 ? r.bw : 0;
-    return rc;
-}
-
-int ct_intra_all_from_pattern(const char *name, const char *buf, size_t len, double *bw,
-                              int *nodes, ct_err *err)
-{
-    ct_intra_reading r;
-    if (!bw)
-        return ct_err_set(err, "%s: missing result pointer", name ? name : "(patterns)");
-    int rc = ct_intra_read(name, buf, len, 1, &r, err);
-    *bw = rc == 0 ? r.bw : 0;
-    if (rc == 0 && nodes)
-        *nodes = r.nodes;
-    return rc;
-}
-
 double ct_intra_shared(double one_bw, double all_bw, int nodes)
 {
     if (!(one_bw > 0) || !(all_bw > 0) || !isfinite(all_bw) || nodes < 2)

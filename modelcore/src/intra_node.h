@@ -18,15 +18,18 @@ static inline double intra_path_time(double b, double bw, double alpha, double l
     return line_bw > 0 ? alpha + b / line_bw : b / bw;
 }
 
-/* The busiest node's intra-node bytes at bw alone (bytes/s; <= 0: 0): the
- * Alltoall's own intra-node term (ct_a2a_layout), which has neither the
- * shared rate nor the line. */
-static inline double intra_busiest_time(const double *intra_bytes, int32_t nnodes, double bw)
+/* The busiest node's intra-node time, each node's bytes through
+ * intra_path_time (bw <= 0: 0). The Alltoall's own intra-node term
+ * (ct_a2a_layout) asks it with no line (line_bw 0) and no shared rate. */
+static inline double intra_busiest_time(const double *intra_bytes, int32_t nnodes, double bw,
+                                        double alpha, double line_bw)
 {
     double worst = 0;
-    for (int32_t k = 0; bw > 0 && k < nnodes; k++)
-        if (intra_bytes[k] / bw > worst)
-            worst = intra_bytes[k] / bw;
+    for (int32_t k = 0; bw > 0 && k < nnodes; k++) {
+        double t = intra_path_time(intra_bytes[k], bw, alpha, line_bw);
+        if (t > worst)
+            worst = t;
+    }
     return worst;
 }
 
@@ -40,14 +43,12 @@ static inline double intra_node_time(const double *intra_bytes, int32_t nnodes, 
 {
     if (f->intra_bw <= 0)
         return 0;
-    double worst = 0, all = 0;
-    for (int32_t k = 0; k < nnodes; k++) {
-        double t = intra_path_time(intra_bytes[k], f->intra_bw, f->intra_alpha, f->intra_line_bw);
-        if (t > worst)
-            worst = t;
-        all += intra_bytes[k];
-    }
+    double worst = intra_busiest_time(intra_bytes, nnodes, f->intra_bw, f->intra_alpha,
+                                      f->intra_line_bw);
     if (f->intra_shared_bw > 0) {
+        double all = 0;
+        for (int32_t k = 0; k < nnodes; k++)
+            all += intra_bytes[k];
         double t = intra_path_time(all, f->intra_shared_bw, f->intra_shared_alpha,
                                    f->intra_shared_line_bw);
         if (t > worst)

@@ -84,7 +84,7 @@ static int time_alltoall(const ct_fabric *f, const ct_a2a_sig *sig, double m, co
                                    f->intra_bw);
     /* the Alltoall's own intra-node term (ct_a2a_layout) has no shared rate
      * (session 55, rules-s55.txt): its reported part matches it */
-    t->intra = intra_busiest_time(intra, l->nnodes, f->intra_bw);
+    t->intra = intra_busiest_time(intra, l->nnodes, f->intra_bw, 0, 0);
 out:
     free(cnt);
     free(intra);

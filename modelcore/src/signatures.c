@@ -79,8 +79,9 @@ static const numfield fabric_fields[] = {
     {"intra_node_bandwidth_MBps", FOFF(intra_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
     /* the nodes' shared copy rate (our extension, session 55, signatures.h); absent = 0 */
     {"intra_node_shared_MBps", FOFF(intra_shared_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
-    /* the intra-node Hockney lines (our extension, session 57, signatures.h);
-     * each pair both or neither; absent = 0 */
+    /* the intra-node Hockney lines (our extension, session 57, signatures.h):
+     * a latency only with its line's rate, the shared line only with the
+     * shared rate (load_fabric, ct_fabric_validate); absent = 0 */
     {"intra_node_latency_us", FOFF(intra_alpha), CONV_US, 0, 0, 0, 1e9, 0, 0},
     {"intra_node_line_MBps", FOFF(intra_line_bw), CONV_MBPS, 0, 0, 1, INFINITY, 0, 0},
     {"intra_node_shared_latency_us", FOFF(intra_shared_alpha), CONV_US, 0, 0, 0, 1e9, 0, 0},

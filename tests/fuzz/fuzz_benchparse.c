@@ -4,9 +4,8 @@
  * point-to-point/Alltoall parser (benchparse.h) and the conflict-scheme
  * parser calibrate runs on ct-mpibench's conflict and uplink outputs
  * (calibrate.h: ct_conflict_parse, with its '# times:' repetitions), and the
- * intra-node readings of the pattern outputs (ct_intra_from_pattern on one
- * node, ct_intra_all_from_pattern on every node at once, session 55; their
- * Hockney lines, ct_intra_read, session 57). */
+ * intra-node readings of the pattern outputs (ct_intra_read: one node, and
+ * every node at once, session 55; their Hockney lines, session 57). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,32 +84,25 @@ static void wait_line(const uint8_t *data, size_t size)
 static void intra(const uint8_t *data, size_t size)
 {
     for (int all = 0; all < 2; all++) {
-        double bw = -1;
-        int nodes = 0;
+        ct_intra_reading r;
         ct_err err;
-        int rc = all ? ct_intra_all_from_pattern("fuzz", (const char *)data, size, &bw, &nodes,
-                                                 &err)
-                     : ct_intra_from_pattern("fuzz", (const char *)data, size, &bw, &err);
+        int rc = ct_intra_read("fuzz", (const char *)data, size, all, &r, &err);
         if (rc < 0 && (strncmp(err.msg, "fuzz", 4) != 0 || !strchr(err.msg, '(')))
             abort();
-        if (rc == 0 && (!(bw > 0) || !isfinite(bw) || (all && nodes < 2)))
+        if (rc == 0 && (!(r.bw > 0) || !isfinite(r.bw) || (all && r.nodes < 2)))
             abort();
-        if (rc == 1 && bw != 0)
+        if (rc == 1 && r.bw != 0)
             abort();
-        double sh = ct_intra_shared(1e9, bw > 0 ? bw : 0, nodes);
-        if (sh != 0 && sh != bw)
+        double sh = ct_intra_shared(1e9, rc == 0 ? r.bw : 0, rc == 0 ? r.nodes : 0);
+        if (sh != 0 && sh != r.bw)
             abort();
         /* the line (session 57): where read, a positive intercept and rate,
-         * on two sizes or more; the rate at the largest size as above */
-        ct_intra_reading r;
-        int rc2 = ct_intra_read("fuzz", (const char *)data, size, all, &r, &err);
-        if (rc2 != rc || (rc == 0 && r.bw != bw))
-            abort();
-        if (rc2 == 0 && r.line_bw != 0 &&
+         * on two sizes or more */
+        if (rc == 0 && r.line_bw != 0 &&
             (!(r.line_bw > 0) || !isfinite(r.line_bw) || !(r.alpha > 0) || !isfinite(r.alpha) ||
              r.line_sizes < 2 || r.line_tasks < 2))
             abort();
-        if (rc2 == 0 && r.line_bw == 0 && (r.alpha != 0 || r.line_sizes != 0))
+        if (rc == 0 && r.line_bw == 0 && (r.alpha != 0 || r.line_sizes != 0))
             abort();
     }
 }

@@ -514,14 +514,14 @@ static void test_intra_from_pattern(void **state)
                       "intra 4 256K measured: pattern,4,262144,0.002,0.0015,1,4,halves:block\n"
                       "intra 4 1M measured: pattern,4,1048576,0.004,0.0035,1,4,halves:block\n"
                       "intra 4 1M measured: pattern,4,1048576,0.001,0.0009,1,4,ring:block\n";
-    double bw;
+    ct_intra_reading r;
     ct_err err;
-    assert_int_equal(ct_intra_from_pattern("p", txt, strlen(txt), &bw, &err), 0);
-    close_rel(bw, 4.0 * 1048576 / 0.004, 1e-12, "4 x 1 MiB in 4 ms");
+    assert_int_equal(ct_intra_read("p", txt, strlen(txt), 0, &r, &err), 0);
+    close_rel(r.bw, 4.0 * 1048576 / 0.004, 1e-12, "4 x 1 MiB in 4 ms");
     const char *none = "pattern,8,1048576,0.01,0.009,4,2,halves:block\n";
-    assert_int_equal(ct_intra_from_pattern("p", none, strlen(none), &bw, &err), 1);
+    assert_int_equal(ct_intra_read("p", none, strlen(none), 0, &r, &err), 1);
     const char *bad = "pattern,4,xx\n";
-    assert_int_equal(ct_intra_from_pattern("p", bad, strlen(bad), &bw, &err), -1);
+    assert_int_equal(ct_intra_read("p", bad, strlen(bad), 0, &r, &err), -1);
     assert_non_null(strstr(err.msg, "p:1: pattern row"));
 }
 
@@ -536,13 +536,15 @@ static void test_intra_all_from_pattern(void **state)
                       "pattern,12,1048576,0.002,0.002,4,3,halves:cyclic\n"
                       "pattern,16,262144,0.003,0.0025,4,4,halves:cyclic\n"
                       "pattern,16,1048576,0.0084,0.0075,4,4,halves:cyclic\n";
-    double bw = 0, one = 0;
-    int nodes = 0;
+    ct_intra_reading r, r1;
     ct_err err;
-    assert_int_equal(ct_intra_all_from_pattern("a", txt, strlen(txt), &bw, &nodes, &err), 0);
+    assert_int_equal(ct_intra_read("a", txt, strlen(txt), 1, &r, &err), 0);
+    double bw = r.bw;
+    int nodes = r.nodes;
     close_rel(bw, 16.0 * 1048576 / 0.0084, 1e-12, "16 x 1 MiB in 8.4 ms");
     assert_int_equal(nodes, 4);
-    assert_int_equal(ct_intra_from_pattern("a", txt, strlen(txt), &one, &err), 0);
+    assert_int_equal(ct_intra_read("a", txt, strlen(txt), 0, &r1, &err), 0);
+    double one = r1.bw;
     close_rel(one, 4.0 * 1048576 / 0.004, 1e-12, "one node: 4 x 1 MiB in 4 ms");
     /* 4 nodes got 1.90 x one node's rate: shared (below 0.75 x 4) */
     close_rel(ct_intra_shared(one, bw, nodes), bw, 1e-12, "shared");
@@ -553,10 +555,10 @@ static void test_intra_all_from_pattern(void **state)
     assert_true(ct_intra_shared(one, 0, 4) == 0);
     assert_true(ct_intra_shared(one, bw, 1) == 0);
     const char *none = "pattern,4,1048576,0.004,0.0035,1,4,halves:block\n";
-    assert_int_equal(ct_intra_all_from_pattern("b", none, strlen(none), &bw, &nodes, &err), 1);
-    assert_true(bw == 0);
+    assert_int_equal(ct_intra_read("b", none, strlen(none), 1, &r, &err), 1);
+    assert_true(r.bw == 0);
     const char *bad = "# header\npattern,16,1048576,0,0,4,4,halves:cyclic\n";
-    assert_int_equal(ct_intra_all_from_pattern("c.csv", bad, strlen(bad), &bw, &nodes, &err), -1);
+    assert_int_equal(ct_intra_read("c.csv", bad, strlen(bad), 1, &r, &err), -1);
     assert_non_null(strstr(err.msg, "c.csv:2: t_avg_s 0"));
 }
 

@@ -286,34 +286,25 @@ typedef struct ct_calib_gige {
     ct_calib_summary check_err;  /* |predicted - measured| / measured penalty */
 } ct_calib_gige;
 
-/* Intra-node aggregate bandwidth (bytes/s) from ct-mpibench pattern rows run
- * on ONE node (columns nodes = 1, detail halves:...): tasks*m / t at the
- * largest size, how the MPI library really moves one node's concurrent
- * intra-node messages (the model's intra time is intra bytes / this). Returns
- * 0 and *bw, 1 when the text holds no such row, -1 on a malformed row. */
-int ct_intra_from_pattern(const char *name, const char *buf, size_t len, double *bw,
-                          ct_err *err);
-
-/* The same halves exchange on every node at once (our extension, session 55):
- * ct-mpibench pattern rows with nodes >= 2 and detail halves:cyclic (each pair
- * within a node when the tasks per node are even), read as tasks*m / t at the
- * largest size: the rate at which all the nodes together copy. *nodes gets
- * the row's node count. Returns 0, 1 when the text holds no such row, -1 on a
- * malformed row (the message names the file, line and value). */
-int ct_intra_all_from_pattern(const char *name, const char *buf, size_t len, double *bw,
-                              int *nodes, ct_err *err);
-
-/* The intra-node path as a Hockney line (our extension, session 57; 000 §3's
- * alpha + m beta applied to the MPI library's intra-node transfers): the
- * same rows as above (all = 0: one node; all = 1: every node at once), and
- * where the text holds one task count at two sizes or more, the line
+/* The intra-node readings of ct-mpibench pattern rows (halves only; other
+ * patterns are skipped):
+ *  - all = 0: rows run on ONE node (nodes = 1): bw = tasks*m / t at the
+ *    largest size, how the MPI library really moves one node's concurrent
+ *    intra-node messages (the model's intra time is intra bytes / this);
+ *  - all = 1 (our extension, session 55): the same halves on every node at
+ *    once, rows with nodes >= 2, an even task count per node and detail
+ *    halves:cyclic (each pair within a node): bw is the rate at which all the
+ *    nodes together copy, nodes the row's node count.
+ * And the path as a Hockney line (our extension, session 57; 000 §3's
+ * alpha + m beta applied to the MPI library's intra-node transfers): where
+ * the text holds one task count at two sizes or more, the line
  * t = alpha + X / line_bw through them (X = tasks x m, all tasks' bytes;
  * least squares over the sizes, each size's rows averaged; the task count
- * with the most tasks is read). bw and nodes are as
- * ct_intra_from_pattern / ct_intra_all_from_pattern give them. No line
- * (line_bw 0, alpha 0) with fewer than two sizes, or where the slope or the
- * intercept is not positive: the path is then priced at bw alone, as
- * before. Returns as ct_intra_from_pattern. */
+ * with the most tasks is read). No line (line_bw 0, alpha 0) with fewer than
+ * two sizes, or where the slope or the intercept is not positive: the path is
+ * then priced at bw alone, as before. Returns 0, 1 when the text holds no
+ * such row (*r all zero), -1 on a malformed row (the message names the file,
+ * line and value). */
 typedef struct ct_intra_reading {
     double bw;      /* bytes/s at the largest size (the rows' last there) */
     double bytes;   /* that row's tasks x m: bw's time is bytes / bw */
