@@ -507,7 +507,7 @@ static void test_nic_overlap_rate(void **state)
 
 /* The intra-node bandwidth from one-node halves rows: tasks*m/t at the
  * largest size; multi-node rows and other patterns are ignored. */
-static void test_intra_from_pattern(void **state)
+static void test_intra_read_one_node(void **state)
 {
     (void)state;
     const char *txt = "4 halves 1M measured: pattern,16,1048576,0.0068,0.005,4,4,halves:cyclic\n"
@@ -528,7 +528,7 @@ static void test_intra_from_pattern(void **state)
 /* The same halves on every node at once (session 55): rows with nodes >= 2,
  * an even task count per node and the cyclic layout only; then the shared
  * rate where all of them together got below 0.75 x their count x one node's. */
-static void test_intra_all_from_pattern(void **state)
+static void test_intra_read_all_nodes(void **state)
 {
     (void)state;
     const char *txt = "pattern,4,1048576,0.004,0.0035,1,4,halves:block\n"
@@ -1129,8 +1129,8 @@ int main(void)
         cmocka_unit_test(test_recorded_incast_mode),
         cmocka_unit_test(test_recorded_incast_loss),
         cmocka_unit_test(test_gige_mix4),
-        cmocka_unit_test(test_intra_from_pattern),
-        cmocka_unit_test(test_intra_all_from_pattern),
+        cmocka_unit_test(test_intra_read_one_node),
+        cmocka_unit_test(test_intra_read_all_nodes),
         cmocka_unit_test(test_intra_read_line),
         cmocka_unit_test(test_recorded_conflicts),
     };
