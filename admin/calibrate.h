@@ -143,9 +143,13 @@ int calib_flow_tasks(long asked, int N, int C, long cpus);
  * T = ceil(C sqrt((N - 1) / 2)), at most the nodes' CPUs. There the flows
  * into a port come from two senders at once and the port's queue, not a
  * sender's NIC, takes their excess (doc/accuracy-notes.md, session 23: TCP
- * incast). Measured with the many-flow step (flow_tasks > C) on N >= 4
- * nodes only (on 3 the largest configuration is itself at incast degree 2).
- * Returns 0 when the step adds nothing (T <= C). */
+ * incast). Measured with the many-flow step (flow_tasks > C) on N >= 3
+ * nodes. On 3 nodes that T is C, the largest configuration itself, which the
+ * fit holds back: there T = C + 1, 2 (C + 1)^2 flows, beyond every
+ * configuration the jobs run (session 59: before it, 3-node clusters had no
+ * incast-loss term, and 3 x C was priced 17-54 % short where a bucket held
+ * the links). Returns 0 when the step adds nothing (T <= C, as when the
+ * nodes' CPUs cap it at C). */
 int calib_incast_tasks(int flow_tasks, int N, int C, long cpus);
 /* The sizes the 2 x 1 Alltoall measures beyond the plan's (our extension,
  * session 28): the wide ping-pong's largest, 1M and 2M, those above the

@@ -274,9 +274,11 @@ int calib_flow_tasks(long asked, int N, int C, long cpus)
 
 int calib_incast_tasks(int flow_tasks, int N, int C, long cpus)
 {
-    if (flow_tasks <= C || N < 4)
+    if (flow_tasks <= C || N < 3)
         return 0;
     long t = (long)ceil(C * sqrt((N - 1) / 2.0) - 1e-9);
+    if (t <= C)
+        t = C + 1; /* 3 nodes: beyond the largest configuration, 3 x C (session 59) */
     if (cpus > 0 && t > cpus)
         t = cpus;
     return t > C ? (int)t : 0;
@@ -408,9 +410,14 @@ void calib_build_plan(plan *p, int N, int C, const char *jobid, int quick)
         s = alltoall_step(p, 2, p->flow_tasks, CALIB_A2A_FLOW, jobid);
         s->optional = 1; /* without it the fit takes 2 x C, as before session 19 */
     }
-    /* the incast many-flow step (calib_incast_tasks): 3 nodes, incast degree 2 */
-    if (p->incast_tasks > C && N >= 4) {
+    /* the incast many-flow step (calib_incast_tasks): 3 nodes, incast degree 2,
+     * marked as the step in its output ('# step: incast'): on 3 nodes it lies
+     * on the largest node count, where only the mark tells it from the
+     * configurations (ct_calib_incast_step) */
+    if (p->incast_tasks > C && N >= 3) {
         s = alltoall_step(p, 3, p->incast_tasks, CALIB_A2A_INCAST, jobid);
+        arg(s, "--step");
+        arg(s, "incast");
         s->optional = 1; /* without it the fit has no incast-loss term, as before session 24 */
     }
 

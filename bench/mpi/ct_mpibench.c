@@ -13,6 +13,9 @@
  *         --p2p (alltoall: every peer's MPI_Irecv and MPI_Isend posted at once and
  *         one wait, as the patterns exchange, instead of MPI_Ialltoall; the
  *         refill step of calibrate, session 36)
+ *         --step incast (alltoall: a '# step: incast' line after the '# wait'
+ *         one says the output is calibrate's incast many-flow step, which on
+ *         3 nodes lies on the largest node count; session 59)
  *
  * Output (rank 0, stdout), one CSV line per measurement, each after a
  * '# ...' comment line saying how many repetitions it averages and a
@@ -97,6 +100,9 @@ static double idle_s = 0; /* --idle: a sleep before each repetition (the links' 
 static int header = 1;
 static int blocking = 0;
 static int p2p = 0; /* --p2p: the Alltoall as the patterns' posted exchanges */
+/* --step incast: the output is calibrate's incast many-flow step, said in a
+ * '# step: incast' line after the wait line (benchparse.c reads it) */
+static int incast_step = 0;
 enum { WAIT_AUTO, WAIT_POLLED, WAIT_BUSY };
 static int wait_mode = WAIT_AUTO; /* --wait; choose_wait() settles auto */
 static char wait_why[160];        /* why, for the '# wait:' line */
@@ -547,6 +553,9 @@ static void print_header(int with_detail)
                (poll_ns < 10000 ? poll_ns : 10000) / 1000, poll_ns / 1000,
                blocking ? "; MPI_Alltoall" : "", wait_why);
 #endif
+    if (incast_step)
+        printf("# step: incast (calibrate's incast many-flow step: flows into each port from "
+               "2 nodes or more at once)\n");
 }
 
 /* times, ntimes: the repetitions' times (NULL: the last timing's, kept[]) */
@@ -1128,6 +1137,10 @@ int main(int argc, char **argv)
             takes = 0;
         } else if (strcmp(a, "--idle") == 0 && v) {
             idle_s = atof(v);
+        } else if (strcmp(a, "--step") == 0 && v) {
+            if (strcmp(v, "incast") != 0)
+                die("--step '%.40s' (accepted: incast)", v);
+            incast_step = 1;
         } else if (strcmp(a, "--host-clock") == 0) {
             host_clock = 1;
             takes = 0;
@@ -1169,6 +1182,8 @@ int main(int argc, char **argv)
     if (p2p && (blocking || strcmp(mode, "alltoall") != 0))
         die("--p2p with %s (accepted: alltoall --p2p, without --blocking)",
             blocking ? "--blocking" : mode);
+    if (incast_step && strcmp(mode, "alltoall") != 0)
+        die("--step incast with %s (accepted: alltoall --step incast)", mode);
     if (poll_given && wait_mode == WAIT_BUSY)
         die("--poll-us with --wait busy (accepted: --poll-us alone, or with --wait polled)");
     if (poll_given)

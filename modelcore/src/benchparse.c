@@ -29,6 +29,9 @@ typedef struct parser {
     int32_t dir_tasks, dir_tpn, dir_nodes;
     /* ct-mpibench's '# pause m=M: median P s ...' for the next row (CSV) */
     double pause_m, pause_s; /* pause_s 0: none pending */
+    /* ct-mpibench's '# step: incast' (CSV): every Alltoall row of the file
+     * is calibrate's incast many-flow step (ct_a2a_sample.incast_step) */
+    int incast_step;
 } parser;
 
 static int perr(parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -326,9 +329,29 @@ static int pause_line(parser *p, const char *t)
     return 0;
 }
 
+/* ct-mpibench's "# step: incast (...)" (--step incast, which calibrate
+ * gives its incast many-flow step, session 59): the file's Alltoall rows are
+ * that step. -1 on a step line naming another step. Whole-file scope, as the
+ * directives. */
+static int step_line(parser *p, const char *t)
+{
+    const char *s = t + 1 + strspn(t + 1, " \t");
+    if (strncmp(s, "step:", 5) != 0)
+        return 0;
+    const char *v = s + 5 + strspn(s + 5, " \t");
+    size_t n = strcspn(v, " \t(");
+    if (n != 6 || strncmp(v, "incast", 6) != 0)
+        return perr(p, "step line '%.60s' (accepted: '# step: incast ...' as ct-mpibench "
+                       "writes it for calibrate's incast many-flow step)",
+                    s);
+    p->incast_step = 1;
+    return 0;
+}
+
 static int parse_csv(parser *p, const char *buf, size_t len)
 {
     lines L = {buf, len, 0, 0};
+    const size_t first = p->out->na2a; /* the file's Alltoall rows start here */
     char line[CT_BENCH_LINE_MAX];
     int col[NCOLS];
     size_t ncols = 0;
@@ -338,7 +361,7 @@ static int parse_csv(parser *p, const char *buf, size_t len)
     while ((r = next_line(&L, line, sizeof line)) > 0) {
         p->lineno = L.no;
         char *t = trim(line);
-        if (*t == '#' && pause_line(p, t) < 0)
+        if (*t == '#' && (pause_line(p, t) < 0 || step_line(p, t) < 0))
             return -1;
         if (!*t || *t == '#')
             continue;
@@ -425,6 +448,8 @@ static int parse_csv(parser *p, const char *buf, size_t len)
     p->lineno = 0;
     if (!ncols)
         return perr(p, "no header line (accepted: %s)", CSV_ACCEPTED);
+    for (size_t i = first; p->incast_step && i < p->out->na2a; i++)
+        p->out->a2a[i].incast_step = 1;
     return 0;
 }
 
@@ -648,7 +673,7 @@ const char *ct_bench_format_name(ct_bench_format f)
 int ct_bench_parse(const char *name, const char *buf, size_t len, const ct_bench_defaults *def,
                    ct_bench_data *out, ct_bench_format *fmt, ct_err *err)
 {
-    parser p = {name ? name : "<buffer>", err, out, def, 0, 0, 0, 0, 0, 0};
+    parser p = {name ? name : "<buffer>", err, out, def, 0, 0, 0, 0, 0, 0, 0};
     if (fmt)
         *fmt = CT_BENCH_UNKNOWN;
     if (!buf)

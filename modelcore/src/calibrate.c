@@ -94,6 +94,18 @@ int ct_calib_result_in_fit(const ct_calib_result *r, const ct_a2a_sample *s)
 int ct_calib_incast_step(const ct_a2a_sample *a, size_t n, int32_t *nodes, int32_t *tpn)
 {
     int32_t lo = 0, hi = 0, thi = 0, mn = 0, mt = 0;
+    /* samples that say they are the step (ct_a2a_sample.incast_step, since
+     * session 59): the one with the most remote flows a port, on any node
+     * count; the rule below is for files that do not say */
+    for (size_t i = 0; i < n; i++)
+        if (a[i].m > 0 && a[i].incast_step && a[i].nodes >= 3 &&
+            (!mn || ct_a2a_uniform_flows(a[i].nodes, tpn_of(&a[i])) > ct_a2a_uniform_flows(mn, mt)))
+            mn = a[i].nodes, mt = tpn_of(&a[i]);
+    if (mn) {
+        *nodes = mn;
+        *tpn = mt;
+        return 1;
+    }
     for (size_t i = 0; i < n; i++)
         if (a[i].m > 0) {
             lo = (!lo || a[i].nodes < lo) ? a[i].nodes : lo;

@@ -25,7 +25,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 38
+tap_plan 40
 
 # 3 CPUs a node: room for the many-flow step (2 x 3 beside 2 tasks per node)
 out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 3 2>&1) || {
@@ -48,6 +48,13 @@ tap_like "$log" 'fitted on 3 nodes x 1 task' "the signature is fitted on one con
 tap_like "$log" 'held-back error: median [0-9.]+%' "the held-back error is printed"
 tap_like "$log" 'many-flow step: 2 nodes x 3 tasks, 9 remote flows a port' \
     "the many-flow step is planned from the nodes' CPUs"
+# the incast many-flow step on 3 nodes (session 59): 3 x (C + 1) = 3 x 3, 18
+# flows a port from 2 nodes, beyond the largest configuration 3 x 2, its
+# output marked so that the fit tells it from the configurations
+tap_like "$log" 'incast many-flow step: 3 nodes x 3 tasks, 18 remote flows a port from 2 nodes' \
+    "on 3 nodes the incast step is planned beyond the largest configuration"
+tap_is "$(grep -l '^# step: incast' "$WORK"/raw/alltoall-*.csv 2>/dev/null | xargs -r -n1 basename | paste -sd' ')" \
+    "alltoall-3x3.csv" "the incast step's output alone says it is the step"
 # how the ranks waited (session 34): the emulated nodes share one machine,
 # which the ping-pong (2 nodes) sees; every later step, the one-node
 # intra-node step too (2 ranks on the host's 2+ CPUs), is told to poll
@@ -115,8 +122,8 @@ tap_is "$(grep -c '^alltoall,2,.*,2,1$' "$WORK/raw/exchange-p2p-2x1.csv") $(grep
     "the posted exchange step measures the 2 x 1 exchange by Isend/Irecv at the 2 x 1's sizes, with its pauses"
 tap_like "$log" '\[ *[0-9]+/[0-9]+\] Isend/Irecv exchange, 2 nodes x 1 task, back to back, 6 sizes' \
     "its progress line"
-tap_like "$refit" 'fitted robustly on 2x1 3x1 3x2 2x3' \
-    "the incast fit takes the many-flow configuration (measured: alltoall-2x3.csv)"
+tap_like "$refit" 'fitted robustly on 2x1 3x1 3x2 2x3 3x3' \
+    "the incast fit takes the many-flow configuration (measured: alltoall-2x3.csv) and the incast step (alltoall-3x3.csv)"
 # the term's shape: the line (f-1) when none was fitted, else the fit's
 # (f^0.5-1)/0.5 (session 21)
 tap_like "$refit" 'flows term duplex_flows = (0\.0000 \(gamma_flows / gamma: a NIC with f remote flows costs 1 \+ 0\.0000 \(f-1\)\)|[0-9.]+ \(gamma_flows / gamma: a NIC with f remote flows costs 1 \+ [0-9.]+ \(f\^0\.5-1\)/0\.5, held beyond the fitted f = 9\))' \
@@ -149,7 +156,7 @@ tap_like "$log" "2 nodes x 3 tasks \\(9 flows a port\\), 4 sizes \\.\\.\\. retry
 tap_like "$log" "WARNING: step 'Alltoall, 2 nodes x 3 tasks \\(9 flows a port\\), 4 sizes' failed 3 times \\(exit [0-9]+\\).*skipped: the signature is fitted without it" \
     "one warning names the step, its exit and that the fit goes on without it"
 refit=$("$ADMIN" calibrate --fabric emu100 --from "$WORK/raw-skip" --incast --max-fit-error 1000 2>&1)
-tap_like "$refit" 'fitted robustly on 2x1 3x1 3x2, ' "calibrate --from refits without the skipped step"
+tap_like "$refit" 'fitted robustly on 2x1 3x1 3x2 3x3, ' "calibrate --from refits without the skipped step"
 
 # interrupted once the allocation exists: job cancelled, no output file
 "$ADMIN" calibrate --fabric emu100 --partition emu --nodes 3 --tasks-per-node 2 \

@@ -325,6 +325,41 @@ static void test_csv_pause_lines(void **state)
     expect_error(buf, NULL, "in:2: pause line 'pause m=4096: mean 0.1 s'");
 }
 
+/* ct-mpibench's "# step: incast" line (session 59, --step incast): every
+ * Alltoall row of its file is calibrate's incast many-flow step, also rows
+ * above the line; another file's rows are not; another step's name is
+ * refused with its line. */
+static void test_csv_step_line(void **state)
+{
+    (void)state;
+    const char *step =
+        "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node\n"
+        "alltoall,15,131072,0.30,0.29,3,5\n"
+        "# step: incast (calibrate's incast many-flow step: flows into each port from 2 nodes or "
+        "more at once)\n"
+        "alltoall,15,262144,0.61,0.60,3,5\n";
+    const char *config = "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node\n"
+                         "# step taken: 3 nodes\n" /* another comment: ignored */
+                         "alltoall,12,262144,0.50,0.49,3,4\n";
+    ct_bench_data d = {0};
+    ct_err err = {{0}};
+    assert_int_equal(ct_bench_parse("cfg", config, strlen(config), NULL, &d, NULL, &err), 0);
+    assert_int_equal(ct_bench_parse("step", step, strlen(step), NULL, &d, NULL, &err), 0);
+    assert_int_equal(ct_bench_parse("cfg", config, strlen(config), NULL, &d, NULL, &err), 0);
+    assert_int_equal(d.na2a, 4);
+    assert_true(d.a2a[0].tasks_per_node == 4 && d.a2a[0].incast_step == 0);
+    assert_true(d.a2a[1].tasks_per_node == 5 && d.a2a[1].incast_step == 1); /* above the line */
+    assert_true(d.a2a[2].tasks_per_node == 5 && d.a2a[2].incast_step == 1);
+    assert_true(d.a2a[3].tasks_per_node == 4 && d.a2a[3].incast_step == 0);
+    ct_bench_free(&d);
+    const char *H = "benchmark,tasks,size_bytes,t_avg_s\n";
+    char buf[256];
+    snprintf(buf, sizeof buf, "%salltoall,4,4096,0.01\n# step: flow\n", H);
+    expect_error(buf, NULL, "in:3: step line 'step: flow' (accepted: '# step: incast ...'");
+    snprintf(buf, sizeof buf, "%s#step:incastx\n", H);
+    expect_error(buf, NULL, "in:2: step line 'step:incastx'");
+}
+
 static void test_refusals_name_the_line(void **state)
 {
     (void)state;
@@ -487,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_csv_recorded),
         cmocka_unit_test(test_csv_tasks_per_node_sources),
         cmocka_unit_test(test_csv_pause_lines),
+        cmocka_unit_test(test_csv_step_line),
         cmocka_unit_test(test_refusals_name_the_line),
         cmocka_unit_test(test_fit_recovers_recorded_parameters),
         cmocka_unit_test(test_wait_line),

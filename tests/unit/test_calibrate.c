@@ -1013,6 +1013,56 @@ static double cfg_median_err(const ct_calib_result *r, int32_t nodes, int32_t tp
     return n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
 }
 
+/* Which samples are the incast many-flow step (ct_calib_incast_step, session
+ * 59): on 3 nodes the step, 3 x 5, lies on the largest node count beside the
+ * configuration 3 x 4, and only its mark tells it; unmarked 3-node data have
+ * no step (3 x 4 stays held back); on 4 nodes marked and unmarked data give
+ * the same step; a mark on 2 nodes (incast degree 1) is no step. The loss
+ * term's bounds then run from 3 x 2's 8 flows to the step's 50. */
+static void test_incast_step_marked(void **state)
+{
+    (void)state;
+    static const int32_t three[][2] = {{2, 1}, {3, 1}, {3, 2}, {3, 4}, {2, 6}, {3, 5}};
+    ct_a2a_sample a[8];
+    memset(a, 0, sizeof a);
+    for (int i = 0; i < 6; i++)
+        a[i] = (ct_a2a_sample){.nodes = three[i][0], .tasks_per_node = three[i][1],
+                               .m = 262144, .t = 0.1 * (i + 1)};
+    int32_t n = -1, t = -1;
+    double f0, f1;
+    assert_int_equal(ct_calib_incast_step(a, 5, &n, &t), 0); /* session 58's 3-node data */
+    assert_int_equal(n, 0);
+    assert_int_equal(ct_calib_loss_bounds(a, 5, &f0, &f1), 0);
+    assert_int_equal(ct_calib_incast_step(a, 6, &n, &t), 0); /* 3 x 5 unmarked: a configuration */
+    a[5].incast_step = 1;
+    assert_int_equal(ct_calib_incast_step(a, 6, &n, &t), 1);
+    assert_true(n == 3 && t == 5);
+    /* over the fit's samples (3 x 4, 32 flows, held back) */
+    ct_a2a_sample fit[5] = {a[0], a[1], a[2], a[4], a[5]};
+    assert_int_equal(ct_calib_loss_bounds(fit, 5, &f0, &f1), 1);
+    assert_true(f0 == 8 && f1 == 50); /* 3 x 2: 2 x 2 x 2; 3 x 5: 2 x 5 x 5 */
+    /* the step's samples taken out of the fit (a size it does not reach): none */
+    a[5].m = 0;
+    assert_int_equal(ct_calib_incast_step(a, 6, &n, &t), 0);
+    /* a mark on 2 nodes is no incast */
+    a[5] = (ct_a2a_sample){.nodes = 2, .tasks_per_node = 6, .m = 262144, .t = 1, .incast_step = 1};
+    assert_int_equal(ct_calib_incast_step(a, 6, &n, &t), 0);
+    /* 4 nodes: the same step marked or not */
+    static const int32_t four[][2] = {{2, 1}, {3, 1}, {4, 1}, {4, 2}, {4, 4}, {2, 7}, {3, 5}};
+    ct_a2a_sample b[7];
+    for (int i = 0; i < 7; i++)
+        b[i] = (ct_a2a_sample){.nodes = four[i][0], .tasks_per_node = four[i][1],
+                               .m = 262144, .t = 0.1 * (i + 1)};
+    for (int mark = 0; mark <= 1; mark++) {
+        b[6].incast_step = mark;
+        assert_int_equal(ct_calib_incast_step(b, 7, &n, &t), 1);
+        assert_true(n == 3 && t == 5);
+        ct_a2a_sample bfit[6] = {b[0], b[1], b[2], b[3], b[5], b[6]}; /* 4 x 4 held back */
+        assert_int_equal(ct_calib_loss_bounds(bfit, 6, &f0, &f1), 1);
+        assert_true(f0 == 12 && f1 == 50); /* 4 x 2: 3 x 2 x 2 */
+    }
+}
+
 /* The incast many-flow step (session 24; tests/fixtures/calibrate/emu100-loss-s24,
  * measured with the host's NIC queue): calibrate's incast fit as
  * scripts/accuracy-report runs it takes 3 x 5 (50 flows a port from two nodes)
@@ -1127,6 +1177,7 @@ int main(void)
         cmocka_unit_test(test_a2a_on_call_floor),
         cmocka_unit_test(test_a2a_with_posted_exchange),
         cmocka_unit_test(test_recorded_incast_mode),
+        cmocka_unit_test(test_incast_step_marked),
         cmocka_unit_test(test_recorded_incast_loss),
         cmocka_unit_test(test_gige_mix4),
         cmocka_unit_test(test_intra_read_one_node),

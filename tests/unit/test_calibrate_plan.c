@@ -47,6 +47,63 @@ static const step *find(const plan *p, const char *file)
     return NULL;
 }
 
+/* 1 when argv holds the two words a, b in a row */
+static int has_args(const step *s, const char *a, const char *b)
+{
+    for (int i = 0; i + 1 < s->argc; i++)
+        if (strcmp(s->argv[i], a) == 0 && strcmp(s->argv[i + 1], b) == 0)
+            return 1;
+    return 0;
+}
+
+/* The incast many-flow step's tasks per node (calib_incast_tasks): about the
+ * largest configuration's flows from two nodes, T = ceil(C sqrt((N-1)/2));
+ * on 3 nodes (session 59) C + 1, beyond the largest configuration 3 x C
+ * that the fit holds back; none without the many-flow step, on 2 nodes, or
+ * where the nodes' CPUs cap T at C. */
+static void test_incast_tasks(void **state)
+{
+    (void)state;
+    assert_int_equal(calib_incast_tasks(7, 4, 4, 8), 5);  /* 2 x 25 >= 3 x 16 */
+    assert_int_equal(calib_incast_tasks(6, 5, 4, 8), 6);  /* 2 x 36 >= 4 x 16 */
+    assert_int_equal(calib_incast_tasks(6, 3, 4, 8), 5);  /* 3 nodes: C + 1 */
+    assert_int_equal(calib_incast_tasks(3, 3, 2, 3), 3);  /* the integration test's cluster */
+    assert_int_equal(calib_incast_tasks(6, 3, 4, 4), 0);  /* capped at C: nothing to add */
+    assert_int_equal(calib_incast_tasks(6, 3, 4, 0), 5);  /* CPUs unknown: not capped */
+    assert_int_equal(calib_incast_tasks(4, 2, 4, 8), 0);  /* 2 nodes: no incast */
+    assert_int_equal(calib_incast_tasks(4, 3, 4, 8), 0);  /* no many-flow step */
+    assert_int_equal(calib_incast_tasks(0, 4, 4, 8), 0);
+}
+
+/* The step in the plan: 3 nodes x T into alltoall-3xT.csv, marked for the fit
+ * (--step incast: ct-mpibench's '# step: incast' line), optional, on 3 nodes
+ * beside the configuration 3 x C; the configurations are not marked. */
+static void test_plan_marks_the_incast_step(void **state)
+{
+    (void)state;
+    for (int N = 3; N <= 4; N++) {
+        plan *p = new_plan("64K,256K");
+        p->flow_tasks = calib_flow_tasks(-1, N, 4, 8);
+        p->incast_tasks = calib_incast_tasks(p->flow_tasks, N, 4, 8);
+        calib_build_plan(p, N, 4, "123", 0);
+        const step *s = find(p, "alltoall-3x5.csv");
+        assert_non_null(s);
+        assert_true(has_args(s, "--step", "incast"));
+        assert_true(s->optional);
+        assert_int_equal(s->nodes, 3);
+        assert_int_equal(s->tpn, 5);
+        assert_string_equal(s->label, "Alltoall, 3 nodes x 5 tasks (50 flows a port from 2 nodes), 2 sizes");
+        int marked = 0;
+        for (int i = 0; i < p->n; i++)
+            marked += p->steps[i].kind == ST_ALLTOALL && has_args(&p->steps[i], "--step", "incast");
+        assert_int_equal(marked, 1);
+        const step *c = find(p, N == 3 ? "alltoall-3x4.csv" : "alltoall-4x4.csv");
+        assert_non_null(c);
+        assert_false(has_args(c, "--step", "incast"));
+        free(p);
+    }
+}
+
 static void test_exchange_sizes(void **state)
 {
     (void)state;
@@ -394,6 +451,8 @@ static void test_floor_moves_the_sizes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_incast_tasks),
+        cmocka_unit_test(test_plan_marks_the_incast_step),
         cmocka_unit_test(test_exchange_sizes),
         cmocka_unit_test(test_plan_measures_the_exchange_at_2x1_only),
         cmocka_unit_test(test_plan_measures_the_refill),

@@ -278,8 +278,8 @@ static void test_signature_rejects_bad_input(void **state)
 {
     (void)state;
     ct_a2a_sample good[5] = {
-        {8, 1, 1024, 0.01, 0, 0},  {8, 1, 4096, 0.02, 0, 0},  {16, 1, 1024, 0.02, 0, 0},
-        {16, 1, 4096, 0.04, 0, 0}, {24, 1, 8192, 0.09, 0, 0},
+        {8, 1, 1024, 0.01, 0, 0, 0},  {8, 1, 4096, 0.02, 0, 0, 0},  {16, 1, 1024, 0.02, 0, 0, 0},
+        {16, 1, 4096, 0.04, 0, 0, 0}, {24, 1, 8192, 0.09, 0, 0, 0},
     };
     ct_a2a_sample s[5];
     const double a = 50e-6, b = 8e-9;
@@ -326,10 +326,10 @@ static void test_signature_rejects_bad_input(void **state)
     expect_fail(s, 5, a, b, 0, NULL, 0, "two distinct sizes");
     /* times falling with the message size: gamma would be negative */
     ct_a2a_sample fall[4] = {
-        {8, 1, 1024, 0.04, 0, 0},
-        {8, 1, 65536, 0.01, 0, 0},
-        {16, 1, 1024, 0.08, 0, 0},
-        {16, 1, 65536, 0.02, 0, 0},
+        {8, 1, 1024, 0.04, 0, 0, 0},
+        {8, 1, 65536, 0.01, 0, 0, 0},
+        {16, 1, 1024, 0.08, 0, 0, 0},
+        {16, 1, 65536, 0.02, 0, 0, 0},
     };
     expect_fail(fall, 4, a, b, 0, NULL, 0, "gamma <= 0");
 }

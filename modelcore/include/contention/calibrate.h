@@ -171,11 +171,14 @@ typedef struct ct_calib_result {
 } ct_calib_result;
 
 /* The incast many-flow step among samples a (session 24; calibrate's
- * 3 nodes x T): a node count strictly between the smallest and the largest
- * measured, at more tasks per node than the largest node count was measured
- * with, the one with the most remote flows a port; there the flows into a
- * port come from two senders or more at once. Returns 1 with its nodes and
- * tasks per node, 0 when the samples hold none. */
+ * 3 nodes x T), where the flows into a port come from two senders or more at
+ * once: among the samples marked as the step (ct_a2a_sample.incast_step, on
+ * 3 nodes or more; session 59: on a 3-node cluster the step lies on the
+ * largest node count) the configuration with the most remote flows a port;
+ * without marked samples, a node count strictly between the smallest and the
+ * largest measured, at more tasks per node than the largest node count was
+ * measured with, the one with the most remote flows a port. Returns 1 with
+ * its nodes and tasks per node, 0 when the samples hold none. */
 int ct_calib_incast_step(const ct_a2a_sample *a, size_t n, int32_t *nodes, int32_t *tpn);
 /* The incast-loss term's flow bounds (alltoall.h loss_min_f, loss_max_f)
  * over the samples a fit takes: f0 the most remote flows a port among its

@@ -33,6 +33,11 @@ typedef struct ct_a2a_sample {
      * '# pause m=M: median P s' line before the row; a token bucket refills
      * then: signatures.h ct_fabric.bucket_pause); 0: not recorded */
     double pause;
+    /* 1: a row of calibrate's incast many-flow step (ct-mpibench's
+     * '# step: incast' line in its file; calibrate.h ct_calib_incast_step),
+     * which may lie on the largest node count (3 nodes, session 59);
+     * 0: a configuration, or a file that does not say */
+    int32_t incast_step;
 } ct_a2a_sample;
 
 typedef struct ct_fit_diag {
