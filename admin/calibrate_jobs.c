@@ -272,13 +272,18 @@ int calib_flow_tasks(long asked, int N, int C, long cpus)
     return t > C ? (int)t : 0;
 }
 
+/* calib_incast_tasks before the nodes' CPUs cap it */
+static long incast_wanted(int N, int C)
+{
+    long t = (long)ceil(C * sqrt((N - 1) / 2.0) - 1e-9);
+    return t > C ? t : C + 1; /* 3 nodes: beyond the largest configuration, 3 x C (session 59) */
+}
+
 int calib_incast_tasks(int flow_tasks, int N, int C, long cpus)
 {
     if (flow_tasks <= C || N < 3)
         return 0;
-    long t = (long)ceil(C * sqrt((N - 1) / 2.0) - 1e-9);
-    if (t <= C)
-        t = C + 1; /* 3 nodes: beyond the largest configuration, 3 x C (session 59) */
+    long t = incast_wanted(N, C);
     if (cpus > 0 && t > cpus)
         t = cpus;
     return t > C ? (int)t : 0;
@@ -1207,6 +1212,12 @@ int calib_measure(const calib_args *a, plan *P, calib_run *r, FILE *info)
         fprintf(info, "calibrate: incast many-flow step: 3 nodes x %d tasks, %d remote flows a "
                       "port from 2 nodes\n",
                 P->incast_tasks, 2 * P->incast_tasks * P->incast_tasks);
+    else if (P->flow_tasks && N >= 3)
+        fprintf(info, "calibrate: no incast many-flow step: 3 nodes x %d tasks needs that many CPUs "
+                      "a node, the nodes have %ld: the incast-loss term is not fitted, and "
+                      "configurations whose ports take flows from 2 nodes or more at once may be "
+                      "priced short\n",
+                (int)incast_wanted((int)N, (int)C), cpus);
     int most = P->flow_tasks > C ? P->flow_tasks : (int)C;
     most = P->incast_tasks > most ? P->incast_tasks : most;
     int rc = allocate(a, N, most, r, info);
