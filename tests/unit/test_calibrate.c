@@ -1094,6 +1094,39 @@ static void fit_recorded_incast(const char *dir, const char *const *files, size_
     ct_bench_free(&d);
 }
 
+/* The recorded files fitted with and without the step's file (the last of
+ * files): with it the step is the fifth configuration fitted on, with the
+ * loss term's bounds f0 and f1, without it there is no loss term; the
+ * configuration held[] stays held back both ways. med[with]: its saturated
+ * points' median signed error; *identified: incast_identified with the step. */
+static void recorded_step_medians(const char *dir, const char *const *files, size_t nf,
+                                  const int32_t held[2], const int32_t step[2], double f0,
+                                  double f1, double med[2], int *identified)
+{
+    for (int with = 1; with >= 0; with--) {
+        ct_calib_result r;
+        fit_recorded_incast(dir, files, nf - (with ? 0 : 1), &r);
+        assert_int_equal(r.nfit_cfg, with ? 5 : 4);
+        for (size_t k = 0; k < r.nfit_cfg; k++)
+            assert_false(r.fit_cfg[k][0] == held[0] && r.fit_cfg[k][1] == held[1]);
+        if (with) {
+            assert_int_equal(r.fit_cfg[4][0], step[0]);
+            assert_int_equal(r.fit_cfg[4][1], step[1]);
+            assert_true(r.loss_min_f == f0 && r.loss_max_f == f1);
+            assert_true(r.sig.gamma_loss > 0);
+            assert_true(r.sig.loss_min_f == f0 && r.sig.loss_max_f == f1);
+            *identified = r.a2a_rep.incast_identified;
+        } else {
+            assert_true(r.loss_max_f == 0 && r.sig.gamma_loss == 0);
+        }
+        med[with] = cfg_median_err(&r, held[0], held[1], 131072);
+        print_message("%s the step: gamma_loss %.4f, held-back %d x %d median error %+.1f %%\n",
+                      with ? "with" : "without", r.sig.gamma_loss, (int)held[0], (int)held[1],
+                      100 * med[with]);
+        ct_calib_result_free(&r);
+    }
+}
+
 /* The incast many-flow step (session 24; tests/fixtures/calibrate/emu100-loss-s24,
  * measured with the host's NIC queue): calibrate's incast fit as
  * scripts/accuracy-report runs it takes 3 x 5 (50 flows a port from two nodes)
@@ -1108,27 +1141,12 @@ static void test_recorded_incast_loss(void **state)
                                         "alltoall-4x1.csv", "alltoall-2x2.csv", "alltoall-4x2.csv",
                                         "alltoall-2x4.csv", "alltoall-4x4.csv", "alltoall-2x7.csv",
                                         "alltoall-3x5.csv"};
-    const size_t nf = sizeof files / sizeof files[0];
+    static const int32_t held[2] = {4, 4}, step[2] = {3, 5};
     double med[2] = {0, 0};
-    for (int with = 1; with >= 0; with--) {
-        ct_calib_result r;
-        fit_recorded_incast("emu100-loss-s24", files, nf - (with ? 0 : 1), &r);
-        assert_int_equal(r.nfit_cfg, with ? 5 : 4);
-        if (with) {
-            assert_int_equal(r.fit_cfg[4][0], 3);
-            assert_int_equal(r.fit_cfg[4][1], 5);
-            assert_true(r.loss_min_f == 12 && r.loss_max_f == 50);
-            assert_true(r.a2a_rep.incast_identified & 4);
-            assert_true(r.sig.gamma_loss > 0);
-            assert_true(r.sig.loss_min_f == 12 && r.sig.loss_max_f == 50);
-        } else {
-            assert_true(r.loss_max_f == 0 && r.sig.gamma_loss == 0);
-        }
-        med[with] = cfg_median_err(&r, 4, 4, 131072);
-        print_message("%s the step: gamma_loss %.4f, held-back 4 x 4 median error %+.1f %%\n",
-                      with ? "with" : "without", r.sig.gamma_loss, 100 * med[with]);
-        ct_calib_result_free(&r);
-    }
+    int identified = 0;
+    recorded_step_medians("emu100-loss-s24", files, sizeof files / sizeof files[0], held, step, 12,
+                          50, med, &identified);
+    assert_true(identified & 4);
     assert_true(med[0] < -0.20);                /* short by the losses it cannot see */
     assert_true(fabs(med[1]) < fabs(med[0]) - 0.10); /* ten points closer or more */
 }
@@ -1147,27 +1165,11 @@ static void test_recorded_incast_step_3_nodes(void **state)
     static const char *const files[] = {"pingpong.csv",     "alltoall-2x1.csv", "alltoall-3x1.csv",
                                         "alltoall-3x2.csv", "alltoall-3x4.csv", "alltoall-2x6.csv",
                                         "alltoall-3x5.csv"};
-    const size_t nf = sizeof files / sizeof files[0];
+    static const int32_t held[2] = {3, 4}, step[2] = {3, 5};
     double med[2] = {0, 0};
-    for (int with = 1; with >= 0; with--) {
-        ct_calib_result r;
-        fit_recorded_incast("emu60-3n-step-s59", files, nf - (with ? 0 : 1), &r);
-        assert_int_equal(r.nfit_cfg, with ? 5 : 4);
-        for (size_t k = 0; k < r.nfit_cfg; k++) /* 3 x 4 held back */
-            assert_false(r.fit_cfg[k][0] == 3 && r.fit_cfg[k][1] == 4);
-        if (with) {
-            assert_int_equal(r.fit_cfg[4][0], 3);
-            assert_int_equal(r.fit_cfg[4][1], 5);
-            assert_true(r.loss_min_f == 8 && r.loss_max_f == 50);
-            assert_true(r.sig.gamma_loss > 0);
-        } else {
-            assert_true(r.loss_max_f == 0 && r.sig.gamma_loss == 0);
-        }
-        med[with] = cfg_median_err(&r, 3, 4, 131072);
-        print_message("%s the step: gamma_loss %.4f, held-back 3 x 4 median error %+.1f %%\n",
-                      with ? "with" : "without", r.sig.gamma_loss, 100 * med[with]);
-        ct_calib_result_free(&r);
-    }
+    int identified = 0;
+    recorded_step_medians("emu60-3n-step-s59", files, sizeof files / sizeof files[0], held, step, 8,
+                          50, med, &identified);
     assert_true(med[0] < -0.20);                     /* -31.0 %: the losses it cannot see */
     assert_true(fabs(med[1]) < fabs(med[0]) - 0.10); /* -14.4 %: still short (the loss sets in
                                                         above a size, the term prices every
