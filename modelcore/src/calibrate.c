@@ -95,28 +95,25 @@ int ct_calib_incast_step(const ct_a2a_sample *a, size_t n, int32_t *nodes, int32
 {
     int32_t lo = 0, hi = 0, thi = 0, mn = 0, mt = 0;
     /* samples that say they are the step (ct_a2a_sample.incast_step, since
-     * session 59): the one with the most remote flows a port, on any node
-     * count; the rule below is for files that do not say */
+     * session 59), on 3 nodes or more; where none does, the rule for files
+     * that do not say: lo < nodes < hi at more tasks per node than hi's */
+    int marked = 0;
     for (size_t i = 0; i < n; i++)
-        if (a[i].m > 0 && a[i].incast_step && a[i].nodes >= 3 &&
-            (!mn || ct_a2a_uniform_flows(a[i].nodes, tpn_of(&a[i])) > ct_a2a_uniform_flows(mn, mt)))
-            mn = a[i].nodes, mt = tpn_of(&a[i]);
-    if (mn) {
-        *nodes = mn;
-        *tpn = mt;
-        return 1;
-    }
-    for (size_t i = 0; i < n; i++)
+        marked |= a[i].m > 0 && a[i].incast_step && a[i].nodes >= 3;
+    for (size_t i = 0; i < n && !marked; i++)
         if (a[i].m > 0) {
             lo = (!lo || a[i].nodes < lo) ? a[i].nodes : lo;
             hi = a[i].nodes > hi ? a[i].nodes : hi;
         }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n && !marked; i++)
         if (a[i].m > 0 && a[i].nodes == hi && tpn_of(&a[i]) > thi)
             thi = tpn_of(&a[i]);
+    /* among those, the one with the most remote flows a port */
     for (size_t i = 0; i < n; i++) {
         int32_t t = tpn_of(&a[i]);
-        if (!(a[i].m > 0) || a[i].nodes <= lo || a[i].nodes >= hi || t <= thi)
+        int step = marked ? a[i].incast_step && a[i].nodes >= 3
+                          : a[i].nodes > lo && a[i].nodes < hi && t > thi;
+        if (!(a[i].m > 0) || !step)
             continue;
         if (!mn || ct_a2a_uniform_flows(a[i].nodes, t) > ct_a2a_uniform_flows(mn, mt))
             mn = a[i].nodes, mt = t;

@@ -695,18 +695,25 @@ static const char *const RECORDED[] = {"pingpong.csv",     "alltoall-2x1.csv", "
                                        "alltoall-4x1.csv", "alltoall-2x2.csv", "alltoall-4x2.csv",
                                        "alltoall-2x4.csv", "alltoall-4x4.csv"};
 
-static void load_recorded(const char *set, ct_bench_data *d)
+/* files[0..n) of tests/fixtures/calibrate/SET into d */
+static void load_recorded_files(const char *set, const char *const *files, size_t n,
+                                ct_bench_data *d)
 {
     memset(d, 0, sizeof *d);
-    for (size_t i = 0; i < sizeof RECORDED / sizeof RECORDED[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         char path[1024];
-        snprintf(path, sizeof path, "%s/calibrate/%s/%s", CT_FIXTURES, set, RECORDED[i]);
+        snprintf(path, sizeof path, "%s/calibrate/%s/%s", CT_FIXTURES, set, files[i]);
         ct_err err;
         if (ct_bench_parse_file(path, NULL, d, NULL, &err) < 0) {
             print_error("%s\n", err.msg);
             fail();
         }
     }
+}
+
+static void load_recorded(const char *set, ct_bench_data *d)
+{
+    load_recorded_files(set, RECORDED, sizeof RECORDED / sizeof RECORDED[0], d);
 }
 
 static int cmp_abs(const void *a, const void *b)
@@ -1076,16 +1083,7 @@ static void fit_recorded_incast(const char *dir, const char *const *files, size_
     o.force = 1;
     o.call_step = 1;
     ct_bench_data d;
-    memset(&d, 0, sizeof d);
-    for (size_t i = 0; i < nfiles; i++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/calibrate/%s/%s", CT_FIXTURES, dir, files[i]);
-        ct_err err;
-        if (ct_bench_parse_file(path, NULL, &d, NULL, &err) < 0) {
-            print_error("%s\n", err.msg);
-            fail();
-        }
-    }
+    load_recorded_files(dir, files, nfiles, &d);
     ct_err err;
     if (ct_calibrate_alltoall(d.p2p, d.np2p, d.a2a, d.na2a, &o, r, &err) < 0) {
         print_error("%s\n", err.msg);
