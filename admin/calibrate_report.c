@@ -172,8 +172,8 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
                 r->nrefill, admin_fmt_time(r->refill_pause, t1, sizeof t1),
                 admin_fmt_bytes(r->refill_bucket, t2, sizeof t2));
     fprintf(o, "validation on %zu held-back samples (not used by the fit):\n", r->nheld);
-    fprintf(o, "  %5s %4s %9s %11s %11s %11s %8s\n", "nodes", "tpn", "m", "measured",
-            "predicted", "bound", "error");
+    fprintf(o, "  %5s %4s %9s %11s %11s %11s %8s %7s\n", "nodes", "tpn", "m", "measured",
+            "predicted", "bound", "error", "spread");
     for (size_t i = 0; i < r->npoints; i++) {
         const ct_calib_point *p = &r->points[i];
         if (!p->held)
@@ -181,12 +181,22 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
         fprintf(o, "  %5d %4d %9s %11s %11s", (int)p->nodes, (int)p->tasks_per_node,
                 admin_fmt_bytes(p->m, t1, sizeof t1), admin_fmt_time(p->measured, t2, sizeof t2),
                 admin_fmt_time(p->predicted, t3, sizeof t3));
-        fprintf(o, " %11s %+7.1f%%\n", admin_fmt_time(p->bound, t1, sizeof t1), 100 * p->rel_err);
+        fprintf(o, " %11s %+7.1f%%", admin_fmt_time(p->bound, t1, sizeof t1), 100 * p->rel_err);
+        if (p->spread > 0) /* the repetitions' (calibrate.h), session 60 */
+            fprintf(o, " %6.1f%%\n", 100 * p->spread);
+        else
+            fprintf(o, " %7s\n", "-");
     }
     fprintf(o, "held-back error: median %.1f%%, mean %.1f%%, max %.1f%% over %zu samples; "
                "saturated (m >= 128 KiB): median %.1f%% over %zu\n",
             100 * r->held_all.median_abs, 100 * r->held_all.mean_abs, 100 * r->held_all.max_abs,
             r->held_all.n, 100 * r->held_saturated.median_abs, r->held_saturated.n);
+    if (r->held_saturated.nspread) /* calibrate.h: errors beside the repetitions' spread */
+        fprintf(o, "  of those at m >= 128 KiB, %zu of %zu missed by more than their own "
+                   "repetitions' spread (median spread %.1f%%), which more repetitions would "
+                   "not close; the others by no more than their repetitions differ\n",
+                r->held_saturated.beyond_spread, r->held_saturated.nspread,
+                100 * r->held_saturated.median_spread);
     if (r->nbeyond) { /* calibrate.h: held back with more flows a NIC than fitted on */
         fprintf(o, "beyond the fitted flows (held back with more remote flows a NIC than the "
                    "fit's at most f = %.6g; median error at m >= 128 KiB):",

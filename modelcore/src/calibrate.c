@@ -53,10 +53,17 @@ static double sorted_median(double *v, size_t n)
 
 ct_calib_summary ct_calib_summarise(const ct_calib_point *p, size_t n, int held, double min_m)
 {
-    ct_calib_summary s = {0, 0, 0, 0};
+    ct_calib_summary s = {0};
     double *e = malloc((n ? n : 1) * sizeof *e);
     if (!e)
         return s;
+    for (size_t i = 0; i < n; i++)
+        if (p[i].held == held && p[i].m >= min_m && p[i].spread > 0) {
+            e[s.nspread++] = p[i].spread;
+            s.beyond_spread += fabs(p[i].rel_err) > p[i].spread;
+        }
+    if (s.nspread)
+        s.median_spread = sorted_median(e, s.nspread);
     for (size_t i = 0; i < n; i++)
         if (p[i].held == held && p[i].m >= min_m)
             e[s.n++] = fabs(p[i].rel_err);
@@ -526,6 +533,7 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
         p->tasks_per_node = t;
         p->m = s->m;
         p->measured = s->t;
+        p->spread = ct_a2a_sample_spread(s);
         double al, be;
         ct_p2p_at(&r->p2p, s->m, &al, &be); /* the size range's alpha, beta */
         p->predicted = ct_a2a_uniform(s->nodes, t, al, be, s->m, &r->sig, o.intra_bw);

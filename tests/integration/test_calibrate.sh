@@ -25,7 +25,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 40
+tap_plan 41
 
 # 3 CPUs a node: room for the many-flow step (2 x 3 beside 2 tasks per node)
 out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 3 2>&1) || {
@@ -46,6 +46,10 @@ tap_like "$log" '^\[ *[0-9]+/[0-9]+\] .*\(elapsed [0-9]+:[0-9]{2}, ~[0-9]+:[0-9]
     "a progress line per measurement with the time left"
 tap_like "$log" 'fitted on 3 nodes x 1 task' "the signature is fitted on one configuration"
 tap_like "$log" 'held-back error: median [0-9.]+%' "the held-back error is printed"
+# each held-back point's repetitions' spread, and how many missed by more
+# than theirs (session 60: the model's error, or the run's draw)
+tap_like "$log" 'of those at m >= 128 KiB, [0-9]+ of [0-9]+ missed by more than their own repetitions. spread \(median spread [0-9.]+%\)' \
+    "the held-back points' errors are set beside their repetitions' spread"
 tap_like "$log" 'many-flow step: 2 nodes x 3 tasks, 9 remote flows a port' \
     "the many-flow step is planned from the nodes' CPUs"
 # the incast many-flow step on 3 nodes (session 59): 3 x (C + 1) = 3 x 3, 18

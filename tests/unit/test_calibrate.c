@@ -272,6 +272,26 @@ static void test_summarise(void **state)
     s = ct_calib_summarise(p, 5, 0, 0);
     assert_int_equal(s.n, 1);
     close_rel(s.max_abs, 0.50, 1e-12, "fit-set max");
+    /* no spread known: none counted */
+    s = ct_calib_summarise(p, 5, 1, 0);
+    assert_int_equal(s.nspread, 0);
+    assert_int_equal(s.beyond_spread, 0);
+    /* the repetitions' spreads (session 60): |error| 0.10 within 0.12, 0.30
+     * beyond 0.25, 0.20 beyond 0.05, 0.05 of unknown spread left out */
+    const double sp[5] = {0.12, 0.25, 0.05, 0, 0.40};
+    for (int i = 0; i < 5; i++)
+        p[i].spread = sp[i];
+    s = ct_calib_summarise(p, 5, 1, 0);
+    assert_int_equal(s.n, 4);
+    close_rel(s.median_abs, 0.15, 1e-12, "errors unchanged by the spreads");
+    assert_int_equal(s.nspread, 3);
+    close_rel(s.median_spread, 0.12, 1e-12, "median of 0.05 0.12 0.25");
+    assert_int_equal(s.beyond_spread, 2);
+    s = ct_calib_summarise(p, 5, 1, 262144);
+    assert_int_equal(s.nspread, 1);
+    assert_int_equal(s.beyond_spread, 1);
+    s = ct_calib_summarise(p, 5, 0, 0); /* 0.50 within 0.40? no: beyond */
+    assert_int_equal(s.beyond_spread, 1);
 }
 
 /* 001 Fig. 2 (GigE: penalties 1.5 and 2.25 for 2 and 3 outgoing) and Fig. 4
@@ -1149,6 +1169,42 @@ static void test_recorded_incast_loss(void **state)
     assert_true(fabs(med[1]) < fabs(med[0]) - 0.10); /* ten points closer or more */
 }
 
+/* Each held-back point's repetitions' spread beside its error (session 60),
+ * on the recorded 4-node calibration of session 24 (the step's files as
+ * above): every recorded sample has its fastest repetition, so every
+ * saturated held-back point has a spread, and the count of those missed by
+ * more than it is the one a recount over the points gives. */
+static void test_recorded_spread_beside_error(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"pingpong.csv",     "alltoall-2x1.csv", "alltoall-3x1.csv",
+                                        "alltoall-4x1.csv", "alltoall-2x2.csv", "alltoall-4x2.csv",
+                                        "alltoall-2x4.csv", "alltoall-4x4.csv", "alltoall-2x7.csv",
+                                        "alltoall-3x5.csv"};
+    ct_calib_result r;
+    fit_recorded_incast("emu100-loss-s24", files, sizeof files / sizeof files[0], &r);
+    size_t n = 0, beyond = 0;
+    for (size_t i = 0; i < r.npoints; i++) {
+        const ct_calib_point *p = &r.points[i];
+        assert_true(p->spread > 0 && p->spread < 1);
+        if (!p->held || p->m < 131072)
+            continue;
+        n++;
+        beyond += fabs(p->rel_err) > p->spread;
+    }
+    assert_int_equal(r.held_saturated.n, n);
+    assert_int_equal(r.held_saturated.nspread, n);
+    assert_int_equal(r.held_saturated.beyond_spread, beyond);
+    /* measured (session 24's run): 12 points, 8 of them missed beyond their spread;
+     * the spreads' median 5.3 % */
+    assert_int_equal(n, 12);
+    assert_int_equal(beyond, 8);
+    assert_true(fabs(r.held_saturated.median_spread - 0.05345) < 0.0001);
+    print_message("held back at m >= 128 KiB: %zu of %zu beyond their spread, median spread "
+                  "%.3f %%\n", beyond, n, 100 * r.held_saturated.median_spread);
+    ct_calib_result_free(&r);
+}
+
 /* The incast many-flow step on a 3-node cluster (session 59;
  * tests/fixtures/calibrate/emu60-3n-step-s59, the matrix's run
  * 60m-3n-burst168k-q35-n1000g-s59): calibrate measured 3 x 5 (50 flows a port
@@ -1231,6 +1287,7 @@ int main(void)
         cmocka_unit_test(test_incast_step_marked),
         cmocka_unit_test(test_recorded_incast_loss),
         cmocka_unit_test(test_recorded_incast_step_3_nodes),
+        cmocka_unit_test(test_recorded_spread_beside_error),
         cmocka_unit_test(test_gige_mix4),
         cmocka_unit_test(test_intra_read_one_node),
         cmocka_unit_test(test_intra_read_all_nodes),

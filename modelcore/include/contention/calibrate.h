@@ -101,6 +101,8 @@ typedef struct ct_calib_point {
     double bound;        /* s, contention-free bound of the same layout */
     double rel_err;      /* (predicted - measured) / measured */
     int held;            /* 1: held back (not used by the fit) */
+    double spread;       /* the repetitions' spread (t - t_min) / t, 0 when unknown
+                            (ct_a2a_sample_spread) */
 } ct_calib_point;
 
 /* Absolute relative errors over a set of points. */
@@ -109,6 +111,14 @@ typedef struct ct_calib_summary {
     double median_abs;
     double mean_abs;
     double max_abs;
+    /* Over the nspread of them whose repetitions' spread is known (> 0;
+     * session 60): the median spread, and how many missed by more than their
+     * own spread (beyond_spread). An error within a point's spread is as far
+     * as its own repetitions are apart: the run's draw, which more
+     * repetitions narrow; one beyond it is the model's. */
+    size_t nspread;
+    double median_spread;
+    size_t beyond_spread;
 } ct_calib_summary;
 
 /* A held-back configuration with more remote flows through the busiest NIC
@@ -210,7 +220,8 @@ int ct_calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2a_sa
                           size_t na2a, const ct_calib_opts *o, ct_calib_result *r, ct_err *err);
 void ct_calib_result_free(ct_calib_result *r);
 
-/* Summary of |rel_err| over the points with held == `held` and m >= min_m. */
+/* Summary of |rel_err| over the points with held == `held` and m >= min_m,
+ * with their spreads (ct_calib_summary). */
 ct_calib_summary ct_calib_summarise(const ct_calib_point *p, size_t n, int held, double min_m);
 
 /* --- conflict schemes (paper 001 §IV-B) --- */
