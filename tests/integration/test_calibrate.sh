@@ -47,7 +47,7 @@ tap_like "$log" '^\[ *[0-9]+/[0-9]+\] .*\(elapsed [0-9]+:[0-9]{2}, ~[0-9]+:[0-9]
 tap_like "$log" 'fitted on 3 nodes x 1 task' "the signature is fitted on one configuration"
 tap_like "$log" 'held-back error: median [0-9.]+%' "the held-back error is printed"
 # each held-back point's repetitions' spread, and how many missed by more
-# than theirs (session 60: the model's error, or the run's draw)
+# than theirs (session 60: errors more repetitions would not close)
 tap_like "$log" 'of those at m >= 128 KiB, [0-9]+ of [0-9]+ missed by more than their own repetitions. spread \(median spread [0-9.]+%\)' \
     "the held-back points' errors are set beside their repetitions' spread"
 tap_like "$log" 'many-flow step: 2 nodes x 3 tasks, 9 remote flows a port' \

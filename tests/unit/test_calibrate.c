@@ -290,7 +290,7 @@ static void test_summarise(void **state)
     s = ct_calib_summarise(p, 5, 1, 262144);
     assert_int_equal(s.nspread, 1);
     assert_int_equal(s.beyond_spread, 1);
-    s = ct_calib_summarise(p, 5, 0, 0); /* 0.50 within 0.40? no: beyond */
+    s = ct_calib_summarise(p, 5, 0, 0); /* the fit set: |error| 0.50 beyond its 0.40 */
     assert_int_equal(s.beyond_spread, 1);
 }
 

@@ -113,9 +113,10 @@ typedef struct ct_calib_summary {
     double max_abs;
     /* Over the nspread of them whose repetitions' spread is known (> 0;
      * session 60): the median spread, and how many missed by more than their
-     * own spread (beyond_spread). An error within a point's spread is as far
-     * as its own repetitions are apart: the run's draw, which more
-     * repetitions narrow; one beyond it is the model's. */
+     * own spread (beyond_spread). An error within a point's spread is no
+     * larger than its own repetitions differ, which more repetitions narrow;
+     * one beyond it is not that: the model's, or a regime the whole run
+     * shared (the TCP incast timeouts one run meets and another does not). */
     size_t nspread;
     double median_spread;
     size_t beyond_spread;
