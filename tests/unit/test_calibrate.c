@@ -1145,6 +1145,12 @@ static void recorded_step_medians(const char *dir, const char *const *files, siz
     }
 }
 
+/* tests/fixtures/calibrate/emu100-loss-s24's files, the step's (3 x 5) last */
+static const char *const s24_files[] = {"pingpong.csv",     "alltoall-2x1.csv", "alltoall-3x1.csv",
+                                        "alltoall-4x1.csv", "alltoall-2x2.csv", "alltoall-4x2.csv",
+                                        "alltoall-2x4.csv", "alltoall-4x4.csv", "alltoall-2x7.csv",
+                                        "alltoall-3x5.csv"};
+
 /* The incast many-flow step (session 24; tests/fixtures/calibrate/emu100-loss-s24,
  * measured with the host's NIC queue): calibrate's incast fit as
  * scripts/accuracy-report runs it takes 3 x 5 (50 flows a port from two nodes)
@@ -1155,15 +1161,11 @@ static void recorded_step_medians(const char *dir, const char *const *files, siz
 static void test_recorded_incast_loss(void **state)
 {
     (void)state;
-    static const char *const files[] = {"pingpong.csv",     "alltoall-2x1.csv", "alltoall-3x1.csv",
-                                        "alltoall-4x1.csv", "alltoall-2x2.csv", "alltoall-4x2.csv",
-                                        "alltoall-2x4.csv", "alltoall-4x4.csv", "alltoall-2x7.csv",
-                                        "alltoall-3x5.csv"};
     static const int32_t held[2] = {4, 4}, step[2] = {3, 5};
     double med[2] = {0, 0};
     int identified = 0;
-    recorded_step_medians("emu100-loss-s24", files, sizeof files / sizeof files[0], held, step, 12,
-                          50, med, &identified);
+    recorded_step_medians("emu100-loss-s24", s24_files, sizeof s24_files / sizeof s24_files[0],
+                          held, step, 12, 50, med, &identified);
     assert_true(identified & 4);
     assert_true(med[0] < -0.20);                /* short by the losses it cannot see */
     assert_true(fabs(med[1]) < fabs(med[0]) - 0.10); /* ten points closer or more */
@@ -1177,12 +1179,8 @@ static void test_recorded_incast_loss(void **state)
 static void test_recorded_spread_beside_error(void **state)
 {
     (void)state;
-    static const char *const files[] = {"pingpong.csv",     "alltoall-2x1.csv", "alltoall-3x1.csv",
-                                        "alltoall-4x1.csv", "alltoall-2x2.csv", "alltoall-4x2.csv",
-                                        "alltoall-2x4.csv", "alltoall-4x4.csv", "alltoall-2x7.csv",
-                                        "alltoall-3x5.csv"};
     ct_calib_result r;
-    fit_recorded_incast("emu100-loss-s24", files, sizeof files / sizeof files[0], &r);
+    fit_recorded_incast("emu100-loss-s24", s24_files, sizeof s24_files / sizeof s24_files[0], &r);
     size_t n = 0, beyond = 0;
     for (size_t i = 0; i < r.npoints; i++) {
         const ct_calib_point *p = &r.points[i];
