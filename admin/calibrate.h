@@ -222,6 +222,11 @@ typedef struct data {
      * 34): CALIB_WAIT_BUSY, _POLLED, _UNSAID (outputs from before it) */
     int nwait[3];
     char wait_why[3][128]; /* the first output's reason of each kind */
+    /* the nodes' TCP congestion control (ct-mpibench's '# tcp:' line, session
+     * 61): the first output's name, the first other name any output gave
+     * ("" when none), and how many outputs gave one */
+    char tcp_cc[16], tcp_other[16];
+    int ntcp;
     /* the Alltoall steps moved to the floor's sizes (calib_floor_check):
      * measured so, or alltoall-2x1.csv.call-floor in --from DIR */
     int sizes_moved;
@@ -258,6 +263,11 @@ int calib_waits(const data *d, char *out, size_t sz);
 /* The one word for the fabric's description: "busy", "polled", "mixed" or
  * NULL when no output said. */
 const char *calib_wait_word(const data *d);
+/* The nodes' TCP congestion control as the outputs said it, in out[sz]:
+ * "cubic (said by 12 of 12 outputs)", or what differed; 1 when the outputs
+ * (or an output's ranks, "mixed") named more than one, else 0. name: the one
+ * name for a signature's description, NULL when none or mixed. */
+int calib_tcp(const data *d, char *out, size_t sz, const char **name);
 /* scancel the allocation (the message goes to dir/scancel.err). */
 void calib_scancel(const char *jobid, const char *dir);
 /* Remove dir and the files in it (no subdirectories). */

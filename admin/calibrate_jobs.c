@@ -861,25 +861,65 @@ void calib_plan_wait(plan *p, const char *wait)
 
 /* ct-mpibench's '# wait: busy|polled (...): WHY' line, within an output's
  * first lines (after the header): counted in d->nwait, the first reason
- * of each kind kept, printable characters only */
+ * of each kind kept, printable characters only; and its '# tcp: NAME' line
+ * (session 61), the nodes' TCP congestion control, in d->tcp_cc */
 static void note_wait(const char *path, data *d)
 {
     FILE *f = fopen(path, "r");
-    char line[512], why[sizeof d->wait_why[0]] = "";
-    int kind = CALIB_WAIT_UNSAID;
-    for (int n = 0; f && n < 8 && fgets(line, sizeof line, f); n++) {
+    char line[512], why[sizeof d->wait_why[0]] = "", cc[sizeof d->tcp_cc];
+    int kind = CALIB_WAIT_UNSAID, waited = 0, said = 0;
+    for (int n = 0; f && n < 8 && (!waited || !said) && fgets(line, sizeof line, f); n++) {
+        if (!said && ct_bench_tcp_line(line, cc, sizeof cc) == 0 && cc[0]) {
+            said = 1;
+            if (d->ntcp++ == 0)
+                snprintf(d->tcp_cc, sizeof d->tcp_cc, "%s", cc);
+            else if (strcmp(cc, d->tcp_cc) != 0 && !d->tcp_other[0])
+                snprintf(d->tcp_other, sizeof d->tcp_other, "%s", cc);
+            continue;
+        }
+        if (waited)
+            continue;
         int k = ct_bench_wait_line(line, why, sizeof why);
         if (k < 0)
             continue;
+        waited = 1;
         kind = k == CT_WAIT_BUSY     ? CALIB_WAIT_BUSY
                : k == CT_WAIT_POLLED ? CALIB_WAIT_POLLED
                                      : CALIB_WAIT_UNSAID; /* simulated: not a wait named here */
-        break;
     }
     if (f)
         fclose(f);
     if (d->nwait[kind]++ == 0)
         snprintf(d->wait_why[kind], sizeof d->wait_why[kind], "%s", why);
+}
+
+int calib_tcp(const data *d, char *out, size_t sz, const char **name)
+{
+    const int n = d->nwait[CALIB_WAIT_BUSY] + d->nwait[CALIB_WAIT_POLLED] +
+                  d->nwait[CALIB_WAIT_UNSAID];
+    const int mixed = d->tcp_other[0] || strcmp(d->tcp_cc, "mixed") == 0;
+    *name = NULL;
+    if (!d->ntcp) {
+        snprintf(out, sz,
+                 "not recorded in the %d outputs (written by a ct-mpibench from before "
+                 "session 61)",
+                 n);
+        return 0;
+    }
+    if (mixed) {
+        if (d->tcp_other[0])
+            snprintf(out, sz, "%s in one output, %s in another (%d of %d outputs said one)",
+                     d->tcp_cc, d->tcp_other, d->ntcp, n);
+        else
+            snprintf(out, sz,
+                     "mixed: the ranks' nodes ran different ones (%d of %d outputs said; "
+                     "ct-mpibench's '# tcp:' lines name them)",
+                     d->ntcp, n);
+        return 1;
+    }
+    *name = d->tcp_cc;
+    snprintf(out, sz, "%s (said by %d of %d outputs)", d->tcp_cc, d->ntcp, n);
+    return 0;
 }
 
 int calib_waits(const data *d, char *out, size_t sz)

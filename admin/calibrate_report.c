@@ -291,11 +291,14 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
             if (f->res.fit_cfg[k][0] * f->res.fit_cfg[k][1] > fab->a2a_fitted_n)
                 fab->a2a_fitted_n = f->res.fit_cfg[k][0] * f->res.fit_cfg[k][1];
     fab->a2a_fit_error = f->res.a2a_diag.max_rel_err;
-    const char *waited = calib_wait_word(&r->d);
+    const char *waited = calib_wait_word(&r->d), *cc = NULL;
+    char ccs[256];
+    calib_tcp(&r->d, ccs, sizeof ccs, &cc);
     snprintf(fab->description, sizeof fab->description,
-             "calibrated by contention-admin calibrate on %s%s%s (%d nodes x up to %d tasks%s%s)",
+             "calibrated by contention-admin calibrate on %s%s%s (%d nodes x up to %d tasks%s%s%s%s)",
              r->when, a->part ? ", partition " : "", a->part ? a->part : "", r->nodes_used,
-             r->tpn_used, waited ? "; waits " : "", waited ? waited : "");
+             r->tpn_used, waited ? "; waits " : "", waited ? waited : "", cc ? "; TCP " : "",
+             cc ? cc : "");
     if (f->res.incast)
         snprintf(fab->source, sizeof fab->source,
                  "contention-admin calibrate %s: gamma(k,f) fitted robustly on %zu "

@@ -106,6 +106,9 @@ static int incast_step = 0;
 enum { WAIT_AUTO, WAIT_POLLED, WAIT_BUSY };
 static int wait_mode = WAIT_AUTO; /* --wait; choose_wait() settles auto */
 static char wait_why[160];        /* why, for the '# wait:' line */
+/* rank 0: the TCP congestion control of the ranks' nodes, for the '# tcp:'
+ * line (session 61; discover_tcp_cc) */
+static char tcp_cc[128];
 
 /* node identity of every rank */
 static int *node_of;        /* node index of each rank */
@@ -390,6 +393,60 @@ static void discover_nodes(void)
 }
 
 #ifndef CT_SMPI
+/* The TCP congestion control each rank's sockets default to, the node's
+ * net.ipv4.tcp_congestion_control (its network namespace's), gathered on
+ * rank 0 as one name, or "mixed (NAME on N ranks, ...)": what moves the bytes
+ * where MPI runs over TCP (the emulated cluster's bbr against a Debian host's
+ * cubic changes an incast's time: doc/accuracy-notes.md, "Session 61") */
+#define CC_LEN 16
+static void discover_tcp_cc(void)
+{
+    char mine[CC_LEN] = "unknown", buf[64];
+    FILE *f = fopen("/proc/sys/net/ipv4/tcp_congestion_control", "r");
+    if (f && fgets(buf, sizeof buf, f)) {
+        size_t k = 0;
+        while (k + 1 < CC_LEN && ((buf[k] >= 'a' && buf[k] <= 'z') ||
+                                  (buf[k] >= '0' && buf[k] <= '9') || buf[k] == '_'))
+            k++;
+        if (k) {
+            memcpy(mine, buf, k);
+            mine[k] = '\0';
+        }
+    }
+    if (f)
+        fclose(f);
+    char *all = rank == 0 ? calloc((size_t)nranks, CC_LEN) : NULL;
+    if (rank == 0 && !all)
+        die_local("out of memory");
+    MPI_Gather(mine, CC_LEN, MPI_CHAR, all, CC_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (rank != 0)
+        return;
+    int same = 1;
+    for (int r = 1; r < nranks; r++)
+        same &= strncmp(all, all + (size_t)r * CC_LEN, CC_LEN) == 0;
+    if (same) {
+        snprintf(tcp_cc, sizeof tcp_cc, "%s (net.ipv4.tcp_congestion_control of every rank's node)",
+                 all);
+    } else {
+        size_t k = (size_t)snprintf(tcp_cc, sizeof tcp_cc, "mixed (");
+        for (int r = 0; r < nranks && k < sizeof tcp_cc; r++) {
+            const char *c = all + (size_t)r * CC_LEN;
+            int first = 1, n = 0;
+            for (int q = 0; q < nranks; q++)
+                if (strncmp(c, all + (size_t)q * CC_LEN, CC_LEN) == 0) {
+                    first &= q >= r;
+                    n++;
+                }
+            if (first)
+                k += (size_t)snprintf(tcp_cc + k, sizeof tcp_cc - k, "%s%s on %d rank%s",
+                                      k > 7 ? ", " : "", c, n, n == 1 ? "" : "s");
+        }
+        if (k < sizeof tcp_cc)
+            snprintf(tcp_cc + k, sizeof tcp_cc - k, ")");
+    }
+    free(all);
+}
+
 /* The machine this rank runs on: the running kernel's boot id (the emulated
  * cluster's nodes, network namespaces of one host, share it), else the host
  * name. */
@@ -556,6 +613,10 @@ static void print_header(int with_detail)
     if (incast_step)
         printf("# step: incast (calibrate's incast many-flow step: flows into each port from "
                "2 nodes or more at once)\n");
+#ifndef CT_SMPI
+    if (tcp_cc[0])
+        printf("# tcp: %s\n", tcp_cc);
+#endif
 }
 
 /* times, ntimes: the repetitions' times (NULL: the last timing's, kept[]) */
@@ -1190,6 +1251,7 @@ int main(int argc, char **argv)
         wait_mode = WAIT_POLLED;
     discover_nodes();
 #ifndef CT_SMPI
+    discover_tcp_cc();
     choose_wait(poll_given);
 #endif
     if (strcmp(mode, "pingpong") == 0 && nsizes)

@@ -755,3 +755,20 @@ int ct_bench_wait_line(const char *line, char *why, size_t whysz)
     why[k] = '\0';
     return kind;
 }
+
+int ct_bench_tcp_line(const char *line, char *cc, size_t ccsz)
+{
+    if (ccsz)
+        cc[0] = '\0';
+    if (!line || strncmp(line, "# tcp: ", 7) != 0)
+        return -1;
+    const char *w = line + 7;
+    size_t k = 0;
+    for (; ccsz && k + 1 < ccsz && ((w[k] >= 'a' && w[k] <= 'z') || (w[k] >= '0' && w[k] <= '9') ||
+                                    w[k] == '_');
+         k++)
+        cc[k] = w[k];
+    if (ccsz)
+        cc[k] = '\0';
+    return 0;
+}

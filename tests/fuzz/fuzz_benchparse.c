@@ -79,6 +79,30 @@ static void wait_line(const uint8_t *data, size_t size)
     }
 }
 
+/* the '# tcp:' line (ct_bench_tcp_line): 0 only on that prefix, a name that
+ * fits, is terminated and holds [a-z0-9_] only */
+static void tcp_line(const uint8_t *data, size_t size)
+{
+    char line[600], cc[32];
+    size_t n = size < sizeof line - 1 ? size : sizeof line - 1;
+    memcpy(line, data, n);
+    line[n] = '\0';
+    for (size_t sz = 0; sz <= sizeof cc; sz += 8) {
+        memset(cc, 'X', sizeof cc);
+        int k = ct_bench_tcp_line(line, cc, sz);
+        if (k < -1 || k > 0 || (k == 0 && strncmp(line, "# tcp: ", 7) != 0))
+            abort();
+        if (!sz)
+            continue;
+        size_t len = strnlen(cc, sz);
+        if (len >= sz || (k < 0 && len))
+            abort();
+        for (size_t i = 0; i < len; i++)
+            if (!((cc[i] >= 'a' && cc[i] <= 'z') || (cc[i] >= '0' && cc[i] <= '9') || cc[i] == '_'))
+                abort();
+    }
+}
+
 /* a rate > 0 and finite, on >= 2 nodes for the every-node reading; a refusal
  * names its position and what is accepted */
 static void intra(const uint8_t *data, size_t size)
@@ -110,6 +134,7 @@ static void intra(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     wait_line(data, size);
+    tcp_line(data, size);
     intra(data, size);
     conflicts(data, size);
     static const ct_bench_defaults defs[2] = {{0, 0}, {8, 2}};

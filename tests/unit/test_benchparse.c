@@ -510,6 +510,34 @@ static void test_wait_line(void **state)
     assert_string_equal(small, "ab?cdef");
 }
 
+/* ct-mpibench's '# tcp:' line (session 61), as calibrate reads it */
+static void test_tcp_line(void **state)
+{
+    (void)state;
+    char cc[16];
+    assert_int_equal(ct_bench_tcp_line("# tcp: cubic (net.ipv4.tcp_congestion_control of every "
+                                       "rank's node)\n",
+                                       cc, sizeof cc),
+                     0);
+    assert_string_equal(cc, "cubic");
+    assert_int_equal(ct_bench_tcp_line("# tcp: mixed (cubic on 4 ranks, bbr on 4)", cc, sizeof cc),
+                     0);
+    assert_string_equal(cc, "mixed");
+    assert_int_equal(ct_bench_tcp_line("# tcp: bbr\r\n", cc, sizeof cc), 0);
+    assert_string_equal(cc, "bbr");
+    /* a name of other bytes: nothing kept */
+    assert_int_equal(ct_bench_tcp_line("# tcp: Cubic", cc, sizeof cc), 0);
+    assert_string_equal(cc, "");
+    /* not a tcp line */
+    assert_int_equal(ct_bench_tcp_line("# wait: busy (x): y", cc, sizeof cc), -1);
+    assert_string_equal(cc, "");
+    assert_int_equal(ct_bench_tcp_line("#tcp: cubic", cc, sizeof cc), -1);
+    /* cut to fit */
+    char small[4];
+    assert_int_equal(ct_bench_tcp_line("# tcp: highspeed", small, sizeof small), 0);
+    assert_string_equal(small, "hig");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_refusals_name_the_line),
         cmocka_unit_test(test_fit_recovers_recorded_parameters),
         cmocka_unit_test(test_wait_line),
+        cmocka_unit_test(test_tcp_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,4 +87,12 @@ enum { CT_WAIT_BUSY, CT_WAIT_POLLED, CT_WAIT_OTHER };
  * '?', cut to fit. */
 int ct_bench_wait_line(const char *line, char *why, size_t whysz);
 
+/* The TCP congestion control of a ct-mpibench output's nodes (session 61):
+ * its line "# tcp: NAME (...)", NAME what every rank's node defaulted to
+ * (net.ipv4.tcp_congestion_control: cubic, bbr, ...) or "mixed" where they
+ * differed. line as ct_bench_wait_line's: -1 when it is not a tcp line, else
+ * 0 with NAME in cc[ccsz] (lower-case letters, digits and '_' only, up to
+ * the first other byte; "" when none), cut to fit. */
+int ct_bench_tcp_line(const char *line, char *cc, size_t ccsz);
+
 #endif
