@@ -354,6 +354,75 @@ static void test_wait_follows_the_pingpong(void **state)
     rmdir(dir);
 }
 
+/* The nodes' TCP congestion control (session 61): each output's '# tcp:'
+ * line, after its wait line, read by calib_load_dir and summed up by
+ * calib_tcp: one name said by every output, two names across outputs (a
+ * warning), an output whose ranks differed ("mixed"), none said (outputs of
+ * an older ct-mpibench) */
+static void load_tcp(const char *dir, const char *cc1, const char *cc2, data *d, char *out,
+                     size_t sz, const char **name, int *rc)
+{
+    static const char *const files[] = {"pingpong.csv", "pingpong-wide.csv"};
+    const char *ccs[] = {cc1, cc2};
+    for (int i = 0; i < 2; i++) {
+        char path[128], text[512];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        snprintf(text, sizeof text,
+                 "benchmark,tasks,size_bytes,t_avg_s,t_min_s,nodes,tasks_per_node\n"
+                 "# wait: polled (MPI_Test, naps from 10 to 500 us): --wait polled\n"
+                 "%s%s%s"
+                 "pingpong,2,0,0.0001,0.0001,2,1\npingpong,2,1048576,0.09,0.089,2,1\n",
+                 ccs[i] ? "# tcp: " : "", ccs[i] ? ccs[i] : "", ccs[i] ? "\n" : "");
+        write_text(path, text);
+    }
+    memset(d, 0, sizeof *d);
+    assert_int_equal(calib_load_dir(dir, d), ADMIN_OK);
+    *rc = calib_tcp(d, out, sz, name);
+    ct_bench_free(&d->bench);
+    for (int i = 0; i < 2; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+}
+
+static void test_tcp_congestion_control(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ct-tcpcc-XXXXXX", out[256];
+    assert_non_null(mkdtemp(dir));
+    static data d;
+    const char *name;
+    int rc;
+    load_tcp(dir, "cubic (net.ipv4.tcp_congestion_control of every rank's node)",
+             "cubic (net.ipv4.tcp_congestion_control of every rank's node)", &d, out, sizeof out,
+             &name, &rc);
+    assert_int_equal(rc, 0);
+    assert_string_equal(out, "cubic (said by 2 of 2 outputs)");
+    assert_non_null(name);
+    assert_string_equal(name, "cubic");
+    assert_int_equal(d.nwait[CALIB_WAIT_POLLED], 2); /* the wait line is still read */
+    /* read in the order of the files' names: pingpong-wide.csv (cubic) first */
+    load_tcp(dir, "bbr (x)", "cubic (x)", &d, out, sizeof out, &name, &rc);
+    assert_int_equal(rc, 1);
+    assert_string_equal(out, "cubic in one output, bbr in another (2 of 2 outputs said one)");
+    assert_null(name);
+    load_tcp(dir, "mixed (cubic on 2 ranks, bbr on 2)", "cubic (x)", &d, out, sizeof out, &name,
+             &rc);
+    assert_int_equal(rc, 1);
+    assert_null(name);
+    load_tcp(dir, "mixed (cubic on 2 ranks, bbr on 2)", NULL, &d, out, sizeof out, &name, &rc);
+    assert_int_equal(rc, 1);
+    assert_string_equal(out, "mixed: the ranks' nodes ran different ones (1 of 2 outputs said; "
+                             "ct-mpibench's '# tcp:' lines name them)");
+    load_tcp(dir, NULL, NULL, &d, out, sizeof out, &name, &rc);
+    assert_int_equal(rc, 0);
+    assert_string_equal(out, "not recorded in the 2 outputs (written by a ct-mpibench from before "
+                             "session 61)");
+    assert_null(name);
+    rmdir(dir);
+}
+
 /* Sizes chosen by the link (session 52): after the 2 x 1 Alltoall, where
  * its 128 KiB took no more than 1.10 x its 32 KiB (the call's floor), every
  * Alltoall step from the 2 x 1 on moves to the plan's floor sizes (their
@@ -460,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_wait_follows_the_pingpong),
         cmocka_unit_test(test_floor_moves_the_sizes),
         cmocka_unit_test(test_plan_measures_the_posted_exchange),
+        cmocka_unit_test(test_tcp_congestion_control),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
