@@ -55,51 +55,52 @@ static void conflicts(const uint8_t *data, size_t size)
     free(c);
 }
 
-/* the '# wait:' line calibrate reads from each output (ct_bench_wait_line):
- * a kind or -1, a reason that fits, is terminated and is printable */
-static void wait_line(const uint8_t *data, size_t size)
+static int printable(char c)
 {
-    char line[600], why[128];
+    return c >= 0x20 && c < 0x7f;
+}
+
+static int cc_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* out[sz] as a header-line parser left it: terminated within sz, empty
+ * where the line was not of its kind (said 0), each byte one ok() takes */
+static void check_out(const char *out, size_t sz, int said, int (*ok)(char))
+{
+    if (!sz)
+        return;
+    size_t len = strnlen(out, sz);
+    if (len >= sz || (!said && len))
+        abort();
+    for (size_t i = 0; i < len; i++)
+        if (!ok(out[i]))
+            abort();
+}
+
+/* the header lines calibrate reads from each output: '# wait:'
+ * (ct_bench_wait_line: a kind or -1, a printable reason) and '# tcp:'
+ * (ct_bench_tcp_line, session 61: 0 only on that prefix, a name of
+ * [a-z0-9_]), each into every buffer size up to its own */
+static void header_lines(const uint8_t *data, size_t size)
+{
+    char line[600], why[128], cc[32];
     size_t n = size < sizeof line - 1 ? size : sizeof line - 1;
     memcpy(line, data, n);
     line[n] = '\0';
-    for (size_t sz = 0; sz <= sizeof why; sz += 64) {
+    for (size_t sz = 0; sz <= sizeof why; sz += 8) {
         memset(why, 'x', sizeof why);
         int k = ct_bench_wait_line(line, why, sz);
         if (k < -1 || k > CT_WAIT_OTHER || (k >= 0 && strncmp(line, "# wait: ", 8) != 0))
             abort();
-        if (!sz)
-            continue;
-        size_t len = strnlen(why, sz);
-        if (len >= sz || (k < 0 && len))
-            abort();
-        for (size_t i = 0; i < len; i++)
-            if (why[i] < 0x20 || why[i] >= 0x7f)
-                abort();
-    }
-}
-
-/* the '# tcp:' line (ct_bench_tcp_line): 0 only on that prefix, a name that
- * fits, is terminated and holds [a-z0-9_] only */
-static void tcp_line(const uint8_t *data, size_t size)
-{
-    char line[600], cc[32];
-    size_t n = size < sizeof line - 1 ? size : sizeof line - 1;
-    memcpy(line, data, n);
-    line[n] = '\0';
-    for (size_t sz = 0; sz <= sizeof cc; sz += 8) {
+        check_out(why, sz, k >= 0, printable);
+        size_t csz = sz < sizeof cc ? sz : sizeof cc;
         memset(cc, 'X', sizeof cc);
-        int k = ct_bench_tcp_line(line, cc, sz);
-        if (k < -1 || k > 0 || (k == 0 && strncmp(line, "# tcp: ", 7) != 0))
+        int t = ct_bench_tcp_line(line, cc, csz);
+        if (t < -1 || t > 0 || (t == 0 && strncmp(line, "# tcp: ", 7) != 0))
             abort();
-        if (!sz)
-            continue;
-        size_t len = strnlen(cc, sz);
-        if (len >= sz || (k < 0 && len))
-            abort();
-        for (size_t i = 0; i < len; i++)
-            if (!((cc[i] >= 'a' && cc[i] <= 'z') || (cc[i] >= '0' && cc[i] <= '9') || cc[i] == '_'))
-                abort();
+        check_out(cc, csz, t == 0, cc_char);
     }
 }
 
@@ -133,8 +134,7 @@ static void intra(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    wait_line(data, size);
-    tcp_line(data, size);
+    header_lines(data, size);
     intra(data, size);
     conflicts(data, size);
     static const ct_bench_defaults defs[2] = {{0, 0}, {8, 2}};
