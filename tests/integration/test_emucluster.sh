@@ -20,7 +20,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 22
+tap_plan 24
 
 out=$(CT_EMU_NIC_QUEUE=20p,x timeout 20 "$EMU" up 2 100mbit 2>&1)
 tap_is "$?:$(ip netns list | grep -c '^ct-emu-')" "1:0" "a bad CT_EMU_NIC_QUEUE stops up before anything is made"
@@ -66,6 +66,7 @@ ccs=$(timeout "$CT_TIMEOUT" srun -N2 --ntasks-per-node=1 cat /proc/sys/net/ipv4/
 tap_is "$ccs:$(cat /proc/sys/net/ipv4/tcp_congestion_control)" "$node_cc $node_cc :$host_cc" \
     "CT_EMU_TCP_CC=$node_cc: the tasks' TCP runs $node_cc in both namespaces, this one's is untouched ($host_cc)"
 tap_like "$("$EMU" status)" "  tcp congestion control: $node_cc \\(every node\\)" "status prints what the namespaces run"
+tap_is "$("$EMU" tcp-cc)" "$node_cc" "tcp-cc prints the one name the front ends record"
 
 pp=$(timeout "$CT_TIMEOUT" srun --mpi=pmix -N2 --ntasks-per-node=1 "$BENCH" pingpong \
     --sizes 0,1M --reps 3 2>&1)
@@ -115,6 +116,8 @@ ip -o link show | grep -Eq ': ct-emu(br0|h[0-9]+)[@:]' && left="$left links"
 [ "$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)" = "$allowed_before" ] ||
     left="$left allowed-cc:$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)"
 tap_is "${left:-nothing}" nothing "nothing left: daemons ($(wc -w <<<"$pids")), namespaces, links, state, the kernel's allowed congestion controls ($allowed_before)"
+out=$("$EMU" tcp-cc 2>&1)
+tap_is "$?:$out" "1:emucluster: tcp-cc: the cluster is down ($CT_EMU_DIR/created not found)" "tcp-cc of a cluster that is down: status 1 and why"
 out=$("$EMU" status 2>&1)
 tap_is "$?" 3 "status says down"
 
