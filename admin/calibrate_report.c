@@ -299,6 +299,8 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
              r->when, a->part ? ", partition " : "", a->part ? a->part : "", r->nodes_used,
              r->tpn_used, waited ? "; waits " : "", waited ? waited : "", cc ? "; TCP " : "",
              cc ? cc : "");
+    if (cc && ct_tcp_cc_ok(cc)) /* signatures.h: our extension, session 62 */
+        snprintf(fab->tcp_cc, sizeof fab->tcp_cc, "%s", cc);
     if (f->res.incast)
         snprintf(fab->source, sizeof fab->source,
                  "contention-admin calibrate %s: gamma(k,f) fitted robustly on %zu "

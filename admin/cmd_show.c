@@ -27,6 +27,10 @@ static void text_fabric(const ct_fabric *f)
         printf("  %s\n", f->description);
     if (f->source[0])
         printf("  source:      %s\n", f->source);
+    if (f->tcp_cc[0]) /* signatures.h: our extension, session 62 */
+        printf("  TCP:         %s on the nodes when calibrated (a signature prices the "
+               "congestion control it was measured with)\n",
+               f->tcp_cc);
     printf("  p2p:         alpha %s, bandwidth %.6g MB/s (beta %.6g s/byte)\n",
            admin_fmt_time(f->alpha, t1, sizeof t1), 1.0 / f->beta / 1e6, f->beta);
     if (f->p2p_source[0])
@@ -177,6 +181,8 @@ static void json_fabric(const ct_fabric *f)
     json_key("published", &first);
     fputs(f->published ? "true" : "false", stdout);
     json_str("source", f->source, &first);
+    if (f->tcp_cc[0])
+        json_str("tcp_congestion_control", f->tcp_cc, &first);
     json_key("p2p", &first);
     {
         int fi = 1;

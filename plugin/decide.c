@@ -646,13 +646,20 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
             goto out;
         }
     }
-    char sz[32];
+    char sz[32], tcpnote[96] = "";
     ct_format_bytes(req.pattern.bytes, 0, sz, sizeof sz); /* exact: the size as given */
-    strf(ctxline, ctxn, "%s %s, %d tasks on %d nodes, fabric %s (%s)%s%s%s%s%s",
+    /* a signature prices the TCP congestion control it was measured with
+     * (signatures.h tcp_cc, session 62): say where this node runs another */
+    if (fab->tcp_cc[0] && args->node_tcp_cc[0] && strcmp(fab->tcp_cc, args->node_tcp_cc) != 0) {
+        const char *node = env(fn, ctx, "SLURMD_NODENAME");
+        strf(tcpnote, sizeof tcpnote, "; TCP: fabric calibrated under %s, node %.40s runs %s",
+             fab->tcp_cc, node && *node ? node : "(unnamed)", args->node_tcp_cc);
+    }
+    strf(ctxline, ctxn, "%s %s, %d tasks on %d nodes, fabric %s (%s)%s%s%s%s%s%s",
          req.pattern.kind == CT_PAT_TRACE ? pat_s : ct_pattern_name(req.pattern.kind), sz,
          (int)g->ntasks, (int)g->alloc.nnodes, res->fabric, res->model, treenote,
          req.tree && res->n ? ", busiest link " : "",
-         req.tree && res->n ? res->c[0].busiest_link : "", res->note[0] ? "; note: " : "",
+         req.tree && res->n ? res->c[0].busiest_link : "", tcpnote, res->note[0] ? "; note: " : "",
          res->note);
 out:
     if (have_expanded)

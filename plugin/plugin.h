@@ -109,6 +109,12 @@ typedef struct ctp_srun_args {
      * leave free, which the allocation variables do not tell. */
     int32_t busy_steps;
     char busy_ids[48];      /* their ids, comma-separated (truncated) */
+    /* Nor this: the TCP congestion control of the node srun runs on
+     * (net.ipv4.tcp_congestion_control, spank.c, node_tcp_cc()) when that is
+     * one of the job's nodes (SLURMD_NODENAME set), "" when not read. A
+     * fabric calibrated under another one says so in the decision's line
+     * (signatures.h tcp_cc; session 62). */
+    char node_tcp_cc[CT_TCP_CC_MAX];
 } ctp_srun_args;
 
 /* Scan srun's argv (argv[0] = srun) up to the command, the way srun's

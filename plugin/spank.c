@@ -365,6 +365,30 @@ static void busy_steps(ctp_srun_args *a)
     slurm_free_job_step_info_response_msg(resp);
 }
 
+/* This node's TCP congestion control into a->node_tcp_cc (left "" when the
+ * file cannot be read or does not hold a name): the decision compares it
+ * with the one the fabric was calibrated under. Read only where srun runs
+ * inside a job step on one of the job's nodes (SLURMD_NODENAME: a batch
+ * script, the interactive step): a login node's TCP says nothing of the
+ * compute nodes'. One read of a /proc file, in the decision child like
+ * busy_steps(). */
+static void node_tcp_cc(ctp_srun_args *a)
+{
+    char buf[64] = "";
+    const char *node = getenv("SLURMD_NODENAME");
+    if (!node || !*node)
+        return;
+    FILE *f = fopen("/proc/sys/net/ipv4/tcp_congestion_control", "re");
+    if (!f)
+        return;
+    if (fgets(buf, sizeof buf, f)) {
+        buf[strcspn(buf, "\n")] = '\0';
+        if (ct_tcp_cc_ok(buf))
+            snprintf(a->node_tcp_cc, sizeof a->node_tcp_cc, "%s", buf);
+    }
+    fclose(f);
+}
+
 /* The decision within the time budget (issue 10, defect 4): taken in a
  * child process, which hands the (pointer-free) ctp_decision back through a
  * pipe; past budget_ms the child is killed and the job launches untouched.
@@ -394,6 +418,7 @@ static void decide_bounded(const ctp_srun_args *args, ctp_decision *d)
         ctp_decision mine;
         ctp_srun_args a = *args;
         busy_steps(&a);
+        node_tcp_cc(&a);
         ctp_decide(&config, &a, process_getenv, NULL, &mine);
         /* the record, then the optimized placement's node_of (its only
          * pointer) as ntasks int32 */

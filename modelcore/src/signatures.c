@@ -670,6 +670,7 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
     static const char *const keys[] = {"description",
                                        "published",
                                        "source",
+                                       "tcp_congestion_control",
                                        "p2p",
                                        "alltoall",
                                        "penalty",
@@ -699,6 +700,15 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
         snprintf(what, sizeof what, "%s.source", path);
         if (y_string(c->name, n, what, fab->source, sizeof fab->source, c->err) < 0)
             return -1;
+    }
+    if ((n = ymap_get(val, "tcp_congestion_control"))) {
+        snprintf(what, sizeof what, "%s.tcp_congestion_control", path);
+        if (n->kind != Y_SCALAR || !ct_tcp_cc_ok(n->str))
+            return y_err(c->err, c->name, n,
+                         "%s '%.64s' is not a TCP congestion control's name (accepted: 1-%d "
+                         "characters from a-z 0-9 _, e.g. cubic or bbr)",
+                         what, n->kind == Y_SCALAR ? n->str : "", CT_TCP_CC_MAX - 1);
+        memcpy(fab->tcp_cc, n->str, strlen(n->str) + 1);
     }
 
     const ynode *p2p = ymap_get(val, "p2p");
@@ -1057,6 +1067,17 @@ static int text_ok(const char *s, size_t cap)
     return memchr(s, '\0', cap) != NULL;
 }
 
+int ct_tcp_cc_ok(const char *s)
+{
+    const char *end = memchr(s, '\0', CT_TCP_CC_MAX);
+    if (!end || end == s)
+        return 0;
+    for (; s < end; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return 0;
+    return 1;
+}
+
 int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
 {
     if (!fab)
@@ -1070,8 +1091,14 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err)
         !text_ok(fab->source, sizeof fab->source) ||
         !text_ok(fab->p2p_source, sizeof fab->p2p_source) ||
         !text_ok(fab->penalty_source, sizeof fab->penalty_source) ||
-        !text_ok(fab->a2a_date, sizeof fab->a2a_date))
+        !text_ok(fab->a2a_date, sizeof fab->a2a_date) || !text_ok(fab->tcp_cc, sizeof fab->tcp_cc))
         return ct_err_set(err, "fabric '%s': a text field is not terminated", fab->name);
+    if (fab->tcp_cc[0] && !ct_tcp_cc_ok(fab->tcp_cc))
+        return ct_err_set(err,
+                          "fabric '%s': tcp_congestion_control '%s' is not a TCP congestion "
+                          "control's name (accepted: 1-%d characters from a-z 0-9 _, e.g. cubic "
+                          "or bbr)",
+                          fab->name, fab->tcp_cc, CT_TCP_CC_MAX - 1);
     if (fab->published != 0 && fab->published != 1)
         return ct_err_set(err, "fabric '%s': published is %d (accepted: 0 or 1)", fab->name,
                           fab->published);
@@ -1202,6 +1229,8 @@ size_t ct_fabric_diff(const ct_fabric *a, const ct_fabric *b, char *buf, size_t 
         diff_add(&d, "published");
     if (strcmp(a->source, b->source))
         diff_add(&d, "source");
+    if (strcmp(a->tcp_cc, b->tcp_cc))
+        diff_add(&d, "tcp_congestion_control");
     diff_fields(&d, a, b, "p2p.", p2p_fields, NF(p2p_fields));
     if (strcmp(a->p2p_source, b->p2p_source))
         diff_add(&d, "p2p.source");
@@ -1450,6 +1479,7 @@ static void write_fabric(FILE *f, const ct_fabric *fab)
     write_text(f, "    ", "description", fab->description);
     fprintf(f, "    published: %s\n", fab->published ? "true" : "false");
     write_text(f, "    ", "source", fab->source);
+    write_text(f, "    ", "tcp_congestion_control", fab->tcp_cc);
     fputs("    p2p:\n", f);
     write_fields(f, fab, "      ", p2p_fields, NF(p2p_fields));
     write_text(f, "      ", "source", fab->p2p_source);

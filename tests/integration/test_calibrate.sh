@@ -25,7 +25,7 @@ cleanup() { "$EMU" down >/dev/null 2>&1; rm -rf "$CT_EMU_DIR" "$WORK"; }
 trap cleanup EXIT
 trap 'cleanup; exit 1' INT TERM
 
-tap_plan 43
+tap_plan 45
 
 # 3 CPUs a node: room for the many-flow step (2 x 3 beside 2 tasks per node)
 out=$(timeout 120 "$EMU" up 3 100mbit --tasks-per-node 3 2>&1) || {
@@ -66,14 +66,18 @@ tap_like "$log" 'calibrate: the ping-pong waited polled \(auto: 2 nodes share on
     "the ping-pong decides the wait: polled, the emulated nodes sharing one machine"
 tap_like "$log" 'waits: polled in ([0-9]+) \(auto: 2 nodes share one machine\) of \1 outputs' \
     "the report says every output waited polled"
-# the nodes' TCP congestion control (session 61): the emulated nodes'
-# namespaces inherit this kernel's default; every output says it, the
-# report and the signature's description carry it
-cc=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
+# the nodes' TCP congestion control (session 61): what the emulated nodes'
+# namespaces run (cubic unless CT_EMU_TCP_CC says otherwise, session 62);
+# every output says it, the report and the signature's description carry it
+cc=$("$EMU" tcp-cc)
 tap_like "$log" "TCP congestion control on the nodes: $cc \\(said by ([0-9]+) of \\1 outputs\\)" \
     "the report names the nodes' TCP congestion control ($cc), said by every output"
 tap_like "$(grep -h 'description' "$WORK/sig.yaml" | head -1)" "; TCP $cc\\)" \
     "the signature's description carries it"
+tap_is "$(grep -hc "^    tcp_congestion_control: \"$cc\"\$" "$WORK/sig.yaml")" 1 \
+    "... and its tcp_congestion_control key (session 62), which show prints"
+tap_like "$("$ADMIN" show --config "$WORK/sig.yaml" 2>&1)" "  TCP: +$cc on the nodes when calibrated" \
+    "contention-admin show prints the nodes' TCP when calibrated"
 tap_is "$(grep -h '^# wait: ' "$WORK/raw/intra.csv" "$WORK/raw/alltoall-3x1.csv")" \
     "# wait: polled (MPI_Test, naps from 10 to 500 us): --wait polled
 # wait: polled (MPI_Test, naps from 10 to 500 us): --wait polled" \

@@ -52,6 +52,8 @@ static void decide(const char *const *argv_extra, const char *const *vars, const
 /* what spank.c's busy_steps() would have found in slurmctld's step list */
 static int32_t busy_count;
 static const char *busy_list = "";
+/* and what its node_tcp_cc() would have read in /proc */
+static const char *node_cc = "";
 
 static void decide_v(ctp_slurm_version v, const char *const *argv_extra,
                      const char *const *vars, const char *plugstack, ctp_decision *d)
@@ -76,6 +78,7 @@ static void decide_v(ctp_slurm_version v, const char *const *argv_extra,
     ctp_srun_args_parse_for(v, argc, argv, &args);
     args.busy_steps = busy_count;
     snprintf(args.busy_ids, sizeof args.busy_ids, "%s", busy_list);
+    snprintf(args.node_tcp_cc, sizeof args.node_tcp_cc, "%s", node_cc);
     fake_env e = {vars};
     ctp_decide(&c, &args, fake_getenv, &e, d);
 }
@@ -418,6 +421,52 @@ static void test_unknown_partition(void **state)
     assert_int_equal(d.set_distribution, 1);
     assert_non_null(strstr(d.message, "fabric eth (alltoall-signature)"));
     assert_non_null(strstr(d.message, "note: fabric has no Alltoall signature"));
+    unlink(path);
+}
+
+/* A fabric calibrated under one TCP congestion control, srun on a job's
+ * node running another (session 62; spank.c reads it only where
+ * SLURMD_NODENAME is set): the decision's line says so and names the node,
+ * and nothing else changes; the same one, or none read, or a fabric that
+ * does not say: no word. */
+static void test_tcp_congestion_control(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ct-test-decide-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *text = "version: 1\n"
+                       "fabrics:\n"
+                       "  eth:\n"
+                       "    tcp_congestion_control: cubic\n"
+                       "    p2p: {alpha_us: 50, bandwidth_MBps: 125}\n"
+                       "    intra_node_bandwidth_MBps: 5000\n"
+                       "partitions:\n"
+                       "  debug: eth\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char ps[128];
+    snprintf(ps, sizeof ps, "signatures=%s", path);
+    const char *ring[] = {"--contention=report", "--contention-pattern=ring", NULL};
+    ctp_decision d, same;
+    node_cc = "bbr";
+    decide(ring, V(ALLOC_4x4, "SLURMD_NODENAME=n1"), ps, &d);
+    assert_int_equal(d.set_distribution, 0);
+    assert_non_null(strstr(d.message, "fabric eth ("));
+    assert_non_null(strstr(d.message, "; TCP: fabric calibrated under cubic, node n1 runs bbr"));
+    node_cc = "cubic";
+    decide(ring, V(ALLOC_4x4), ps, &same);
+    assert_null(strstr(same.message, "TCP:"));
+    assert_string_equal(same.log.choice, d.log.choice); /* the note changes no decision */
+    node_cc = "";
+    decide(ring, V(ALLOC_4x4), ps, &same);
+    assert_null(strstr(same.message, "TCP:"));
+    /* the fixture's fabric says none: no word whatever the node runs */
+    node_cc = "bbr";
+    decide(ring, V(ALLOC_4x4), "signatures=" SIGS, &same);
+    assert_non_null(strstr(same.message, "fabric gige_lab ("));
+    assert_null(strstr(same.message, "TCP:"));
+    node_cc = "";
     unlink(path);
 }
 
@@ -1349,6 +1398,7 @@ int main(void)
         cmocka_unit_test(test_heterogeneous),
         cmocka_unit_test(test_clusters),
         cmocka_unit_test(test_decision_log),
+        cmocka_unit_test(test_tcp_congestion_control),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

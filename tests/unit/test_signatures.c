@@ -95,6 +95,9 @@ static const bad_case bad_cases[] = {
     {"bad_fitted_n.yaml", 5, 61,
      "fabrics.eth0.alltoall.fitted_n is '1' (accepted: an unquoted integer from 2"},
     {"bad_published.yaml", 4, 16, "fabrics.eth0.published is 'yes' (accepted: true or false"},
+    {"bad_tcp_congestion_control.yaml", 4, 29,
+     "fabrics.eth0.tcp_congestion_control 'BBR v2' is not a TCP congestion control's name "
+     "(accepted: 1-15 characters from a-z 0-9 _, e.g. cubic or bbr)"},
     {"bad_segment_order.yaml", 10, 24,
      "fabrics.eth0.p2p.segments[2].from_bytes is 1024 (accepted: a size larger than the "
      "previous segment's from_bytes)"},
@@ -544,6 +547,52 @@ static void test_bucket_keys(void **state)
     assert_int_equal(ct_sigfile_load_buffer("mem", bad, strlen(bad), &sf, &err), -1);
     print_message("%s\n", err.msg);
     assert_non_null(strstr(err.msg, "mem:4:57: fabrics.a.p2p.bucket_bytes is -5 (accepted: a number >= 0"));
+}
+
+/* tcp_congestion_control (our extension, session 62): optional, "" when
+ * absent and then not written; written back and read again as it was; diff
+ * names it; ct_tcp_cc_ok takes the kernel's names and nothing else; a fabric
+ * built in memory with a bad one is refused by ct_fabric_validate. */
+static void test_tcp_congestion_control_key(void **state)
+{
+    (void)state;
+    const char *y = "version: 1\nfabrics:\n  a:\n    tcp_congestion_control: cubic\n"
+                    "    p2p: {alpha_us: 1, bandwidth_MBps: 2}\n"
+                    "  b:\n    p2p: {alpha_us: 1, bandwidth_MBps: 2}\n";
+    ct_sigfile sf, back;
+    ct_err err;
+    assert_int_equal(ct_sigfile_load_buffer("mem", y, strlen(y), &sf, &err), 0);
+    const ct_fabric *a = must_fabric(&sf, "a"), *b = must_fabric(&sf, "b");
+    assert_string_equal(a->tcp_cc, "cubic");
+    assert_string_equal(b->tcp_cc, "");
+    size_t l = 0;
+    char *t = write_mem(&sf, &l);
+    assert_non_null(strstr(t, "    tcp_congestion_control: \"cubic\"\n"));
+    assert_int_equal(strstr(strstr(t, "tcp_congestion_control") + 1, "tcp_congestion_control"),
+                     NULL); /* b has none */
+    assert_int_equal(ct_sigfile_load_buffer("mem2", t, l, &back, &err), 0);
+    assert_string_equal(must_fabric(&back, "a")->tcp_cc, "cubic");
+    char buf[256];
+    assert_int_equal(ct_fabric_diff(a, b, buf, sizeof buf), 1);
+    assert_string_equal(buf, "tcp_congestion_control");
+    assert_int_equal(ct_fabric_diff(a, must_fabric(&back, "a"), buf, sizeof buf), 0);
+    free(t);
+    ct_sigfile_free(&back);
+    /* the names Linux gives its own (tcp_cong.c's modules) pass; others not */
+    const char *good[] = {"cubic", "bbr", "reno", "dctcp", "htcp", "highspeed", "cdg", "bbr2",
+                          "westwood", "scalable", "lp", "nv", "vegas", "veno", "yeah",
+                          "illinois", "hybla", "bic"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        assert_true(ct_tcp_cc_ok(good[i]));
+    const char *bad[] = {"", "Cubic", "bbr v2", "cubic\n", "a-b", "sixteen_chars_xx"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_false(ct_tcp_cc_ok(bad[i]));
+    assert_true(ct_tcp_cc_ok("fifteen_chars_x"));
+    ct_fabric f = *a;
+    snprintf(f.tcp_cc, sizeof f.tcp_cc, "%s", "Cubic");
+    assert_int_equal(ct_fabric_validate(&f, &err), -1);
+    assert_non_null(strstr(err.msg, "fabric 'a': tcp_congestion_control 'Cubic' is not"));
+    ct_sigfile_free(&sf);
 }
 
 /* alltoall.call_us (our extension, session 16): the same rules as
@@ -1197,6 +1246,7 @@ int main(void)
         cmocka_unit_test(test_exchange_step_key),
         cmocka_unit_test(test_bucket_keys),
         cmocka_unit_test(test_call_step_key),
+        cmocka_unit_test(test_tcp_congestion_control_key),
         cmocka_unit_test(test_roundtrip_every_shipped_conf),
         cmocka_unit_test(test_roundtrip_full_fixture),
         cmocka_unit_test(test_shipped_signatures_are_the_published_ones),

@@ -19,6 +19,7 @@
 #define CT_NAME_MAX 64
 #define CT_TEXT_MAX 256
 #define CT_GAP_MAX 64
+#define CT_TCP_CC_MAX 16 /* Linux TCP_CA_NAME_MAX, with its NUL */
 #define CT_SIG_VERSION 1
 #define CT_SIG_MAX_BYTES (4u << 20)   /* larger files are refused unread */
 #define CT_SIG_MAX_FABRICS 1024
@@ -29,6 +30,13 @@ typedef struct ct_fabric {
     char description[CT_TEXT_MAX];
     int published;                 /* 1: a paper's published values, not measured here */
     char source[CT_TEXT_MAX];      /* provenance: paper and section, or calibration run */
+    /* optional (our extension, session 62; YAML tcp_congestion_control): the
+     * TCP congestion control the nodes ran when the fabric was calibrated
+     * (Linux's net.ipv4.tcp_congestion_control, e.g. cubic), "" if unsaid.
+     * Several nodes feeding one port cost up to 2.6 x as much under bbr as
+     * under cubic (doc/accuracy-notes.md, "Session 61"): a signature prices
+     * the one it was measured with. ct_tcp_cc_ok() says what a value may be. */
+    char tcp_cc[CT_TCP_CC_MAX];
 
     /* point-to-point (Hockney) */
     double alpha;                  /* s */
@@ -157,6 +165,10 @@ void ct_fabric_init(ct_fabric *fab);
 /* Check a fabric built in memory (e.g. by a fit) against the same rules the
  * loader applies to a file; message names the fabric, field and value. */
 int ct_fabric_validate(const ct_fabric *fab, ct_err *err);
+/* 1 when s can be a Linux TCP congestion control's name as a signature
+ * records it: 1-15 characters from a-z 0-9 _ (the kernel's own are such,
+ * e.g. cubic, bbr, reno, dctcp, htcp). */
+int ct_tcp_cc_ok(const char *s);
 /* Names of the YAML keys whose values differ between a and b, comma
  * separated into buf (e.g. "p2p.alpha_us, alltoall.gamma"); returns how many
  * differ (0: the fabrics are equivalent; a name change is not counted). */
