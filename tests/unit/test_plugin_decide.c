@@ -389,20 +389,25 @@ static void test_fail_open(void **state)
     assert_non_null(strstr(d.message, "gige_lab, plain"));
 }
 
+/* text into a new file under /tmp; path: a "...XXXXXX" template, filled in */
+static void write_temp(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
 static void test_unknown_partition(void **state)
 {
     (void)state;
     char path[] = "/tmp/ct-test-decide-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    const char *text = "version: 1\n"
-                       "fabrics:\n"
-                       "  eth:\n"
-                       "    p2p: {alpha_us: 50, bandwidth_MBps: 125}\n"
-                       "partitions:\n"
-                       "  debug: eth\n";
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
+    write_temp(path, "version: 1\n"
+                     "fabrics:\n"
+                     "  eth:\n"
+                     "    p2p: {alpha_us: 50, bandwidth_MBps: 125}\n"
+                     "partitions:\n"
+                     "  debug: eth\n");
     char ps[128];
     snprintf(ps, sizeof ps, "signatures=%s", path);
     ctp_decision d;
@@ -433,18 +438,14 @@ static void test_tcp_congestion_control(void **state)
 {
     (void)state;
     char path[] = "/tmp/ct-test-decide-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    const char *text = "version: 1\n"
-                       "fabrics:\n"
-                       "  eth:\n"
-                       "    tcp_congestion_control: cubic\n"
-                       "    p2p: {alpha_us: 50, bandwidth_MBps: 125}\n"
-                       "    intra_node_bandwidth_MBps: 5000\n"
-                       "partitions:\n"
-                       "  debug: eth\n";
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
+    write_temp(path, "version: 1\n"
+                     "fabrics:\n"
+                     "  eth:\n"
+                     "    tcp_congestion_control: cubic\n"
+                     "    p2p: {alpha_us: 50, bandwidth_MBps: 125}\n"
+                     "    intra_node_bandwidth_MBps: 5000\n"
+                     "partitions:\n"
+                     "  debug: eth\n");
     char ps[128];
     snprintf(ps, sizeof ps, "signatures=%s", path);
     const char *ring[] = {"--contention=report", "--contention-pattern=ring", NULL};
