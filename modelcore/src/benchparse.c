@@ -2,6 +2,7 @@
  * bounded: a line is at most CT_BENCH_LINE_MAX bytes, an input at most
  * CT_BENCH_MAX_BYTES, so hostile files cost little. */
 #include "contention/benchparse.h"
+#include "contention/signatures.h" /* ct_tcp_cc_char */
 
 #include <ctype.h>
 #include <errno.h>
@@ -764,9 +765,7 @@ int ct_bench_tcp_line(const char *line, char *cc, size_t ccsz)
         return -1;
     const char *w = line + 7;
     size_t k = 0;
-    for (; ccsz && k + 1 < ccsz && ((w[k] >= 'a' && w[k] <= 'z') || (w[k] >= '0' && w[k] <= '9') ||
-                                    w[k] == '_');
-         k++)
+    for (; ccsz && k + 1 < ccsz && ct_tcp_cc_char(w[k]); k++)
         cc[k] = w[k];
     if (ccsz)
         cc[k] = '\0';

@@ -1067,13 +1067,18 @@ static int text_ok(const char *s, size_t cap)
     return memchr(s, '\0', cap) != NULL;
 }
 
+int ct_tcp_cc_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 int ct_tcp_cc_ok(const char *s)
 {
     const char *end = memchr(s, '\0', CT_TCP_CC_MAX);
     if (!end || end == s)
         return 0;
     for (; s < end; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+        if (!ct_tcp_cc_char(*s))
             return 0;
     return 1;
 }

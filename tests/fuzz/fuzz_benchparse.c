@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "contention/benchparse.h"
+#include "contention/signatures.h"
 #include "contention/calibrate.h"
 
 static void check(const ct_bench_data *d)
@@ -60,11 +61,6 @@ static int printable(char c)
     return c >= 0x20 && c < 0x7f;
 }
 
-static int cc_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 /* out[sz] as a header-line parser left it: terminated within sz, empty
  * where the line was not of its kind (said 0), each byte one ok() takes */
 static void check_out(const char *out, size_t sz, int said, int (*ok)(char))
@@ -100,7 +96,7 @@ static void header_lines(const uint8_t *data, size_t size)
         int t = ct_bench_tcp_line(line, cc, csz);
         if (t < -1 || t > 0 || (t == 0 && strncmp(line, "# tcp: ", 7) != 0))
             abort();
-        check_out(cc, csz, t == 0, cc_char);
+        check_out(cc, csz, t == 0, ct_tcp_cc_char);
     }
 }
 

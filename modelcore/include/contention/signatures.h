@@ -169,6 +169,9 @@ int ct_fabric_validate(const ct_fabric *fab, ct_err *err);
  * records it: 1-15 characters from a-z 0-9 _ (the kernel's own are such,
  * e.g. cubic, bbr, reno, dctcp, htcp). */
 int ct_tcp_cc_ok(const char *s);
+/* 1 when c may stand in such a name (a-z 0-9 _): the one rule the bench
+ * outputs' '# tcp:' line (benchparse.c) is read by too */
+int ct_tcp_cc_char(char c);
 /* Names of the YAML keys whose values differ between a and b, comma
  * separated into buf (e.g. "p2p.alpha_us, alltoall.gamma"); returns how many
  * differ (0: the fabrics are equivalent; a name change is not counted). */
