@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "admin.h"
+#include "contention/signatures.h"
 
 #define MAX_KEYS 64
 
@@ -30,6 +31,12 @@ typedef struct report {
     counter fail[MAX_KEYS];
     size_t nfail;
     long fail_other; /* fail-open messages past MAX_KEYS distinct ones */
+    /* TCP congestion control (keys fabric_tcp, node_tcp, session 63): steps
+     * where both were recorded, and those whose node ran another than the
+     * fabric was calibrated under, by pair "FABRIC NODE" */
+    long tcp_known, tcp_mismatch, tcp_other;
+    counter tcp_pair[MAX_KEYS];
+    size_t ntcp;
     char first[32], last[32];
 } report;
 
@@ -165,6 +172,20 @@ static void add_line(report *r, const char *raw)
             *e = '\0';
         count(r->fail, &r->nfail, &r->fail_other, s);
     }
+    /* a value that is not a congestion control's name (a forged or damaged
+     * line) counts as not recorded */
+    char ftcp[CT_TCP_CC_MAX + 8], ntcp[CT_TCP_CC_MAX + 8];
+    field(line, "fabric_tcp", ftcp, sizeof ftcp);
+    field(line, "node_tcp", ntcp, sizeof ntcp);
+    if (ct_tcp_cc_ok(ftcp) && ct_tcp_cc_ok(ntcp)) {
+        r->tcp_known++;
+        if (strcmp(ftcp, ntcp) != 0) {
+            char pair[sizeof ftcp + sizeof ntcp];
+            snprintf(pair, sizeof pair, "%s %s", ftcp, ntcp);
+            r->tcp_mismatch++;
+            count(r->tcp_pair, &r->ntcp, &r->tcp_other, pair);
+        }
+    }
 }
 
 static int read_log(report *r, const char *path, FILE *f)
@@ -225,7 +246,16 @@ static void print_json(const report *r)
         json_str(r->fail[i].key);
         printf(", \"count\": %ld}", r->fail[i].n);
     }
-    printf("], \"fail_open_other\": %ld}\n", r->fail_other);
+    printf("], \"fail_open_other\": %ld,\n \"tcp_known\": %ld, \"tcp_mismatch\": %ld, "
+           "\"tcp_mismatch_pairs\": [",
+           r->fail_other, r->tcp_known, r->tcp_mismatch);
+    for (size_t i = 0; i < r->ntcp; i++) {
+        const char *sp = strchr(r->tcp_pair[i].key, ' ');
+        printf("%s{\"fabric_tcp\": \"%.*s\", \"node_tcp\": \"%s\", \"count\": %ld}",
+               i ? ", " : "", (int)(sp - r->tcp_pair[i].key), r->tcp_pair[i].key, sp + 1,
+               r->tcp_pair[i].n);
+    }
+    printf("], \"tcp_mismatch_other\": %ld}\n", r->tcp_other);
 }
 
 static void print_text(const report *r)
@@ -253,6 +283,22 @@ static void print_text(const report *r)
         if (r->fail_other)
             printf("  %5ld  (other reasons)\n", r->fail_other);
     }
+    if (r->tcp_known) {
+        printf("TCP congestion control, steps with the fabric's and the node's known: %ld\n",
+               r->tcp_known);
+        printf("  on a node running another than the fabric was calibrated under: %ld\n",
+               r->tcp_mismatch);
+        for (size_t i = 0; i < r->ntcp; i++) {
+            const char *sp = strchr(r->tcp_pair[i].key, ' ');
+            printf("  %5ld  fabric calibrated under %.*s, node runs %s\n", r->tcp_pair[i].n,
+                   (int)(sp - r->tcp_pair[i].key), r->tcp_pair[i].key, sp + 1);
+        }
+        if (r->tcp_other)
+            printf("  %5ld  (other pairs)\n", r->tcp_other);
+        if (r->tcp_mismatch)
+            printf("  (their predictions were fitted under another TCP: calibrate on those "
+                   "nodes, doc/calibration.md)\n");
+    }
     if (r->bad)
         printf("unreadable contention/1 lines: %ld\n", r->bad);
 }
@@ -263,7 +309,9 @@ static void help(void)
            "Summarize the plugin's decision log (plugstack.conf log=FILE, or the syslog\n"
            "lines of log=syslog): steps seen, how often the plugin set the mapping and\n"
            "changed it from Slurm's default, the predicted communication time saved,\n"
-           "and why it did not act (user -m, fail-open reasons, time budget), by count.\n"
+           "and why it did not act (user -m, fail-open reasons, time budget), by count,\n"
+           "and the steps whose node ran another TCP congestion control than the fabric\n"
+           "was calibrated under.\n"
            "LOG '-' or none: standard input. Lines of other programs are skipped.\n\n"
            "  --json   the same as JSON\n\n"
            "Exit status: 0 ok, 1 unreadable file, 2 usage error.\n");
@@ -307,6 +355,7 @@ int cmd_report(int argc, char **argv)
     if (rc == 0) {
         qsort(r->why, r->nwhy, sizeof r->why[0], by_count);
         qsort(r->fail, r->nfail, sizeof r->fail[0], by_count);
+        qsort(r->tcp_pair, r->ntcp, sizeof r->tcp_pair[0], by_count);
         if (o.json)
             print_json(r);
         else

@@ -588,6 +588,7 @@ static int score(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn
     }
     lr->bytes = req.pattern.bytes;
     strf(lr->fabric, sizeof lr->fabric, "%s", fab->name);
+    strf(lr->fabric_tcp, sizeof lr->fabric_tcp, "%s", fab->tcp_cc);
     if (req.pattern.kind == CT_PAT_TRACE) {
         /* read once, within the bounds; the scorer expands its collectives
          * (by the algorithms the fabric's models select, collective.h), on
@@ -1078,6 +1079,7 @@ void ctp_decide(const ctp_config *cfg, const ctp_srun_args *args, ctp_getenv_fn 
     }
     const char *cpn = env(ctp_het_getenv, &het, "SLURM_JOB_CPUS_PER_NODE");
     strf(d->log.cpus, sizeof d->log.cpus, "%s", cpn ? cpn : "");
+    strf(d->log.node_tcp, sizeof d->log.node_tcp, "%s", args->node_tcp_cc);
     if (d->mode != CTP_MODE_OFF && !d->log.why[0])
         strf(d->log.why, sizeof d->log.why, "not-modelled");
 }

@@ -107,6 +107,8 @@ int ctp_log_format(const ctp_decision *d, const ctp_logctx *c, char *buf, size_t
     kv(&o, "launched", l->launched);
     put(&o, " applied=%s", l->applied ? "yes" : "no");
     kv(&o, "why", l->why);
+    kv(&o, "fabric_tcp", l->fabric_tcp);
+    kv(&o, "node_tcp", l->node_tcp);
     put(&o, " msg=");
     for (const char *p = d->message; *p; p++)
         put(&o, "%c", (*p == '\n' || *p == '\r') ? ' ' : *p);

@@ -213,6 +213,11 @@ typedef struct ctp_logrec {
     char launched[32];             /* what the step runs: set by the plugin, the user's, or "" */
     int applied;                   /* 1: the plugin set the distribution */
     char why[24];                  /* "-" when applied by auto; else why not (doc/plugin.md) */
+    /* TCP congestion control (session 63): the fabric's signature's
+     * tcp_congestion_control and this node's, as srun's decision read them;
+     * "" = not recorded / not read (a login node) */
+    char fabric_tcp[CT_TCP_CC_MAX];
+    char node_tcp[CT_TCP_CC_MAX];
 } ctp_logrec;
 
 typedef struct ctp_decision {

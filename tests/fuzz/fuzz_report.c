@@ -6,7 +6,8 @@
  * --json output is caught in memory. Beyond "never crash, never leak, never
  * hang" it checks the output: one JSON object whose counts are consistent
  * (applied and scored at most the steps, changed at most the applied, the
- * steps at most the input's lines) and whose predicted time saved is a finite
+ * steps at most the input's lines; TCP mismatches at most the steps that
+ * knew both TCPs, those at most the steps) and whose predicted time saved is a finite
  * number, with no raw control character anywhere (json_str escapes them). */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -62,6 +63,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         lines++;
     if (steps < 0 || applied > steps || scored > steps || changed > applied || steps > lines ||
         !isfinite(saved_s))
+        abort();
+    /* the TCP keys (session 63): mismatches among the steps that knew both */
+    long tcp_known, tcp_mismatch;
+    const char *t = strstr(out, "\"tcp_known\": ");
+    if (!t || sscanf(t, "\"tcp_known\": %ld, \"tcp_mismatch\": %ld,", &tcp_known,
+                     &tcp_mismatch) != 2 ||
+        tcp_mismatch < 0 || tcp_mismatch > tcp_known || tcp_known > steps)
         abort();
     for (size_t i = 0; i < outlen; i++)
         if ((unsigned char)out[i] < 0x20 && out[i] != '\n')

@@ -2304,8 +2304,56 @@ static void test_report(void **state)
     assert_non_null(strstr(r.out, "\"steps\": 7, \"applied\": 4, \"changed\": 4, \"scored\": 0, "
                                   "\"predicted_saved_s\": 1e+308, \"saved_steps\": 2,"));
     assert_non_null(strstr(r.out, "\"not_applied\": {\"%e\": 1, \"user-m\": 1, \"x%4\": 1}"));
+    /* lines before session 63 have no TCP keys: none known, no text */
+    assert_non_null(strstr(r.out, "\"tcp_known\": 0, \"tcp_mismatch\": 0, "
+                                  "\"tcp_mismatch_pairs\": [], \"tcp_mismatch_other\": 0}"));
     done(&r);
     unlink(forged);
+    r = run("report", log, NULL);
+    assert_null(strstr(r.out, "TCP"));
+    done(&r);
+}
+
+/* The TCP congestion control keys (session 63): steps where both the
+ * fabric's and the node's are known, those that differ by pair, most first;
+ * "-" or a value that is not a congestion control's name (ct_tcp_cc_ok:
+ * a forged line) is not known. */
+static void test_report_tcp(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ct-report-tcp-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static const char lines[] =
+        "contention/1 mode=report applied=no why=report fabric_tcp=cubic node_tcp=bbr msg=x\n"
+        "contention/1 mode=report applied=no why=report fabric_tcp=cubic node_tcp=bbr msg=x\n"
+        "contention/1 mode=auto applied=yes why=- fabric_tcp=bbr node_tcp=cubic msg=x\n"
+        "contention/1 mode=auto applied=yes why=- fabric_tcp=cubic node_tcp=cubic msg=x\n"
+        "contention/1 mode=auto applied=yes why=- fabric_tcp=cubic node_tcp=- msg=x\n"
+        "contention/1 mode=auto applied=yes why=- fabric_tcp=- node_tcp=bbr msg=x\n"
+        "contention/1 mode=auto applied=yes why=- fabric_tcp=CUBIC node_tcp=bbr msg=x\n"
+        "contention/1 mode=auto applied=yes why=- fabric_tcp=cubic node_tcp=a%20b msg=x\n"
+        "contention/1 mode=auto applied=yes why=- msg=x fabric_tcp=cubic node_tcp=bbr\n";
+    assert_true(write(fd, lines, sizeof lines - 1) == (ssize_t)(sizeof lines - 1));
+    close(fd);
+    result r = run("report", path, NULL);
+    expect_status(&r, 0);
+    assert_non_null(strstr(r.out, "steps seen:            9"));
+    assert_non_null(strstr(r.out, "TCP congestion control, steps with the fabric's and the "
+                                  "node's known: 4\n"
+                                  "  on a node running another than the fabric was calibrated "
+                                  "under: 3\n"
+                                  "      2  fabric calibrated under cubic, node runs bbr\n"
+                                  "      1  fabric calibrated under bbr, node runs cubic\n"));
+    done(&r);
+    r = run("report", "--json", path, NULL);
+    expect_status(&r, 0);
+    assert_non_null(strstr(r.out, "\"tcp_known\": 4, \"tcp_mismatch\": 3, \"tcp_mismatch_pairs\": "
+                                  "[{\"fabric_tcp\": \"cubic\", \"node_tcp\": \"bbr\", "
+                                  "\"count\": 2}, {\"fabric_tcp\": \"bbr\", \"node_tcp\": "
+                                  "\"cubic\", \"count\": 1}], \"tcp_mismatch_other\": 0}"));
+    done(&r);
+    unlink(path);
 }
 
 int main(void)
@@ -2338,6 +2386,7 @@ int main(void)
         cmocka_unit_test(test_incast_loss_step),
         cmocka_unit_test(test_topology_import),
         cmocka_unit_test(test_report),
+        cmocka_unit_test(test_report_tcp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

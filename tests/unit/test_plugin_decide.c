@@ -455,18 +455,29 @@ static void test_tcp_congestion_control(void **state)
     assert_int_equal(d.set_distribution, 0);
     assert_non_null(strstr(d.message, "fabric eth ("));
     assert_non_null(strstr(d.message, "; TCP: fabric calibrated under cubic, node n1 runs bbr"));
+    /* the decision log records both (session 63), for contention-admin report */
+    ctp_logctx none = {.time = 0, .job = -1, .step = -1, .uid = 0};
+    char line[4096];
+    assert_true(ctp_log_format(&d, &none, line, sizeof line) > 0);
+    assert_non_null(strstr(line, " why=report fabric_tcp=cubic node_tcp=bbr msg=contention: "));
     node_cc = "cubic";
     decide(ring, V(ALLOC_4x4), ps, &same);
     assert_null(strstr(same.message, "TCP:"));
     assert_string_equal(same.log.choice, d.log.choice); /* the note changes no decision */
+    assert_true(ctp_log_format(&same, &none, line, sizeof line) > 0);
+    assert_non_null(strstr(line, " fabric_tcp=cubic node_tcp=cubic msg="));
     node_cc = "";
     decide(ring, V(ALLOC_4x4), ps, &same);
     assert_null(strstr(same.message, "TCP:"));
+    assert_true(ctp_log_format(&same, &none, line, sizeof line) > 0);
+    assert_non_null(strstr(line, " fabric_tcp=cubic node_tcp=- msg="));
     /* the fixture's fabric says none: no word whatever the node runs */
     node_cc = "bbr";
     decide(ring, V(ALLOC_4x4), "signatures=" SIGS, &same);
     assert_non_null(strstr(same.message, "fabric gige_lab ("));
     assert_null(strstr(same.message, "TCP:"));
+    assert_true(ctp_log_format(&same, &none, line, sizeof line) > 0);
+    assert_non_null(strstr(line, " fabric_tcp=- node_tcp=bbr msg="));
     node_cc = "";
     unlink(path);
 }
@@ -1319,8 +1330,8 @@ static void test_decision_log(void **state)
                        "fabric=";
     if (strncmp(line, want, strlen(want)) != 0)
         fail_msg("got: %s", line);
-    assert_non_null(strstr(line, " choice=cyclic launched=cyclic applied=yes why=- msg=contention: "
-                                 "cyclic chosen"));
+    assert_non_null(strstr(line, " choice=cyclic launched=cyclic applied=yes why=- fabric_tcp=- "
+                                 "node_tcp=- msg=contention: cyclic chosen"));
     assert_non_null(strstr(line, " pred=cyclic:"));
     assert_non_null(strstr(line, ",block:"));
     assert_null(strchr(line, '\n'));
@@ -1331,11 +1342,13 @@ static void test_decision_log(void **state)
     assert_true(ctp_log_format(&d, &none, line, sizeof line) > 0);
     assert_non_null(strstr(line, " job=- step=- uid=0 user=- mode=auto nodes=- tasks=- cpt=- "
                                  "cpus=4(x4) pattern=- bytes=- fabric=- pred=- choice=- "
-                                 "launched=block applied=no why=user-m msg="));
+                                 "launched=block applied=no why=user-m fabric_tcp=- node_tcp=- "
+                                 "msg="));
     /* a failure: why=fail-open, the reason in msg */
     decide(V("--contention=auto"), alloc, "signatures=/nonexistent.yaml", &d);
     assert_true(ctp_log_format(&d, &none, line, sizeof line) > 0);
-    assert_non_null(strstr(line, " applied=no why=fail-open msg=contention: warning: "));
+    assert_non_null(strstr(line, " applied=no why=fail-open fabric_tcp=- node_tcp=- msg=contention: "
+                                 "warning: "));
     /* values are %-encoded: a trace path with a space stays one field */
     decide(V("--contention=report", "--contention-pattern=trace:/t m/x,y.trace"), alloc,
            "signatures=" SIGS, &d);
