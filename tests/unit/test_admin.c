@@ -2236,6 +2236,15 @@ static void test_calibrate_tree_duplex(void **state)
     fixture_drop(hd);
 }
 
+/* A decision log of n bytes written to path (a mkstemp template). */
+static void write_log(char *path, const char *text, size_t n)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_true(write(fd, text, n) == (ssize_t)n);
+    close(fd);
+}
+
 /* contention-admin report over a hand-written decision log (issue 10,
  * item 5): 7 steps (one from a syslog line), 3 applied, 2 changed from
  * block, predicted saving (0.025 - 0.001) + 0 + (0.02 - 0.005) = 0.039 s,
@@ -2284,8 +2293,6 @@ static void test_report(void **state)
      * double) is left out of the saving, which stays a finite JSON number
      * (found by tests/fuzz/fuzz_report.c: "-1e308" printed "inf") */
     char forged[] = "/tmp/ct-report-XXXXXX";
-    int fd = mkstemp(forged);
-    assert_true(fd >= 0);
     static const char lines[] =
         "contention/1 mode=auto pred=block:1e308,cyclic:-1e308 launched=cyclic applied=yes why=-\n"
         "contention/1 mode=auto pred=block:1e308,cyclic:0 launched=cyclic applied=yes why=-\n"
@@ -2297,8 +2304,7 @@ static void test_report(void **state)
         "contention/1 mode=auto applied=no why=user%2dm\n"
         "contention/1 mode=auto applied=no why=x%4\n"
         "contention/1 mode=auto applied=no why=%e";
-    assert_true(write(fd, lines, sizeof lines - 1) == (ssize_t)(sizeof lines - 1));
-    close(fd);
+    write_log(forged, lines, sizeof lines - 1);
     r = run("report", "--json", forged, NULL);
     expect_status(&r, 0);
     assert_non_null(strstr(r.out, "\"steps\": 7, \"applied\": 4, \"changed\": 4, \"scored\": 0, "
@@ -2322,8 +2328,6 @@ static void test_report_tcp(void **state)
 {
     (void)state;
     char path[] = "/tmp/ct-report-tcp-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
     static const char lines[] =
         "contention/1 mode=report applied=no why=report fabric_tcp=cubic node_tcp=bbr msg=x\n"
         "contention/1 mode=report applied=no why=report fabric_tcp=cubic node_tcp=bbr msg=x\n"
@@ -2334,8 +2338,7 @@ static void test_report_tcp(void **state)
         "contention/1 mode=auto applied=yes why=- fabric_tcp=CUBIC node_tcp=bbr msg=x\n"
         "contention/1 mode=auto applied=yes why=- fabric_tcp=cubic node_tcp=a%20b msg=x\n"
         "contention/1 mode=auto applied=yes why=- msg=x fabric_tcp=cubic node_tcp=bbr\n";
-    assert_true(write(fd, lines, sizeof lines - 1) == (ssize_t)(sizeof lines - 1));
-    close(fd);
+    write_log(path, lines, sizeof lines - 1);
     result r = run("report", path, NULL);
     expect_status(&r, 0);
     assert_non_null(strstr(r.out, "steps seen:            9"));
