@@ -173,7 +173,8 @@ static void add_line(report *r, const char *raw)
         count(r->fail, &r->nfail, &r->fail_other, s);
     }
     /* a value that is not a congestion control's name (a forged or damaged
-     * line) counts as not recorded */
+     * line) counts as not recorded; the buffers hold more than a name, so a
+     * longer value is not cut down to one */
     char ftcp[CT_TCP_CC_MAX + 8], ntcp[CT_TCP_CC_MAX + 8];
     field(line, "fabric_tcp", ftcp, sizeof ftcp);
     field(line, "node_tcp", ntcp, sizeof ntcp);
@@ -223,6 +224,15 @@ static void json_str(const char *s)
     putchar('"');
 }
 
+/* a TCP pair's key "FABRIC NODE" (add_line: both names checked, no space in
+ * either) -> the fabric's name's length and the node's name */
+static int tcp_pair_split(const counter *c, const char **node)
+{
+    const char *sp = strchr(c->key, ' ');
+    *node = sp + 1;
+    return (int)(sp - c->key);
+}
+
 static void print_json(const report *r)
 {
     printf("{\"steps\": %ld, \"applied\": %ld, \"changed\": %ld, \"scored\": %ld, "
@@ -250,10 +260,10 @@ static void print_json(const report *r)
            "\"tcp_mismatch_pairs\": [",
            r->fail_other, r->tcp_known, r->tcp_mismatch);
     for (size_t i = 0; i < r->ntcp; i++) {
-        const char *sp = strchr(r->tcp_pair[i].key, ' ');
+        const char *node;
+        int flen = tcp_pair_split(&r->tcp_pair[i], &node);
         printf("%s{\"fabric_tcp\": \"%.*s\", \"node_tcp\": \"%s\", \"count\": %ld}",
-               i ? ", " : "", (int)(sp - r->tcp_pair[i].key), r->tcp_pair[i].key, sp + 1,
-               r->tcp_pair[i].n);
+               i ? ", " : "", flen, r->tcp_pair[i].key, node, r->tcp_pair[i].n);
     }
     printf("], \"tcp_mismatch_other\": %ld}\n", r->tcp_other);
 }
@@ -289,9 +299,10 @@ static void print_text(const report *r)
         printf("  on a node running another than the fabric was calibrated under: %ld\n",
                r->tcp_mismatch);
         for (size_t i = 0; i < r->ntcp; i++) {
-            const char *sp = strchr(r->tcp_pair[i].key, ' ');
+            const char *node;
+            int flen = tcp_pair_split(&r->tcp_pair[i], &node);
             printf("  %5ld  fabric calibrated under %.*s, node runs %s\n", r->tcp_pair[i].n,
-                   (int)(sp - r->tcp_pair[i].key), r->tcp_pair[i].key, sp + 1);
+                   flen, r->tcp_pair[i].key, node);
         }
         if (r->tcp_other)
             printf("  %5ld  (other pairs)\n", r->tcp_other);

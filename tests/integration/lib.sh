@@ -100,6 +100,19 @@ lc_plugstack() {
     echo "${LC_PLUGIN_KIND:-optional} $CT_PLUGIN $*" >"$LC_DIR/plugstack.conf"
 }
 
+# lc_tcp_signatures IN OUT: IN (the fixture of tests/fixtures/plugin, fabric
+# gige_lab) with the fabric said to be calibrated under another TCP
+# congestion control than this host's nodes run (session 62's
+# tcp_congestion_control); sets HOST_CC (the nodes') and OTHER_CC (the one
+# written).
+lc_tcp_signatures() {
+    HOST_CC=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
+    OTHER_CC=cubic
+    [ "$HOST_CC" = cubic ] && OTHER_CC=bbr
+    sed "s/^    description: \"test fabric: Gigabit Ethernet, paper parameters\"\$/&\n    tcp_congestion_control: $OTHER_CC/" \
+        "$1" >"$2"
+}
+
 # lc_alloc "SALLOC ARGS" 'COMMANDS': run COMMANDS (bash, with this file
 # sourced) inside a salloc allocation; prints their stdout and stderr.
 lc_alloc() {

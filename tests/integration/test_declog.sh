@@ -41,25 +41,21 @@ tap_like "$json" "\"not_applied\": \{.*\"user-m\": 1.*\}" "report --json: reason
 # the TCP a fabric was calibrated under (session 63): a batch script's srun,
 # on a job's node (SLURMD_NODENAME set), records the fabric's and the node's;
 # salloc's sruns above, on this host, recorded no node's (node_tcp=-)
-host_cc=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
-other=cubic
-[ "$host_cc" = cubic ] && other=bbr
-sed "s/^    description: \"test fabric: Gigabit Ethernet, paper parameters\"\$/&\n    tcp_congestion_control: $other/" \
-    "$SIGS" >"$LC_DIR/tcp.yaml"
+lc_tcp_signatures "$SIGS" "$LC_DIR/tcp.yaml"
 LOG2=$LC_DIR/decisions-tcp.log
 lc_plugstack "signatures=$LC_DIR/tcp.yaml log=$LOG2"
 printf '#!/bin/bash\nsrun --contention=report --contention-pattern=halves true\n' >"$LC_DIR/jobt.sh"
 timeout "$CT_TIMEOUT" sbatch -W -N4 -n16 -o /dev/null "$LC_DIR/jobt.sh" >/dev/null 2>&1
 tap_diag "$(cat "$LOG2" 2>/dev/null)"
-tap_like "$(cat "$LOG2" 2>&1)" "^contention/1 .*mode=report .*why=report fabric_tcp=$other node_tcp=$host_cc msg=" \
-    "a batch script's srun: the fabric's TCP ($other) and its node's ($host_cc) recorded"
+tap_like "$(cat "$LOG2" 2>&1)" "^contention/1 .*mode=report .*why=report fabric_tcp=$OTHER_CC node_tcp=$HOST_CC msg=" \
+    "a batch script's srun: the fabric's TCP ($OTHER_CC) and its node's ($HOST_CC) recorded"
 rep=$("$ADMIN" report "$LOG" "$LOG2")
 tap_diag "$rep"
 tap_like "$rep" "^  on a node running another than the fabric was calibrated under: 1\$" \
     "report: one step on a node running another TCP than its fabric's"
-tap_like "$rep" "^ +1  fabric calibrated under $other, node runs $host_cc\$" "report: the pair, by count"
+tap_like "$rep" "^ +1  fabric calibrated under $OTHER_CC, node runs $HOST_CC\$" "report: the pair, by count"
 tap_like "$("$ADMIN" report --json "$LOG" "$LOG2")" \
-    "\"tcp_known\": 1, \"tcp_mismatch\": 1, \"tcp_mismatch_pairs\": \[\{\"fabric_tcp\": \"$other\", \"node_tcp\": \"$host_cc\", \"count\": 1\}\]" \
+    "\"tcp_known\": 1, \"tcp_mismatch\": 1, \"tcp_mismatch_pairs\": \[\{\"fabric_tcp\": \"$OTHER_CC\", \"node_tcp\": \"$HOST_CC\", \"count\": 1\}\]" \
     "report --json: the same"
 
 [ "$T_FAILED" -eq 0 ]

@@ -213,18 +213,14 @@ tap_like "$out" "rc=[1-9]" "strict=yes with a required plugin: srun stops"
 # the fixture's fabric said to be calibrated under another congestion control
 # than this host's nodes run: a batch script's srun (on a job's node,
 # SLURMD_NODENAME set) says so in its line; salloc's, on this host, reads none
-host_cc=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
-other=cubic
-[ "$host_cc" = cubic ] && other=bbr
-sed "s/^    description: \"test fabric: Gigabit Ethernet, paper parameters\"\$/&\n    tcp_congestion_control: $other/" \
-    "$SIGS" >"$LC_DIR/tcp.yaml"
+lc_tcp_signatures "$SIGS" "$LC_DIR/tcp.yaml"
 lc_plugstack "signatures=$LC_DIR/tcp.yaml"
 printf '#!/bin/bash\nsrun --contention=report --contention-pattern=halves true 2>&1 | grep "contention:"\n' \
     >"$LC_DIR/jobt.sh"
 timeout "$CT_TIMEOUT" sbatch -W $ALLOC -o "$LC_DIR/jobt.out" "$LC_DIR/jobt.sh" >/dev/null 2>&1
 tap_like "$(cat "$LC_DIR/jobt.out" 2>&1)" \
-    "^srun: contention: report: .*fabric gige_lab \(.*; TCP: fabric calibrated under $other, node n[1-4] runs $host_cc" \
-    "a batch script's srun on a node running $host_cc, fabric calibrated under $other: its report line says so"
+    "^srun: contention: report: .*fabric gige_lab \(.*; TCP: fabric calibrated under $OTHER_CC, node n[1-4] runs $HOST_CC" \
+    "a batch script's srun on a node running $HOST_CC, fabric calibrated under $OTHER_CC: its report line says so"
 out=$(lc_alloc "$ALLOC" 'srun --contention=report --contention-pattern=halves true 2>&1 | grep "contention:"')
 tap_is "$(grep -c 'fabric gige_lab' <<<"$out"):$(grep -c 'TCP:' <<<"$out")" "1:0" \
     "salloc's srun on this host (no SLURMD_NODENAME): the same line, no word of TCP"
