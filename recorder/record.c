@@ -75,6 +75,13 @@ static struct {
     size_t *wcut;
     long nwcut, wcut_cap;
     int stopped;
+    /* MPI_Pcontrol(1): the recording starts after the first MPI_COMM_WORLD
+     * collective at or after it (mark: that collective's 1-based index in
+     * wcut; mark_pending: called, that collective not reached yet);
+     * MPI_Pcontrol(0): it ends there (stop, cut as the window's end);
+     * from_coll: the mark applied to the written trace */
+    long mark, from_coll;
+    int mark_pending, pc_stopped;
 } R = {.keyval = MPI_KEYVAL_INVALID};
 
 static double now(void)
@@ -566,8 +573,14 @@ static void merge_and_write(void)
     if (f) {
         fprintf(f,
                 "# recorded by libcontention-record.so: %d tasks, window %g s / %ld events per "
-                "rank\ntasks %d\n",
-                R.size, R.window_s, R.max_events, R.size);
+                "rank\n",
+                R.size, R.window_s, R.max_events);
+        if (R.from_coll > 0)
+            fprintf(f,
+                    "# from the end of MPI_COMM_WORLD collective %ld, the first at or after "
+                    "MPI_Pcontrol(1)\n",
+                    R.from_coll);
+        fprintf(f, "tasks %d\n", R.size);
         fwrite(R.buf ? R.buf : "", 1, R.len, f);
     }
     char *b = NULL;
@@ -618,6 +631,114 @@ static void merge_and_write(void)
             }
         }
     }
+}
+
+/* The point-to-point lines of buf[0, end): per peer, the sends this rank
+ * posted to it and the receives it posted from it (any: from
+ * MPI_ANY_SOURCE). The lines are the recorder's own ("kw RANK PEER ..."). */
+static void count_p2p(size_t end, long *sent, long *recvd, long *any)
+{
+    size_t i = 0;
+    while (i < end) {
+        const char *l = R.buf + i, *nl = memchr(l, '\n', end - i);
+        size_t n = nl ? (size_t)(nl - l) + 1 : end - i;
+        int snd = (n > 5 && memcmp(l, "send ", 5) == 0) || (n > 6 && memcmp(l, "isend ", 6) == 0);
+        int rcv = (n > 5 && memcmp(l, "recv ", 5) == 0) || (n > 6 && memcmp(l, "irecv ", 6) == 0);
+        if (snd || rcv) {
+            char kw[8], peer[16];
+            int me;
+            if (sscanf(l, "%7s %d %15s", kw, &me, peer) == 3) {
+                if (rcv && strcmp(peer, "any") == 0) {
+                    (*any)++;
+                } else {
+                    char *e;
+                    long p = strtol(peer, &e, 10);
+                    if (*e == '\0' && p >= 0 && p < R.size)
+                        (snd ? sent : recvd)[p]++;
+                }
+            }
+        }
+        i += n;
+    }
+}
+
+/* MPI_Pcontrol(1)'s start mark, applied at MPI_Finalize after the end cut
+ * (own rule of this project, doc/recorder.md "Recording a region"): the
+ * trace keeps what every rank recorded after the same MPI_COMM_WORLD
+ * collective, the communicators declared before it, and nothing else before
+ * it. Not applied (one line on stderr, the recording kept from MPI_Init)
+ * when the ranks marked different collectives, when the recording ended
+ * before the mark, or when a message crosses it (a send before it that is
+ * received after it, or the reverse): the replay would lack one side. */
+static void start_cut(void)
+{
+    long v[3] = {R.mark, -R.mark, R.mark_pending}, w[3];
+    PMPI_Allreduce(v, w, 3, MPI_LONG, MPI_MAX, R.comm);
+    long hi = w[0], lo = -w[1];
+    const char *why = NULL;
+    if (hi == 0) {
+        if (w[2])
+            why = "no MPI_COMM_WORLD collective followed it";
+    } else if (lo != hi) {
+        why = "the ranks called it before different MPI_COMM_WORLD collectives (it must be "
+              "called at the same point on every rank)";
+    }
+    if (hi == 0 || why) {
+        if (why && R.rank == 0)
+            fprintf(stderr, "contention-record: MPI_Pcontrol(1) not applied: %s; the recording "
+                            "starts at MPI_Init\n", why);
+        return;
+    }
+    size_t cut = R.wcut[hi - 1];
+    long *sent = calloc((size_t)R.size, sizeof *sent), *recvd = calloc((size_t)R.size, sizeof *recvd);
+    long *to_me = calloc((size_t)R.size, sizeof *to_me), any = 0;
+    int bad = cut > R.len ? 1 : 0; /* the window, the cap or MPI_Pcontrol(0) ended it before */
+    if (!sent || !recvd || !to_me)
+        bad |= 4;
+    int all = 0;
+    PMPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_BOR, R.comm);
+    if (!all) { /* every rank can count: the messages that cross the mark */
+        count_p2p(cut, sent, recvd, &any);
+        PMPI_Alltoall(sent, 1, MPI_LONG, to_me, 1, MPI_LONG, R.comm);
+        long total = 0, mine = any;
+        for (int r = 0; r < R.size; r++) {
+            total += to_me[r];
+            mine += recvd[r];
+            if (any ? to_me[r] < recvd[r] : to_me[r] != recvd[r])
+                bad |= 2;
+        }
+        if (total != mine)
+            bad |= 2;
+        PMPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_BOR, R.comm);
+    }
+    free(sent);
+    free(recvd);
+    free(to_me);
+    if (all) {
+        if (R.rank == 0)
+            fprintf(stderr, "contention-record: MPI_Pcontrol(1) not applied: %s; the recording "
+                            "starts at MPI_Init\n",
+                    all & 1   ? "the recording ended before it (the window, the event cap or "
+                                "MPI_Pcontrol(0))"
+                    : all & 4 ? "out of memory"
+                              : "a message crosses it (sent before it and received after it, "
+                                "or the reverse)");
+        return;
+    }
+    /* keep the prefix's communicator declarations, then what follows the mark */
+    size_t keep = 0, i = 0;
+    while (i < cut) {
+        const char *nl = memchr(R.buf + i, '\n', cut - i);
+        size_t n = nl ? (size_t)(nl - (R.buf + i)) + 1 : cut - i;
+        if (n > 5 && memcmp(R.buf + i, "comm ", 5) == 0) {
+            memmove(R.buf + keep, R.buf + i, n);
+            keep += n;
+        }
+        i += n;
+    }
+    memmove(R.buf + keep, R.buf + cut, R.len - cut);
+    R.len = keep + (R.len - cut);
+    R.from_coll = hi;
 }
 
 static double env_num(const char *name, double dflt)
@@ -693,11 +814,33 @@ int MPI_Finalize(void)
         PMPI_Allreduce(&R.nwcut, &k, 1, MPI_LONG, MPI_MIN, R.comm);
         if (any && k > 0)
             R.len = R.wcut[k - 1];
+        start_cut();
         merge_and_write();
         R.finalized = 1;
         PMPI_Comm_free(&R.comm);
     }
     return PMPI_Finalize();
+}
+
+/* MPI_Pcontrol (MPI standard: level 0 disables profiling, 1 enables it at
+ * the normal level): 1 marks where the recording starts (the first
+ * MPI_COMM_WORLD collective at or after the first such call, applied at
+ * MPI_Finalize: start_cut), 0 ends it there (as the window ends it: cut
+ * after the last MPI_COMM_WORLD collective every rank recorded). One region
+ * per run: a 1 after a 0, or a second 1, is ignored; other levels are left
+ * to the tools that define them. Not an MPI call for the compute gaps: the
+ * gap runs on across it. */
+int MPI_Pcontrol(const int level, ...)
+{
+    if (R.init && !R.finalized) {
+        if (level == 1 && !R.mark && !R.mark_pending && !R.pc_stopped)
+            R.mark_pending = 1;
+        else if (level == 0 && !R.pc_stopped) {
+            R.pc_stopped = 1;
+            stop();
+        }
+    }
+    return PMPI_Pcontrol(level);
 }
 
 int MPI_Abort(MPI_Comm comm, int code)
@@ -1260,6 +1403,10 @@ static void coll(const char *kw, comm_info *ci, MPI_Comm comm, int root, long lo
             R.wcut_cap = cap;
         }
         R.wcut[R.nwcut++] = R.len;
+        if (R.mark_pending) {
+            R.mark = R.nwcut;
+            R.mark_pending = 0;
+        }
     }
 }
 

@@ -34,7 +34,16 @@
  *        ct-record-app colls blocking|nonblocking: each collective the
  *        recorder knows once (Barrier ... Alltoallv, or Ibarrier ...
  *        Ialltoallv each followed by MPI_Wait), sizes depending on the
- *        rank: the two recordings must have the same collective lines. */
+ *        rank: the two recordings must have the same collective lines.
+ *        ct-record-app startup MS plain|cross|uneven|region: a start-up
+ *        (rank 0 works MS ms, then an MPI_Bcast on MPI_COMM_WORLD), then
+ *        MPI_Pcontrol(1) and an MPI_Barrier, then 3 iterations of a ring
+ *        exchange of 64 KiB, 5 ms of work and a Barrier. cross: rank 0 sends
+ *        rank 1 8 bytes before the Pcontrol, which rank 1 receives after it
+ *        (a message across the mark); uneven: only rank 0 calls
+ *        MPI_Pcontrol(1); region: MPI_Pcontrol(0) after the first
+ *        iteration. The recorder's start mark (doc/recorder.md, "Recording
+ *        a region"). */
 #include <time.h>
 #include <mpi.h>
 
@@ -336,6 +345,42 @@ static int tests(long n)
     return 0;
 }
 
+/* the start mark (MPI_Pcontrol): see the header */
+static int startup_mode(long ms, const char *how)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int cross = strcmp(how, "cross") == 0, uneven = strcmp(how, "uneven") == 0;
+    int region = strcmp(how, "region") == 0;
+    if (!cross && !uneven && !region && strcmp(how, "plain") != 0)
+        return 2;
+    enum { M = 65536 };
+    static char sb[M], rb[M];
+    char tiny[8] = {0};
+    if (rank == 0)
+        spin((double)ms / 1e3);
+    MPI_Bcast(tiny, 8, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (cross && rank == 0)
+        MPI_Send(tiny, 8, MPI_CHAR, 1, 5, MPI_COMM_WORLD); /* eager: returns */
+    if (!uneven || rank == 0)
+        MPI_Pcontrol(1);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (cross && rank == 1)
+        MPI_Recv(tiny, 8, MPI_CHAR, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int it = 0; it < 3; it++) {
+        MPI_Request rq[2];
+        MPI_Irecv(rb, M, MPI_CHAR, (rank - 1 + size) % size, 1, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(sb, M, MPI_CHAR, (rank + 1) % size, 1, MPI_COMM_WORLD, &rq[1]);
+        MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+        spin(0.005);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (region && it == 0)
+            MPI_Pcontrol(0);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -360,6 +405,8 @@ int main(int argc, char **argv)
         rc = colls_mode(a2);
     else if (strcmp(mode, "poll") == 0 && a3)
         rc = poll_mode(a2, atol(a3));
+    else if (strcmp(mode, "startup") == 0 && a3)
+        rc = startup_mode(atol(a2), a3);
     if (rc >= 0) {
         MPI_Finalize();
         return rc;
