@@ -670,7 +670,7 @@ static void count_p2p(size_t end, long *sent, long *recvd, long *any)
  * when the ranks marked different collectives, when the recording ended
  * before the mark, or when a message crosses it (a send before it that is
  * received after it, or the reverse): the replay would lack one side. */
-static void start_cut(void)
+static void start_cut(int ended)
 {
     long v[3] = {R.mark, -R.mark, R.mark_pending}, w[3];
     PMPI_Allreduce(v, w, 3, MPI_LONG, MPI_MAX, R.comm);
@@ -678,7 +678,9 @@ static void start_cut(void)
     const char *why = NULL;
     if (hi == 0) {
         if (w[2])
-            why = "no MPI_COMM_WORLD collective followed it";
+            why = ended ? "the recording ended before it (the window, the event cap or "
+                          "MPI_Pcontrol(0))"
+                        : "no MPI_COMM_WORLD collective followed it";
     } else if (lo != hi) {
         why = "the ranks called it before different MPI_COMM_WORLD collectives (it must be "
               "called at the same point on every rank)";
@@ -692,7 +694,9 @@ static void start_cut(void)
     size_t cut = R.wcut[hi - 1];
     long *sent = calloc((size_t)R.size, sizeof *sent), *recvd = calloc((size_t)R.size, sizeof *recvd);
     long *to_me = calloc((size_t)R.size, sizeof *to_me), any = 0;
-    int bad = cut > R.len ? 1 : 0; /* the window, the cap or MPI_Pcontrol(0) ended it before */
+    /* the window, the cap or MPI_Pcontrol(0) ended it at the mark or before:
+     * nothing would be left after it */
+    int bad = cut >= R.len ? 1 : 0;
     if (!sent || !recvd || !to_me)
         bad |= 4;
     int all = 0;
@@ -814,7 +818,7 @@ int MPI_Finalize(void)
         PMPI_Allreduce(&R.nwcut, &k, 1, MPI_LONG, MPI_MIN, R.comm);
         if (any && k > 0)
             R.len = R.wcut[k - 1];
-        start_cut();
+        start_cut(any);
         merge_and_write();
         R.finalized = 1;
         PMPI_Comm_free(&R.comm);
