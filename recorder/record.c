@@ -645,9 +645,12 @@ static void count_p2p(size_t end, long *sent, long *recvd, long *any)
         int snd = (n > 5 && memcmp(l, "send ", 5) == 0) || (n > 6 && memcmp(l, "isend ", 6) == 0);
         int rcv = (n > 5 && memcmp(l, "recv ", 5) == 0) || (n > 6 && memcmp(l, "irecv ", 6) == 0);
         if (snd || rcv) {
-            char kw[8], peer[16];
+            char line[64], kw[8], peer[16];
             int me;
-            if (sscanf(l, "%7s %d %15s", kw, &me, peer) == 3) {
+            size_t m = n < sizeof line ? n : sizeof line - 1; /* the line alone, ended */
+            memcpy(line, l, m);
+            line[m] = '\0';
+            if (sscanf(line, "%7s %d %15s", kw, &me, peer) == 3) {
                 if (rcv && strcmp(peer, "any") == 0) {
                     (*any)++;
                 } else {
