@@ -79,7 +79,7 @@ typedef struct step {
     int kind;
     int nodes, tpn;
     char file[64];
-    char label[96];
+    char label[160]; /* the longest label, intra_step's, fits whole: 142 bytes at most */
     char *argv[MAX_ARGS];
     int argc;
     char store[1024];
