@@ -11,6 +11,10 @@
  * MPI_Finalize, MPI_Abort) every rank writes what it has to FILE.rank<R>
  * with plain write(2) calls; `contention-admin record` merges those.
  *
+ * MPI_Pcontrol(1) and MPI_Pcontrol(0) bound the recorded region (its start
+ * applied at MPI_Finalize where consistent: start_cut; doc/recorder.md
+ * "Recording a region").
+ *
  * Single-threaded MPI use (THREAD_SINGLE / FUNNELED) is assumed. */
 #include <mpi.h>
 
