@@ -637,6 +637,13 @@ static void merge_and_write(void)
     }
 }
 
+/* The length of the line at buf[i], its newline included, within buf[i, end). */
+static size_t line_len(size_t i, size_t end)
+{
+    const char *nl = memchr(R.buf + i, '\n', end - i);
+    return nl ? (size_t)(nl - (R.buf + i)) + 1 : end - i;
+}
+
 /* The point-to-point lines of buf[0, end): per peer, the sends this rank
  * posted to it and the receives it posted from it (any: from
  * MPI_ANY_SOURCE). The lines are the recorder's own ("kw RANK PEER ..."). */
@@ -644,8 +651,8 @@ static void count_p2p(size_t end, long *sent, long *recvd, long *any)
 {
     size_t i = 0;
     while (i < end) {
-        const char *l = R.buf + i, *nl = memchr(l, '\n', end - i);
-        size_t n = nl ? (size_t)(nl - l) + 1 : end - i;
+        const char *l = R.buf + i;
+        size_t n = line_len(i, end);
         int snd = (n > 5 && memcmp(l, "send ", 5) == 0) || (n > 6 && memcmp(l, "isend ", 6) == 0);
         int rcv = (n > 5 && memcmp(l, "recv ", 5) == 0) || (n > 6 && memcmp(l, "irecv ", 6) == 0);
         if (snd || rcv) {
@@ -677,6 +684,17 @@ static void count_p2p(size_t end, long *sent, long *recvd, long *any)
  * when the ranks marked different collectives, when the recording ended
  * before the mark, or when a message crosses it (a send before it that is
  * received after it, or the reverse): the replay would lack one side. */
+static const char ENDED_BEFORE[] =
+    "the recording ended before it (the window, the event cap or MPI_Pcontrol(0))";
+
+static void start_refused(const char *why)
+{
+    if (R.rank == 0)
+        fprintf(stderr, "contention-record: MPI_Pcontrol(1) not applied: %s; the recording "
+                        "starts at MPI_Init\n",
+                why);
+}
+
 static void start_cut(int ended)
 {
     long v[3] = {R.mark, -R.mark, R.mark_pending}, w[3];
@@ -685,17 +703,14 @@ static void start_cut(int ended)
     const char *why = NULL;
     if (hi == 0) {
         if (w[2])
-            why = ended ? "the recording ended before it (the window, the event cap or "
-                          "MPI_Pcontrol(0))"
-                        : "no MPI_COMM_WORLD collective followed it";
+            why = ended ? ENDED_BEFORE : "no MPI_COMM_WORLD collective followed it";
     } else if (lo != hi) {
         why = "the ranks called it before different MPI_COMM_WORLD collectives (it must be "
               "called at the same point on every rank)";
     }
     if (hi == 0 || why) {
-        if (why && R.rank == 0)
-            fprintf(stderr, "contention-record: MPI_Pcontrol(1) not applied: %s; the recording "
-                            "starts at MPI_Init\n", why);
+        if (why)
+            start_refused(why);
         return;
     }
     size_t cut = R.wcut[hi - 1];
@@ -726,21 +741,16 @@ static void start_cut(int ended)
     free(recvd);
     free(to_me);
     if (all) {
-        if (R.rank == 0)
-            fprintf(stderr, "contention-record: MPI_Pcontrol(1) not applied: %s; the recording "
-                            "starts at MPI_Init\n",
-                    all & 1   ? "the recording ended before it (the window, the event cap or "
-                                "MPI_Pcontrol(0))"
-                    : all & 4 ? "out of memory"
-                              : "a message crosses it (sent before it and received after it, "
-                                "or the reverse)");
+        start_refused(all & 1   ? ENDED_BEFORE
+                      : all & 4 ? "out of memory"
+                                : "a message crosses it (sent before it and received after it, "
+                                  "or the reverse)");
         return;
     }
     /* keep the prefix's communicator declarations, then what follows the mark */
     size_t keep = 0, i = 0;
     while (i < cut) {
-        const char *nl = memchr(R.buf + i, '\n', cut - i);
-        size_t n = nl ? (size_t)(nl - (R.buf + i)) + 1 : cut - i;
+        size_t n = line_len(i, cut);
         if (n > 5 && memcmp(R.buf + i, "comm ", 5) == 0) {
             memmove(R.buf + keep, R.buf + i, n);
             keep += n;
