@@ -242,6 +242,10 @@ static void print_text(const ct_trace *tr, const ct_layout *l, const char *fabri
            r->mean_p_eff, r->mean_p_start);
     printf("  conflicts (§IV-A)   none %zu, outgoing %zu, incoming %zu, in-out %zu\n",
            r->n_conflict[0], r->n_conflict[1], r->n_conflict[2], r->n_conflict[3]);
+    if (r->buffered_sends)
+        printf("  buffered sends      %zu (sends the program relied on MPI to buffer: "
+               "the replay would have deadlocked; doc/trace-format.md)\n",
+               r->buffered_sends);
     if (ev) {
         printf("  E_abs(G)            %.2f%% over %zu measured communications\n", ev->e_abs_graph,
                ev->n);
@@ -294,6 +298,7 @@ static void print_json(const ct_trace *tr, const ct_layout *l, const char *fabri
     json_num("makespan", r->makespan, 1);
     json_num("mean_p_eff", r->mean_p_eff, 1);
     json_num("mean_p_start", r->mean_p_start, 1);
+    printf("\"buffered_sends\": %zu, ", r->buffered_sends);
     printf("\"network\": %zu, \"intra\": %zu, \"conflicts\": {\"none\": %zu, \"out\": %zu, "
            "\"in\": %zu, \"inout\": %zu},\n",
            r->nremote, r->nintra, r->n_conflict[0], r->n_conflict[1], r->n_conflict[2],

@@ -660,12 +660,18 @@ static int copy_event(gen *g, int32_t t, const ct_event *e)
         const char *lab = ct_trace_label(in, (size_t)e->comm, buf, sizeof buf);
         if (in->label_off[e->comm] == UINT32_MAX || (lab[0] == 'c' && lab[1] >= '0' && lab[1] <= '9'))
             lab = NULL;
-        return budget(g, e->line) || ct_trace_add_send(g->out, t, e->peer, e->value,
-                                                       e->kind == CT_EV_SEND, lab, e->line, g->err);
+        if (budget(g, e->line) || ct_trace_add_send(g->out, t, e->peer, e->value,
+                                                    e->kind == CT_EV_SEND, lab, e->line, g->err))
+            return -1;
+        ct_trace_copy_match(g->out, e->tag, e->mcomm); /* its tag and communicator */
+        return 0;
     }
     case CT_EV_RECV:
     case CT_EV_IRECV:
-        return em_recv(g, t, e->peer, e->value, e->kind == CT_EV_RECV, e->line);
+        if (em_recv(g, t, e->peer, e->value, e->kind == CT_EV_RECV, e->line))
+            return -1;
+        ct_trace_copy_match(g->out, e->tag, e->mcomm);
+        return 0;
     default:
         return em_wait(g, t, e->line);
     }
@@ -700,7 +706,11 @@ static int walk(gen *g, size_t *seq)
                 size_t k = seq[e->comm]++;
                 if (g->ph && g->p->coll_phase)
                     ph_coll_begin(g->ph);
+                if (g->out) /* the library's own messages (trace.h CT_CTX_COLL) */
+                    ct_trace_set_context(g->out, CT_CTX_COLL);
                 r2 = expand_one(g, t, e, k);
+                if (g->out)
+                    ct_trace_set_context(g->out, CT_CTX_P2P);
                 if (g->ph && !r2) r2 = ph_coll_end(g->ph);
             } else {
                 r2 = copy_event(g, t, e);

@@ -66,7 +66,20 @@ typedef struct pend {
     int32_t line;
     int32_t next, prev;
     uint8_t blocking;
+    uint8_t ctx; /* matching context (trace.h CT_CTX_*): only equal ones match */
+    int32_t tag, mcomm; /* MPI's matching key (trace.h); a receive's tag may be any */
 } pend;
+
+/* Does a send's key match a receive's? MPI's rule beside the source: the
+ * same context and communicator, the same tag or a receive from any tag. */
+static int key_match(const pend *recv_or_send, const ct_event *ev, int ev_is_recv)
+{
+    const pend *p = recv_or_send;
+    if (p->ctx != ev->ctx || p->mcomm != ev->mcomm)
+        return 0;
+    int32_t rtag = ev_is_recv ? ev->tag : p->tag, stag = ev_is_recv ? p->tag : ev->tag;
+    return rtag == CT_ANY_TAG || rtag == stag;
+}
 
 typedef struct cpt {
     double t;
@@ -279,9 +292,15 @@ static void unblock(engine *e, int32_t t)
     make_ready(e, t);
 }
 
+/* A pending send's or transfer's sender: SEND_BUFFERED is a blocking send
+ * its task no longer waits for (buffer_blocked_sends) */
+enum { SEND_BUFFERED = 2 };
+
 static void side_done(engine *e, int32_t t, int blocking)
 {
     task *T = &e->t[t];
+    if (blocking == SEND_BUFFERED)
+        return;
     if (blocking) {
         unblock(e, t);
         return;
@@ -394,7 +413,7 @@ static int post_send(engine *e, int32_t t, const ct_event *ev, int blocking, ct_
     task *D = &e->t[dst];
     for (int32_t q = D->posted_head; q >= 0; q = e->pd[q].next) {
         pend *r = &e->pd[q];
-        if (r->peer != t && r->peer != CT_ANY_SOURCE)
+        if (!key_match(r, ev, 0) || (r->peer != t && r->peer != CT_ANY_SOURCE))
             continue;
         if (r->bytes >= 0 && ev->value > r->bytes)
             return trunc_error(e, t, ev, ev->value, r->bytes, r->line, dst, err);
@@ -413,6 +432,9 @@ static int post_send(engine *e, int32_t t, const ct_event *ev, int blocking, ct_
     s->comm = ev->comm;
     s->line = ev->line;
     s->blocking = (uint8_t)blocking;
+    s->ctx = ev->ctx;
+    s->tag = ev->tag;
+    s->mcomm = ev->mcomm;
     pend_append(e, &D->unexp_head, &D->unexp_tail, k);
     return 0;
 }
@@ -422,7 +444,7 @@ static int post_recv(engine *e, int32_t t, const ct_event *ev, int blocking, ct_
     task *T = &e->t[t];
     for (int32_t q = T->unexp_head; q >= 0; q = e->pd[q].next) {
         pend *s = &e->pd[q];
-        if (ev->peer != CT_ANY_SOURCE && s->peer != ev->peer)
+        if (!key_match(s, ev, 1) || (ev->peer != CT_ANY_SOURCE && s->peer != ev->peer))
             continue;
         if (ev->value >= 0 && s->bytes > ev->value)
             return trunc_error(e, s->peer, ct_trace_comm_event(e->tr, (size_t)s->comm), s->bytes,
@@ -443,6 +465,9 @@ static int post_recv(engine *e, int32_t t, const ct_event *ev, int blocking, ct_
     r->comm = -1;
     r->line = ev->line;
     r->blocking = (uint8_t)blocking;
+    r->ctx = ev->ctx;
+    r->tag = ev->tag;
+    r->mcomm = ev->mcomm;
     pend_append(e, &T->posted_head, &T->posted_tail, k);
     return 0;
 }
@@ -501,6 +526,57 @@ static int run_task(engine *e, int32_t t, ct_err *err)
     }
     if (T->state == T_DONE)
         T->total = e->n.now;
+    return 0;
+}
+
+/* Where every task is blocked and nothing is in flight, the sends that
+ * hold their tasks up are buffered, as an MPI library buffers a
+ * standard-mode send (MPI 4.1 §3.4: in standard mode it is up to MPI whether
+ * an outgoing message is buffered; small ones go eagerly): a blocking send
+ * returns, an isend's request completes, and the bytes move when the receive
+ * is posted. A recorded program ran to its end, so a replay that would stop
+ * there stops only because the trace's sends are rendez-vous
+ * (trace-format.md "Semantics"): a small send received after a collective its
+ * sender then enters, or ranks that each isend to the next and wait for it
+ * before receiving (MUMPS; session 67; our rule). Returns how many were
+ * buffered; 0 leaves the deadlock to be reported. */
+static size_t buffer_blocked_sends(engine *e)
+{
+    size_t n = 0;
+    for (int32_t d = 0; d < e->tr->ntasks; d++) {
+        for (int32_t q = e->t[d].unexp_head; q >= 0; q = e->pd[q].next) {
+            pend *s = &e->pd[q];
+            task *T = &e->t[s->peer];
+            if (s->blocking == 1 && T->state == T_SEND) { /* its one blocking send */
+                s->blocking = SEND_BUFFERED;
+                unblock(e, s->peer);
+                n++;
+            } else if (s->blocking == 0 &&
+                       (T->state == T_WAIT || T->state == T_ENDWAIT)) { /* an isend waited for */
+                s->blocking = SEND_BUFFERED;
+                n++;
+                if (--T->outstanding == 0)
+                    unblock(e, s->peer);
+            }
+        }
+    }
+    e->res->buffered_sends += n;
+    return n;
+}
+
+/* A send buffered by buffer_blocked_sends that no receive took: as a
+ * deadlock would have been, an error naming it */
+static int unreceived_error(engine *e, ct_err *err)
+{
+    for (int32_t t = 0; t < e->tr->ntasks; t++)
+        for (int32_t q = e->t[t].unexp_head; q >= 0; q = e->pd[q].next)
+            if (e->pd[q].blocking == SEND_BUFFERED)
+                return ct_err_set(err,
+                                  "%s:%d: the send of %.0f bytes from task %d to task %d is "
+                                  "never received (buffered past a deadlock, it stayed "
+                                  "unmatched when every task had ended)",
+                                  e->tr->name, (int)e->pd[q].line, e->pd[q].bytes,
+                                  (int)e->pd[q].peer, (int)t);
     return 0;
 }
 
@@ -693,8 +769,11 @@ static int simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params 
             break;
         double t1 = eng_next(&e.n);
         double t2 = e.nch ? e.ch[0].t : INFINITY;
-        if (t1 == INFINITY && t2 == INFINITY)
+        if (t1 == INFINITY && t2 == INFINITY) {
+            if (buffer_blocked_sends(&e))
+                continue; /* their tasks are ready */
             break;
+        }
         eng_advance(&e.n, t1 < t2 ? t1 : t2);
         int32_t k;
         while (rc == 0 && (k = eng_pop_due(&e.n)) >= 0)
@@ -718,6 +797,8 @@ static int simulate(const ct_trace *tr, const ct_layout *l, const ct_sim_params 
             }
         }
     }
+    if (rc == 0 && out->buffered_sends)
+        rc = unreceived_error(&e, err);
     if (rc == 0) {
         for (size_t t = 0; t < nt; t++) {
             task *T = &e.t[t];

@@ -154,6 +154,7 @@ struct ct_trace_build {
     size_t max_events;      /* > 0: adding more events than this is refused */
     int32_t max_tasks;      /* > 0: task ids and `tasks N` at most this many tasks */
     int32_t declared_tasks; /* `tasks N` header, -1 when absent */
+    uint8_t ctx;            /* matching context of the events added now */
     int32_t declared_line;
     /* per communicator (index), the MEMBERS text of its first `comm` line
      * and its largest member: a recording declares each communicator once
@@ -300,11 +301,68 @@ static int push_event(ct_trace *tr, int32_t task, ct_ev_kind kind, int32_t peer,
     e->comm = -1;
     e->line = line;
     e->kind = (uint8_t)kind;
+    e->ctx = tr->build->ctx;
+    e->tag = 0;
+    e->mcomm = 0;
     tr->build->stage_task[tr->nevents] = task;
     tr->nevents++;
     if (task >= tr->ntasks)
         tr->ntasks = task + 1;
     return 0;
+}
+
+void ct_trace_set_context(ct_trace *tr, uint8_t ctx)
+{
+    if (tr && tr->build)
+        tr->build->ctx = ctx;
+}
+
+/* the send or receive added last, NULL when the last event is another */
+static ct_event *last_p2p(ct_trace *tr)
+{
+    if (!tr || !tr->build || !tr->nevents)
+        return NULL;
+    ct_event *e = &tr->ev[tr->nevents - 1];
+    return e->kind == CT_EV_SEND || e->kind == CT_EV_ISEND || e->kind == CT_EV_RECV ||
+                   e->kind == CT_EV_IRECV
+               ? e
+               : NULL;
+}
+
+static int64_t comm_find(const ct_trace *tr, const char *name);
+static int ensure_world(ct_trace *tr, ct_err *err);
+
+int ct_trace_set_match(ct_trace *tr, int32_t tag, const char *comm, int32_t line, ct_err *err)
+{
+    ct_event *e = last_p2p(tr);
+    if (!e)
+        return ct_err_set(err, "%s:%d: a tag without a send or receive", tr->name, (int)line);
+    int recv = e->kind == CT_EV_RECV || e->kind == CT_EV_IRECV;
+    if (tag < 0 && !(recv && tag == CT_ANY_TAG)) {
+        ct_err_set(err, "tag %d out of range (accepted: 0 or more%s)", (int)tag,
+                   recv ? ", or any" : "");
+        return at_line(tr, line, err);
+    }
+    if (ensure_world(tr, err))
+        return -1;
+    int64_t c = comm_find(tr, comm);
+    if (c < 0) {
+        ct_err_set(err,
+                   "unknown communicator '%s' (accepted: world or a name declared by an "
+                   "earlier 'comm' line)",
+                   comm);
+        return at_line(tr, line, err);
+    }
+    e->tag = tag;
+    e->mcomm = (int32_t)c;
+    return 0;
+}
+
+void ct_trace_copy_match(ct_trace *tr, int32_t tag, int32_t mcomm)
+{
+    ct_event *e = last_p2p(tr);
+    if (e)
+        e->tag = tag, e->mcomm = mcomm;
 }
 
 int ct_trace_add_compute(ct_trace *tr, int32_t task, double seconds, int32_t line, ct_err *err)
@@ -1122,6 +1180,53 @@ static void keep_comm_text(ct_trace *tr, size_t c, const char *text, const int32
 /* keyword test; the first character first (strcmp per line adds up) */
 #define KW(s, lit) ((s)[0] == (lit)[0] && strcmp((s), (lit)) == 0)
 
+/* A point-to-point line's last token when it is `tag=T[@COMM]` (T a number
+ * or, on a receive, any): taken off the line (*n decremented), returned;
+ * NULL when the line has none. */
+static const tok *take_tag(tok *t, int *n)
+{
+    /* MAX_TOK + 1: more tokens than kept (found by fuzz_trace, session 67) */
+    if (*n < 2 || *n > MAX_TOK || strncmp(t[*n - 1].s, "tag=", 4) != 0)
+        return NULL;
+    return &t[--*n];
+}
+
+/* The matching key of the event just added, from its `tag=` token. */
+static int apply_tag(ct_trace *tr, const char *name, int lineno, const tok *tg, int recv,
+                     ct_err *err)
+{
+    const char *s = tg->s + 4;
+    char comm[CT_LABEL_MAX] = "world";
+    const char *at = strchr(s, '@');
+    size_t tl = at ? (size_t)(at - s) : strlen(s);
+    if (at) {
+        if (!at[1] || strlen(at + 1) >= sizeof comm) {
+            ct_err_set(err, "invalid communicator in '%s' (accepted: tag=T@NAME, NAME world or a "
+                            "declared communicator)",
+                       tg->s);
+            return tok_err(name, lineno, tg, err);
+        }
+        snprintf(comm, sizeof comm, "%s", at + 1);
+    }
+    long long v = -2;
+    if (recv && tl == 3 && strncmp(s, "any", 3) == 0) {
+        v = CT_ANY_TAG;
+    } else if (tl > 0 && tl <= 10) {
+        v = 0;
+        for (size_t i = 0; i < tl && v >= 0; i++)
+            v = s[i] >= '0' && s[i] <= '9' ? v * 10 + (s[i] - '0') : -2;
+    }
+    if (v == -2 || v > INT32_MAX) {
+        ct_err_set(err, "invalid tag in '%s' (accepted: tag=T with T a number 0 to %d%s, "
+                        "optionally @COMMUNICATOR)",
+                   tg->s, INT32_MAX, recv ? " or any" : "");
+        return tok_err(name, lineno, tg, err);
+    }
+    if (ct_trace_set_match(tr, (int32_t)v, comm, lineno, err))
+        return builder_fail(name, lineno, tg, err);
+    return 0;
+}
+
 static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
 {
     const char *name = tr->name;
@@ -1159,8 +1264,10 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
     }
     if (KW(kw, "send") || KW(kw, "isend")) {
         int blocking = kw[0] == 's';
+        const tok *tg = take_tag(t, &n);
         if (want_args(name, lineno, t, n, 3, 4,
-                      blocking ? "send TASK DST BYTES [LABEL]" : "isend TASK DST BYTES [LABEL]",
+                      blocking ? "send TASK DST BYTES [LABEL] [tag=T[@COMM]]"
+                               : "isend TASK DST BYTES [LABEL] [tag=T[@COMM]]",
                       err) ||
             get_task(name, lineno, &t[1], "task", &task, err) ||
             get_task(name, lineno, &t[2], "destination task", &peer, err) ||
@@ -1172,12 +1279,15 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
         const tok *fault = task == peer ? &t[2] : n == 5 ? &t[4] : &t[3];
         if (ct_trace_add_send(tr, task, peer, v, blocking, n == 5 ? t[4].s : NULL, lineno, err))
             return builder_fail(name, lineno, fault, err);
-        return 0;
+        return tg ? apply_tag(tr, name, lineno, tg, 0, err) : 0;
     }
     if (KW(kw, "recv") || KW(kw, "irecv")) {
         int blocking = kw[0] == 'r';
+        const tok *tg = take_tag(t, &n);
         if (want_args(name, lineno, t, n, 2, 3,
-                      blocking ? "recv TASK SRC|any [BYTES]" : "irecv TASK SRC|any [BYTES]", err) ||
+                      blocking ? "recv TASK SRC|any [BYTES] [tag=T|any[@COMM]]"
+                               : "irecv TASK SRC|any [BYTES] [tag=T|any[@COMM]]",
+                      err) ||
             get_task(name, lineno, &t[1], "task", &task, err))
             return -1;
         if (KW(t[2].s, "any")) {
@@ -1195,7 +1305,7 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
             return -1;
         if (ct_trace_add_recv(tr, task, peer, v, blocking, lineno, err))
             return builder_fail(name, lineno, &t[2], err);
-        return 0;
+        return tg ? apply_tag(tr, name, lineno, tg, 1, err) : 0;
     }
     if (KW(kw, "waitall")) {
         if (want_args(name, lineno, t, n, 1, 1, "waitall TASK", err) ||

@@ -43,6 +43,12 @@ static void check(const ct_trace *tr, size_t cap)
         if ((e->kind == CT_EV_RECV || e->kind == CT_EV_IRECV) &&
             (e->peer >= tr->ntasks || (e->peer < 0 && e->peer != CT_ANY_SOURCE)))
             abort();
+        /* the matching key: a tag >= 0 (any only on a receive), a
+         * communicator the trace has */
+        int recv = e->kind == CT_EV_RECV || e->kind == CT_EV_IRECV;
+        if ((e->tag < 0 && !(recv && e->tag == CT_ANY_TAG)) || e->mcomm < 0 ||
+            (e->mcomm > 0 && (size_t)e->mcomm >= tr->ncomms))
+            abort();
     }
     if (sends != tr->ncomm)
         abort();

@@ -358,6 +358,39 @@ static void test_no_collectives_copied(void **state)
     ct_trace_free(&tr);
 }
 
+/* A collective's messages never match the program's receives (trace.h
+ * CT_CTX_COLL; MPI 4.1 §7.1.2). Task 0 posts a receive from any source and
+ * enters a barrier; task 2 reaches the barrier at once, task 1 sends only
+ * after 5 s of compute. Matched to task 2's barrier message, the receive left
+ * task 1's send unmatched: the replay stopped in a deadlock (found recording
+ * ct-record-app's cancel mode on 3 ranks, session 67). */
+static void test_any_source_not_a_collective(void **state)
+{
+    (void)state;
+    ct_coll_params p;
+    ct_coll_params_hockney(1, 0, &p);
+    ct_trace tr;
+    expand("tasks 3\nirecv 0 any 8\nwaitall 0\nbarrier 0 world\n"
+           "compute 1 5\nsend 1 0 8\nbarrier 1 world\nbarrier 2 world\n",
+           &p, &tr);
+    size_t ncoll = 0, nuser = 0;
+    for (size_t i = 0; i < tr.nevents; i++) {
+        const ct_event *e = &tr.ev[i];
+        if (e->kind == CT_EV_COMPUTE || e->kind == CT_EV_WAITALL)
+            continue;
+        if (e->ctx == CT_CTX_COLL)
+            ncoll++;
+        else
+            nuser++;
+    }
+    assert_int_equal(nuser, 2); /* the irecv and the send */
+    assert_true(ncoll > 0);
+    /* task 1 sends at 5 s (alpha 1 s: received at 6), then the barrier's
+     * dissemination, 2 rounds of 1 s each: 8 s */
+    assert_true(fabs(makespan(&tr, 1, 0) - 8) < 1e-9);
+    ct_trace_free(&tr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_allgatherv_ring),
         cmocka_unit_test(test_mismatches),
         cmocka_unit_test(test_no_collectives_copied),
+        cmocka_unit_test(test_any_source_not_a_collective),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -414,6 +414,81 @@ static void test_matching_order(void **state)
     ct_layout_free(&l);
 }
 
+/* Blocking sends that would deadlock are buffered, as MPI buffers a
+ * standard-mode send (simulate.c buffer_blocked_sends): two tasks that send
+ * to each other before receiving both go on; a buffered send nobody receives
+ * is an error naming it */
+static void test_blocking_sends_buffered(void **state)
+{
+    (void)state;
+    ct_layout l;
+    one_per_node(&l, 2);
+    ct_sim_params p = gige_params(0, 1e-6);
+    ct_sim_result r;
+    ct_trace tr;
+    ct_err err = {{0}};
+    parse("send 0 1 1000\nrecv 0 1\nsend 1 0 1000\nrecv 1 0\n", &tr);
+    if (ct_simulate(&tr, &l, &p, &r, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(r.buffered_sends, 2);
+    /* buffered at t = 0, then the two transfers share nothing (full duplex):
+     * 1 ms each at 1 us a byte */
+    assert_true(fabs(r.makespan - 1e-3) < 1e-12);
+    ct_sim_result_free(&r);
+    ct_trace_free(&tr);
+    /* each isends to the other and waits for it before receiving */
+    parse("isend 0 1 1000\nwaitall 0\nrecv 0 1\nisend 1 0 1000\nwaitall 1\nrecv 1 0\n", &tr);
+    if (ct_simulate(&tr, &l, &p, &r, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(r.buffered_sends, 2);
+    assert_true(fabs(r.makespan - 1e-3) < 1e-12);
+    ct_sim_result_free(&r);
+    ct_trace_free(&tr);
+    parse("send 0 1 8\ncompute 1 1\n", &tr);
+    assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "t.trace:1: the send of 8 bytes from task 0 to task 1 is "
+                                    "never received"));
+    ct_trace_free(&tr);
+    ct_layout_free(&l);
+}
+
+/* MPI's matching key (trace-format.md "Tags and communicators"): messages
+ * received by tag out of their send order pair as tagged; one line per pair
+ * without tags would put 200 bytes into the 100-byte receive */
+static void test_tags_match(void **state)
+{
+    (void)state;
+    ct_layout l;
+    one_per_node(&l, 2);
+    ct_sim_params p = gige_params(0, 1e-6);
+    ct_sim_result r;
+    ct_trace tr;
+    ct_err err = {{0}};
+    const char *tagged = "isend 0 1 100 tag=1\nisend 0 1 200 tag=2\nwaitall 0\n"
+                         "recv 1 0 200 tag=2\nrecv 1 0 100 tag=1\n";
+    parse(tagged, &tr);
+    if (ct_simulate(&tr, &l, &p, &r, &err))
+        fail_msg("%s", err.msg);
+    assert_true(fabs(r.makespan - 300e-6) < 1e-12); /* 300 bytes in a row at 1 us a byte */
+    ct_sim_result_free(&r);
+    ct_trace_free(&tr);
+    parse("isend 0 1 100\nisend 0 1 200\nwaitall 0\nrecv 1 0 200\nrecv 1 0 100\n", &tr);
+    assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "whose buffer holds 100 bytes (MPI_ERR_TRUNCATE"));
+    ct_trace_free(&tr);
+    /* any tag takes the first; another communicator's message is not matched */
+    parse("comm pair 0-1\nisend 0 1 100 tag=1@pair\nwaitall 0\nrecv 1 0 tag=any\n", &tr);
+    assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "deadlock"));
+    ct_trace_free(&tr);
+    parse("comm pair 0-1\nisend 0 1 100 tag=1@pair\nwaitall 0\nrecv 1 0 tag=any@pair\n", &tr);
+    if (ct_simulate(&tr, &l, &p, &r, &err))
+        fail_msg("%s", err.msg);
+    ct_sim_result_free(&r);
+    ct_trace_free(&tr);
+    ct_layout_free(&l);
+}
+
 static void test_deadlock_reported(void **state)
 {
     (void)state;
@@ -431,8 +506,14 @@ static void test_deadlock_reported(void **state)
                                     "(line 3)"));
     assert_null(r.task);
     ct_trace_free(&tr);
-    /* a send nobody receives */
+    /* a send nobody receives: buffered past the deadlock, then reported */
     parse("isend 0 2 8\nwaitall 0\n", &tr);
+    assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "t.trace:1: the send of 8 bytes from task 0 to task 2 is "
+                                    "never received"));
+    ct_trace_free(&tr);
+    /* a receive nobody sends to is still a deadlock */
+    parse("irecv 0 2\nwaitall 0\n", &tr);
     assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
     assert_non_null(strstr(err.msg, "task 0 in waitall with 1 unmatched requests (line 2)"));
     ct_trace_free(&tr);
@@ -1057,6 +1138,8 @@ int main(void)
         cmocka_unit_test(test_compute_and_blocking),
         cmocka_unit_test(test_matching_order),
         cmocka_unit_test(test_deadlock_reported),
+        cmocka_unit_test(test_blocking_sends_buffered),
+        cmocka_unit_test(test_tags_match),
         cmocka_unit_test(test_intra_node),
         cmocka_unit_test(test_conservation_random),
         cmocka_unit_test(test_incremental_replay_equals_reference),

@@ -235,6 +235,15 @@ static void test_misc_rejections(void **state)
         {"send 0 1 1K a.b-c_\nrecv 1 0\nsend 0 1 1 x\x01\n", "t.trace:3:12: invalid label"},
         {"tasks 2\nrecv 0 2\n", "t.trace:2:8: source task 2 out of range"},
         {"tasks 2\ncompute 2 1\n", "t.trace:2:9: task 2 out of range"},
+        {"send 0 1 8 tag=any\n", "t.trace:1:12: invalid tag in 'tag=any' (accepted: tag=T with T a number 0 to 2147483647, optionally @COMMUNICATOR)"},
+        {"recv 1 0 tag=-1\n", "t.trace:1:10: invalid tag in 'tag=-1'"},
+        {"recv 1 0 8 tag=2147483648\n", "t.trace:1:12: invalid tag"},
+        {"isend 0 1 8 tag=\n", "t.trace:1:13: invalid tag in 'tag='"},
+        {"isend 0 1 8 tag=3@c12\n", "t.trace:1:13: unknown communicator 'c12' (accepted: world or a name declared"},
+        {"isend 0 1 8 tag=3@\n", "t.trace:1:13: invalid communicator in 'tag=3@'"},
+        /* more tokens than the lexer keeps, the last a tag (fuzz_trace) */
+        {"send 0 1 8 a b c d e tag=1\n", "'send' takes at most 4 arguments, got 7 or more"},
+        {"send 0 1 8 tag=1 lbl\n", "t.trace:1:18: 'send' takes at most 4 arguments, got 5 (expected: send TASK DST BYTES [LABEL] [tag=T[@COMM]])"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ct_trace tr;
@@ -249,6 +258,39 @@ static void test_misc_rejections(void **state)
     ct_err err = {{0}};
     assert_int_equal(ct_trace_parse_buffer("t.trace", "compute 0 1\nco\0mpute", 21, &tr, &err), -1);
     assert_non_null(strstr(err.msg, "t.trace:2: NUL byte"));
+}
+
+/* MPI's matching key on point-to-point lines (trace-format.md "Tags and
+ * communicators"): tag=T[@COMM] after the line's other fields, a receive's
+ * may be any; without it, tag 0 on world */
+static void test_tags(void **state)
+{
+    (void)state;
+    ct_trace tr;
+    ct_err err = {{0}};
+    if (parse("tasks 3\ncomm half 0,2\nsend 0 1 8 lbl tag=5\nisend 0 2 8 tag=6@half\n"
+              "recv 1 0 8 tag=5\nirecv 2 any tag=any@half\nrecv 1 0\nsend 0 1 4\nwaitall 2\n",
+              &tr, &err))
+        fail_msg("%s", err.msg);
+    int32_t tag[8], mc[8];
+    int k = 0;
+    for (size_t i = 0; i < tr.nevents; i++)
+        if (tr.ev[i].kind != CT_EV_WAITALL)
+            tag[k] = tr.ev[i].tag, mc[k] = tr.ev[i].mcomm, k++;
+    assert_int_equal(k, 6);
+    /* grouped by task: 0's two sends and its untagged one, 1's two receives, 2's */
+    assert_int_equal(tag[0], 5);
+    assert_int_equal(mc[0], 0);
+    assert_int_equal(tag[1], 6);
+    assert_int_equal(mc[1], 1);
+    assert_int_equal(tag[2], 0);
+    assert_int_equal(tag[3], 5);
+    assert_int_equal(tag[4], 0);
+    assert_int_equal(tag[5], CT_ANY_TAG);
+    assert_int_equal(mc[5], 1);
+    char buf[CT_LABEL_MAX];
+    assert_string_equal(ct_trace_label(&tr, 0, buf, sizeof buf), "lbl");
+    ct_trace_free(&tr);
 }
 
 static void test_duration(void **state)
@@ -567,6 +609,7 @@ int main(void)
         cmocka_unit_test(test_file_equals_buffer),
         cmocka_unit_test(test_bad_fixtures),
         cmocka_unit_test(test_misc_rejections),
+        cmocka_unit_test(test_tags),
         cmocka_unit_test(test_duration),
         cmocka_unit_test(test_measured),
         cmocka_unit_test(test_placement),

@@ -85,6 +85,8 @@ typedef struct ct_sim_result {
     uint64_t penalty_evals; /* per-communication penalty evaluations */
     size_t peak_inflight;   /* transfers in flight at once */
     size_t peak_pending;    /* posted, not yet matched sends and receives */
+    size_t buffered_sends;  /* blocking sends buffered where the replay would have
+                               deadlocked (MPI's buffering; simulate.c) */
     size_t engine_bytes;    /* peak bytes of the engine's dynamic structures */
 } ct_sim_result;
 
