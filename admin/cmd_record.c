@@ -344,6 +344,11 @@ int cmd_record(int argc, char **argv)
                            "CONTENTION_RECORD_SECONDS", "-x", "CONTENTION_RECORD_MAX_EVENTS"};
         for (size_t i = 0; i < sizeof x / sizeof *x; i++)
             run[k++] = (char *)x[i];
+        /* the library's other variables (doc/recorder.md), where the user set them */
+        static char *opt[] = {"CONTENTION_RECORD_MIN_GAP", "CONTENTION_RECORD_FORTRAN"};
+        for (size_t i = 0; i < sizeof opt / sizeof *opt; i++)
+            if (getenv(opt[i]))
+                run[k++] = "-x", run[k++] = opt[i];
     } else {
         setenv("LD_PRELOAD", preload, 1);
     }
@@ -390,8 +395,10 @@ int cmd_record(int argc, char **argv)
     }
     if (!fresh) {
         admin_fail(CMD,
-                   "%s: nothing recorded (did COMMAND run MPI programs? exit status %d)", path,
-                   rc);
+                   "%s: nothing recorded (did COMMAND run MPI programs? C, C++, and Fortran "
+                   "through mpif.h or the mpi module are recorded, not the mpi_f08 module; "
+                   "exit status %d)",
+                   path, rc);
         return rc ? rc : ADMIN_INVALID;
     }
     ct_trace tr;

@@ -40,6 +40,9 @@ struct held {
     uintptr_t h;
     int send, peer;
     long long bytes;
+    int tag;       /* MPI_ANY_TAG: a receive from any tag */
+    char comm[24]; /* the communicator's name in the trace (p2p_comm) */
+    MPI_Comm c;    /* the communicator (a wildcard receive's source: resolve_line) */
 };
 struct held_list {
     struct held *v;
@@ -67,7 +70,8 @@ static struct {
     int keyval;
     /* outstanding recorded requests (open addressing on the handle value) */
     uintptr_t *req;
-    size_t *req_off; /* per slot: its irecv line's offset in buf, NO_LINE */
+    size_t *req_off;    /* per slot: its irecv line's offset in buf, NO_LINE */
+    MPI_Comm *req_comm; /* per slot: an irecv's communicator (resolve_line) */
     size_t req_cap, req_n;
     /* persistent requests (MPI_*_init): what each MPI_Start posts */
     struct held_list pers;
@@ -194,16 +198,6 @@ static void ap_i(long long v)
     for (int i = 0; i < n; i++)
         p[1 + i] = tmp[n - 1 - i];
     R.len += (size_t)n + 1;
-}
-
-/* "kw RANK a b\n" */
-static void line3(const char *kw, long long a, long long b)
-{
-    ap_s(kw);
-    ap_i(R.rank);
-    ap_i(a);
-    ap_i(b);
-    ap_s("\n");
 }
 
 /* Entry of a recorded call: the time since the last call is compute.
@@ -399,6 +393,45 @@ static int world_of(MPI_Comm comm, int r)
     return ci->world[r];
 }
 
+/* The name under which a point-to-point line names comm ("world" for any
+ * communicator with MPI_COMM_WORLD's members, else cHASH, declared before
+ * its first line like a collective's), into name[24]. */
+static void p2p_comm(MPI_Comm comm, char *name)
+{
+    comm_info *ci = comm == MPI_COMM_WORLD ? NULL : info_of(comm);
+    if (ci && !ci->inter) {
+        declare(ci);
+        snprintf(name, 24, "%s", ci->name);
+    } else {
+        snprintf(name, 24, "world");
+    }
+}
+
+/* "kw RANK PEER BYTES[ tag=T[@COMM]]\n": a point-to-point line with MPI's
+ * matching key, its tag (MPI_ANY_TAG: any) and communicator, which the
+ * replay matches as MPI does; tag 0 on world, the trace's default, is left
+ * out (doc/trace-format.md "Tags and communicators"). peer -2: any. */
+static void p2p_line(const char *kw, int peer, long long bytes, int tag, const char *comm)
+{
+    ap_s(kw);
+    ap_i(R.rank);
+    if (peer == -2)
+        ap_s(" any");
+    else
+        ap_i(peer);
+    ap_i(bytes);
+    int world = strcmp(comm, "world") == 0;
+    if (tag != 0 || !world) {
+        char t[24] = " tag=any";
+        if (tag != MPI_ANY_TAG)
+            snprintf(t, sizeof t, " tag=%d", tag);
+        ap_s(t);
+        if (!world)
+            ap_s("@"), ap_s(comm);
+    }
+    ap_s("\n");
+}
+
 /* ------------------------------------------------------------ requests */
 
 /* line_off: where the request's irecv line starts in the buffer (NO_LINE:
@@ -406,7 +439,7 @@ static int world_of(MPI_Comm comm, int r)
 #define NO_LINE SIZE_MAX
 
 static void req_grow(void);
-static void req_insert(uintptr_t h, size_t line_off)
+static void req_insert(uintptr_t h, size_t line_off, MPI_Comm comm)
 {
     if (2 * (R.req_n + 1) > R.req_cap)
         req_grow();
@@ -417,6 +450,7 @@ static void req_insert(uintptr_t h, size_t line_off)
         i = (i + 1) & (R.req_cap - 1);
     R.req[i] = h ? h : 1;
     R.req_off[i] = line_off;
+    R.req_comm[i] = comm;
     R.req_n++;
 }
 
@@ -435,13 +469,13 @@ static uintptr_t handle(MPI_Request r)
 
 static void req_add(MPI_Request r)
 {
-    req_insert(handle(r), NO_LINE);
+    req_insert(handle(r), NO_LINE, MPI_COMM_NULL);
 }
 
-/* an irecv whose line starts at line_off */
-static void req_add_recv(MPI_Request r, size_t line_off)
+/* an irecv on comm whose line starts at line_off */
+static void req_add_recv(MPI_Request r, size_t line_off, MPI_Comm comm)
 {
-    req_insert(handle(r), line_off);
+    req_insert(handle(r), line_off, comm);
 }
 
 static void req_grow(void)
@@ -449,21 +483,25 @@ static void req_grow(void)
     size_t cap = R.req_cap ? 2 * R.req_cap : 256;
     uintptr_t *old = R.req, *n = calloc(cap, sizeof *n);
     size_t *oldoff = R.req_off, *noff = calloc(cap, sizeof *noff);
+    MPI_Comm *oldcomm = R.req_comm, *ncomm = calloc(cap, sizeof *ncomm);
     size_t oc = R.req_cap;
-    if (!n || !noff) {
+    if (!n || !noff || !ncomm) {
         free(n);
         free(noff);
+        free(ncomm);
         return;
     }
     R.req = n;
     R.req_off = noff;
+    R.req_comm = ncomm;
     R.req_cap = cap;
     R.req_n = 0;
     for (size_t i = 0; i < oc; i++)
         if (old[i])
-            req_insert(old[i], oldoff[i]);
+            req_insert(old[i], oldoff[i], oldcomm[i]);
     free(old);
     free(oldoff);
+    free(oldcomm);
 }
 
 /* the slot of h, or SIZE_MAX */
@@ -492,9 +530,10 @@ static int req_del(uintptr_t h)
     for (size_t j = (i + 1) & (R.req_cap - 1); R.req[j]; j = (j + 1) & (R.req_cap - 1)) {
         uintptr_t x = R.req[j];
         size_t xo = R.req_off[j];
+        MPI_Comm xc = R.req_comm[j];
         R.req[j] = 0;
         R.req_n--;
-        req_insert(x, xo);
+        req_insert(x, xo, xc);
     }
     return 1;
 }
@@ -872,12 +911,14 @@ int MPI_Abort(MPI_Comm comm, int code)
 
 /* point-to-point */
 
-static int p2p_send(const char *kw, int count, MPI_Datatype t, int dest, MPI_Comm comm)
+static int p2p_send(const char *kw, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm)
 {
     int w = world_of(comm, dest);
     if (w < 0 || !event())
         return 0;
-    line3(kw, w, type_bytes(count, t));
+    char cn[24];
+    p2p_comm(comm, cn);
+    p2p_line(kw, w, type_bytes(count, t), tag, cn);
     return 1;
 }
 
@@ -886,7 +927,7 @@ static int p2p_send(const char *kw, int count, MPI_Datatype t, int dest, MPI_Com
     {                                                                                              \
         int on = enter();                                                                          \
         if (on)                                                                                    \
-            p2p_send("send", count, t, dest, comm);                                                \
+            p2p_send("send", count, t, dest, tag, comm);                                           \
         int rc = PMPI_##NAME(buf, count, t, dest, tag, comm);                                      \
         leave();                                                                                   \
         return rc;                                                                                 \
@@ -902,7 +943,7 @@ SEND_WRAPPER(Rsend)
     {                                                                                              \
         int on = enter();                                                                          \
         int rc = PMPI_##NAME(buf, count, t, dest, tag, comm, req);                                 \
-        if (on && rc == MPI_SUCCESS && p2p_send("isend", count, t, dest, comm))                    \
+        if (on && rc == MPI_SUCCESS && p2p_send("isend", count, t, dest, tag, comm))               \
             req_add(*req);                                                                         \
         leave();                                                                                   \
         return rc;                                                                                 \
@@ -924,8 +965,11 @@ int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm co
         int n = 0;
         PMPI_Get_count(st, t, &n);
         int w = world_of(comm, st->MPI_SOURCE);
-        if (w >= 0 && w != R.rank && event())
-            line3("recv", w, type_bytes(n == MPI_UNDEFINED ? 0 : n, t));
+        if (w >= 0 && w != R.rank && event()) {
+            char cn[24];
+            p2p_comm(comm, cn);
+            p2p_line("recv", w, type_bytes(n == MPI_UNDEFINED ? 0 : n, t), st->MPI_TAG, cn);
+        }
     }
     leave();
     return rc;
@@ -940,14 +984,13 @@ static int recv_peer(MPI_Comm comm, int src)
     return src == MPI_ANY_SOURCE ? -2 : world_of(comm, src);
 }
 
-/* the irecv line of a receive from w (recv_peer); returns where it starts */
-static size_t irecv_line(int w, long long bytes)
+/* the irecv line of a receive from w (recv_peer) with its tag (or
+ * MPI_ANY_TAG) on the communicator named comm (p2p_comm: declared); returns
+ * where it starts */
+static size_t irecv_line(int w, long long bytes, int tag, const char *comm)
 {
     size_t off = R.len;
-    if (w == -2)
-        emitf("irecv %d any %lld\n", R.rank, bytes);
-    else
-        line3("irecv", w, bytes);
+    p2p_line("irecv", w, bytes, tag, comm);
     return off;
 }
 
@@ -957,8 +1000,11 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c
     int on = enter();
     int rc = PMPI_Irecv(buf, count, t, src, tag, comm, req);
     int w = on && rc == MPI_SUCCESS ? recv_peer(comm, src) : -1;
-    if (w != -1 && event())
-        req_add_recv(*req, irecv_line(w, type_bytes(count, t)));
+    if (w != -1 && event()) {
+        char cn[24];
+        p2p_comm(comm, cn);
+        req_add_recv(*req, irecv_line(w, type_bytes(count, t), tag, cn), comm);
+    }
     leave();
     return rc;
 }
@@ -1006,6 +1052,16 @@ static int held_take(struct held_list *l, uintptr_t h, struct held *out)
     return 1;
 }
 
+/* what handle h stands for: a send (or receive) with peer, bytes and its
+ * matching key, the communicator named as p2p_comm names it */
+static struct held held_of(uintptr_t h, int send, int peer, long long bytes, int tag,
+                           MPI_Comm comm)
+{
+    struct held e = {h, send, peer, bytes, tag, "", comm};
+    p2p_comm(comm, e.comm);
+    return e;
+}
+
 /* the isend/irecv a started persistent request posts */
 static void pers_start(MPI_Request r)
 {
@@ -1013,10 +1069,10 @@ static void pers_start(MPI_Request r)
     if (!p || !event())
         return;
     if (p->send) {
-        line3("isend", p->peer, p->bytes);
+        p2p_line("isend", p->peer, p->bytes, p->tag, p->comm);
         req_add(r);
     } else {
-        req_add_recv(r, irecv_line(p->peer, p->bytes));
+        req_add_recv(r, irecv_line(p->peer, p->bytes, p->tag, p->comm), p->c);
     }
 }
 
@@ -1028,7 +1084,7 @@ static void pers_start(MPI_Request r)
         int rc = PMPI_##NAME(buf, count, t, dest, tag, comm, req);                                 \
         int w = on && rc == MPI_SUCCESS ? world_of(comm, dest) : -1;                               \
         if (w >= 0)                                                                                \
-            held_put(&R.pers, (struct held){handle(*req), 1, w, type_bytes(count, t)});            \
+            held_put(&R.pers, held_of(handle(*req), 1, w, type_bytes(count, t), tag, comm));       \
         leave();                                                                                   \
         return rc;                                                                                 \
     }
@@ -1044,7 +1100,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Co
     int rc = PMPI_Recv_init(buf, count, t, src, tag, comm, req);
     int w = on && rc == MPI_SUCCESS ? recv_peer(comm, src) : -1;
     if (w != -1)
-        held_put(&R.pers, (struct held){handle(*req), 0, w, type_bytes(count, t)});
+        held_put(&R.pers, held_of(handle(*req), 0, w, type_bytes(count, t), tag, comm));
     leave();
     return rc;
 }
@@ -1097,7 +1153,8 @@ static void mprobed_add(MPI_Comm comm, MPI_Message m, const MPI_Status *st)
     if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC ||
         PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
         return;
-    held_put(&R.mpr, (struct held){msg_handle(m), 0, world_of(comm, st->MPI_SOURCE), n});
+    held_put(&R.mpr,
+             held_of(msg_handle(m), 0, world_of(comm, st->MPI_SOURCE), n, st->MPI_TAG, comm));
 }
 
 int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
@@ -1105,6 +1162,16 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
     enter();
     int rc = PMPI_Iprobe(src, tag, comm, flag, st);
     leave_test(rc == MPI_SUCCESS && !*flag);
+    return rc;
+}
+
+/* a blocking probe waits for its message: that time is the wait's, not the
+ * next gap's compute (MUMPS probes before it receives) */
+int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
+{
+    enter();
+    int rc = PMPI_Probe(src, tag, comm, st);
+    leave();
     return rc;
 }
 
@@ -1142,7 +1209,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype t, MPI_Message *msg, MPI_Status
     struct held e;
     if (on && rc == MPI_SUCCESS && held_take(&R.mpr, h, &e) && e.peer >= 0 &&
         e.peer != R.rank && event())
-        line3("recv", e.peer, e.bytes);
+        p2p_line("recv", e.peer, e.bytes, e.tag, e.comm);
     leave();
     return rc;
 }
@@ -1154,7 +1221,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *msg, MPI_Reque
     int rc = PMPI_Imrecv(buf, count, t, msg, req);
     struct held e;
     if (on && rc == MPI_SUCCESS && held_take(&R.mpr, h, &e) && e.peer >= 0 && event())
-        req_add_recv(*req, irecv_line(e.peer, e.bytes));
+        req_add_recv(*req, irecv_line(e.peer, e.bytes, e.tag, e.comm), e.c);
     leave();
     return rc;
 }
@@ -1169,14 +1236,16 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int dest, int stag, vo
     int rc = PMPI_Sendrecv(sb, sc, st, dest, stag, rb, rcount, rt, src, rtag, comm, status);
     if (on && rc == MPI_SUCCESS) {
         int wd = world_of(comm, dest), ws = world_of(comm, status->MPI_SOURCE), any = 0;
+        char cn[24];
+        p2p_comm(comm, cn);
         if (wd >= 0 && event()) {
-            line3("isend", wd, type_bytes(sc, st));
+            p2p_line("isend", wd, type_bytes(sc, st), stag, cn);
             any = 1;
         }
         if (ws >= 0 && event()) {
             int n = 0;
             PMPI_Get_count(status, rt, &n);
-            line3("irecv", ws, type_bytes(n == MPI_UNDEFINED ? 0 : n, rt));
+            p2p_line("irecv", ws, type_bytes(n == MPI_UNDEFINED ? 0 : n, rt), status->MPI_TAG, cn);
             any = 1;
         }
         if (any && event())
@@ -1196,10 +1265,12 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sta
     int rc = PMPI_Sendrecv_replace(buf, count, t, dest, stag, src, rtag, comm, status);
     if (on && rc == MPI_SUCCESS) {
         int wd = world_of(comm, dest), ws = world_of(comm, status->MPI_SOURCE), any = 0;
+        char cn[24];
+        p2p_comm(comm, cn);
         if (wd >= 0 && event())
-            line3("isend", wd, type_bytes(count, t)), any = 1;
+            p2p_line("isend", wd, type_bytes(count, t), stag, cn), any = 1;
         if (ws >= 0 && event())
-            line3("irecv", ws, type_bytes(count, t)), any = 1;
+            p2p_line("irecv", ws, type_bytes(count, t), status->MPI_TAG, cn), any = 1;
         if (any && event())
             ap_s("waitall"), ap_i(R.rank), ap_s("\n");
     }
@@ -1258,13 +1329,89 @@ int MPI_Cancel(MPI_Request *req)
 
 /* completion */
 
+/* Replace the line at off (n bytes with its newline) by s (m bytes): the
+ * bytes after it move, and every offset past it (the receives' lines, the
+ * window's cut points) with them. */
+static void replace_line(size_t off, size_t n, const char *s, size_t m)
+{
+    if (m > n && !room(m - n))
+        return;
+    memmove(R.buf + off + m, R.buf + off + n, R.len - off - n);
+    memcpy(R.buf + off, s, m);
+    R.len = R.len - n + m;
+    for (size_t i = 0; i < R.req_cap; i++)
+        if (R.req[i] && R.req_off[i] != NO_LINE && R.req_off[i] > off)
+            R.req_off[i] = R.req_off[i] - n + m;
+    for (long k = 0; k < R.nwcut; k++)
+        if (R.wcut[k] > off)
+            R.wcut[k] = R.wcut[k] - n + m;
+}
+
+/* An irecv posted from MPI_ANY_SOURCE or with MPI_ANY_TAG, now matched
+ * (st): its line names the source and tag that matched it, so that the
+ * replay pairs the messages as the run did. Left as posted it could take,
+ * in the replay, another message than the one it took (a solver's receive
+ * from any source and any tag, posted early, took a message meant for a
+ * later receive: MUMPS's replay deadlocked; session 67). Own rule. */
+static void resolve_line(size_t off, MPI_Comm comm, const MPI_Status *st)
+{
+    if (off == NO_LINE || off >= R.len || !st)
+        return;
+    size_t n = line_len(off, R.len);
+    char old[160], kw[8], src[16], cname[24] = "world";
+    int me;
+    long long bytes;
+    if (n >= sizeof old || R.buf[off + n - 1] != '\n')
+        return;
+    memcpy(old, R.buf + off, n - 1);
+    old[n - 1] = '\0';
+    if (sscanf(old, "%7s %d %15s %lld", kw, &me, src, &bytes) != 4 || strcmp(kw, "irecv") != 0)
+        return;
+    const char *tg = strstr(old, " tag=");
+    int any_src = strcmp(src, "any") == 0, any_tag = tg && strncmp(tg + 5, "any", 3) == 0;
+    if (!any_src && !any_tag)
+        return;
+    int w = any_src ? world_of(comm, st->MPI_SOURCE) : atoi(src);
+    if (w < 0 || st->MPI_TAG < 0)
+        return;
+    const char *at = tg ? strchr(tg, '@') : NULL;
+    if (at)
+        snprintf(cname, sizeof cname, "%s", at + 1);
+    char line[160];
+    int world = strcmp(cname, "world") == 0, m;
+    if (st->MPI_TAG == 0 && world)
+        m = snprintf(line, sizeof line, "irecv %d %d %lld\n", me, w, bytes);
+    else
+        m = snprintf(line, sizeof line, "irecv %d %d %lld tag=%d%s%s\n", me, w, bytes, st->MPI_TAG,
+                     world ? "" : "@", world ? "" : cname);
+    if (m > 0 && (size_t)m < sizeof line)
+        replace_line(off, n, line, (size_t)m);
+}
+
+/* A recorded request completed with status st: removed (1), its line
+ * resolved when it was a wildcard receive; 0 when it was not recorded. */
+static int req_done(uintptr_t h, const MPI_Status *st)
+{
+    size_t i = req_slot(h);
+    if (i == SIZE_MAX)
+        return 0;
+    size_t off = R.req_off[i];
+    MPI_Comm c = R.req_comm[i];
+    req_del(h);
+    resolve_line(off, c, st);
+    return 1;
+}
+
 int MPI_Wait(MPI_Request *req, MPI_Status *st)
 {
     int on = enter();
     uintptr_t h = handle(*req);
+    MPI_Status mine;
+    if (st == MPI_STATUS_IGNORE)
+        st = &mine;
     int rc = PMPI_Wait(req, st);
     if (on)
-        completed(req_del(h));
+        completed(req_done(h, rc == MPI_SUCCESS ? st : NULL));
     leave();
     return rc;
 }
@@ -1273,11 +1420,24 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 {
     int on = enter();
     uintptr_t h = handle(*req);
+    MPI_Status mine;
+    if (st == MPI_STATUS_IGNORE)
+        st = &mine;
     int rc = PMPI_Test(req, flag, st);
     if (on && *flag)
-        completed(req_del(h));
+        completed(req_done(h, rc == MPI_SUCCESS ? st : NULL));
     leave_test(rc == MPI_SUCCESS && !*flag);
     return rc;
+}
+
+/* n statuses where the caller passed MPI_STATUSES_IGNORE (the recorder reads
+ * a wildcard receive's source and tag): small on the stack, else allocated
+ * (NULL: out of memory, the statuses stay ignored) */
+static MPI_Status *statuses(int n, MPI_Status *sts, MPI_Status *small)
+{
+    if (sts != MPI_STATUSES_IGNORE)
+        return sts;
+    return n <= 64 ? small : malloc((size_t)n * sizeof *sts);
 }
 
 /* handles of n requests, before the call that may null them */
@@ -1290,19 +1450,28 @@ static uintptr_t *save(int n, const MPI_Request *reqs, uintptr_t *small)
     return h;
 }
 
+/* the i-th status of s (NULL: none to read) */
+static const MPI_Status *st_at(const MPI_Status *s, int i)
+{
+    return s && s != MPI_STATUSES_IGNORE ? &s[i] : NULL;
+}
+
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
 {
     int on = enter();
     uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
-    int rc = PMPI_Waitall(n, reqs, sts);
+    MPI_Status ss[64], *s = on ? statuses(n, sts, ss) : sts;
+    int rc = PMPI_Waitall(n, reqs, s ? s : sts);
     if (on && h) {
         int rm = 0;
         for (int i = 0; i < n; i++)
-            rm |= req_del(h[i]);
+            rm |= req_done(h[i], rc == MPI_SUCCESS ? st_at(s, i) : NULL);
         completed(rm);
     }
     if (h != small)
         free(h);
+    if (s != sts && s != ss)
+        free(s);
     leave();
     return rc;
 }
@@ -1311,15 +1480,18 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[])
 {
     int on = enter();
     uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
-    int rc = PMPI_Testall(n, reqs, flag, sts);
+    MPI_Status ss[64], *s = on ? statuses(n, sts, ss) : sts;
+    int rc = PMPI_Testall(n, reqs, flag, s ? s : sts);
     if (on && h && *flag) {
         int rm = 0;
         for (int i = 0; i < n; i++)
-            rm |= req_del(h[i]);
+            rm |= req_done(h[i], rc == MPI_SUCCESS ? st_at(s, i) : NULL);
         completed(rm);
     }
     if (h != small)
         free(h);
+    if (s != sts && s != ss)
+        free(s);
     leave_test(rc == MPI_SUCCESS && !*flag);
     return rc;
 }
@@ -1328,9 +1500,12 @@ int MPI_Waitany(int n, MPI_Request reqs[], int *idx, MPI_Status *st)
 {
     int on = enter();
     uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
+    MPI_Status mine;
+    if (st == MPI_STATUS_IGNORE)
+        st = &mine;
     int rc = PMPI_Waitany(n, reqs, idx, st);
     if (on && h && *idx != MPI_UNDEFINED && *idx >= 0 && *idx < n)
-        completed(req_del(h[*idx]));
+        completed(req_done(h[*idx], rc == MPI_SUCCESS ? st : NULL));
     if (h != small)
         free(h);
     leave();
@@ -1341,31 +1516,43 @@ int MPI_Testany(int n, MPI_Request reqs[], int *idx, int *flag, MPI_Status *st)
 {
     int on = enter();
     uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
+    MPI_Status mine;
+    if (st == MPI_STATUS_IGNORE)
+        st = &mine;
     int rc = PMPI_Testany(n, reqs, idx, flag, st);
     if (on && h && *flag && *idx != MPI_UNDEFINED && *idx >= 0 && *idx < n)
-        completed(req_del(h[*idx]));
+        completed(req_done(h[*idx], rc == MPI_SUCCESS ? st : NULL));
     if (h != small)
         free(h);
     leave_test(rc == MPI_SUCCESS && !*flag);
     return rc;
 }
 
+/* Waitsome and Testsome: the completed ones (idx[0..out)). A macro that
+ * reads h in the wrapper itself: gcc 14+ took a read through a const
+ * pointer argument for a read of possibly unset 'small'. */
+#define SOME_DONE(on, rc, h, n, out, idx, s)                                                       \
+    do {                                                                                           \
+        if (on) {                                                                                  \
+            int rm_ = 0;                                                                           \
+            for (int i_ = 0; (h) && *(out) != MPI_UNDEFINED && i_ < *(out); i_++)                  \
+                if ((idx)[i_] >= 0 && (idx)[i_] < (n))                                             \
+                    rm_ |= req_done((h)[(idx)[i_]], (rc) == MPI_SUCCESS ? st_at((s), i_) : NULL);  \
+            completed(rm_);                                                                        \
+        }                                                                                          \
+    } while (0)
+
 int MPI_Waitsome(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[])
 {
     int on = enter();
     uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
-    int rc = PMPI_Waitsome(n, reqs, out, idx, sts);
-    if (on) {
-        /* read h here, not through a const pointer argument: gcc 14+
-         * took the latter for a read of possibly unset 'small' */
-        int rm = 0;
-        for (int i = 0; h && *out != MPI_UNDEFINED && i < *out; i++)
-            if (idx[i] >= 0 && idx[i] < n)
-                rm |= req_del(h[idx[i]]);
-        completed(rm);
-    }
+    MPI_Status ss[64], *s = on ? statuses(n, sts, ss) : sts;
+    int rc = PMPI_Waitsome(n, reqs, out, idx, s ? s : sts);
+    SOME_DONE(on, rc, h, n, out, idx, s);
     if (h != small)
         free(h);
+    if (s != sts && s != ss)
+        free(s);
     leave();
     return rc;
 }
@@ -1374,18 +1561,13 @@ int MPI_Testsome(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[
 {
     int on = enter();
     uintptr_t small[64], *h = on ? save(n, reqs, small) : NULL;
-    int rc = PMPI_Testsome(n, reqs, out, idx, sts);
-    if (on) {
-        /* read h here, not through a const pointer argument: gcc 14+
-         * took the latter for a read of possibly unset 'small' */
-        int rm = 0;
-        for (int i = 0; h && *out != MPI_UNDEFINED && i < *out; i++)
-            if (idx[i] >= 0 && idx[i] < n)
-                rm |= req_del(h[idx[i]]);
-        completed(rm);
-    }
+    MPI_Status ss[64], *s = on ? statuses(n, sts, ss) : sts;
+    int rc = PMPI_Testsome(n, reqs, out, idx, s ? s : sts);
+    SOME_DONE(on, rc, h, n, out, idx, s);
     if (h != small)
         free(h);
+    if (s != sts && s != ss)
+        free(s);
     leave_test(rc == MPI_SUCCESS && *out == 0);
     return rc;
 }
@@ -1508,6 +1690,40 @@ int MPI_Reduce(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, i
 {
     COLL_RUN(PMPI_Reduce(sb, rb, count, t, op, root, comm),
              coll("reduce", ci, comm, root, type_bytes(count, t)));
+}
+
+/* MPI_Reduce_scatter(_block): recorded as what a library's basic algorithm
+ * does, a reduce of every rank's whole vector to rank 0 and a scatterv of
+ * each rank's block (Open MPI's basic component; the trace has no
+ * reduce-scatter event): two collective lines */
+static void reduce_scatter(comm_info *ci, MPI_Comm comm, const int *counts, int count,
+                           MPI_Datatype t)
+{
+    long long total = 0, mine = 0;
+    int me = my_rank(comm);
+    if (counts) {
+        for (int i = 0; i < ci->size; i++)
+            total += type_bytes(counts[i], t);
+        mine = type_bytes(counts[me], t);
+    } else {
+        mine = type_bytes(count, t);
+        total = mine * ci->size;
+    }
+    coll("reduce", ci, comm, 0, total);
+    coll("scatterv", ci, comm, 0, mine);
+}
+
+int MPI_Reduce_scatter(const void *sb, void *rb, const int rcs[], MPI_Datatype t, MPI_Op op,
+                       MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Reduce_scatter(sb, rb, rcs, t, op, comm), reduce_scatter(ci, comm, rcs, 0, t));
+}
+
+int MPI_Reduce_scatter_block(const void *sb, void *rb, int rc_, MPI_Datatype t, MPI_Op op,
+                             MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Reduce_scatter_block(sb, rb, rc_, t, op, comm),
+             reduce_scatter(ci, comm, NULL, rc_, t));
 }
 
 int MPI_Allreduce(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)

@@ -35,6 +35,12 @@
  *        recorder knows once (Barrier ... Alltoallv, or Ibarrier ...
  *        Ialltoallv each followed by MPI_Wait), sizes depending on the
  *        rank: the two recordings must have the same collective lines.
+ *        ct-record-app colls inplace: the collectives that take
+ *        MPI_IN_PLACE, each once with it.
+ *        ct-record-app complete x: a ring's requests completed by each
+ *        completion call in turn.
+ *        ct-record-app tags x: messages received out of their send order
+ *        by tag, and a receive from any source with any tag.
  *        ct-record-app startup MS plain|cross|uneven|region: a start-up
  *        (rank 0 works MS ms, then an MPI_Bcast on MPI_COMM_WORLD), then
  *        MPI_Pcontrol(1) and an MPI_Barrier, then 3 iterations of a ring
@@ -140,6 +146,33 @@ static int poll_mode(const char *how, long ms)
     return 0;
 }
 
+/* the collectives that take MPI_IN_PLACE, each once with it (at the root
+ * where only the root may): colls inplace; frees what colls_mode allocated */
+static int colls_inplace(int rank, int size, int *cnt, int *dsp, double *a, double *b)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Datatype c = MPI_CHAR, d = MPI_DOUBLE;
+    const void *ip = MPI_IN_PLACE;
+    MPI_Allreduce(ip, a, 3, d, MPI_SUM, w);
+    MPI_Reduce(rank == 0 ? ip : a, a, 10, d, MPI_SUM, 0, w);
+    MPI_Gather(rank == 0 ? ip : a, 5, c, b, 5, c, 0, w);
+    MPI_Gatherv(rank == 1 ? ip : a, rank + 1, c, b, cnt, dsp, c, 1, w);
+    MPI_Scatter(a, 7, c, rank == 0 ? MPI_IN_PLACE : b, 7, c, 0, w);
+    MPI_Scatterv(a, cnt, dsp, c, rank == 0 ? MPI_IN_PLACE : b, rank + 1, c, 0, w);
+    MPI_Allgather(ip, 9, c, b, 9, c, w);
+    MPI_Allgatherv(ip, rank + 1, c, b, cnt, dsp, c, w);
+    MPI_Alltoall(ip, 2, d, b, 2, d, w);
+    /* in place, what rank r sends j is what j receives from r: r + j + 1 */
+    for (int j = 0; j < size; j++)
+        cnt[j] = rank + j + 1;
+    MPI_Alltoallv(ip, cnt, dsp, c, b, cnt, dsp, c, w);
+    free(cnt);
+    free(dsp);
+    free(a);
+    free(b);
+    return 0;
+}
+
 /* every collective the recorder knows, once, blocking or non-blocking (each
  * request waited for at once), with per-rank sizes: both must be recorded
  * alike */
@@ -148,10 +181,11 @@ static int colls_mode(const char *how)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int nb = strcmp(how, "nonblocking") == 0;
-    if (size < 2 || (!nb && strcmp(how, "blocking") != 0)) {
+    int nb = strcmp(how, "nonblocking") == 0, inplace = strcmp(how, "inplace") == 0;
+    if (size < 2 || (!nb && !inplace && strcmp(how, "blocking") != 0)) {
         if (rank == 0)
-            fprintf(stderr, "usage: ct-record-app colls blocking|nonblocking (2 ranks or more)\n");
+            fprintf(stderr,
+                    "usage: ct-record-app colls blocking|nonblocking|inplace (2 ranks or more)\n");
         return 2;
     }
     /* cnt: i + 1 bytes to or from rank i; mine: rank + 1 from each rank
@@ -164,6 +198,10 @@ static int colls_mode(const char *how)
         MPI_Abort(MPI_COMM_WORLD, 1);
     for (int i = 0; i < n; i++)
         cnt[i] = i + 1, dsp[i] = 64 * i, mine[i] = rank + 1;
+    if (inplace) {
+        free(mine);
+        return colls_inplace(rank, size, cnt, dsp, a, b);
+    }
     MPI_Request r;
 #define ONE(BLOCKING, NONBLOCKING)                                                                 \
     do {                                                                                           \
@@ -192,6 +230,10 @@ static int colls_mode(const char *how)
     ONE(MPI_Alltoall(a, 2, d, b, 2, d, w), MPI_Ialltoall(a, 2, d, b, 2, d, w, &r));
     ONE(MPI_Alltoallv(a, cnt, dsp, c, b, mine, dsp, c, w),
         MPI_Ialltoallv(a, cnt, dsp, c, b, mine, dsp, c, w, &r));
+    /* recorded as a reduce and a scatterv; their non-blocking forms are not
+     * recorded, so both modes call the blocking ones */
+    MPI_Reduce_scatter(a, b, cnt, MPI_INT, MPI_SUM, w);
+    MPI_Reduce_scatter_block(a, b, 2, d, MPI_SUM, w);
 #undef ONE
     free(cnt);
     free(dsp);
@@ -248,6 +290,92 @@ static int ring_mode(const char *how, int iters)
             nap_1ms();
         MPI_Recv(b, 8, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+}
+
+/* a ring exchange of 1 KiB eight times, its two requests completed each time
+ * by another call: Waitall, Waitany, Waitsome, Testall, Testany, Testsome,
+ * Wait, Test (each loop until both are done): recorded alike in C and
+ * Fortran (ct-record-app-f complete) */
+static int complete_mode(void)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    char sb[1024] = {0}, rb[1024];
+    for (int how = 0; how < 8; how++) {
+        MPI_Request r[2];
+        MPI_Status st[2];
+        int left_n = 2, idx[2], k, flag;
+        MPI_Irecv(rb, 1024, MPI_CHAR, left, 7, MPI_COMM_WORLD, &r[0]);
+        MPI_Isend(sb, 1024, MPI_CHAR, right, 7, MPI_COMM_WORLD, &r[1]);
+        while (left_n > 0) {
+            switch (how) {
+            case 0:
+                MPI_Waitall(2, r, st);
+                left_n = 0;
+                break;
+            case 1:
+                MPI_Waitany(2, r, &k, &st[0]);
+                left_n--;
+                break;
+            case 2:
+                MPI_Waitsome(2, r, &k, idx, st);
+                left_n -= k;
+                break;
+            case 3:
+                MPI_Testall(2, r, &flag, st);
+                left_n = flag ? 0 : left_n;
+                break;
+            case 4:
+                MPI_Testany(2, r, &k, &flag, &st[0]);
+                left_n -= flag && k != MPI_UNDEFINED;
+                break;
+            case 5:
+                MPI_Testsome(2, r, &k, idx, st);
+                left_n -= k;
+                break;
+            case 6:
+                MPI_Wait(&r[0], &st[0]);
+                MPI_Wait(&r[1], &st[1]);
+                left_n = 0;
+                break;
+            default:
+                for (int i = 0; i < 2; i++)
+                    if (r[i] != MPI_REQUEST_NULL && (MPI_Test(&r[i], &flag, &st[i]), flag))
+                        left_n--;
+            }
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+}
+
+/* MPI's matching by tag and wildcard receives (ct-record-app tags x): rank 1
+ * sends rank 0 100 bytes with tag 1, then 200 bytes with tag 2; rank 0
+ * receives the tag-2 message first. Then every rank posts a receive from
+ * MPI_ANY_SOURCE with MPI_ANY_TAG, sends 64 bytes with tag 7 to the next
+ * rank and waits for both. Recorded with the tags, and the wildcard receive
+ * with the source and tag that matched it, the trace replays as it ran. */
+static int tags_mode(void)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char b[200] = {0}, r64[64], s64[64] = {0};
+    if (rank == 1) {
+        MPI_Send(b, 100, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+        MPI_Send(b, 200, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        MPI_Recv(b, 200, MPI_CHAR, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(b, 100, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Request r[2];
+    MPI_Irecv(r64, 64, MPI_CHAR, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &r[0]);
+    MPI_Isend(s64, 64, MPI_CHAR, (rank + 1) % size, 7, MPI_COMM_WORLD, &r[1]);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
     MPI_Barrier(MPI_COMM_WORLD);
     return 0;
 }
@@ -401,6 +529,10 @@ int main(int argc, char **argv)
         rc = cancel_mode(a2);
     else if (strcmp(mode, "tests") == 0)
         rc = tests(atol(a2));
+    else if (strcmp(mode, "complete") == 0)
+        rc = complete_mode();
+    else if (strcmp(mode, "tags") == 0)
+        rc = tags_mode();
     else if (strcmp(mode, "colls") == 0)
         rc = colls_mode(a2);
     else if (strcmp(mode, "poll") == 0 && a3)
