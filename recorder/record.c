@@ -841,6 +841,16 @@ static void setup(void)
     R.t0 = R.last = now();
 }
 
+/* The Fortran bindings' start (record_f.c): after the MPI library's own
+ * Fortran MPI_Init, which sets up what its Fortran constants need (MPICH's
+ * MPIR_F_MPI_IN_PLACE), as MPI_Init does after PMPI_Init. */
+void ct_record_start(void) __attribute__((visibility("hidden")));
+void ct_record_start(void)
+{
+    if (!R.init)
+        setup();
+}
+
 /* ------------------------------------------------------------ wrappers */
 
 int MPI_Init(int *argc, char ***argv)

@@ -181,18 +181,29 @@ static void reqs_out(struct reqs *q, int n, MPI_Fint *f)
 /* a Fortran INTEGER argument (by reference) */
 #define I MPI_Fint *
 
-/* start and end */
+/* start and end: the MPI library's own Fortran MPI_Init (it sets up what
+ * its Fortran constants need: MPICH's are set there), then the recording
+ * starts (record.c) where the constants were found */
 
-static void f_mpi_init(I ierr) { ret(ierr, MPI_Init(NULL, NULL)); }
-F_ENTRY(mpi_init, (I ierr), (ierr))
+void ct_record_start(void);
 
-static void f_mpi_init_thread(I req, I prov, I ierr)
-{
-    int p = 0, rc = MPI_Init_thread(NULL, NULL, *req, &p);
-    *prov = p;
-    ret(ierr, rc);
-}
-F_ENTRY(mpi_init_thread, (I req, I prov, I ierr), (req, prov, ierr))
+#define F_INIT(NAME, P, A)                                                                         \
+    void NAME##_ P;                                                                                \
+    void NAME##_ P                                                                                 \
+    {                                                                                              \
+        static void(*next) P;                                                                      \
+        if (!next)                                                                                 \
+            *(void **)&next = dlsym(RTLD_NEXT, #NAME "_");                                         \
+        if (!next) {                                                                               \
+            fprintf(stderr, "contention-record: no " #NAME "_ behind the recorder\n");             \
+            abort();                                                                               \
+        }                                                                                          \
+        next A;                                                                                    \
+        if (*ierr == MPI_SUCCESS && fortran_ok())                                                  \
+            ct_record_start();                                                                     \
+    }
+F_INIT(mpi_init, (I ierr), (ierr))
+F_INIT(mpi_init_thread, (I req, I prov, I ierr), (req, prov, ierr))
 
 static void f_mpi_finalize(I ierr) { ret(ierr, MPI_Finalize()); }
 F_ENTRY(mpi_finalize, (I ierr), (ierr))

@@ -292,8 +292,9 @@ static void unblock(engine *e, int32_t t)
     make_ready(e, t);
 }
 
-/* A pending send's or transfer's sender: SEND_BUFFERED is a blocking send
- * its task no longer waits for (buffer_blocked_sends) */
+/* A pending send's or transfer's sender: SEND_BUFFERED is a send (blocking,
+ * or an isend a waitall waited for) its task no longer waits for
+ * (buffer_blocked_sends) */
 enum { SEND_BUFFERED = 2 };
 
 static void side_done(engine *e, int32_t t, int blocking)
