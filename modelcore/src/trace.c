@@ -329,8 +329,7 @@ static ct_event *last_p2p(ct_trace *tr)
                : NULL;
 }
 
-static int64_t comm_find(const ct_trace *tr, const char *name);
-static int ensure_world(ct_trace *tr, ct_err *err);
+static int64_t comm_named(ct_trace *tr, const char *comm, int32_t line, ct_err *err);
 
 int ct_trace_set_match(ct_trace *tr, int32_t tag, const char *comm, int32_t line, ct_err *err)
 {
@@ -343,16 +342,9 @@ int ct_trace_set_match(ct_trace *tr, int32_t tag, const char *comm, int32_t line
                    recv ? ", or any" : "");
         return at_line(tr, line, err);
     }
-    if (ensure_world(tr, err))
+    int64_t c = comm_named(tr, comm, line, err);
+    if (c < 0)
         return -1;
-    int64_t c = comm_find(tr, comm);
-    if (c < 0) {
-        ct_err_set(err,
-                   "unknown communicator '%s' (accepted: world or a name declared by an "
-                   "earlier 'comm' line)",
-                   comm);
-        return at_line(tr, line, err);
-    }
     e->tag = tag;
     e->mcomm = (int32_t)c;
     return 0;
@@ -527,6 +519,23 @@ static int64_t comm_find(const ct_trace *tr, const char *name)
     return -1;
 }
 
+/* The index of communicator `comm` (world or declared), or -1 with an error
+ * naming it and the line. */
+static int64_t comm_named(ct_trace *tr, const char *comm, int32_t line, ct_err *err)
+{
+    if (ensure_world(tr, err))
+        return -1;
+    int64_t c = comm_find(tr, comm);
+    if (c < 0) {
+        ct_err_set(err,
+                   "unknown communicator '%s' (accepted: world or a name declared by an "
+                   "earlier 'comm' line)",
+                   comm);
+        at_line(tr, line, err);
+    }
+    return c;
+}
+
 static int comm_tab_insert(ct_trace *tr, size_t c, ct_err *err)
 {
     label_tab *t = tr->build->stage_comms;
@@ -698,16 +707,9 @@ int ct_trace_add_coll(ct_trace *tr, int32_t task, ct_ev_kind kind, const char *c
         return -1;
     if (!CT_EV_IS_COLL(kind))
         return ct_err_set(err, "%s: event kind %d is not a collective", tr->name, (int)kind);
-    if (ensure_world(tr, err))
+    int64_t c = comm_named(tr, comm, line, err);
+    if (c < 0)
         return -1;
-    int64_t c = comm_find(tr, comm);
-    if (c < 0) {
-        ct_err_set(err,
-                   "unknown communicator '%s' (accepted: world or a name declared by an "
-                   "earlier 'comm' line)",
-                   comm);
-        return at_line(tr, line, err);
-    }
     if (coll_has_root(kind)) {
         if (check_task(tr, root, "root task", line, err))
             return -1;

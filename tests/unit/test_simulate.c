@@ -414,6 +414,39 @@ static void test_matching_order(void **state)
     ct_layout_free(&l);
 }
 
+/* Replay text on l; its makespan and (when buffered is not NULL) its
+ * buffered sends. Fails the test where the replay fails. */
+static double replay_ok(const char *text, const ct_layout *l, const ct_sim_params *p,
+                        size_t *buffered)
+{
+    ct_trace tr;
+    ct_sim_result r;
+    ct_err err = {{0}};
+    parse(text, &tr);
+    if (ct_simulate(&tr, l, p, &r, &err))
+        fail_msg("%s", err.msg);
+    double m = r.makespan;
+    if (buffered)
+        *buffered = r.buffered_sends;
+    ct_sim_result_free(&r);
+    ct_trace_free(&tr);
+    return m;
+}
+
+/* Replay text on l, which must fail with a message holding want. */
+static void replay_fails(const char *text, const ct_layout *l, const ct_sim_params *p,
+                         const char *want)
+{
+    ct_trace tr;
+    ct_sim_result r;
+    ct_err err = {{0}};
+    parse(text, &tr);
+    assert_int_equal(ct_simulate(&tr, l, p, &r, &err), -1);
+    if (!strstr(err.msg, want))
+        fail_msg("got '%s', want '%s'", err.msg, want);
+    ct_trace_free(&tr);
+}
+
 /* Blocking sends that would deadlock are buffered, as MPI buffers a
  * standard-mode send (simulate.c buffer_blocked_sends): two tasks that send
  * to each other before receiving both go on; a buffered send nobody receives
@@ -424,31 +457,19 @@ static void test_blocking_sends_buffered(void **state)
     ct_layout l;
     one_per_node(&l, 2);
     ct_sim_params p = gige_params(0, 1e-6);
-    ct_sim_result r;
-    ct_trace tr;
-    ct_err err = {{0}};
-    parse("send 0 1 1000\nrecv 0 1\nsend 1 0 1000\nrecv 1 0\n", &tr);
-    if (ct_simulate(&tr, &l, &p, &r, &err))
-        fail_msg("%s", err.msg);
-    assert_int_equal(r.buffered_sends, 2);
+    size_t nb = 0;
     /* buffered at t = 0, then the two transfers share nothing (full duplex):
      * 1 ms each at 1 us a byte */
-    assert_true(fabs(r.makespan - 1e-3) < 1e-12);
-    ct_sim_result_free(&r);
-    ct_trace_free(&tr);
+    double m = replay_ok("send 0 1 1000\nrecv 0 1\nsend 1 0 1000\nrecv 1 0\n", &l, &p, &nb);
+    assert_int_equal(nb, 2);
+    assert_true(fabs(m - 1e-3) < 1e-12);
     /* each isends to the other and waits for it before receiving */
-    parse("isend 0 1 1000\nwaitall 0\nrecv 0 1\nisend 1 0 1000\nwaitall 1\nrecv 1 0\n", &tr);
-    if (ct_simulate(&tr, &l, &p, &r, &err))
-        fail_msg("%s", err.msg);
-    assert_int_equal(r.buffered_sends, 2);
-    assert_true(fabs(r.makespan - 1e-3) < 1e-12);
-    ct_sim_result_free(&r);
-    ct_trace_free(&tr);
-    parse("send 0 1 8\ncompute 1 1\n", &tr);
-    assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
-    assert_non_null(strstr(err.msg, "t.trace:1: the send of 8 bytes from task 0 to task 1 is "
-                                    "never received"));
-    ct_trace_free(&tr);
+    m = replay_ok("isend 0 1 1000\nwaitall 0\nrecv 0 1\nisend 1 0 1000\nwaitall 1\nrecv 1 0\n",
+                  &l, &p, &nb);
+    assert_int_equal(nb, 2);
+    assert_true(fabs(m - 1e-3) < 1e-12);
+    replay_fails("send 0 1 8\ncompute 1 1\n", &l, &p,
+                 "t.trace:1: the send of 8 bytes from task 0 to task 1 is never received");
     ct_layout_free(&l);
 }
 
@@ -461,31 +482,18 @@ static void test_tags_match(void **state)
     ct_layout l;
     one_per_node(&l, 2);
     ct_sim_params p = gige_params(0, 1e-6);
-    ct_sim_result r;
-    ct_trace tr;
-    ct_err err = {{0}};
-    const char *tagged = "isend 0 1 100 tag=1\nisend 0 1 200 tag=2\nwaitall 0\n"
-                         "recv 1 0 200 tag=2\nrecv 1 0 100 tag=1\n";
-    parse(tagged, &tr);
-    if (ct_simulate(&tr, &l, &p, &r, &err))
-        fail_msg("%s", err.msg);
-    assert_true(fabs(r.makespan - 300e-6) < 1e-12); /* 300 bytes in a row at 1 us a byte */
-    ct_sim_result_free(&r);
-    ct_trace_free(&tr);
-    parse("isend 0 1 100\nisend 0 1 200\nwaitall 0\nrecv 1 0 200\nrecv 1 0 100\n", &tr);
-    assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
-    assert_non_null(strstr(err.msg, "whose buffer holds 100 bytes (MPI_ERR_TRUNCATE"));
-    ct_trace_free(&tr);
-    /* any tag takes the first; another communicator's message is not matched */
-    parse("comm pair 0-1\nisend 0 1 100 tag=1@pair\nwaitall 0\nrecv 1 0 tag=any\n", &tr);
-    assert_int_equal(ct_simulate(&tr, &l, &p, &r, &err), -1);
-    assert_non_null(strstr(err.msg, "deadlock"));
-    ct_trace_free(&tr);
-    parse("comm pair 0-1\nisend 0 1 100 tag=1@pair\nwaitall 0\nrecv 1 0 tag=any@pair\n", &tr);
-    if (ct_simulate(&tr, &l, &p, &r, &err))
-        fail_msg("%s", err.msg);
-    ct_sim_result_free(&r);
-    ct_trace_free(&tr);
+    double m = replay_ok("isend 0 1 100 tag=1\nisend 0 1 200 tag=2\nwaitall 0\n"
+                         "recv 1 0 200 tag=2\nrecv 1 0 100 tag=1\n",
+                         &l, &p, NULL);
+    assert_true(fabs(m - 300e-6) < 1e-12); /* 300 bytes in a row at 1 us a byte */
+    replay_fails("isend 0 1 100\nisend 0 1 200\nwaitall 0\nrecv 1 0 200\nrecv 1 0 100\n", &l, &p,
+                 "whose buffer holds 100 bytes (MPI_ERR_TRUNCATE");
+    /* any tag takes the first; another communicator's message is not matched
+     * (buffered past the deadlock, it is never received) */
+    replay_fails("comm pair 0-1\nisend 0 1 100 tag=1@pair\nwaitall 0\nrecv 1 0 tag=any\n", &l,
+                 &p, "deadlock");
+    replay_ok("comm pair 0-1\nisend 0 1 100 tag=1@pair\nwaitall 0\nrecv 1 0 tag=any@pair\n", &l,
+              &p, NULL);
     ct_layout_free(&l);
 }
 
