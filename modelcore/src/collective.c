@@ -663,15 +663,15 @@ static int copy_event(gen *g, int32_t t, const ct_event *e)
         if (budget(g, e->line) || ct_trace_add_send(g->out, t, e->peer, e->value,
                                                     e->kind == CT_EV_SEND, lab, e->line, g->err))
             return -1;
-        ct_trace_copy_match(g->out, e->tag, e->mcomm); /* its tag and communicator */
-        return 0;
+        ct_match_key km = ct_trace_key(in, e); /* its tag and communicator */
+        return ct_trace_copy_match(g->out, km.tag, km.mcomm, g->err);
     }
     case CT_EV_RECV:
     case CT_EV_IRECV:
         if (em_recv(g, t, e->peer, e->value, e->kind == CT_EV_RECV, e->line))
             return -1;
-        ct_trace_copy_match(g->out, e->tag, e->mcomm);
-        return 0;
+        ct_match_key km = ct_trace_key(in, e);
+        return ct_trace_copy_match(g->out, km.tag, km.mcomm, g->err);
     default:
         return em_wait(g, t, e->line);
     }

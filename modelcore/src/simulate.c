@@ -72,12 +72,12 @@ typedef struct pend {
 
 /* Does a send's key match a receive's? MPI's rule beside the source: the
  * same context and communicator, the same tag or a receive from any tag. */
-static int key_match(const pend *recv_or_send, const ct_event *ev, int ev_is_recv)
+static int key_match(const pend *recv_or_send, const ct_event *ev, ct_match_key k, int ev_is_recv)
 {
     const pend *p = recv_or_send;
-    if (p->ctx != ev->ctx || p->mcomm != ev->mcomm)
+    if (p->ctx != ev->ctx || p->mcomm != k.mcomm)
         return 0;
-    int32_t rtag = ev_is_recv ? ev->tag : p->tag, stag = ev_is_recv ? p->tag : ev->tag;
+    int32_t rtag = ev_is_recv ? k.tag : p->tag, stag = ev_is_recv ? p->tag : k.tag;
     return rtag == CT_ANY_TAG || rtag == stag;
 }
 
@@ -412,9 +412,10 @@ static int post_send(engine *e, int32_t t, const ct_event *ev, int blocking, ct_
 {
     int32_t dst = ev->peer;
     task *D = &e->t[dst];
+    ct_match_key key = ct_trace_key(e->tr, ev);
     for (int32_t q = D->posted_head; q >= 0; q = e->pd[q].next) {
         pend *r = &e->pd[q];
-        if (!key_match(r, ev, 0) || (r->peer != t && r->peer != CT_ANY_SOURCE))
+        if (!key_match(r, ev, key, 0) || (r->peer != t && r->peer != CT_ANY_SOURCE))
             continue;
         if (r->bytes >= 0 && ev->value > r->bytes)
             return trunc_error(e, t, ev, ev->value, r->bytes, r->line, dst, err);
@@ -434,8 +435,8 @@ static int post_send(engine *e, int32_t t, const ct_event *ev, int blocking, ct_
     s->line = ev->line;
     s->blocking = (uint8_t)blocking;
     s->ctx = ev->ctx;
-    s->tag = ev->tag;
-    s->mcomm = ev->mcomm;
+    s->tag = key.tag;
+    s->mcomm = key.mcomm;
     pend_append(e, &D->unexp_head, &D->unexp_tail, k);
     return 0;
 }
@@ -443,9 +444,10 @@ static int post_send(engine *e, int32_t t, const ct_event *ev, int blocking, ct_
 static int post_recv(engine *e, int32_t t, const ct_event *ev, int blocking, ct_err *err)
 {
     task *T = &e->t[t];
+    ct_match_key key = ct_trace_key(e->tr, ev);
     for (int32_t q = T->unexp_head; q >= 0; q = e->pd[q].next) {
         pend *s = &e->pd[q];
-        if (!key_match(s, ev, 1) || (ev->peer != CT_ANY_SOURCE && s->peer != ev->peer))
+        if (!key_match(s, ev, key, 1) || (ev->peer != CT_ANY_SOURCE && s->peer != ev->peer))
             continue;
         if (ev->value >= 0 && s->bytes > ev->value)
             return trunc_error(e, s->peer, ct_trace_comm_event(e->tr, (size_t)s->comm), s->bytes,
@@ -467,8 +469,8 @@ static int post_recv(engine *e, int32_t t, const ct_event *ev, int blocking, ct_
     r->line = ev->line;
     r->blocking = (uint8_t)blocking;
     r->ctx = ev->ctx;
-    r->tag = ev->tag;
-    r->mcomm = ev->mcomm;
+    r->tag = key.tag;
+    r->mcomm = key.mcomm;
     pend_append(e, &T->posted_head, &T->posted_tail, k);
     return 0;
 }

@@ -227,6 +227,7 @@ void ct_trace_free(ct_trace *tr)
     free(tr->comms);
     free(tr->members);
     free(tr->member_order);
+    free(tr->keys);
     free_build(tr);
     char name[sizeof tr->name];
     memcpy(name, tr->name, sizeof name);
@@ -302,8 +303,7 @@ static int push_event(ct_trace *tr, int32_t task, ct_ev_kind kind, int32_t peer,
     e->line = line;
     e->kind = (uint8_t)kind;
     e->ctx = tr->build->ctx;
-    e->tag = 0;
-    e->mcomm = 0;
+    e->key = 0;
     tr->build->stage_task[tr->nevents] = task;
     tr->nevents++;
     if (task >= tr->ntasks)
@@ -331,6 +331,34 @@ static ct_event *last_p2p(ct_trace *tr)
 
 static int64_t comm_named(ct_trace *tr, const char *comm, int32_t line, ct_err *err);
 
+/* The index of key (tag, mcomm) in tr->keys, added when new (0 is tag 0 on
+ * world); -1 with an error past CT_TRACE_MAX_KEYS. A trace holds few keys
+ * (a code's tags times the communicators it sends on): a linear search. */
+static int key_index(ct_trace *tr, int32_t tag, int32_t mcomm, ct_err *err)
+{
+    if (tag == 0 && mcomm == 0)
+        return 0;
+    for (size_t i = 1; i < tr->nkeys; i++)
+        if (tr->keys[i].tag == tag && tr->keys[i].mcomm == mcomm)
+            return (int)i;
+    if (tr->nkeys >= CT_TRACE_MAX_KEYS) {
+        ct_err_set(err, "more than %d distinct tag and communicator pairs (accepted: at most %d)",
+                   CT_TRACE_MAX_KEYS - 1, CT_TRACE_MAX_KEYS - 1);
+        return -1;
+    }
+    size_t n = tr->nkeys ? tr->nkeys + 1 : 2;
+    ct_match_key *k = realloc(tr->keys, n * sizeof *k);
+    if (!k) {
+        ct_err_set(err, "out of memory (matching keys)");
+        return -1;
+    }
+    k[0] = (ct_match_key){0, 0};
+    k[n - 1] = (ct_match_key){tag, mcomm};
+    tr->keys = k;
+    tr->nkeys = n;
+    return (int)(n - 1);
+}
+
 int ct_trace_set_match(ct_trace *tr, int32_t tag, const char *comm, int32_t line, ct_err *err)
 {
     ct_event *e = last_p2p(tr);
@@ -345,16 +373,23 @@ int ct_trace_set_match(ct_trace *tr, int32_t tag, const char *comm, int32_t line
     int64_t c = comm_named(tr, comm, line, err);
     if (c < 0)
         return -1;
-    e->tag = tag;
-    e->mcomm = (int32_t)c;
+    int k = key_index(tr, tag, (int32_t)c, err);
+    if (k < 0)
+        return at_line(tr, line, err);
+    e->key = (uint16_t)k;
     return 0;
 }
 
-void ct_trace_copy_match(ct_trace *tr, int32_t tag, int32_t mcomm)
+int ct_trace_copy_match(ct_trace *tr, int32_t tag, int32_t mcomm, ct_err *err)
 {
     ct_event *e = last_p2p(tr);
-    if (e)
-        e->tag = tag, e->mcomm = mcomm;
+    if (!e || (tag == 0 && mcomm == 0))
+        return 0;
+    int k = key_index(tr, tag, mcomm, err);
+    if (k < 0)
+        return -1;
+    e->key = (uint16_t)k;
+    return 0;
 }
 
 int ct_trace_add_compute(ct_trace *tr, int32_t task, double seconds, int32_t line, ct_err *err)

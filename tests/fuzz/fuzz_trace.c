@@ -46,8 +46,9 @@ static void check(const ct_trace *tr, size_t cap)
         /* the matching key: a tag >= 0 (any only on a receive), a
          * communicator the trace has */
         int recv = e->kind == CT_EV_RECV || e->kind == CT_EV_IRECV;
-        if ((e->tag < 0 && !(recv && e->tag == CT_ANY_TAG)) || e->mcomm < 0 ||
-            (e->mcomm > 0 && (size_t)e->mcomm >= tr->ncomms))
+        ct_match_key k = ct_trace_key(tr, e);
+        if ((e->key && e->key >= tr->nkeys) || (k.tag < 0 && !(recv && k.tag == CT_ANY_TAG)) ||
+            k.mcomm < 0 || (k.mcomm > 0 && (size_t)k.mcomm >= tr->ncomms))
             abort();
     }
     if (sends != tr->ncomm)

@@ -276,7 +276,7 @@ static void test_tags(void **state)
     int k = 0;
     for (size_t i = 0; i < tr.nevents; i++)
         if (tr.ev[i].kind != CT_EV_WAITALL)
-            tag[k] = tr.ev[i].tag, mc[k] = tr.ev[i].mcomm, k++;
+            tag[k] = ct_trace_key(&tr, &tr.ev[i]).tag, mc[k] = ct_trace_key(&tr, &tr.ev[i]).mcomm, k++;
     assert_int_equal(k, 6);
     /* grouped by task: 0's two sends and its untagged one, 1's two receives, 2's */
     assert_int_equal(tag[0], 5);
@@ -290,7 +290,19 @@ static void test_tags(void **state)
     assert_int_equal(mc[5], 1);
     char buf[CT_LABEL_MAX];
     assert_string_equal(ct_trace_label(&tr, 0, buf, sizeof buf), "lbl");
+    /* the distinct pairs, each once: tag 0 on world, 5, 6@half, any@half */
+    assert_int_equal(tr.nkeys, 4);
     ct_trace_free(&tr);
+    /* at most CT_TRACE_MAX_KEYS - 1 pairs besides tag 0 on world */
+    size_t cap = (size_t)CT_TRACE_MAX_KEYS * 24, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    for (int i = 1; i <= CT_TRACE_MAX_KEYS; i++)
+        len += (size_t)snprintf(text + len, cap - len, "isend 0 1 1 tag=%d\n", i);
+    assert_int_equal(ct_trace_parse_buffer("t.trace", text, len, &tr, &err), -1);
+    assert_non_null(strstr(err.msg, "t.trace:65536:13: more than 65535 distinct tag and "
+                                    "communicator pairs"));
+    free(text);
 }
 
 static void test_duration(void **state)

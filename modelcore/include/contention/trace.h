@@ -74,12 +74,20 @@ typedef struct ct_event {
     /* send/recv: the matching context, CT_CTX_P2P or CT_CTX_COLL (set by
      * ct_trace_set_context): a send matches only a receive of its context */
     uint8_t ctx;
-    /* send/recv: MPI's matching key beside the source, the message's tag
-     * (a receive's may be CT_ANY_TAG) and the communicator it was sent on
-     * (index into comms; 0: world). A line without `tag=` has tag 0 on
-     * world (trace-format.md "Tags and communicators") */
-    int32_t tag, mcomm;
+    /* send/recv: MPI's matching key beside the source, an index into the
+     * trace's keys (0: tag 0 on world, what a line without `tag=` has;
+     * trace-format.md "Tags and communicators"). An index keeps an event
+     * at 24 bytes. */
+    uint16_t key;
 } ct_event;
+
+/* A matching key: the message's tag (a receive's may be CT_ANY_TAG) and the
+ * communicator it was sent on (index into comms; 0: world). */
+typedef struct ct_match_key {
+    int32_t tag, mcomm;
+} ct_match_key;
+/* distinct keys a trace may hold (the first is tag 0 on world) */
+#define CT_TRACE_MAX_KEYS 65536
 
 /* Matching contexts. "MPI guarantees that messages generated on behalf of
  * collective communication calls will not be confused with messages
@@ -110,6 +118,8 @@ typedef struct ct_trace {
     int32_t *member_order; /* per communicator, its ranks sorted by task (ct_trace_finish) */
     size_t nmembers;
     size_t ncoll; /* collective events */
+    ct_match_key *keys; /* the events' matching keys (key); NULL: only tag 0 on world */
+    size_t nkeys;
     struct ct_trace_build *build; /* internal to trace.c while events are added; NULL once finished */
     int finished; /* ct_trace_finish has grouped the events: the trace is read-only */
 } ct_trace;
@@ -139,7 +149,13 @@ void ct_trace_set_context(ct_trace *tr, uint8_t ctx);
 int ct_trace_set_match(ct_trace *tr, int32_t tag, const char *comm, int32_t line, ct_err *err);
 /* The same with the communicator's index in the trace the event was copied
  * from (ct_trace_expand keeps the keys of the events it copies). */
-void ct_trace_copy_match(ct_trace *tr, int32_t tag, int32_t mcomm);
+int ct_trace_copy_match(ct_trace *tr, int32_t tag, int32_t mcomm, ct_err *err);
+/* The matching key of event e of tr. */
+static inline ct_match_key ct_trace_key(const ct_trace *tr, const ct_event *e)
+{
+    ct_match_key k = {0, 0};
+    return e->key && tr->keys ? tr->keys[e->key] : k;
+}
 /* Declare communicator `name` ([A-Za-z_][A-Za-z0-9_.-]*, not "world") with
  * `n` distinct member tasks in rank order. Declaring a name again with the
  * same members is accepted (per-rank recordings concatenated); different
