@@ -155,6 +155,9 @@ struct ct_trace_build {
     int32_t max_tasks;      /* > 0: task ids and `tasks N` at most this many tasks */
     int32_t declared_tasks; /* `tasks N` header, -1 when absent */
     uint8_t ctx;            /* matching context of the events added now */
+    uint16_t *key_slot;     /* open addressing on (tag, mcomm): index into keys, 0 empty */
+    size_t key_cap;         /* power of two, or 0 */
+    size_t keys_cap;        /* room in tr->keys */
     int32_t declared_line;
     /* per communicator (index), the MEMBERS text of its first `comm` line
      * and its largest member: a recording declares each communicator once
@@ -202,6 +205,7 @@ static void free_build(ct_trace *tr)
         free(b->comm_text[i]);
     free(b->comm_text);
     free(b->comm_hi);
+    free(b->key_slot);
     free(b);
     tr->build = NULL;
 }
@@ -331,31 +335,65 @@ static ct_event *last_p2p(ct_trace *tr)
 
 static int64_t comm_named(ct_trace *tr, const char *comm, int32_t line, ct_err *err);
 
+/* The slot of (tag, mcomm) in the build's key table: where its index is,
+ * or the empty slot it would take. */
+static size_t key_slot(const ct_trace *tr, int32_t tag, int32_t mcomm)
+{
+    const struct ct_trace_build *b = tr->build;
+    uint64_t h = ((uint64_t)(uint32_t)tag << 32 | (uint32_t)mcomm) * 0x9E3779B97F4A7C15ull;
+    size_t i = (size_t)(h >> 32) & (b->key_cap - 1);
+    while (b->key_slot[i] &&
+           !(tr->keys[b->key_slot[i]].tag == tag && tr->keys[b->key_slot[i]].mcomm == mcomm))
+        i = (i + 1) & (b->key_cap - 1);
+    return i;
+}
+
 /* The index of key (tag, mcomm) in tr->keys, added when new (0 is tag 0 on
- * world); -1 with an error past CT_TRACE_MAX_KEYS. A trace holds few keys
- * (a code's tags times the communicators it sends on): a linear search. */
+ * world); -1 with an error past CT_TRACE_MAX_KEYS. Hashed: a code that
+ * counts its tags (an iteration number) holds thousands of keys, and a
+ * linear search per event made reading such a trace quadratic. */
 static int key_index(ct_trace *tr, int32_t tag, int32_t mcomm, ct_err *err)
 {
     if (tag == 0 && mcomm == 0)
         return 0;
-    for (size_t i = 1; i < tr->nkeys; i++)
-        if (tr->keys[i].tag == tag && tr->keys[i].mcomm == mcomm)
-            return (int)i;
+    struct ct_trace_build *b = tr->build;
+    size_t at = b->key_cap ? key_slot(tr, tag, mcomm) : 0;
+    if (b->key_cap && b->key_slot[at])
+        return b->key_slot[at];
     if (tr->nkeys >= CT_TRACE_MAX_KEYS) {
         ct_err_set(err, "more than %d distinct tag and communicator pairs (accepted: at most %d)",
                    CT_TRACE_MAX_KEYS - 1, CT_TRACE_MAX_KEYS - 1);
         return -1;
     }
     size_t n = tr->nkeys ? tr->nkeys + 1 : 2;
-    ct_match_key *k = realloc(tr->keys, n * sizeof *k);
-    if (!k) {
-        ct_err_set(err, "out of memory (matching keys)");
-        return -1;
+    if (n > b->keys_cap) {
+        size_t cap = b->keys_cap ? 2 * b->keys_cap : 16;
+        ct_match_key *k = realloc(tr->keys, cap * sizeof *k);
+        if (!k) {
+            ct_err_set(err, "out of memory (matching keys)");
+            return -1;
+        }
+        tr->keys = k;
+        b->keys_cap = cap;
     }
-    k[0] = (ct_match_key){0, 0};
-    k[n - 1] = (ct_match_key){tag, mcomm};
-    tr->keys = k;
+    tr->keys[0] = (ct_match_key){0, 0};
+    tr->keys[n - 1] = (ct_match_key){tag, mcomm};
     tr->nkeys = n;
+    if (2 * n > b->key_cap) { /* rehash at half full */
+        size_t cap = b->key_cap ? 2 * b->key_cap : 64;
+        uint16_t *slot = calloc(cap, sizeof *slot);
+        if (!slot) {
+            tr->nkeys = n - 1;
+            ct_err_set(err, "out of memory (matching keys)");
+            return -1;
+        }
+        free(b->key_slot);
+        b->key_slot = slot;
+        b->key_cap = cap;
+        for (size_t i = 1; i < n - 1; i++)
+            slot[key_slot(tr, tr->keys[i].tag, tr->keys[i].mcomm)] = (uint16_t)i;
+    }
+    b->key_slot[key_slot(tr, tag, mcomm)] = (uint16_t)(n - 1);
     return (int)(n - 1);
 }
 
