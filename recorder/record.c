@@ -1295,6 +1295,24 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sta
  * receives from MPI_ANY_SOURCE and cancels the last ones). A cancel still
  * pending at that point is not seen. */
 
+/* Replace the line at off (n bytes with its newline) by s (m bytes): the
+ * bytes after it move, and every offset past it (the receives' lines, the
+ * window's cut points) with them. */
+static void replace_line(size_t off, size_t n, const char *s, size_t m)
+{
+    if (m > n && !room(m - n))
+        return;
+    memmove(R.buf + off + m, R.buf + off + n, R.len - off - n);
+    memcpy(R.buf + off, s, m);
+    R.len = R.len - n + m;
+    for (size_t i = 0; i < R.req_cap; i++)
+        if (R.req[i] && R.req_off[i] != NO_LINE && R.req_off[i] > off)
+            R.req_off[i] = R.req_off[i] - n + m;
+    for (long k = 0; k < R.nwcut; k++)
+        if (R.wcut[k] > off)
+            R.wcut[k] = R.wcut[k] - n + m;
+}
+
 /* Remove the irecv line starting at off; the bytes after it move up, and
  * every offset past it (other receives' lines, the window's cut points)
  * with them. */
@@ -1305,15 +1323,7 @@ static void take_back_line(size_t off)
     const char *nl = memchr(R.buf + off, '\n', R.len - off);
     if (!nl)
         return;
-    size_t n = (size_t)(nl - (R.buf + off)) + 1;
-    memmove(R.buf + off, R.buf + off + n, R.len - off - n);
-    R.len -= n;
-    for (size_t i = 0; i < R.req_cap; i++)
-        if (R.req[i] && R.req_off[i] != NO_LINE && R.req_off[i] > off)
-            R.req_off[i] -= n;
-    for (long k = 0; k < R.nwcut; k++)
-        if (R.wcut[k] > off)
-            R.wcut[k] -= n;
+    replace_line(off, (size_t)(nl - (R.buf + off)) + 1, "", 0);
 }
 
 int MPI_Cancel(MPI_Request *req)
@@ -1338,24 +1348,6 @@ int MPI_Cancel(MPI_Request *req)
 }
 
 /* completion */
-
-/* Replace the line at off (n bytes with its newline) by s (m bytes): the
- * bytes after it move, and every offset past it (the receives' lines, the
- * window's cut points) with them. */
-static void replace_line(size_t off, size_t n, const char *s, size_t m)
-{
-    if (m > n && !room(m - n))
-        return;
-    memmove(R.buf + off + m, R.buf + off + n, R.len - off - n);
-    memcpy(R.buf + off, s, m);
-    R.len = R.len - n + m;
-    for (size_t i = 0; i < R.req_cap; i++)
-        if (R.req[i] && R.req_off[i] != NO_LINE && R.req_off[i] > off)
-            R.req_off[i] = R.req_off[i] - n + m;
-    for (long k = 0; k < R.nwcut; k++)
-        if (R.wcut[k] > off)
-            R.wcut[k] = R.wcut[k] - n + m;
-}
 
 /* An irecv posted from MPI_ANY_SOURCE or with MPI_ANY_TAG, now matched
  * (st): its line names the source and tag that matched it, so that the

@@ -159,6 +159,25 @@ static void reqs_out(struct reqs *q, int n, MPI_Fint *f)
 
 /* ------------------------------------------------------------- entries */
 
+/* The MPI library's own entry sym, the next definition after this
+ * library's; there is one (the program calls it), and without it the
+ * program cannot go on. */
+static void *next_entry(const char *sym)
+{
+    void *p = dlsym(RTLD_NEXT, sym);
+    if (!p) {
+        fprintf(stderr, "contention-record: no %s behind the recorder\n", sym);
+        abort();
+    }
+    return p;
+}
+
+/* `next`, the MPI's own entry SYM of parameters P, looked up once */
+#define F_NEXT(P, SYM)                                                                             \
+    static void(*next) P;                                                                          \
+    if (!next)                                                                                     \
+    *(void **)&next = next_entry(SYM)
+
 /* Each entry: `void NAME_ P` converts and calls the C binding when the
  * constants are known, else passes its arguments on to the MPI's own NAME_. */
 #define F_ENTRY(NAME, P, A)                                                                        \
@@ -169,13 +188,8 @@ static void reqs_out(struct reqs *q, int n, MPI_Fint *f)
             f_##NAME A;                                                                            \
             return;                                                                                \
         }                                                                                          \
-        static void(*next) P;                                                                      \
-        if (!next)                                                                                 \
-            *(void **)&next = dlsym(RTLD_NEXT, #NAME "_");                                         \
-        if (next)                                                                                  \
-            next A;                                                                                \
-        else                                                                                       \
-            MPI_Abort(MPI_COMM_WORLD, 1); /* no Fortran MPI behind us: cannot happen */           \
+        F_NEXT(P, #NAME "_");                                                                      \
+        next A;                                                                                    \
     }
 
 /* a Fortran INTEGER argument (by reference) */
@@ -191,13 +205,7 @@ void ct_record_start(void);
     void NAME##_ P;                                                                                \
     void NAME##_ P                                                                                 \
     {                                                                                              \
-        static void(*next) P;                                                                      \
-        if (!next)                                                                                 \
-            *(void **)&next = dlsym(RTLD_NEXT, #NAME "_");                                         \
-        if (!next) {                                                                               \
-            fprintf(stderr, "contention-record: no " #NAME "_ behind the recorder\n");             \
-            abort();                                                                               \
-        }                                                                                          \
+        F_NEXT(P, #NAME "_");                                                                      \
         next A;                                                                                    \
         if (*ierr == MPI_SUCCESS && fortran_ok())                                                  \
             ct_record_start();                                                                     \
@@ -606,12 +614,9 @@ static void f08_note(void)
     void NAME P;                                                                                   \
     void NAME P                                                                                    \
     {                                                                                              \
-        static void(*next) P;                                                                      \
         f08_note();                                                                                \
-        if (!next)                                                                                 \
-            *(void **)&next = dlsym(RTLD_NEXT, #NAME);                                             \
-        if (next)                                                                                  \
-            next A;                                                                                \
+        F_NEXT(P, #NAME);                                                                          \
+        next A;                                                                                    \
     }
 F08_INIT(mpi_init_f08_, (I ierr), (ierr))
 F08_INIT(mpi_init_thread_f08_, (I req, I prov, I ierr), (req, prov, ierr))
