@@ -71,7 +71,8 @@ static struct {
     /* outstanding recorded requests (open addressing on the handle value) */
     uintptr_t *req;
     size_t *req_off;    /* per slot: its irecv line's offset in buf, NO_LINE */
-    MPI_Comm *req_comm; /* per slot: an irecv's communicator (resolve_line) */
+    MPI_Comm *req_comm; /* per slot: a wildcard irecv's communicator (resolve_line),
+                           else MPI_COMM_NULL */
     size_t req_cap, req_n;
     /* persistent requests (MPI_*_init): what each MPI_Start posts */
     struct held_list pers;
@@ -472,10 +473,11 @@ static void req_add(MPI_Request r)
     req_insert(handle(r), NO_LINE, MPI_COMM_NULL);
 }
 
-/* an irecv on comm whose line starts at line_off */
-static void req_add_recv(MPI_Request r, size_t line_off, MPI_Comm comm)
+/* an irecv from peer (-2: MPI_ANY_SOURCE) with tag on comm whose line starts
+ * at line_off; a wildcard one keeps its communicator, for resolve_line */
+static void req_add_recv(MPI_Request r, size_t line_off, int peer, int tag, MPI_Comm comm)
 {
-    req_insert(handle(r), line_off, comm);
+    req_insert(handle(r), line_off, peer == -2 || tag == MPI_ANY_TAG ? comm : MPI_COMM_NULL);
 }
 
 static void req_grow(void)
@@ -1013,7 +1015,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c
     if (w != -1 && event()) {
         char cn[24];
         p2p_comm(comm, cn);
-        req_add_recv(*req, irecv_line(w, type_bytes(count, t), tag, cn), comm);
+        req_add_recv(*req, irecv_line(w, type_bytes(count, t), tag, cn), w, tag, comm);
     }
     leave();
     return rc;
@@ -1082,7 +1084,7 @@ static void pers_start(MPI_Request r)
         p2p_line("isend", p->peer, p->bytes, p->tag, p->comm);
         req_add(r);
     } else {
-        req_add_recv(r, irecv_line(p->peer, p->bytes, p->tag, p->comm), p->c);
+        req_add_recv(r, irecv_line(p->peer, p->bytes, p->tag, p->comm), p->peer, p->tag, p->c);
     }
 }
 
@@ -1231,7 +1233,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *msg, MPI_Reque
     int rc = PMPI_Imrecv(buf, count, t, msg, req);
     struct held e;
     if (on && rc == MPI_SUCCESS && held_take(&R.mpr, h, &e) && e.peer >= 0 && event())
-        req_add_recv(*req, irecv_line(e.peer, e.bytes, e.tag, e.comm), e.c);
+        req_add_recv(*req, irecv_line(e.peer, e.bytes, e.tag, e.comm), e.peer, e.tag, e.c);
     leave();
     return rc;
 }
@@ -1357,7 +1359,7 @@ int MPI_Cancel(MPI_Request *req)
  * later receive: MUMPS's replay deadlocked; session 67). Own rule. */
 static void resolve_line(size_t off, MPI_Comm comm, const MPI_Status *st)
 {
-    if (off == NO_LINE || off >= R.len || !st)
+    if (comm == MPI_COMM_NULL || off == NO_LINE || off >= R.len || !st) /* not a wildcard */
         return;
     size_t n = line_len(off, R.len);
     char old[160], kw[8], src[16], cname[24] = "world";
