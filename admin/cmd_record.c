@@ -121,16 +121,15 @@ static int is_openmpi_launcher(const char *cmd)
     return strcmp(b, "orterun") == 0 || strcmp(b, "prterun") == 0;
 }
 
-/* a collective on MPI_COMM_WORLD: "KIND TASK world ..." */
+/* a collective on MPI_COMM_WORLD: "KIND TASK world ...", KIND any of the
+ * trace's collective events (the core's names, so a new one is counted) */
 static int world_coll(const char *line)
 {
-    static const char *const kinds[] = {"barrier ", "bcast ", "reduce ", "allreduce ",
-                                        "gather ", "gatherv ", "scatter ", "scatterv ",
-                                        "allgather ", "allgatherv ", "alltoall ", "alltoallv "};
-    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
-        size_t n = strlen(kinds[i]);
-        if (strncmp(line, kinds[i], n) == 0) {
-            const char *p = line + n;
+    for (int k = CT_EV_BARRIER; k < CT_EV_KIND_COUNT; k++) {
+        const char *kw = ct_ev_kind_name((ct_ev_kind)k);
+        size_t n = strlen(kw);
+        if (strncmp(line, kw, n) == 0 && line[n] == ' ') {
+            const char *p = line + n + 1;
             while (*p >= '0' && *p <= '9')
                 p++;
             return strncmp(p, " world", 6) == 0 && (p[6] == ' ' || p[6] == '\n' || !p[6]);

@@ -36,12 +36,16 @@
  * for MPI_ANY_SOURCE), or a matched probe's message (peer: its source, -1
  * when not recordable). A short list searched linearly: a code holds few
  * persistent requests and fewer probed messages at a time. */
+/* a communicator's name in the trace: "world", cHASH (17), either with
+ * ".k" (name_kth) */
+#define COMM_NAME_MAX 40
+
 struct held {
     uintptr_t h;
     int send, peer;
     long long bytes;
     int tag;       /* MPI_ANY_TAG: a receive from any tag */
-    char comm[24]; /* the communicator's name in the trace (p2p_comm) */
+    char comm[COMM_NAME_MAX]; /* the communicator's name in the trace (p2p_comm) */
     MPI_Comm c;    /* the communicator (a wildcard receive's source: resolve_line) */
 };
 struct held_list {
@@ -285,10 +289,74 @@ static long long type_bytes(int count, MPI_Datatype t)
 typedef struct comm_info {
     int size;
     int *world; /* world rank of each rank */
-    char name[24];
+    uint64_t members; /* hash of `world` (FNV-1a) */
+    char name[COMM_NAME_MAX];
     int declared;
     int inter;
 } comm_info;
+
+/* Communicators with the same members are told apart by the order of their
+ * creation: MPI creates a communicator collectively over its parent, so the
+ * members of a valid program create theirs in one order. The program's k-th
+ * communicator with the members of one met before (MPI_COMM_WORLD counts as
+ * the first with all ranks) is named NAME.k, NAME being what the members
+ * alone give (`world.1` for the first MPI_Comm_dup of MPI_COMM_WORLD): its
+ * messages and collectives are then matched apart from the others', as MPI
+ * does (a context of their own, MPI 4.1 §7.1.2). Counted per rank, without
+ * talking to the others, for the creation calls wrapped below; a
+ * communicator made otherwise (an inter-communicator merged, MPI 4's
+ * sessions) keeps the name of its members. */
+static struct same_members {
+    uint64_t members;
+    int n; /* created so far */
+} *same;
+static size_t nsame, same_cap;
+/* MPI_Comm_idup: its communicator may not be used before the request
+ * completes; its number is taken where it is posted, kept by handle */
+static struct pending_dup {
+    MPI_Comm comm;
+    int k;
+} *pend;
+static size_t npend, pend_cap;
+
+/* the number of the next communicator with these members (0: the first) */
+static int next_of(uint64_t members, int is_world)
+{
+    for (size_t i = 0; i < nsame; i++)
+        if (same[i].members == members)
+            return same[i].n++;
+    if (nsame == same_cap) {
+        size_t cap = same_cap ? 2 * same_cap : 16;
+        struct same_members *m = realloc(same, cap * sizeof *m);
+        if (!m)
+            return 0;
+        same = m;
+        same_cap = cap;
+    }
+    same[nsame].members = members;
+    same[nsame].n = is_world ? 2 : 1; /* world itself was the first */
+    return same[nsame++].n - 1;
+}
+
+static void name_kth(comm_info *ci, int k)
+{
+    if (k <= 0)
+        return;
+    char base[sizeof ci->name];
+    memcpy(base, ci->name, sizeof base);
+    snprintf(ci->name, sizeof ci->name, "%.23s.%d", base, k);
+    ci->declared = 0; /* world.k is declared like any other */
+}
+
+static int all_ranks(const comm_info *ci)
+{
+    if (ci->size != R.size)
+        return 0;
+    for (int i = 0; i < ci->size; i++)
+        if (ci->world[i] != i)
+            return 0;
+    return 1;
+}
 
 static int del_info(MPI_Comm c, int kv, void *val, void *extra)
 {
@@ -335,24 +403,41 @@ static comm_info *info_of(MPI_Comm comm)
     int is_world = ci->size == R.size;
     for (int i = 0; is_world && i < ci->size; i++)
         is_world = ci->world[i] == i;
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < ci->size; i++) {
+        uint32_t v = (uint32_t)ci->world[i];
+        for (int b = 0; b < 4; b++) {
+            h ^= (v >> (8 * b)) & 0xff;
+            h *= 1099511628211ull;
+        }
+    }
+    ci->members = h;
     if (is_world) {
         snprintf(ci->name, sizeof ci->name, "world");
         ci->declared = 1;
     } else { /* every rank derives the same name from the members alone */
-        uint64_t h = 1469598103934665603ull;
-        for (int i = 0; i < ci->size; i++) {
-            uint32_t v = (uint32_t)ci->world[i];
-            for (int b = 0; b < 4; b++) {
-                h ^= (v >> (8 * b)) & 0xff;
-                h *= 1099511628211ull;
-            }
-        }
         snprintf(ci->name, sizeof ci->name, "c%016llx", (unsigned long long)h);
     }
+    for (size_t i = 0; i < npend; i++)
+        if (pend[i].comm == comm) { /* an MPI_Comm_idup's, now complete */
+            name_kth(ci, pend[i].k);
+            pend[i] = pend[--npend];
+            break;
+        }
 keep:
     if (R.keyval != MPI_KEYVAL_INVALID)
         PMPI_Comm_set_attr(comm, R.keyval, ci);
     return ci;
+}
+
+/* after a call that created *nc: name it by its creation's number */
+static void created(int rc, const MPI_Comm *nc)
+{
+    if (rc != MPI_SUCCESS || !R.init || *nc == MPI_COMM_NULL)
+        return;
+    comm_info *ci = info_of(*nc);
+    if (ci && !ci->inter)
+        name_kth(ci, next_of(ci->members, all_ranks(ci)));
 }
 
 /* `comm NAME MEMBERS` with runs a-b/s, once per rank before first use. */
@@ -396,15 +481,15 @@ static int world_of(MPI_Comm comm, int r)
 
 /* The name under which a point-to-point line names comm ("world" for any
  * communicator with MPI_COMM_WORLD's members, else cHASH, declared before
- * its first line like a collective's), into name[24]. */
+ * its first line like a collective's), into name[COMM_NAME_MAX]. */
 static void p2p_comm(MPI_Comm comm, char *name)
 {
     comm_info *ci = comm == MPI_COMM_WORLD ? NULL : info_of(comm);
     if (ci && !ci->inter) {
         declare(ci);
-        snprintf(name, 24, "%s", ci->name);
+        snprintf(name, COMM_NAME_MAX, "%s", ci->name);
     } else {
-        snprintf(name, 24, "world");
+        snprintf(name, COMM_NAME_MAX, "world");
     }
 }
 
@@ -928,7 +1013,7 @@ static int p2p_send(const char *kw, int count, MPI_Datatype t, int dest, int tag
     int w = world_of(comm, dest);
     if (w < 0 || !event())
         return 0;
-    char cn[24];
+    char cn[COMM_NAME_MAX];
     p2p_comm(comm, cn);
     p2p_line(kw, w, type_bytes(count, t), tag, cn);
     return 1;
@@ -978,7 +1063,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm co
         PMPI_Get_count(st, t, &n);
         int w = world_of(comm, st->MPI_SOURCE);
         if (w >= 0 && w != R.rank && event()) {
-            char cn[24];
+            char cn[COMM_NAME_MAX];
             p2p_comm(comm, cn);
             p2p_line("recv", w, type_bytes(n == MPI_UNDEFINED ? 0 : n, t), st->MPI_TAG, cn);
         }
@@ -1013,7 +1098,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c
     int rc = PMPI_Irecv(buf, count, t, src, tag, comm, req);
     int w = on && rc == MPI_SUCCESS ? recv_peer(comm, src) : -1;
     if (w != -1 && event()) {
-        char cn[24];
+        char cn[COMM_NAME_MAX];
         p2p_comm(comm, cn);
         req_add_recv(*req, irecv_line(w, type_bytes(count, t), tag, cn), w, tag, comm);
     }
@@ -1248,7 +1333,7 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int dest, int stag, vo
     int rc = PMPI_Sendrecv(sb, sc, st, dest, stag, rb, rcount, rt, src, rtag, comm, status);
     if (on && rc == MPI_SUCCESS) {
         int wd = world_of(comm, dest), ws = world_of(comm, status->MPI_SOURCE), any = 0;
-        char cn[24];
+        char cn[COMM_NAME_MAX];
         p2p_comm(comm, cn);
         if (wd >= 0 && event()) {
             p2p_line("isend", wd, type_bytes(sc, st), stag, cn);
@@ -1277,7 +1362,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sta
     int rc = PMPI_Sendrecv_replace(buf, count, t, dest, stag, src, rtag, comm, status);
     if (on && rc == MPI_SUCCESS) {
         int wd = world_of(comm, dest), ws = world_of(comm, status->MPI_SOURCE), any = 0;
-        char cn[24];
+        char cn[COMM_NAME_MAX];
         p2p_comm(comm, cn);
         if (wd >= 0 && event())
             p2p_line("isend", wd, type_bytes(count, t), stag, cn), any = 1;
@@ -1362,7 +1447,7 @@ static void resolve_line(size_t off, MPI_Comm comm, const MPI_Status *st)
     if (comm == MPI_COMM_NULL || off == NO_LINE || off >= R.len || !st) /* not a wildcard */
         return;
     size_t n = line_len(off, R.len);
-    char old[160], kw[8], src[16], cname[24] = "world";
+    char old[160], kw[8], src[16], cname[COMM_NAME_MAX] = "world";
     int me;
     long long bytes;
     if (n >= sizeof old || R.buf[off + n - 1] != '\n')
@@ -1576,6 +1661,86 @@ int MPI_Testsome(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[
     return rc;
 }
 
+/* communicator creation: each created communicator named by its number
+ * among those with its members (created() above); the call's time stays
+ * compute, as before these wrappers */
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *nc)
+{
+    int rc = PMPI_Comm_dup(comm, nc);
+    created(rc, nc);
+    return rc;
+}
+
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *nc)
+{
+    int rc = PMPI_Comm_dup_with_info(comm, info, nc);
+    created(rc, nc);
+    return rc;
+}
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *nc, MPI_Request *req)
+{
+    int rc = PMPI_Comm_idup(comm, nc, req);
+    comm_info *ci = rc == MPI_SUCCESS && R.init ? info_of(comm) : NULL;
+    if (ci && !ci->inter) { /* the parent's members; named at first use */
+        int k = next_of(ci->members, all_ranks(ci));
+        if (npend == pend_cap) {
+            size_t cap = pend_cap ? 2 * pend_cap : 8;
+            struct pending_dup *q = realloc(pend, cap * sizeof *q);
+            if (!q)
+                return rc;
+            pend = q;
+            pend_cap = cap;
+        }
+        pend[npend++] = (struct pending_dup){*nc, k};
+    }
+    return rc;
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *nc)
+{
+    int rc = PMPI_Comm_split(comm, color, key, nc);
+    created(rc, nc);
+    return rc;
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *nc)
+{
+    int rc = PMPI_Comm_split_type(comm, type, key, info, nc);
+    created(rc, nc);
+    return rc;
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *nc)
+{
+    int rc = PMPI_Comm_create(comm, g, nc);
+    created(rc, nc);
+    return rc;
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *nc)
+{
+    int rc = PMPI_Comm_create_group(comm, g, tag, nc);
+    created(rc, nc);
+    return rc;
+}
+
+int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm *nc)
+{
+    int rc = PMPI_Cart_create(comm, ndims, dims, periods, reorder, nc);
+    created(rc, nc);
+    return rc;
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *nc)
+{
+    int rc = PMPI_Cart_sub(comm, remain, nc);
+    created(rc, nc);
+    return rc;
+}
+
 /* collectives */
 
 static int coll_begin(MPI_Comm comm, comm_info **ci)
@@ -1730,6 +1895,19 @@ int MPI_Reduce_scatter_block(const void *sb, void *rb, int rc_, MPI_Datatype t, 
              reduce_scatter(ci, comm, NULL, rc_, t));
 }
 
+/* MPI_Scan and MPI_Exscan: every member's vector (doc/trace-format.md) */
+int MPI_Scan(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Scan(sb, rb, count, t, op, comm),
+             coll("scan", ci, comm, -1, type_bytes(count, t)));
+}
+
+int MPI_Exscan(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Exscan(sb, rb, count, t, op, comm),
+             coll("exscan", ci, comm, -1, type_bytes(count, t)));
+}
+
 int MPI_Allreduce(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
     COLL_RUN(PMPI_Allreduce(sb, rb, count, t, op, comm),
@@ -1824,6 +2002,34 @@ int MPI_Iallreduce(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op o
 {
     COLL_RUN(PMPI_Iallreduce(sb, rb, count, t, op, comm, req),
              coll("allreduce", ci, comm, -1, type_bytes(count, t)));
+}
+
+int MPI_Ireduce_scatter(const void *sb, void *rb, const int rcs[], MPI_Datatype t, MPI_Op op,
+                        MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Ireduce_scatter(sb, rb, rcs, t, op, comm, req),
+             reduce_scatter(ci, comm, rcs, 0, t));
+}
+
+int MPI_Ireduce_scatter_block(const void *sb, void *rb, int rc_, MPI_Datatype t, MPI_Op op,
+                              MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Ireduce_scatter_block(sb, rb, rc_, t, op, comm, req),
+             reduce_scatter(ci, comm, NULL, rc_, t));
+}
+
+int MPI_Iscan(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+              MPI_Request *req)
+{
+    COLL_RUN(PMPI_Iscan(sb, rb, count, t, op, comm, req),
+             coll("scan", ci, comm, -1, type_bytes(count, t)));
+}
+
+int MPI_Iexscan(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                MPI_Request *req)
+{
+    COLL_RUN(PMPI_Iexscan(sb, rb, count, t, op, comm, req),
+             coll("exscan", ci, comm, -1, type_bytes(count, t)));
 }
 
 int MPI_Igather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,

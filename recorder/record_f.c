@@ -192,8 +192,9 @@ static void *next_entry(const char *sym)
         next A;                                                                                    \
     }
 
-/* a Fortran INTEGER argument (by reference) */
+/* a Fortran INTEGER argument (by reference); a communicator argument in C */
 #define I MPI_Fint *
+#define C(x) MPI_Comm_f2c(*(x))
 
 /* start and end: the MPI library's own Fortran MPI_Init (it sets up what
  * its Fortran constants need: MPICH's are set there), then the recording
@@ -222,6 +223,113 @@ F_ENTRY(mpi_pcontrol, (I level), (level))
 
 static void f_mpi_abort(I comm, I code, I ierr) { ret(ierr, MPI_Abort(MPI_Comm_f2c(*comm), *code)); }
 F_ENTRY(mpi_abort, (I comm, I code, I ierr), (comm, code, ierr))
+
+/* communicator creation (record.c names each created communicator by its
+ * number among those with its members: the same names as in C) */
+
+/* the new communicator back to Fortran (by address: read after the call
+ * that sets it, whatever order the arguments are evaluated in) */
+static void comm_out(int rc, const MPI_Comm *c, I nc, I ierr)
+{
+    if (rc == MPI_SUCCESS)
+        *nc = MPI_Comm_c2f(*c);
+    ret(ierr, rc);
+}
+
+/* n LOGICALs as C ints (.TRUE. is 1 with gfortran, -1 with Intel's) */
+static int *logicals(const MPI_Fint *f, int n, int *small, int nsmall)
+{
+    int *c = n <= nsmall ? small : malloc((size_t)n * sizeof *c);
+    for (int i = 0; c && i < n; i++)
+        c[i] = f[i] != 0;
+    return c;
+}
+
+static void f_mpi_comm_dup(I comm, I nc, I ierr)
+{
+    MPI_Comm c;
+    comm_out(MPI_Comm_dup(C(comm), &c), &c, nc, ierr);
+}
+F_ENTRY(mpi_comm_dup, (I comm, I nc, I ierr), (comm, nc, ierr))
+
+static void f_mpi_comm_dup_with_info(I comm, I info, I nc, I ierr)
+{
+    MPI_Comm c;
+    comm_out(MPI_Comm_dup_with_info(C(comm), MPI_Info_f2c(*info), &c), &c, nc, ierr);
+}
+F_ENTRY(mpi_comm_dup_with_info, (I comm, I info, I nc, I ierr), (comm, info, nc, ierr))
+
+static void f_mpi_comm_idup(I comm, I nc, I req, I ierr)
+{
+    MPI_Comm c;
+    MPI_Request r;
+    int rc = MPI_Comm_idup(C(comm), &c, &r);
+    if (rc == MPI_SUCCESS)
+        *req = MPI_Request_c2f(r);
+    comm_out(rc, &c, nc, ierr);
+}
+F_ENTRY(mpi_comm_idup, (I comm, I nc, I req, I ierr), (comm, nc, req, ierr))
+
+static void f_mpi_comm_split(I comm, I color, I key, I nc, I ierr)
+{
+    MPI_Comm c;
+    comm_out(MPI_Comm_split(C(comm), *color, *key, &c), &c, nc, ierr);
+}
+F_ENTRY(mpi_comm_split, (I comm, I color, I key, I nc, I ierr), (comm, color, key, nc, ierr))
+
+static void f_mpi_comm_split_type(I comm, I type, I key, I info, I nc, I ierr)
+{
+    MPI_Comm c;
+    comm_out(MPI_Comm_split_type(C(comm), *type, *key, MPI_Info_f2c(*info), &c), &c, nc, ierr);
+}
+F_ENTRY(mpi_comm_split_type, (I comm, I type, I key, I info, I nc, I ierr),
+        (comm, type, key, info, nc, ierr))
+
+static void f_mpi_comm_create(I comm, I group, I nc, I ierr)
+{
+    MPI_Comm c;
+    comm_out(MPI_Comm_create(C(comm), MPI_Group_f2c(*group), &c), &c, nc, ierr);
+}
+F_ENTRY(mpi_comm_create, (I comm, I group, I nc, I ierr), (comm, group, nc, ierr))
+
+static void f_mpi_comm_create_group(I comm, I group, I tag, I nc, I ierr)
+{
+    MPI_Comm c;
+    comm_out(MPI_Comm_create_group(C(comm), MPI_Group_f2c(*group), *tag, &c), &c, nc, ierr);
+}
+F_ENTRY(mpi_comm_create_group, (I comm, I group, I tag, I nc, I ierr),
+        (comm, group, tag, nc, ierr))
+
+static void f_mpi_cart_create(I comm, I ndims, I dims, I periods, I reorder, I nc, I ierr)
+{
+    int small[8], *p = logicals(periods, *ndims, small, 8);
+    MPI_Comm c;
+    if (!p) {
+        ret(ierr, MPI_ERR_NO_MEM);
+        return;
+    }
+    comm_out(MPI_Cart_create(C(comm), *ndims, dims, p, *reorder != 0, &c), &c, nc, ierr);
+    if (p != small)
+        free(p);
+}
+F_ENTRY(mpi_cart_create, (I comm, I ndims, I dims, I periods, I reorder, I nc, I ierr),
+        (comm, ndims, dims, periods, reorder, nc, ierr))
+
+static void f_mpi_cart_sub(I comm, I remain, I nc, I ierr)
+{
+    int nd = 0;
+    MPI_Cartdim_get(C(comm), &nd);
+    int small[8], *p = logicals(remain, nd, small, 8);
+    MPI_Comm c;
+    if (!p) {
+        ret(ierr, MPI_ERR_NO_MEM);
+        return;
+    }
+    comm_out(MPI_Cart_sub(C(comm), p, &c), &c, nc, ierr);
+    if (p != small)
+        free(p);
+}
+F_ENTRY(mpi_cart_sub, (I comm, I remain, I nc, I ierr), (comm, remain, nc, ierr))
 
 /* point-to-point */
 
@@ -529,7 +637,6 @@ F_SOME(mpi_testsome, MPI_Testsome)
 
 #define F_UNPAREN(...) __VA_ARGS__
 #define T(x) MPI_Type_f2c(*(x))
-#define C(x) MPI_Comm_f2c(*(x))
 
 /* NAME (P, then IERROR) and its non-blocking INAME (P, REQUEST, IERROR),
  * calling CNAME and ICNAME with the C arguments CALL */
@@ -586,19 +693,17 @@ F_COLL(mpi_alltoallv, MPI_Alltoallv, mpi_ialltoallv, MPI_Ialltoallv,
        (sb, sns, sds, st, rb, rns, rds, rt, comm),
        (cbuf(sb), sns, sds, T(st), cbuf(rb), rns, rds, T(rt), C(comm)))
 
-static void f_mpi_reduce_scatter(void *sb, void *rb, I rcs, I t, I op, I comm, I ierr)
-{
-    ret(ierr, MPI_Reduce_scatter(cbuf(sb), cbuf(rb), rcs, T(t), MPI_Op_f2c(*op), C(comm)));
-}
-F_ENTRY(mpi_reduce_scatter, (void *sb, void *rb, I rcs, I t, I op, I comm, I ierr),
-        (sb, rb, rcs, t, op, comm, ierr))
-
-static void f_mpi_reduce_scatter_block(void *sb, void *rb, I rc_, I t, I op, I comm, I ierr)
-{
-    ret(ierr, MPI_Reduce_scatter_block(cbuf(sb), cbuf(rb), *rc_, T(t), MPI_Op_f2c(*op), C(comm)));
-}
-F_ENTRY(mpi_reduce_scatter_block, (void *sb, void *rb, I rc_, I t, I op, I comm, I ierr),
-        (sb, rb, rc_, t, op, comm, ierr))
+F_COLL(mpi_reduce_scatter, MPI_Reduce_scatter, mpi_ireduce_scatter, MPI_Ireduce_scatter,
+       (void *sb, void *rb, I rcs, I t, I op, I comm), (sb, rb, rcs, t, op, comm),
+       (cbuf(sb), cbuf(rb), rcs, T(t), MPI_Op_f2c(*op), C(comm)))
+F_COLL(mpi_reduce_scatter_block, MPI_Reduce_scatter_block, mpi_ireduce_scatter_block,
+       MPI_Ireduce_scatter_block, (void *sb, void *rb, I rc_, I t, I op, I comm),
+       (sb, rb, rc_, t, op, comm), (cbuf(sb), cbuf(rb), *rc_, T(t), MPI_Op_f2c(*op), C(comm)))
+F_COLL(mpi_scan, MPI_Scan, mpi_iscan, MPI_Iscan, (void *sb, void *rb, I n, I t, I op, I comm),
+       (sb, rb, n, t, op, comm), (cbuf(sb), cbuf(rb), *n, T(t), MPI_Op_f2c(*op), C(comm)))
+F_COLL(mpi_exscan, MPI_Exscan, mpi_iexscan, MPI_Iexscan,
+       (void *sb, void *rb, I n, I t, I op, I comm), (sb, rb, n, t, op, comm),
+       (cbuf(sb), cbuf(rb), *n, T(t), MPI_Op_f2c(*op), C(comm)))
 
 /* the mpi_f08 module: not recorded, said once (its MPI_Init and
  * MPI_Init_thread, IERROR optional: passed on as they came) */

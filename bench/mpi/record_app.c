@@ -166,6 +166,8 @@ static int colls_inplace(int rank, int size, int *cnt, int *dsp, double *a, doub
     for (int j = 0; j < size; j++)
         cnt[j] = rank + j + 1;
     MPI_Alltoallv(ip, cnt, dsp, c, b, cnt, dsp, c, w);
+    MPI_Scan(ip, a, 4, d, MPI_SUM, w);
+    MPI_Exscan(ip, a, 2, MPI_INT, MPI_SUM, w);
     free(cnt);
     free(dsp);
     free(a);
@@ -230,10 +232,13 @@ static int colls_mode(const char *how)
     ONE(MPI_Alltoall(a, 2, d, b, 2, d, w), MPI_Ialltoall(a, 2, d, b, 2, d, w, &r));
     ONE(MPI_Alltoallv(a, cnt, dsp, c, b, mine, dsp, c, w),
         MPI_Ialltoallv(a, cnt, dsp, c, b, mine, dsp, c, w, &r));
-    /* recorded as a reduce and a scatterv; their non-blocking forms are not
-     * recorded, so both modes call the blocking ones */
-    MPI_Reduce_scatter(a, b, cnt, MPI_INT, MPI_SUM, w);
-    MPI_Reduce_scatter_block(a, b, 2, d, MPI_SUM, w);
+    /* each recorded as a reduce and a scatterv */
+    ONE(MPI_Reduce_scatter(a, b, cnt, MPI_INT, MPI_SUM, w),
+        MPI_Ireduce_scatter(a, b, cnt, MPI_INT, MPI_SUM, w, &r));
+    ONE(MPI_Reduce_scatter_block(a, b, 2, d, MPI_SUM, w),
+        MPI_Ireduce_scatter_block(a, b, 2, d, MPI_SUM, w, &r));
+    ONE(MPI_Scan(a, b, 4, d, MPI_SUM, w), MPI_Iscan(a, b, 4, d, MPI_SUM, w, &r));
+    ONE(MPI_Exscan(a, b, 2, MPI_INT, MPI_SUM, w), MPI_Iexscan(a, b, 2, MPI_INT, MPI_SUM, w, &r));
 #undef ONE
     free(cnt);
     free(dsp);
@@ -377,6 +382,27 @@ static int tags_mode(void)
     MPI_Isend(s64, 64, MPI_CHAR, (rank + 1) % size, 7, MPI_COMM_WORLD, &r[1]);
     MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
     MPI_Barrier(MPI_COMM_WORLD);
+    /* a duplicate of MPI_COMM_WORLD has its own messages: rank 1 sends 300
+     * bytes with tag 1 on it, then 8 with tag 1 on MPI_COMM_WORLD, which
+     * rank 0 receives first; then two communicators of the same members
+     * (one split made twice), a barrier on each, the second's first */
+    char d[300] = {0};
+    MPI_Comm dup, h1, h2;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    if (rank == 1) {
+        MPI_Send(d, 300, MPI_CHAR, 0, 1, dup);
+        MPI_Send(d, 8, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        MPI_Recv(d, 8, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(d, 300, MPI_CHAR, 1, 1, dup, MPI_STATUS_IGNORE);
+    }
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &h1);
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &h2);
+    MPI_Barrier(h2);
+    MPI_Barrier(h1);
+    MPI_Comm_free(&h2);
+    MPI_Comm_free(&h1);
+    MPI_Comm_free(&dup);
     return 0;
 }
 

@@ -139,6 +139,8 @@ contains
       call MPI_Allgatherv(MPI_IN_PLACE, rank + 1, c, b, cnt, dsp, c, w, ierr)
       call MPI_Alltoall(MPI_IN_PLACE, 2, d, b, 2, d, w, ierr)
       call MPI_Alltoallv(MPI_IN_PLACE, sym, dsp, c, b, sym, dsp, c, w, ierr)
+      call MPI_Scan(MPI_IN_PLACE, a, 4, d, MPI_SUM, w, ierr)
+      call MPI_Exscan(MPI_IN_PLACE, a, 2, MPI_INTEGER, MPI_SUM, w, ierr)
       return
     end if
     nb = how == 'nonblocking'
@@ -161,6 +163,13 @@ contains
       call MPI_Ialltoall(a, 2, d, b, 2, d, w, r, ierr); call MPI_Wait(r, MPI_STATUS_IGNORE, ierr)
       call MPI_Ialltoallv(a, cnt, dsp, c, b, mine, dsp, c, w, r, ierr)
       call MPI_Wait(r, MPI_STATUS_IGNORE, ierr)
+      call MPI_Ireduce_scatter(a, b, cnt, MPI_INTEGER, MPI_SUM, w, r, ierr)
+      call MPI_Wait(r, MPI_STATUS_IGNORE, ierr)
+      call MPI_Ireduce_scatter_block(a, b, 2, d, MPI_SUM, w, r, ierr)
+      call MPI_Wait(r, MPI_STATUS_IGNORE, ierr)
+      call MPI_Iscan(a, b, 4, d, MPI_SUM, w, r, ierr); call MPI_Wait(r, MPI_STATUS_IGNORE, ierr)
+      call MPI_Iexscan(a, b, 2, MPI_INTEGER, MPI_SUM, w, r, ierr)
+      call MPI_Wait(r, MPI_STATUS_IGNORE, ierr)
     else
       call MPI_Barrier(w, ierr)
       call MPI_Bcast(a, 100, c, 1, w, ierr)
@@ -174,9 +183,11 @@ contains
       call MPI_Allgatherv(a, rank + 1, c, b, cnt, dsp, c, w, ierr)
       call MPI_Alltoall(a, 2, d, b, 2, d, w, ierr)
       call MPI_Alltoallv(a, cnt, dsp, c, b, mine, dsp, c, w, ierr)
+      call MPI_Reduce_scatter(a, b, cnt, MPI_INTEGER, MPI_SUM, w, ierr)
+      call MPI_Reduce_scatter_block(a, b, 2, d, MPI_SUM, w, ierr)
+      call MPI_Scan(a, b, 4, d, MPI_SUM, w, ierr)
+      call MPI_Exscan(a, b, 2, MPI_INTEGER, MPI_SUM, w, ierr)
     end if
-    call MPI_Reduce_scatter(a, b, cnt, MPI_INTEGER, MPI_SUM, w, ierr)
-    call MPI_Reduce_scatter_block(a, b, 2, d, MPI_SUM, w, ierr)
   end subroutine
 
   ! a ring's two requests completed by each completion call in turn
@@ -230,9 +241,9 @@ contains
   ! messages received by tag out of their send order, and a receive from
   ! any source with any tag (record_app.c tags_mode)
   subroutine tags()
-    character :: b(200), r64(64), s64(64)
-    integer :: r(2)
-    b = 'a'; s64 = 'b'
+    character :: b(200), r64(64), s64(64), d(300)
+    integer :: r(2), dup, h1, h2
+    b = 'a'; s64 = 'b'; d = 'c'
     if (rank == 1) then
       call MPI_Send(b, 100, MPI_CHARACTER, 0, 1, MPI_COMM_WORLD, ierr)
       call MPI_Send(b, 200, MPI_CHARACTER, 0, 2, MPI_COMM_WORLD, ierr)
@@ -244,6 +255,21 @@ contains
     call MPI_Isend(s64, 64, MPI_CHARACTER, mod(rank + 1, nprocs), 7, MPI_COMM_WORLD, r(2), ierr)
     call MPI_Waitall(2, r, MPI_STATUSES_IGNORE, ierr)
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    call MPI_Comm_dup(MPI_COMM_WORLD, dup, ierr)
+    if (rank == 1) then
+      call MPI_Send(d, 300, MPI_CHARACTER, 0, 1, dup, ierr)
+      call MPI_Send(d, 8, MPI_CHARACTER, 0, 1, MPI_COMM_WORLD, ierr)
+    else if (rank == 0) then
+      call MPI_Recv(d, 8, MPI_CHARACTER, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+      call MPI_Recv(d, 300, MPI_CHARACTER, 1, 1, dup, MPI_STATUS_IGNORE, ierr)
+    end if
+    call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, h1, ierr)
+    call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, h2, ierr)
+    call MPI_Barrier(h2, ierr)
+    call MPI_Barrier(h1, ierr)
+    call MPI_Comm_free(h2, ierr)
+    call MPI_Comm_free(h1, ierr)
+    call MPI_Comm_free(dup, ierr)
   end subroutine
 
   ! a ring with persistent or immediate requests, then an Iprobe loop

@@ -555,6 +555,23 @@ static int alltoall(ctx *k)
     return 0;
 }
 
+/* MPI_Scan and MPI_Exscan: a linear chain, rank r receives the prefix of
+ * ranks 0 .. r - 1 (or r - 2 and its own contribution to combine) from r - 1
+ * and passes its own prefix on to r + 1: P - 1 messages of the whole vector,
+ * one after the other. Open MPI's default for both (coll/basic, and coll/tuned
+ * unless its dynamic rules choose; measured on Open MPI 4.1.4 here, 16 ranks,
+ * 8 MiB: the default 27-48 ms, linear forced 38-55 ms, recursive doubling
+ * 270-330 ms). MPICH's recursive doubling (log2 P exchanges) is not replayed;
+ * the papers have no scan model: our choice */
+static int scan(ctx *k)
+{
+    if (k->r > 0 && recv_from(k, k->r - 1, 1))
+        return -1;
+    if (k->r + 1 < k->P && send_to(k, k->r + 1, k->x->bytes, 1))
+        return -1;
+    return 0;
+}
+
 static int choose(gen *g, size_t c, inst *x)
 {
     int32_t P = g->in->comms[c].size;
@@ -621,6 +638,9 @@ static int expand_one(gen *g, int32_t t, const ct_event *e, size_t seq)
     case CT_EV_ALLGATHER:
     case CT_EV_ALLGATHERV:
         return allgather(&k);
+    case CT_EV_SCAN:
+    case CT_EV_EXSCAN:
+        return scan(&k);
     default:
         return alltoall(&k);
     }

@@ -23,7 +23,8 @@
 static const char *ev_name[CT_EV_KIND_COUNT] = {
     "compute", "send",    "isend",    "recv",     "irecv",      "waitall",
     "barrier", "bcast",   "reduce",   "allreduce", "gather",    "gatherv",
-    "scatter", "scatterv", "allgather", "allgatherv", "alltoall", "alltoallv"};
+    "scatter", "scatterv", "allgather", "allgatherv", "alltoall", "alltoallv", "scan",
+    "exscan"};
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -1438,7 +1439,7 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
     ct_err_set(err,
                "unknown event '%s' (accepted: tasks, compute, send, isend, recv, irecv, "
                "waitall, comm, barrier, bcast, reduce, allreduce, gather, gatherv, scatter, "
-               "scatterv, allgather, allgatherv, alltoall, alltoallv)",
+               "scatterv, allgather, allgatherv, alltoall, alltoallv, scan, exscan)",
                kw);
     return tok_err(name, lineno, &t[0], err);
 }

@@ -307,6 +307,37 @@ static void test_allgatherv_ring(void **state)
     ct_trace_free(&tr);
 }
 
+static void test_scan_chain(void **state)
+{
+    (void)state;
+    ct_coll_params p;
+    ct_coll_params_hockney(1, 0, &p);
+    ct_trace tr;
+    /* 4 tasks on a sub-communicator in rank order 3, 1, 0, 2: a chain from
+     * rank 0 to rank 3, the whole vector on each edge, one step after the
+     * other (3 s with alpha 1 s); the last rank sends nothing */
+    expand("comm c 3,1,0,2\n"
+           "scan 0 c 100\nscan 1 c 100\nscan 2 c 100\nscan 3 c 100\n"
+           "exscan 0 c 8\nexscan 1 c 8\nexscan 2 c 8\nexscan 3 c 8\n",
+           &p, &tr);
+    int32_t dst[4];
+    double b[4];
+    assert_int_equal(sends_of(&tr, 3, dst, b, 4), 2); /* rank 0 */
+    assert_int_equal(dst[0], 1);
+    assert_true(b[0] == 100 && b[1] == 8);
+    assert_int_equal(sends_of(&tr, 1, dst, b, 4), 2); /* rank 1 */
+    assert_int_equal(dst[0], 0);
+    assert_int_equal(sends_of(&tr, 0, dst, b, 4), 2); /* rank 2 */
+    assert_int_equal(dst[0], 2);
+    assert_int_equal(sends_of(&tr, 2, dst, b, 4), 0); /* rank 3, the last */
+    /* the scan's chain ends at 3 s; the exscan's first message starts when
+     * rank 1, done passing the scan on at 2 s, posts its receive (every send
+     * a rendez-vous, doc/simulator.md), and each step after it waits for
+     * the one before: 2 more steps after 3 s */
+    assert_true(fabs(makespan(&tr, 1, 0) - 5) < 1e-9);
+    ct_trace_free(&tr);
+}
+
 static void expect_error(const char *text, const char *want)
 {
     ct_coll_params p;
@@ -403,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_scatter_gather),
         cmocka_unit_test(test_alltoall_pairwise_subcomm),
         cmocka_unit_test(test_allgatherv_ring),
+        cmocka_unit_test(test_scan_chain),
         cmocka_unit_test(test_mismatches),
         cmocka_unit_test(test_no_collectives_copied),
         cmocka_unit_test(test_any_source_not_a_collective),

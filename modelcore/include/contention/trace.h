@@ -50,6 +50,8 @@ typedef enum ct_ev_kind {
     CT_EV_ALLGATHERV, /* this task's block */
     CT_EV_ALLTOALL,   /* bytes to each member */
     CT_EV_ALLTOALLV,  /* bytes this task sends in total */
+    CT_EV_SCAN,       /* every member's vector (inclusive prefix reduction) */
+    CT_EV_EXSCAN,     /* every member's vector (exclusive prefix reduction) */
     CT_EV_KIND_COUNT
 } ct_ev_kind;
 
@@ -212,7 +214,7 @@ const char *ct_trace_label(const ct_trace *tr, size_t c, char *buf, size_t n);
 /* The event (send or isend) that defines communication c. */
 const ct_event *ct_trace_comm_event(const ct_trace *tr, size_t c);
 
-/* "compute", "send", ..., "alltoallv" for a ct_ev_kind. */
+/* "compute", "send", ..., "exscan" for a ct_ev_kind. */
 const char *ct_ev_kind_name(int kind);
 
 /* Measured times, one line per communication: `LABEL SECONDS` (s, ms, us or ns
