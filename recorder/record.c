@@ -1971,6 +1971,31 @@ int MPI_Alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype 
                   alltoallv_bytes(sb, scs, st, rcs, rt, comm, ci->size)));
 }
 
+/* MPI_Alltoallw: an alltoallv line, its bytes to the other ranks summed
+ * over their own types (counts[i] of types[i]) */
+static long long alltoallw_bytes(const void *sb, const int scs[], const MPI_Datatype sts[],
+                                 const int rcs[], const MPI_Datatype rts[], MPI_Comm comm,
+                                 int size)
+{
+    int me = my_rank(comm);
+    const int *c = sb == MPI_IN_PLACE ? rcs : scs;
+    const MPI_Datatype *t = sb == MPI_IN_PLACE ? rts : sts;
+    long long s = 0;
+    for (int i = 0; i < size; i++)
+        if (i != me)
+            s += type_bytes(c[i], t[i]);
+    return s;
+}
+
+int MPI_Alltoallw(const void *sb, const int scs[], const int sd[], const MPI_Datatype sts[],
+                  void *rb, const int rcs[], const int rd[], const MPI_Datatype rts[],
+                  MPI_Comm comm)
+{
+    COLL_RUN(PMPI_Alltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm),
+             coll("alltoallv", ci, comm, -1,
+                  alltoallw_bytes(sb, scs, sts, rcs, rts, comm, ci->size)));
+}
+
 /* non-blocking collectives: written as the blocking collective, where they
  * are posted. The replay completes one before the rank goes on, so work a
  * code overlaps with it is not overlapped there; the program's wait for its
@@ -2088,4 +2113,13 @@ int MPI_Ialltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype
     COLL_RUN(PMPI_Ialltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm, req),
              coll("alltoallv", ci, comm, -1,
                   alltoallv_bytes(sb, scs, st, rcs, rt, comm, ci->size)));
+}
+
+int MPI_Ialltoallw(const void *sb, const int scs[], const int sd[], const MPI_Datatype sts[],
+                   void *rb, const int rcs[], const int rd[], const MPI_Datatype rts[],
+                   MPI_Comm comm, MPI_Request *req)
+{
+    COLL_RUN(PMPI_Ialltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm, req),
+             coll("alltoallv", ci, comm, -1,
+                  alltoallw_bytes(sb, scs, sts, rcs, rts, comm, ci->size)));
 }

@@ -693,6 +693,51 @@ F_COLL(mpi_alltoallv, MPI_Alltoallv, mpi_ialltoallv, MPI_Ialltoallv,
        (sb, sns, sds, st, rb, rns, rds, rt, comm),
        (cbuf(sb), sns, sds, T(st), cbuf(rb), rns, rds, T(rt), C(comm)))
 
+/* MPI_ALLTOALLW's type arrays, one type per rank of comm, in C */
+static MPI_Datatype *types_in(const MPI_Fint *f, MPI_Comm comm)
+{
+    int n = 0;
+    MPI_Comm_size(comm, &n);
+    MPI_Datatype *t = malloc((size_t)(n > 0 ? n : 1) * sizeof *t);
+    for (int i = 0; t && i < n; i++)
+        t[i] = MPI_Type_f2c(f[i]);
+    return t;
+}
+
+/* both entries: the blocking one with req NULL */
+static void alltoallw(void *sb, I sns, I sds, I sts, void *rb, I rns, I rds, I rts, I comm, I req,
+                      I ierr)
+{
+    MPI_Comm c = C(comm);
+    MPI_Datatype *st = types_in(sts, c), *rt = types_in(rts, c);
+    MPI_Request r;
+    int rc = MPI_ERR_NO_MEM;
+    if (st && rt)
+        rc = req ? MPI_Ialltoallw(cbuf(sb), sns, sds, st, cbuf(rb), rns, rds, rt, c, &r)
+                 : MPI_Alltoallw(cbuf(sb), sns, sds, st, cbuf(rb), rns, rds, rt, c);
+    if (req && rc == MPI_SUCCESS)
+        *req = MPI_Request_c2f(r);
+    free(st);
+    free(rt);
+    ret(ierr, rc);
+}
+static void f_mpi_alltoallw(void *sb, I sns, I sds, I sts, void *rb, I rns, I rds, I rts, I comm,
+                            I ierr)
+{
+    alltoallw(sb, sns, sds, sts, rb, rns, rds, rts, comm, NULL, ierr);
+}
+static void f_mpi_ialltoallw(void *sb, I sns, I sds, I sts, void *rb, I rns, I rds, I rts, I comm,
+                             I req, I ierr)
+{
+    alltoallw(sb, sns, sds, sts, rb, rns, rds, rts, comm, req, ierr);
+}
+F_ENTRY(mpi_alltoallw,
+        (void *sb, I sns, I sds, I sts, void *rb, I rns, I rds, I rts, I comm, I ierr),
+        (sb, sns, sds, sts, rb, rns, rds, rts, comm, ierr))
+F_ENTRY(mpi_ialltoallw,
+        (void *sb, I sns, I sds, I sts, void *rb, I rns, I rds, I rts, I comm, I req, I ierr),
+        (sb, sns, sds, sts, rb, rns, rds, rts, comm, req, ierr))
+
 F_COLL(mpi_reduce_scatter, MPI_Reduce_scatter, mpi_ireduce_scatter, MPI_Ireduce_scatter,
        (void *sb, void *rb, I rcs, I t, I op, I comm), (sb, rb, rcs, t, op, comm),
        (cbuf(sb), cbuf(rb), rcs, T(t), MPI_Op_f2c(*op), C(comm)))

@@ -232,6 +232,19 @@ static int colls_mode(const char *how)
     ONE(MPI_Alltoall(a, 2, d, b, 2, d, w), MPI_Ialltoall(a, 2, d, b, 2, d, w, &r));
     ONE(MPI_Alltoallv(a, cnt, dsp, c, b, mine, dsp, c, w),
         MPI_Ialltoallv(a, cnt, dsp, c, b, mine, dsp, c, w, &r));
+    /* Alltoallw: i + 1 elements to rank i, ints to rank 2, chars to the
+     * others (displacements in bytes) */
+    MPI_Datatype *wt = calloc((size_t)n, sizeof *wt), *wr = calloc((size_t)n, sizeof *wr);
+    int *wd = calloc((size_t)n, sizeof *wd);
+    if (!wt || !wr || !wd)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (int i = 0; i < n; i++)
+        wt[i] = i == 2 ? MPI_INT : c, wr[i] = rank == 2 ? MPI_INT : c, wd[i] = 128 * i;
+    ONE(MPI_Alltoallw(a, cnt, wd, wt, b, mine, wd, wr, w),
+        MPI_Ialltoallw(a, cnt, wd, wt, b, mine, wd, wr, w, &r));
+    free(wt);
+    free(wr);
+    free(wd);
     /* each recorded as a reduce and a scatterv */
     ONE(MPI_Reduce_scatter(a, b, cnt, MPI_INT, MPI_SUM, w),
         MPI_Ireduce_scatter(a, b, cnt, MPI_INT, MPI_SUM, w, &r));

@@ -105,6 +105,7 @@ contains
   subroutine colls(how)
     character(len=*), intent(in) :: how
     integer :: cnt(0:nprocs - 1), dsp(0:nprocs - 1), mine(0:nprocs - 1), sym(0:nprocs - 1)
+    integer :: wt(0:nprocs - 1), wr(0:nprocs - 1), wd(0:nprocs - 1)
     integer :: i, r, w, c, d
     double precision, allocatable :: a(:), b(:)
     logical :: nb
@@ -114,6 +115,11 @@ contains
       cnt(i) = i + 1; dsp(i) = 64 * i; mine(i) = rank + 1; sym(i) = rank + i + 1
     end do
     w = MPI_COMM_WORLD; c = MPI_CHARACTER; d = MPI_DOUBLE_PRECISION
+    do i = 0, nprocs - 1
+      wt(i) = c; wr(i) = c; wd(i) = 128 * i
+      if (i == 2) wt(i) = MPI_INTEGER
+      if (rank == 2) wr(i) = MPI_INTEGER
+    end do
     if (how == 'inplace') then
       call MPI_Allreduce(MPI_IN_PLACE, a, 3, d, MPI_SUM, w, ierr)
       if (rank == 0) then
@@ -163,6 +169,8 @@ contains
       call MPI_Ialltoall(a, 2, d, b, 2, d, w, r, ierr); call MPI_Wait(r, MPI_STATUS_IGNORE, ierr)
       call MPI_Ialltoallv(a, cnt, dsp, c, b, mine, dsp, c, w, r, ierr)
       call MPI_Wait(r, MPI_STATUS_IGNORE, ierr)
+      call MPI_Ialltoallw(a, cnt, wd, wt, b, mine, wd, wr, w, r, ierr)
+      call MPI_Wait(r, MPI_STATUS_IGNORE, ierr)
       call MPI_Ireduce_scatter(a, b, cnt, MPI_INTEGER, MPI_SUM, w, r, ierr)
       call MPI_Wait(r, MPI_STATUS_IGNORE, ierr)
       call MPI_Ireduce_scatter_block(a, b, 2, d, MPI_SUM, w, r, ierr)
@@ -183,6 +191,7 @@ contains
       call MPI_Allgatherv(a, rank + 1, c, b, cnt, dsp, c, w, ierr)
       call MPI_Alltoall(a, 2, d, b, 2, d, w, ierr)
       call MPI_Alltoallv(a, cnt, dsp, c, b, mine, dsp, c, w, ierr)
+      call MPI_Alltoallw(a, cnt, wd, wt, b, mine, wd, wr, w, ierr)
       call MPI_Reduce_scatter(a, b, cnt, MPI_INTEGER, MPI_SUM, w, ierr)
       call MPI_Reduce_scatter_block(a, b, 2, d, MPI_SUM, w, ierr)
       call MPI_Scan(a, b, 4, d, MPI_SUM, w, ierr)
