@@ -291,7 +291,7 @@ typedef struct comm_info {
     int *world; /* world rank of each rank */
     uint64_t members; /* hash of `world` (FNV-1a) */
     char name[COMM_NAME_MAX];
-    int declared;
+    int declared, nbr_declared; /* NAME, and NAME.nbr (neighbourhood collectives) */
     int inter;
 } comm_info;
 
@@ -440,13 +440,14 @@ static void created(int rc, const MPI_Comm *nc)
         name_kth(ci, next_of(ci->members, all_ranks(ci)));
 }
 
-/* `comm NAME MEMBERS` with runs a-b/s, once per rank before first use. */
-static void declare(comm_info *ci)
+/* `comm NAME[SUFFIX] MEMBERS` with runs a-b/s, once per rank (*done)
+ * before first use */
+static void declare_as(comm_info *ci, const char *suffix, int *done)
 {
-    if (ci->declared)
+    if (*done)
         return;
-    ci->declared = 1;
-    emitf("comm %s ", ci->name);
+    *done = 1;
+    emitf("comm %s%s ", ci->name, suffix);
     int i = 0;
     while (i < ci->size) {
         int a = ci->world[i], j = i + 1, st = 0;
@@ -465,6 +466,8 @@ static void declare(comm_info *ci)
     }
     emitf("\n");
 }
+
+static void declare(comm_info *ci) { declare_as(ci, "", &ci->declared); }
 
 /* world rank of `r` in comm, -1 when not recordable */
 static int world_of(MPI_Comm comm, int r)
@@ -1323,6 +1326,26 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *msg, MPI_Reque
     return rc;
 }
 
+/* MPI_Sendrecv(_replace): an isend of sbytes to dest and an irecv of what
+ * status says was received, then a waitall */
+static void sendrecv_lines(MPI_Comm comm, int dest, long long sbytes, int stag,
+                           const MPI_Status *status, MPI_Datatype rt)
+{
+    int wd = world_of(comm, dest), ws = world_of(comm, status->MPI_SOURCE), any = 0;
+    char cn[COMM_NAME_MAX];
+    p2p_comm(comm, cn);
+    if (wd >= 0 && event())
+        p2p_line("isend", wd, sbytes, stag, cn), any = 1;
+    if (ws >= 0 && event()) {
+        int n = 0;
+        PMPI_Get_count(status, rt, &n);
+        p2p_line("irecv", ws, type_bytes(n == MPI_UNDEFINED ? 0 : n, rt), status->MPI_TAG, cn);
+        any = 1;
+    }
+    if (any && event())
+        ap_s("waitall"), ap_i(R.rank), ap_s("\n");
+}
+
 int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int dest, int stag, void *rb, int rcount,
                  MPI_Datatype rt, int src, int rtag, MPI_Comm comm, MPI_Status *status)
 {
@@ -1331,23 +1354,8 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int dest, int stag, vo
     if (status == MPI_STATUS_IGNORE)
         status = &mine;
     int rc = PMPI_Sendrecv(sb, sc, st, dest, stag, rb, rcount, rt, src, rtag, comm, status);
-    if (on && rc == MPI_SUCCESS) {
-        int wd = world_of(comm, dest), ws = world_of(comm, status->MPI_SOURCE), any = 0;
-        char cn[COMM_NAME_MAX];
-        p2p_comm(comm, cn);
-        if (wd >= 0 && event()) {
-            p2p_line("isend", wd, type_bytes(sc, st), stag, cn);
-            any = 1;
-        }
-        if (ws >= 0 && event()) {
-            int n = 0;
-            PMPI_Get_count(status, rt, &n);
-            p2p_line("irecv", ws, type_bytes(n == MPI_UNDEFINED ? 0 : n, rt), status->MPI_TAG, cn);
-            any = 1;
-        }
-        if (any && event())
-            ap_s("waitall"), ap_i(R.rank), ap_s("\n");
-    }
+    if (on && rc == MPI_SUCCESS)
+        sendrecv_lines(comm, dest, type_bytes(sc, st), stag, status, rt);
     leave();
     return rc;
 }
@@ -1360,17 +1368,8 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sta
     if (status == MPI_STATUS_IGNORE)
         status = &mine;
     int rc = PMPI_Sendrecv_replace(buf, count, t, dest, stag, src, rtag, comm, status);
-    if (on && rc == MPI_SUCCESS) {
-        int wd = world_of(comm, dest), ws = world_of(comm, status->MPI_SOURCE), any = 0;
-        char cn[COMM_NAME_MAX];
-        p2p_comm(comm, cn);
-        if (wd >= 0 && event())
-            p2p_line("isend", wd, type_bytes(count, t), stag, cn), any = 1;
-        if (ws >= 0 && event())
-            p2p_line("irecv", ws, type_bytes(count, t), status->MPI_TAG, cn), any = 1;
-        if (any && event())
-            ap_s("waitall"), ap_i(R.rank), ap_s("\n");
-    }
+    if (on && rc == MPI_SUCCESS)
+        sendrecv_lines(comm, dest, type_bytes(count, t), stag, status, t);
     leave();
     return rc;
 }
@@ -1737,6 +1736,34 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
 int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *nc)
 {
     int rc = PMPI_Cart_sub(comm, remain, nc);
+    created(rc, nc);
+    return rc;
+}
+
+int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
+                     MPI_Comm *nc)
+{
+    int rc = PMPI_Graph_create(comm, nnodes, index, edges, reorder, nc);
+    created(rc, nc);
+    return rc;
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
+                          const int dests[], const int weights[], MPI_Info info, int reorder,
+                          MPI_Comm *nc)
+{
+    int rc = PMPI_Dist_graph_create(comm, n, sources, degrees, dests, weights, info, reorder, nc);
+    created(rc, nc);
+    return rc;
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indeg, const int sources[],
+                                   const int sweights[], int outdeg, const int dests[],
+                                   const int dweights[], MPI_Info info, int reorder,
+                                   MPI_Comm *nc)
+{
+    int rc = PMPI_Dist_graph_create_adjacent(comm, indeg, sources, sweights, outdeg, dests,
+                                             dweights, info, reorder, nc);
     created(rc, nc);
     return rc;
 }
@@ -2122,4 +2149,231 @@ int MPI_Ialltoallw(const void *sb, const int scs[], const int sd[], const MPI_Da
     COLL_RUN(PMPI_Ialltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm, req),
              coll("alltoallv", ci, comm, -1,
                   alltoallw_bytes(sb, scs, sts, rcs, rts, comm, ci->size)));
+}
+
+/* Neighbourhood collectives (MPI 4.1 §8.6): written as what they do, an
+ * irecv from each source and an isend to each destination of the
+ * communicator's topology (in the standard's order: for a Cartesian one,
+ * each dimension's negative then positive neighbour; MPI_PROC_NULL left
+ * out), then a waitall, as Open MPI's basic component posts them. Their
+ * messages are matched on NAME.nbr, a communicator of the same members
+ * declared for them, so they never match the program's own point-to-point
+ * messages on NAME (a collective has its own context, MPI 4.1 §7.1.2). The
+ * non-blocking forms are written alike where they are posted. Own rule. */
+struct nbrs {
+    int nin, nout, *in, *out; /* ranks in the communicator */
+    comm_info *ci;
+};
+
+static void nbrs_free(struct nbrs *n)
+{
+    free(n->in);
+    free(n->out);
+}
+
+static int nbrs_of(MPI_Comm comm, struct nbrs *n)
+{
+    memset(n, 0, sizeof *n);
+    int topo = MPI_UNDEFINED;
+    n->ci = info_of(comm);
+    if (!n->ci || n->ci->inter || PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
+        return 0;
+    if (topo == MPI_CART) {
+        int nd = 0;
+        PMPI_Cartdim_get(comm, &nd);
+        n->nin = n->nout = 2 * nd;
+        n->in = malloc((size_t)(2 * nd + 1) * sizeof *n->in);
+        n->out = malloc((size_t)(2 * nd + 1) * sizeof *n->out);
+        for (int d = 0; n->in && n->out && d < nd; d++) {
+            PMPI_Cart_shift(comm, d, 1, &n->in[2 * d], &n->in[2 * d + 1]);
+            n->out[2 * d] = n->in[2 * d], n->out[2 * d + 1] = n->in[2 * d + 1];
+        }
+    } else if (topo == MPI_GRAPH) {
+        int me = my_rank(comm), k = 0;
+        PMPI_Graph_neighbors_count(comm, me, &k);
+        n->nin = n->nout = k;
+        n->in = malloc((size_t)(k + 1) * sizeof *n->in);
+        n->out = malloc((size_t)(k + 1) * sizeof *n->out);
+        if (n->in && n->out) {
+            PMPI_Graph_neighbors(comm, me, k, n->in);
+            memcpy(n->out, n->in, (size_t)k * sizeof *n->in);
+        }
+    } else if (topo == MPI_DIST_GRAPH) {
+        int w = 0;
+        PMPI_Dist_graph_neighbors_count(comm, &n->nin, &n->nout, &w);
+        n->in = malloc((size_t)(n->nin + 1) * sizeof *n->in);
+        n->out = malloc((size_t)(n->nout + 1) * sizeof *n->out);
+        int *wi = w ? malloc((size_t)(n->nin + 1) * sizeof *wi) : NULL;
+        int *wo = w ? malloc((size_t)(n->nout + 1) * sizeof *wo) : NULL;
+        if (n->in && n->out && (!w || (wi && wo)))
+            PMPI_Dist_graph_neighbors(comm, n->nin, n->in, w ? wi : MPI_UNWEIGHTED, n->nout,
+                                      n->out, w ? wo : MPI_UNWEIGHTED);
+        else
+            n->nin = n->nout = 0;
+        free(wi);
+        free(wo);
+    } else {
+        return 0;
+    }
+    if (!n->in || !n->out) {
+        nbrs_free(n);
+        return 0;
+    }
+    return 1;
+}
+
+/* the lines: rbytes(i) from source i, sbytes(i) to destination i */
+typedef long long (*nbr_bytes)(const void *arg, int i);
+
+static void nbr_lines(MPI_Comm comm, const struct nbrs *n, nbr_bytes rbytes, const void *ra,
+                      nbr_bytes sbytes, const void *sa)
+{
+    char cn[COMM_NAME_MAX];
+    int any = 0;
+    declare_as(n->ci, ".nbr", &n->ci->nbr_declared);
+    snprintf(cn, sizeof cn, "%.35s.nbr", n->ci->name);
+    for (int i = 0; i < n->nin; i++) {
+        int w = world_of(comm, n->in[i]);
+        if (w >= 0 && event())
+            p2p_line("irecv", w, rbytes(ra, i), 0, cn), any = 1;
+    }
+    for (int i = 0; i < n->nout; i++) {
+        int w = world_of(comm, n->out[i]);
+        if (w >= 0 && event())
+            p2p_line("isend", w, sbytes(sa, i), 0, cn), any = 1;
+    }
+    if (any && event())
+        ap_s("waitall"), ap_i(R.rank), ap_s("\n");
+}
+
+/* the byte counts: one for all (count, type), per neighbour (counts[i] of
+ * one type), per neighbour with its own type */
+struct nb_one {
+    int count;
+    MPI_Datatype t;
+};
+struct nb_v {
+    const int *counts;
+    MPI_Datatype t;
+};
+struct nb_w {
+    const int *counts;
+    const MPI_Datatype *t;
+};
+static long long nb_one_bytes(const void *a, int i)
+{
+    (void)i;
+    const struct nb_one *o = a;
+    return type_bytes(o->count, o->t);
+}
+static long long nb_v_bytes(const void *a, int i)
+{
+    const struct nb_v *v = a;
+    return type_bytes(v->counts[i], v->t);
+}
+static long long nb_w_bytes(const void *a, int i)
+{
+    const struct nb_w *w = a;
+    return type_bytes(w->counts[i], w->t[i]);
+}
+
+#define NBR_RUN(CALL, RB, RA, SB, SA)                                                              \
+    do {                                                                                           \
+        int on = enter();                                                                          \
+        struct nbrs nb;                                                                            \
+        if (on && nbrs_of(comm, &nb)) {                                                            \
+            nbr_lines(comm, &nb, RB, RA, SB, SA);                                                  \
+            nbrs_free(&nb);                                                                        \
+        }                                                                                          \
+        int rc = CALL;                                                                             \
+        leave();                                                                                   \
+        return rc;                                                                                 \
+    } while (0)
+
+int MPI_Neighbor_allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_,
+                           MPI_Datatype rt, MPI_Comm comm)
+{
+    struct nb_one s = {sc, st}, r = {rc_, rt};
+    NBR_RUN(PMPI_Neighbor_allgather(sb, sc, st, rb, rc_, rt, comm), nb_one_bytes, &r,
+            nb_one_bytes, &s);
+}
+
+int MPI_Ineighbor_allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_,
+                            MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
+{
+    struct nb_one s = {sc, st}, r = {rc_, rt};
+    NBR_RUN(PMPI_Ineighbor_allgather(sb, sc, st, rb, rc_, rt, comm, req), nb_one_bytes, &r,
+            nb_one_bytes, &s);
+}
+
+int MPI_Neighbor_allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
+                            const int displs[], MPI_Datatype rt, MPI_Comm comm)
+{
+    struct nb_one s = {sc, st};
+    struct nb_v r = {rcs, rt};
+    NBR_RUN(PMPI_Neighbor_allgatherv(sb, sc, st, rb, rcs, displs, rt, comm), nb_v_bytes, &r,
+            nb_one_bytes, &s);
+}
+
+int MPI_Ineighbor_allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
+                             const int displs[], MPI_Datatype rt, MPI_Comm comm,
+                             MPI_Request *req)
+{
+    struct nb_one s = {sc, st};
+    struct nb_v r = {rcs, rt};
+    NBR_RUN(PMPI_Ineighbor_allgatherv(sb, sc, st, rb, rcs, displs, rt, comm, req), nb_v_bytes,
+            &r, nb_one_bytes, &s);
+}
+
+int MPI_Neighbor_alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_,
+                          MPI_Datatype rt, MPI_Comm comm)
+{
+    struct nb_one s = {sc, st}, r = {rc_, rt};
+    NBR_RUN(PMPI_Neighbor_alltoall(sb, sc, st, rb, rc_, rt, comm), nb_one_bytes, &r,
+            nb_one_bytes, &s);
+}
+
+int MPI_Ineighbor_alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_,
+                           MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
+{
+    struct nb_one s = {sc, st}, r = {rc_, rt};
+    NBR_RUN(PMPI_Ineighbor_alltoall(sb, sc, st, rb, rc_, rt, comm, req), nb_one_bytes, &r,
+            nb_one_bytes, &s);
+}
+
+int MPI_Neighbor_alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st,
+                           void *rb, const int rcs[], const int rd[], MPI_Datatype rt,
+                           MPI_Comm comm)
+{
+    struct nb_v s = {scs, st}, r = {rcs, rt};
+    NBR_RUN(PMPI_Neighbor_alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm), nb_v_bytes, &r,
+            nb_v_bytes, &s);
+}
+
+int MPI_Ineighbor_alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st,
+                            void *rb, const int rcs[], const int rd[], MPI_Datatype rt,
+                            MPI_Comm comm, MPI_Request *req)
+{
+    struct nb_v s = {scs, st}, r = {rcs, rt};
+    NBR_RUN(PMPI_Ineighbor_alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm, req), nb_v_bytes,
+            &r, nb_v_bytes, &s);
+}
+
+int MPI_Neighbor_alltoallw(const void *sb, const int scs[], const MPI_Aint sd[],
+                           const MPI_Datatype sts[], void *rb, const int rcs[],
+                           const MPI_Aint rd[], const MPI_Datatype rts[], MPI_Comm comm)
+{
+    struct nb_w s = {scs, sts}, r = {rcs, rts};
+    NBR_RUN(PMPI_Neighbor_alltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm), nb_w_bytes, &r,
+            nb_w_bytes, &s);
+}
+
+int MPI_Ineighbor_alltoallw(const void *sb, const int scs[], const MPI_Aint sd[],
+                            const MPI_Datatype sts[], void *rb, const int rcs[],
+                            const MPI_Aint rd[], const MPI_Datatype rts[], MPI_Comm comm,
+                            MPI_Request *req)
+{
+    struct nb_w s = {scs, sts}, r = {rcs, rts};
+    NBR_RUN(PMPI_Ineighbor_alltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm, req), nb_w_bytes,
+            &r, nb_w_bytes, &s);
 }

@@ -331,6 +331,14 @@ static void f_mpi_cart_sub(I comm, I remain, I nc, I ierr)
 }
 F_ENTRY(mpi_cart_sub, (I comm, I remain, I nc, I ierr), (comm, remain, nc, ierr))
 
+static void f_mpi_graph_create(I comm, I nnodes, I index, I edges, I reorder, I nc, I ierr)
+{
+    MPI_Comm c;
+    comm_out(MPI_Graph_create(C(comm), *nnodes, index, edges, *reorder != 0, &c), &c, nc, ierr);
+}
+F_ENTRY(mpi_graph_create, (I comm, I nnodes, I index, I edges, I reorder, I nc, I ierr),
+        (comm, nnodes, index, edges, reorder, nc, ierr))
+
 /* point-to-point */
 
 #define F_SEND(NAME, CNAME)                                                                        \
@@ -749,6 +757,22 @@ F_COLL(mpi_scan, MPI_Scan, mpi_iscan, MPI_Iscan, (void *sb, void *rb, I n, I t, 
 F_COLL(mpi_exscan, MPI_Exscan, mpi_iexscan, MPI_Iexscan,
        (void *sb, void *rb, I n, I t, I op, I comm), (sb, rb, n, t, op, comm),
        (cbuf(sb), cbuf(rb), *n, T(t), MPI_Op_f2c(*op), C(comm)))
+
+F_COLL(mpi_neighbor_allgather, MPI_Neighbor_allgather, mpi_ineighbor_allgather,
+       MPI_Ineighbor_allgather, (void *sb, I sn, I st, void *rb, I rn, I rt, I comm),
+       (sb, sn, st, rb, rn, rt, comm), (cbuf(sb), *sn, T(st), cbuf(rb), *rn, T(rt), C(comm)))
+F_COLL(mpi_neighbor_allgatherv, MPI_Neighbor_allgatherv, mpi_ineighbor_allgatherv,
+       MPI_Ineighbor_allgatherv, (void *sb, I sn, I st, void *rb, I rns, I rds, I rt, I comm),
+       (sb, sn, st, rb, rns, rds, rt, comm),
+       (cbuf(sb), *sn, T(st), cbuf(rb), rns, rds, T(rt), C(comm)))
+F_COLL(mpi_neighbor_alltoall, MPI_Neighbor_alltoall, mpi_ineighbor_alltoall,
+       MPI_Ineighbor_alltoall, (void *sb, I sn, I st, void *rb, I rn, I rt, I comm),
+       (sb, sn, st, rb, rn, rt, comm), (cbuf(sb), *sn, T(st), cbuf(rb), *rn, T(rt), C(comm)))
+F_COLL(mpi_neighbor_alltoallv, MPI_Neighbor_alltoallv, mpi_ineighbor_alltoallv,
+       MPI_Ineighbor_alltoallv,
+       (void *sb, I sns, I sds, I st, void *rb, I rns, I rds, I rt, I comm),
+       (sb, sns, sds, st, rb, rns, rds, rt, comm),
+       (cbuf(sb), sns, sds, T(st), cbuf(rb), rns, rds, T(rt), C(comm)))
 
 /* the mpi_f08 module: not recorded, said once (its MPI_Init and
  * MPI_Init_thread, IERROR optional: passed on as they came) */

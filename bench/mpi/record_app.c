@@ -23,6 +23,11 @@
  *        ct-record-app ring persistent|immediate ITERS: a ring exchange
  *        with persistent or immediate requests (recorded alike), then an
  *        MPI_Iprobe loop with sleeps on rank 0 (a poll).
+ *        ct-record-app nbr blocking|nonblocking|cart: neighbourhood
+ *        collectives (3 ranks or more) on a periodic and a non-periodic
+ *        ring (MPI_Cart_create) and a graph (MPI_Graph_create), and, but for
+ *        cart, a one-way ring (MPI_Dist_graph_create_adjacent): blocking or
+ *        non-blocking ones recorded alike.
  *        ct-record-app mprobe matched|plain: two messages received with
  *        matched probes (Mprobe/Mrecv, Improbe/Imrecv) or plainly (Recv,
  *        Irecv): recorded alike.
@@ -419,6 +424,85 @@ static int tags_mode(void)
     return 0;
 }
 
+/* neighbourhood collectives, blocking or non-blocking (each request waited
+ * for at once), on a periodic ring: Neighbor_alltoall of 16 bytes,
+ * Neighbor_allgather of 8, Neighbor_alltoallv of 10 bytes to the negative
+ * neighbour and 20 to the positive one (so 20 from the negative one and 10
+ * from the positive one); on a non-periodic ring (rank 0 and the last have
+ * one neighbour): Neighbor_allgatherv of 8; on a graph where rank 0 is
+ * linked to every other rank and they to it: Neighbor_alltoall of 4; on a
+ * one-way ring (rank r sends to r + 1 only; not in the cart mode):
+ * Neighbor_alltoallw of 32 bytes */
+static int nbr_mode(const char *how)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int nb = strcmp(how, "nonblocking") == 0, cart = strcmp(how, "cart") == 0;
+    if (size < 3 || (!nb && !cart && strcmp(how, "blocking") != 0)) {
+        if (rank == 0)
+            fprintf(stderr, "usage: ct-record-app nbr blocking|nonblocking|cart (3 ranks or more)\n");
+        return 2;
+    }
+    char sb[64] = {0}, rb[64];
+    MPI_Comm ring, line, star, oneway;
+    int dims[1] = {size}, per[1] = {1}, noper[1] = {0};
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, 0, &ring);
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, noper, 0, &line);
+    int *index = calloc((size_t)size, sizeof *index), *edges = calloc(2 * (size_t)size, sizeof *edges);
+    if (!index || !edges)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (int i = 0, e = 0; i < size; i++) { /* 0 - i for every i > 0 */
+        if (i == 0)
+            for (int j = 1; j < size; j++)
+                edges[e++] = j;
+        else
+            edges[e++] = 0;
+        index[i] = e;
+    }
+    MPI_Graph_create(MPI_COMM_WORLD, size, index, edges, 0, &star);
+    free(index);
+    free(edges);
+    MPI_Request r;
+    int sc[2] = {10, 20}, rc_[2] = {20, 10}, d2[2] = {0, 32}, c2[2] = {8, 8};
+#define NBR(BLOCKING, NONBLOCKING)                                                                 \
+    do {                                                                                           \
+        if (nb) {                                                                                  \
+            NONBLOCKING;                                                                           \
+            MPI_Wait(&r, MPI_STATUS_IGNORE);                                                       \
+        } else {                                                                                   \
+            BLOCKING;                                                                              \
+        }                                                                                          \
+    } while (0)
+    MPI_Datatype c = MPI_CHAR;
+    NBR(MPI_Neighbor_alltoall(sb, 16, c, rb, 16, c, ring),
+        MPI_Ineighbor_alltoall(sb, 16, c, rb, 16, c, ring, &r));
+    NBR(MPI_Neighbor_allgather(sb, 8, c, rb, 8, c, ring),
+        MPI_Ineighbor_allgather(sb, 8, c, rb, 8, c, ring, &r));
+    NBR(MPI_Neighbor_alltoallv(sb, sc, d2, c, rb, rc_, d2, c, ring),
+        MPI_Ineighbor_alltoallv(sb, sc, d2, c, rb, rc_, d2, c, ring, &r));
+    NBR(MPI_Neighbor_allgatherv(sb, 8, c, rb, c2, d2, c, line),
+        MPI_Ineighbor_allgatherv(sb, 8, c, rb, c2, d2, c, line, &r));
+    NBR(MPI_Neighbor_alltoall(sb, 4, c, rb, 4, c, star),
+        MPI_Ineighbor_alltoall(sb, 4, c, rb, 4, c, star, &r));
+    if (!cart) {
+        int src = (rank - 1 + size) % size, dst = (rank + 1) % size, n32 = 32, w = 1;
+        MPI_Aint d0 = 0;
+        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &src, &w, 1, &dst, &w, MPI_INFO_NULL, 0,
+                                       &oneway); /* weighted: MPI_UNWEIGHTED is a
+                                                    pointer gcc warns about */
+        NBR(MPI_Neighbor_alltoallw(sb, &n32, &d0, &c, rb, &n32, &d0, &c, oneway),
+            MPI_Ineighbor_alltoallw(sb, &n32, &d0, &c, rb, &n32, &d0, &c, oneway, &r));
+        MPI_Comm_free(&oneway);
+    }
+#undef NBR
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Comm_free(&star);
+    MPI_Comm_free(&line);
+    MPI_Comm_free(&ring);
+    return 0;
+}
+
 /* rank 1 sends rank 0 two messages (100 bytes, tag 1; 200 bytes, tag 2);
  * rank 0 takes them with matched probes (MPI_Mprobe + MPI_Mrecv, then an
  * MPI_Improbe loop + MPI_Imrecv + MPI_Wait) or plainly (MPI_Recv, then
@@ -572,6 +656,8 @@ int main(int argc, char **argv)
         rc = complete_mode();
     else if (strcmp(mode, "tags") == 0)
         rc = tags_mode();
+    else if (strcmp(mode, "nbr") == 0)
+        rc = nbr_mode(a2);
     else if (strcmp(mode, "colls") == 0)
         rc = colls_mode(a2);
     else if (strcmp(mode, "poll") == 0 && a3)

@@ -8,6 +8,7 @@
 !   ct-record-app-f colls blocking|nonblocking|inplace
 !   ct-record-app-f complete x
 !   ct-record-app-f tags x
+!   ct-record-app-f nbr cart
 !   ct-record-app-f ring persistent|immediate ITERS
 !   ct-record-app-f mprobe matched|plain
 !   ct-record-app-f cancel cancelled|plain
@@ -33,6 +34,8 @@ program record_app_f
     call complete()
   case ('tags')
     call tags()
+  case ('nbr')
+    call nbr()
   case ('ring')
     call ring(trim(a2), to_int(a3))
   case ('mprobe')
@@ -279,6 +282,41 @@ contains
     call MPI_Comm_free(h2, ierr)
     call MPI_Comm_free(h1, ierr)
     call MPI_Comm_free(dup, ierr)
+  end subroutine
+
+  ! neighbourhood collectives on a periodic and a non-periodic ring and a
+  ! graph (record_app.c nbr_mode, its cart variant)
+  subroutine nbr()
+    character :: sb(64), rb(64)
+    integer :: ring, line, star, dims(1), idx(0:nprocs - 1), edges(0:2 * nprocs - 1), i, j, e
+    integer :: sc(2), rc(2), d2(2), c2(2), c
+    logical :: per(1), noper(1)
+    sb = 'a'
+    dims(1) = nprocs; per(1) = .true.; noper(1) = .false.
+    call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, .false., ring, ierr)
+    call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, noper, .false., line, ierr)
+    e = 0
+    do i = 0, nprocs - 1
+      if (i == 0) then
+        do j = 1, nprocs - 1
+          edges(e) = j; e = e + 1
+        end do
+      else
+        edges(e) = 0; e = e + 1
+      end if
+      idx(i) = e
+    end do
+    call MPI_Graph_create(MPI_COMM_WORLD, nprocs, idx, edges, .false., star, ierr)
+    sc = (/10, 20/); rc = (/20, 10/); d2 = (/0, 32/); c2 = (/8, 8/); c = MPI_CHARACTER
+    call MPI_Neighbor_alltoall(sb, 16, c, rb, 16, c, ring, ierr)
+    call MPI_Neighbor_allgather(sb, 8, c, rb, 8, c, ring, ierr)
+    call MPI_Neighbor_alltoallv(sb, sc, d2, c, rb, rc, d2, c, ring, ierr)
+    call MPI_Neighbor_allgatherv(sb, 8, c, rb, c2, d2, c, line, ierr)
+    call MPI_Neighbor_alltoall(sb, 4, c, rb, 4, c, star, ierr)
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    call MPI_Comm_free(star, ierr)
+    call MPI_Comm_free(line, ierr)
+    call MPI_Comm_free(ring, ierr)
   end subroutine
 
   ! a ring with persistent or immediate requests, then an Iprobe loop
