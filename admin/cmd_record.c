@@ -21,11 +21,14 @@
 /* the most ranks a merge of partial recordings looks for (a million) */
 #define MAX_RANKS (1 << 20)
 #define LIBNAME "libcontention-record.so"
+/* the same recorder built against MPICH's mpi.h (recorder/meson.build) */
+#define LIBNAME_MPICH "libcontention-record-mpich.so"
 
 static void usage(void)
 {
-    printf("Usage: contention-admin record -o FILE|trace:NAME [--library PATH] [--seconds S]\n"
-           "                               [--max-events N] -- COMMAND [ARG...]\n"
+    printf("Usage: contention-admin record -o FILE|trace:NAME [--mpi openmpi|mpich]\n"
+           "                               [--library PATH] [--seconds S] [--max-events N]\n"
+           "                               -- COMMAND [ARG...]\n"
            "\n"
            "Run COMMAND (mpirun/mpiexec ..., srun ..., or an MPI program) with the recorder\n"
            "preloaded in its MPI processes and write their communication trace (doc/recorder.md,\n"
@@ -35,8 +38,14 @@ static void usage(void)
            "                         $XDG_DATA_HOME/contention/profiles (default\n"
            "                         ~/.local/share/contention/profiles), used later as\n"
            "                         --contention-pattern=trace:NAME\n"
+           "  --mpi openmpi|mpich    the MPI the program was built with: Open MPI, or MPICH\n"
+           "                         or an MPI of its ABI (Intel MPI, MVAPICH, Cray MPICH);\n"
+           "                         default: mpich where COMMAND is MPICH's launcher\n"
+           "                         (mpiexec.hydra), else openmpi (say --mpi mpich for srun\n"
+           "                         or a program run alone built with MPICH)\n"
            "  --library PATH         the recorder library (default: next to this program in a\n"
-           "                         build tree, else the installed " LIBNAME ")\n"
+           "                         build tree, else the installed " LIBNAME ",\n"
+           "                         " LIBNAME_MPICH " with --mpi mpich)\n"
            "  --seconds S            record the first S seconds of each rank (default 60; 0 = all)\n"
            "  --max-events N         at most N events per rank (default 200000; 0 = no bound)\n"
            "  -h, --help             this help\n"
@@ -52,8 +61,9 @@ static int exists(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* the library: --library, next to us in a build tree, installed */
-static int find_library(const char *given, char *out, size_t n)
+/* the library: --library, next to us in a build tree, installed (name:
+ * LIBNAME or LIBNAME_MPICH, installed beside each other) */
+static int find_library(const char *given, const char *name, char *out, size_t n)
 {
     if (given) {
         if (!exists(given))
@@ -70,7 +80,7 @@ static int find_library(const char *given, char *out, size_t n)
         if (slash) {
             *slash = '\0';
             /* build tree: BUILD/admin/contention-admin, BUILD/recorder/LIB */
-            if ((size_t)snprintf(out, n, "%s/../recorder/" LIBNAME, self) < n && exists(out)) {
+            if ((size_t)snprintf(out, n, "%s/../recorder/%s", self, name) < n && exists(out)) {
                 char real[PATH_MAX];
                 if (realpath(out, real) && strlen(real) < n)
                     strcpy(out, real);
@@ -78,25 +88,29 @@ static int find_library(const char *given, char *out, size_t n)
             }
         }
     }
+    char inst[PATH_MAX] = "no install path";
 #ifdef CT_RECORDER_LIB
-    if (exists(CT_RECORDER_LIB) && strlen(CT_RECORDER_LIB) < n) {
-        strcpy(out, CT_RECORDER_LIB);
+    snprintf(inst, sizeof inst, "%s", CT_RECORDER_LIB);
+    char *slash = strrchr(inst, '/');
+    if (slash && (size_t)(slash + 1 - inst) + strlen(name) < sizeof inst)
+        strcpy(slash + 1, name);
+    if (exists(inst) && strlen(inst) < n) {
+        strcpy(out, inst);
         return 0;
     }
 #endif
     return admin_fail(CMD,
-                      "cannot find " LIBNAME " (looked next to this program and at %s; build "
-                      "with MPI or pass --library PATH)",
-#ifdef CT_RECORDER_LIB
-                      CT_RECORDER_LIB
-#else
-                      "no install path"
-#endif
-    );
+                      "cannot find %s (looked next to this program and at %s; build with %s or "
+                      "pass --library PATH)",
+                      name, inst, strcmp(name, LIBNAME) ? "MPICH (Debian's libmpich-dev)" : "MPI");
 }
 
-/* Open MPI's launcher (mpirun/mpiexec/orterun resolve to orterun or prterun) */
-static int is_openmpi_launcher(const char *cmd)
+/* COMMAND's launcher: Open MPI's (mpirun/mpiexec/orterun resolve to orterun
+ * or prterun), MPICH's (mpiexec.mpich, mpirun.mpich resolve to
+ * mpiexec.hydra), or neither */
+enum launcher { LAUNCHER_NONE, LAUNCHER_OPENMPI, LAUNCHER_MPICH };
+
+static enum launcher launcher_of(const char *cmd)
 {
     char path[PATH_MAX], real[PATH_MAX];
     if (strchr(cmd, '/')) {
@@ -112,13 +126,17 @@ static int is_openmpi_launcher(const char *cmd)
         }
         free(dup);
         if (!found)
-            return 0;
+            return LAUNCHER_NONE;
     }
     if (!realpath(path, real))
-        return 0;
+        return LAUNCHER_NONE;
     const char *b = strrchr(real, '/');
     b = b ? b + 1 : real;
-    return strcmp(b, "orterun") == 0 || strcmp(b, "prterun") == 0;
+    if (strcmp(b, "orterun") == 0 || strcmp(b, "prterun") == 0)
+        return LAUNCHER_OPENMPI;
+    if (strcmp(b, "mpiexec.hydra") == 0)
+        return LAUNCHER_MPICH;
+    return LAUNCHER_NONE;
 }
 
 /* a collective on MPI_COMM_WORLD: "KIND TASK world ...", KIND any of the
@@ -264,16 +282,22 @@ int cmd_record(int argc, char **argv)
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},     {"library", required_argument, NULL, 'L'},
         {"seconds", required_argument, NULL, 'S'},    {"max-events", required_argument, NULL, 'E'},
-        {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0}};
+        {"mpi", required_argument, NULL, 'M'},        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD, .shortopts = "+o:h", .longopts = longopts,
-                      .accepted = "-o/--output, --library, --seconds, --max-events, --help",
+                      .accepted = "-o/--output, --mpi, --library, --seconds, --max-events, --help",
                       .help = usage};
     const char *output = NULL, *library = NULL, *seconds = "60", *max_events = "200000";
+    const char *mpi = NULL;
     int c;
     while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         if (c == 'o')
             output = optarg;
-        else if (c == 'L')
+        else if (c == 'M') {
+            if (strcmp(optarg, "openmpi") != 0 && strcmp(optarg, "mpich") != 0)
+                return admin_usage(CMD, "--mpi '%s': expected openmpi or mpich", optarg);
+            mpi = optarg;
+        } else if (c == 'L')
             library = optarg;
         else if (c == 'S' || c == 'E') {
             char *end;
@@ -318,8 +342,10 @@ int cmd_record(int argc, char **argv)
         if ((size_t)snprintf(path, sizeof path, "%s/%s", cwd, output) >= sizeof path)
             return admin_fail(CMD, "-o %s: path too long", output);
     }
+    enum launcher launcher = launcher_of(argv[optind]);
+    int mpich = mpi ? strcmp(mpi, "mpich") == 0 : launcher == LAUNCHER_MPICH;
     char lib[PATH_MAX];
-    if (find_library(library, lib, sizeof lib))
+    if (find_library(library, mpich ? LIBNAME_MPICH : LIBNAME, lib, sizeof lib))
         return ADMIN_INVALID;
 
     setenv("CONTENTION_RECORD_FILE", path, 1);
@@ -336,7 +362,7 @@ int cmd_record(int argc, char **argv)
     int k = 0;
     char xpre[sizeof preload + 16];
     run[k++] = cmd[0];
-    if (is_openmpi_launcher(cmd[0])) {
+    if (launcher == LAUNCHER_OPENMPI) {
         /* mpirun itself must not load the recorder; its ranks get it via -x */
         snprintf(xpre, sizeof xpre, "LD_PRELOAD=%s", preload);
         const char *x[] = {"-x", xpre, "-x", "CONTENTION_RECORD_FILE", "-x",
