@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "admin.h"
@@ -41,8 +40,9 @@ static void usage(void)
            "  --mpi openmpi|mpich    the MPI the program was built with: Open MPI, or MPICH\n"
            "                         or an MPI of its ABI (Intel MPI, MVAPICH, Cray MPICH);\n"
            "                         default: mpich where COMMAND is MPICH's launcher\n"
-           "                         (mpiexec.hydra), else openmpi (say --mpi mpich for srun\n"
-           "                         or a program run alone built with MPICH)\n"
+           "                         (mpiexec.hydra), else openmpi. A program of the other\n"
+           "                         ABI is run again with the other recorder where it was\n"
+           "                         built (libmpich-dev), else unrecorded\n"
            "  --library PATH         the recorder library (default: next to this program in a\n"
            "                         build tree, else the installed " LIBNAME ",\n"
            "                         " LIBNAME_MPICH " with --mpi mpich)\n"
@@ -388,7 +388,6 @@ int cmd_record(int argc, char **argv)
     }
     struct stat before;
     int had = stat(path, &before) == 0;
-    time_t t0 = time(NULL);
     fprintf(stderr, "contention-admin record: %s -> %s (library %s)\n", cmd[0], path, lib);
     pid_t pid = fork();
     if (pid < 0) {
@@ -411,8 +410,13 @@ int cmd_record(int argc, char **argv)
 
     int nparts = 0;
     struct stat after;
+    /* written by this run: new, or replaced (the recorder renames its
+     * temporary file over it), or changed; not merely a file of an earlier
+     * run in the same second */
     int fresh = stat(path, &after) == 0 &&
-                (!had || after.st_mtime >= t0 || after.st_ino != before.st_ino);
+                (!had || after.st_ino != before.st_ino ||
+                 after.st_mtim.tv_sec != before.st_mtim.tv_sec ||
+                 after.st_mtim.tv_nsec != before.st_mtim.tv_nsec);
     if (!fresh) {
         if (merge_parts(path, &nparts))
             return ADMIN_INVALID;

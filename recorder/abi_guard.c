@@ -7,12 +7,16 @@
  * wrappers, which the program's calls reach first, take the program's
  * handles with the wrong types (an Open MPI datatype, a pointer, arrives
  * cut to an int) and the program crashes, recorded or not. So when the
- * process has loaded the other ABI's MPI library, this library takes itself
- * out of LD_PRELOAD and executes the program again, before main and before
- * any MPI call, with one line saying so: the program runs as if it had not
- * been preloaded, and nothing is recorded. Every MPI library the program
- * needs is mapped before any constructor runs, so the check sees them all,
- * linked directly or through another library (LAMMPS' liblammps). */
+ * process has loaded the other ABI's MPI library, this library puts the
+ * recorder built for that ABI in its place in LD_PRELOAD (the other name,
+ * in the same directory, where meson built or installed both) and executes
+ * the program again, before main and before any MPI call, with one line
+ * saying so: the program is recorded by the right one. Where there is none
+ * (or it was already swapped once: CONTENTION_RECORD_SWAPPED), it only
+ * takes itself out: the program runs unrecorded, as if not preloaded. Every
+ * MPI library the program needs is mapped before any constructor runs, so
+ * the check sees them all, linked directly or through another library
+ * (LAMMPS' liblammps). */
 #define _GNU_SOURCE /* dl_iterate_phdr, dladdr */
 #include <mpi.h>
 
@@ -26,11 +30,13 @@
 /* the start of the file names of the other ABI's MPI libraries */
 #ifdef OPEN_MPI
 #define BUILT "Open MPI"
-#define OTHER "mpich"
+#define OTHER_DEV "libmpich-dev"
+#define OTHER_LIB "libcontention-record-mpich.so"
 static const char *const other[] = {"libmpich", "libmpi.so.12", "libmpi_cray", NULL};
 #else
 #define BUILT "MPICH's ABI"
-#define OTHER "openmpi"
+#define OTHER_DEV "libopenmpi-dev"
+#define OTHER_LIB "libcontention-record.so"
 static const char *const other[] = {"libmpi.so.40", "libopen-pal", NULL};
 #endif
 
@@ -53,28 +59,40 @@ static const char *base(const char *p)
     return b ? b + 1 : p;
 }
 
-/* LD_PRELOAD without this library (entries separated by ':' or ' ') */
-static void unpreload(void)
+/* LD_PRELOAD with this library (entries separated by ':' or ' ') replaced
+ * by swap, or left out where swap is empty */
+static void repreload(const char *self, const char *swap)
 {
-    Dl_info me;
     const char *pre = getenv("LD_PRELOAD");
-    if (!pre || !dladdr((void *)unpreload, &me) || !me.dli_fname)
+    if (!pre)
         return;
-    char *copy = strdup(pre), *out = calloc(1, strlen(pre) + 1);
+    char *copy = strdup(pre), *out = calloc(1, strlen(pre) + strlen(swap) + 2);
     if (!copy || !out) {
         free(copy);
         free(out);
         return;
     }
-    for (char *save = NULL, *e = strtok_r(copy, ": ", &save); e; e = strtok_r(NULL, ": ", &save))
-        if (strcmp(base(e), base(me.dli_fname)) != 0)
-            strcat(strcat(out, *out ? ":" : ""), e);
+    for (char *save = NULL, *e = strtok_r(copy, ": ", &save); e; e = strtok_r(NULL, ": ", &save)) {
+        const char *keep = strcmp(base(e), base(self)) != 0 ? e : swap;
+        if (*keep)
+            strcat(strcat(out, *out ? ":" : ""), keep);
+    }
     if (*out)
         setenv("LD_PRELOAD", out, 1);
     else
         unsetenv("LD_PRELOAD");
     free(copy);
     free(out);
+}
+
+/* the recorder of the other ABI beside this one, in swap[n]; 0: none */
+static int other_recorder(const char *self, char *swap, size_t n)
+{
+    const char *slash = strrchr(self, '/');
+    if (!slash || getenv("CONTENTION_RECORD_SWAPPED"))
+        return 0;
+    int k = snprintf(swap, n, "%.*s/%s", (int)(slash - self), self, OTHER_LIB);
+    return k > 0 && (size_t)k < n && access(swap, R_OK) == 0;
 }
 
 /* this process's arguments, from /proc/self/cmdline */
@@ -119,13 +137,25 @@ __attribute__((constructor)) static void abi_guard(void)
     char found[256] = "";
     if (!dl_iterate_phdr(other_mpi, found))
         return;
-    char **argv = own_argv();
-    fprintf(stderr,
-            "contention-record: %s runs %s, not the MPI this recorder was built for (" BUILT
-            "): run again without it, nothing recorded (contention-admin record --mpi " OTHER
-            ")\n",
-            argv && argv[0] ? argv[0] : "this program", found);
-    unpreload();
+    char **argv = own_argv(), swap[4096] = "";
+    const char *prog = argv && argv[0] ? argv[0] : "this program";
+    Dl_info me;
+    const char *self = dladdr((void *)abi_guard, &me) && me.dli_fname ? me.dli_fname : "";
+    if (other_recorder(self, swap, sizeof swap)) {
+        fprintf(stderr,
+                "contention-record: %s runs %s, not the MPI of %s (" BUILT "): run again with "
+                "%s\n",
+                prog, found, base(self), swap);
+        setenv("CONTENTION_RECORD_SWAPPED", "1", 1);
+    } else {
+        swap[0] = '\0';
+        fprintf(stderr,
+                "contention-record: %s runs %s, not the MPI this recorder was built for (" BUILT
+                "): run again without it, nothing recorded (no " OTHER_LIB " beside it: "
+                "build with " OTHER_DEV ")\n",
+                prog, found);
+    }
+    repreload(self, swap);
     if (argv)
         execv("/proc/self/exe", argv);
     /* not run again: going on would crash the program in the wrappers */
