@@ -36,6 +36,14 @@
  * for MPI_ANY_SOURCE), or a matched probe's message (peer: its source, -1
  * when not recordable). A short list searched linearly: a code holds few
  * persistent requests and fewer probed messages at a time. */
+/* this build's name (recorder/meson.build: one per MPI ABI), in the trace's
+ * first line */
+#ifdef OPEN_MPI
+#define RECORDER_LIB "libcontention-record.so"
+#else
+#define RECORDER_LIB "libcontention-record-mpich.so"
+#endif
+
 /* a communicator's name in the trace: "world", cHASH (17), either with
  * ".k" (name_kth) */
 #define COMM_NAME_MAX 40
@@ -705,7 +713,7 @@ static void merge_and_write(void)
         fprintf(stderr, "contention-record: %s: cannot write: %s\n", tmp, strerror(errno));
     if (f) {
         fprintf(f,
-                "# recorded by libcontention-record.so: %d tasks, window %g s / %ld events per "
+                "# recorded by " RECORDER_LIB ": %d tasks, window %g s / %ld events per "
                 "rank\n",
                 R.size, R.window_s, R.max_events);
         if (R.from_coll > 0)
