@@ -62,6 +62,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the BLOCKING call, or (nb) the NONBLOCKING one and a wait for its
+ * request r at once: the modes that must record both alike */
+#define ONE_OF(nb, r, BLOCKING, NONBLOCKING)                                                       \
+    do {                                                                                           \
+        if (nb) {                                                                                  \
+            NONBLOCKING;                                                                           \
+            MPI_Wait(&(r), MPI_STATUS_IGNORE);                                                     \
+        } else {                                                                                   \
+            BLOCKING;                                                                              \
+        }                                                                                          \
+    } while (0)
+
 static int calls(long n)
 {
     char a[8] = {0}, b[8];
@@ -210,15 +222,7 @@ static int colls_mode(const char *how)
         return colls_inplace(rank, size, cnt, dsp, a, b);
     }
     MPI_Request r;
-#define ONE(BLOCKING, NONBLOCKING)                                                                 \
-    do {                                                                                           \
-        if (nb) {                                                                                  \
-            NONBLOCKING;                                                                           \
-            MPI_Wait(&r, MPI_STATUS_IGNORE);                                                       \
-        } else {                                                                                   \
-            BLOCKING;                                                                              \
-        }                                                                                          \
-    } while (0)
+#define ONE(BLOCKING, NONBLOCKING) ONE_OF(nb, r, BLOCKING, NONBLOCKING)
     MPI_Comm w = MPI_COMM_WORLD;
     MPI_Datatype c = MPI_CHAR, d = MPI_DOUBLE;
     ONE(MPI_Barrier(w), MPI_Ibarrier(w, &r));
@@ -465,15 +469,7 @@ static int nbr_mode(const char *how)
     free(edges);
     MPI_Request r;
     int sc[2] = {10, 20}, rc_[2] = {20, 10}, d2[2] = {0, 32}, c2[2] = {8, 8};
-#define NBR(BLOCKING, NONBLOCKING)                                                                 \
-    do {                                                                                           \
-        if (nb) {                                                                                  \
-            NONBLOCKING;                                                                           \
-            MPI_Wait(&r, MPI_STATUS_IGNORE);                                                       \
-        } else {                                                                                   \
-            BLOCKING;                                                                              \
-        }                                                                                          \
-    } while (0)
+#define NBR(BLOCKING, NONBLOCKING) ONE_OF(nb, r, BLOCKING, NONBLOCKING)
     MPI_Datatype c = MPI_CHAR;
     NBR(MPI_Neighbor_alltoall(sb, 16, c, rb, 16, c, ring),
         MPI_Ineighbor_alltoall(sb, 16, c, rb, 16, c, ring, &r));
