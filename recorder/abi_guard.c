@@ -66,7 +66,10 @@ static void repreload(const char *self, const char *swap)
     const char *pre = getenv("LD_PRELOAD");
     if (!pre)
         return;
-    char *copy = strdup(pre), *out = calloc(1, strlen(pre) + strlen(swap) + 2);
+    size_t entries = 1; /* swap may replace each of them */
+    for (const char *c = pre; *c; c++)
+        entries += *c == ':' || *c == ' ';
+    char *copy = strdup(pre), *out = calloc(1, strlen(pre) + entries * (strlen(swap) + 1) + 1);
     if (!copy || !out) {
         free(copy);
         free(out);

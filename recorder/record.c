@@ -1705,6 +1705,18 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *nc, MPI_Request *req)
     return rc;
 }
 
+/* a communicator freed before its first use forgets its pending number (its
+ * handle may be reused by a later one) */
+int MPI_Comm_free(MPI_Comm *comm)
+{
+    for (size_t i = 0; comm && i < npend; i++)
+        if (pend[i].comm == *comm) {
+            pend[i] = pend[--npend];
+            break;
+        }
+    return PMPI_Comm_free(comm);
+}
+
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *nc)
 {
     int rc = PMPI_Comm_split(comm, color, key, nc);

@@ -270,6 +270,16 @@ static void f_mpi_comm_idup(I comm, I nc, I req, I ierr)
 }
 F_ENTRY(mpi_comm_idup, (I comm, I nc, I req, I ierr), (comm, nc, req, ierr))
 
+static void f_mpi_comm_free(I comm, I ierr)
+{
+    MPI_Comm c = C(comm);
+    int rc = MPI_Comm_free(&c);
+    if (rc == MPI_SUCCESS)
+        *comm = MPI_Comm_c2f(c);
+    ret(ierr, rc);
+}
+F_ENTRY(mpi_comm_free, (I comm, I ierr), (comm, ierr))
+
 static void f_mpi_comm_split(I comm, I color, I key, I nc, I ierr)
 {
     MPI_Comm c;

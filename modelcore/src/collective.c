@@ -558,11 +558,11 @@ static int alltoall(ctx *k)
 /* MPI_Scan and MPI_Exscan: a linear chain, rank r receives the prefix of
  * ranks 0 .. r - 1 (or r - 2 and its own contribution to combine) from r - 1
  * and passes its own prefix on to r + 1: P - 1 messages of the whole vector,
- * one after the other. Open MPI's default for both (coll/basic, and coll/tuned
- * unless its dynamic rules choose; measured on Open MPI 4.1.4 here, 16 ranks,
- * 8 MiB: the default 27-48 ms, linear forced 38-55 ms, recursive doubling
- * 270-330 ms). MPICH's recursive doubling (log2 P exchanges) is not replayed;
- * the papers have no scan model: our choice */
+ * one after the other: what Open MPI does by default (measured on Open MPI
+ * 4.1.4 here, 16 ranks, 8 MiB: the default 27-48 ms, linear forced 38-55 ms,
+ * recursive doubling forced 270-330 ms; doc/trace-format.md). MPICH's
+ * recursive doubling (log2 P exchanges) is not replayed; the papers have no
+ * scan model: our choice */
 static int scan(ctx *k)
 {
     if (k->r > 0 && recv_from(k, k->r - 1, 1))
