@@ -31,11 +31,6 @@
 
 /* ------------------------------------------------------------- state */
 
-/* What an MPI handle stands for, kept from the call that made it to the one
- * that uses it: a persistent request's send or receive (peer: world rank, -2
- * for MPI_ANY_SOURCE), or a matched probe's message (peer: its source, -1
- * when not recordable). A short list searched linearly: a code holds few
- * persistent requests and fewer probed messages at a time. */
 /* this build's name (recorder/meson.build: one per MPI ABI), in the trace's
  * first line */
 #ifdef OPEN_MPI
@@ -48,13 +43,18 @@
  * ".k" (name_kth) */
 #define COMM_NAME_MAX 40
 
+/* What an MPI handle stands for, kept from the call that made it to the one
+ * that uses it: a persistent request's send or receive (peer: world rank, -2
+ * for MPI_ANY_SOURCE), or a matched probe's message (peer: its source, -1
+ * when not recordable). A short list searched linearly: a code holds few
+ * persistent requests and fewer probed messages at a time. */
 struct held {
     uintptr_t h;
     int send, peer;
     long long bytes;
-    int tag;       /* MPI_ANY_TAG: a receive from any tag */
+    int tag;                  /* MPI_ANY_TAG: a receive from any tag */
     char comm[COMM_NAME_MAX]; /* the communicator's name in the trace (p2p_comm) */
-    MPI_Comm c;    /* the communicator (a wildcard receive's source: resolve_line) */
+    MPI_Comm c;               /* the communicator (a wildcard receive's source: resolve_line) */
 };
 struct held_list {
     struct held *v;
@@ -94,7 +94,8 @@ static struct {
     /* buffer length after each MPI_COMM_WORLD collective: where a recording
      * cut by the window is cut consistently over ranks */
     size_t *wcut;
-    long nwcut, wcut_cap;
+    long nwcut;
+    size_t wcut_cap;
     int stopped;
     /* MPI_Pcontrol(1): the recording starts after the first MPI_COMM_WORLD
      * collective at or after it (mark: that collective's 1-based index in
@@ -164,6 +165,22 @@ static void emitf(const char *fmt, ...)
         R.buf = b;
         R.cap = cap;
     }
+}
+
+/* Room for element n of the array *v (*cap elements of elem bytes; doubled,
+ * from first, when full): the lists below grow this way. 0 when memory ran
+ * out, the array left as it was. */
+static int array_room(void **v, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    if (n < *cap)
+        return 1;
+    size_t c = *cap ? 2 * *cap : first;
+    void *p = realloc(*v, c * elem);
+    if (!p)
+        return 0;
+    *v = p;
+    *cap = c;
+    return 1;
 }
 
 /* Fast appenders for the common lines (vsnprintf costs ~5x more). */
@@ -333,14 +350,8 @@ static int next_of(uint64_t members, int is_world)
     for (size_t i = 0; i < nsame; i++)
         if (same[i].members == members)
             return same[i].n++;
-    if (nsame == same_cap) {
-        size_t cap = same_cap ? 2 * same_cap : 16;
-        struct same_members *m = realloc(same, cap * sizeof *m);
-        if (!m)
-            return 0;
-        same = m;
-        same_cap = cap;
-    }
+    if (!array_room((void **)&same, &same_cap, nsame, sizeof *same, 16))
+        return 0;
     same[nsame].members = members;
     same[nsame].n = is_world ? 2 : 1; /* world itself was the first */
     return same[nsame++].n - 1;
@@ -408,9 +419,7 @@ static comm_info *info_of(MPI_Comm comm)
     PMPI_Group_free(&g);
     PMPI_Group_free(&wg);
     free(ranks);
-    int is_world = ci->size == R.size;
-    for (int i = 0; is_world && i < ci->size; i++)
-        is_world = ci->world[i] == i;
+    int is_world = all_ranks(ci);
     uint64_t h = 1469598103934665603ull;
     for (int i = 0; i < ci->size; i++) {
         uint32_t v = (uint32_t)ci->world[i];
@@ -438,14 +447,16 @@ keep:
     return ci;
 }
 
-/* after a call that created *nc: name it by its creation's number */
-static void created(int rc, const MPI_Comm *nc)
+/* after a call that created *nc (its result rc, returned): name it by its
+ * creation's number */
+static int created(int rc, const MPI_Comm *nc)
 {
     if (rc != MPI_SUCCESS || !R.init || *nc == MPI_COMM_NULL)
-        return;
+        return rc;
     comm_info *ci = info_of(*nc);
     if (ci && !ci->inter)
         name_kth(ci, next_of(ci->members, all_ranks(ci)));
+    return rc;
 }
 
 /* `comm NAME[SUFFIX] MEMBERS` with runs a-b/s, once per rank (*done)
@@ -490,9 +501,9 @@ static int world_of(MPI_Comm comm, int r)
     return ci->world[r];
 }
 
-/* The name under which a point-to-point line names comm ("world" for any
- * communicator with MPI_COMM_WORLD's members, else cHASH, declared before
- * its first line like a collective's), into name[COMM_NAME_MAX]. */
+/* The name under which a point-to-point line names comm (info_of's: "world",
+ * cHASH, either with ".k"; declared before its first line like a
+ * collective's), into name[COMM_NAME_MAX]. */
 static void p2p_comm(MPI_Comm comm, char *name)
 {
     comm_info *ci = comm == MPI_COMM_WORLD ? NULL : info_of(comm);
@@ -1135,14 +1146,8 @@ static void held_put(struct held_list *l, struct held e)
 {
     struct held *p = held_find(l, e.h);
     if (!p) {
-        if (l->n == l->cap) {
-            size_t cap = l->cap ? 2 * l->cap : 16;
-            struct held *v = realloc(l->v, cap * sizeof *v);
-            if (!v)
-                return;
-            l->v = v;
-            l->cap = cap;
-        }
+        if (!array_room((void **)&l->v, &l->cap, l->n, sizeof *l->v, 16))
+            return;
         p = &l->v[l->n++];
     }
     *p = e;
@@ -1414,10 +1419,9 @@ static void take_back_line(size_t off)
 {
     if (off == NO_LINE || off >= R.len || R.len - off < 6 || memcmp(R.buf + off, "irecv ", 6) != 0)
         return;
-    const char *nl = memchr(R.buf + off, '\n', R.len - off);
-    if (!nl)
-        return;
-    replace_line(off, (size_t)(nl - (R.buf + off)) + 1, "", 0);
+    size_t n = line_len(off, R.len);
+    if (R.buf[off + n - 1] == '\n') /* a whole line */
+        replace_line(off, n, "", 0);
 }
 
 int MPI_Cancel(MPI_Request *req)
@@ -1674,16 +1678,12 @@ int MPI_Testsome(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *nc)
 {
-    int rc = PMPI_Comm_dup(comm, nc);
-    created(rc, nc);
-    return rc;
+    return created(PMPI_Comm_dup(comm, nc), nc);
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *nc)
 {
-    int rc = PMPI_Comm_dup_with_info(comm, info, nc);
-    created(rc, nc);
-    return rc;
+    return created(PMPI_Comm_dup_with_info(comm, info, nc), nc);
 }
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *nc, MPI_Request *req)
@@ -1692,15 +1692,8 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *nc, MPI_Request *req)
     comm_info *ci = rc == MPI_SUCCESS && R.init ? info_of(comm) : NULL;
     if (ci && !ci->inter) { /* the parent's members; named at first use */
         int k = next_of(ci->members, all_ranks(ci));
-        if (npend == pend_cap) {
-            size_t cap = pend_cap ? 2 * pend_cap : 8;
-            struct pending_dup *q = realloc(pend, cap * sizeof *q);
-            if (!q)
-                return rc;
-            pend = q;
-            pend_cap = cap;
-        }
-        pend[npend++] = (struct pending_dup){*nc, k};
+        if (array_room((void **)&pend, &pend_cap, npend, sizeof *pend, 8))
+            pend[npend++] = (struct pending_dup){*nc, k};
     }
     return rc;
 }
@@ -1719,62 +1712,47 @@ int MPI_Comm_free(MPI_Comm *comm)
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *nc)
 {
-    int rc = PMPI_Comm_split(comm, color, key, nc);
-    created(rc, nc);
-    return rc;
+    return created(PMPI_Comm_split(comm, color, key, nc), nc);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *nc)
 {
-    int rc = PMPI_Comm_split_type(comm, type, key, info, nc);
-    created(rc, nc);
-    return rc;
+    return created(PMPI_Comm_split_type(comm, type, key, info, nc), nc);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *nc)
 {
-    int rc = PMPI_Comm_create(comm, g, nc);
-    created(rc, nc);
-    return rc;
+    return created(PMPI_Comm_create(comm, g, nc), nc);
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *nc)
 {
-    int rc = PMPI_Comm_create_group(comm, g, tag, nc);
-    created(rc, nc);
-    return rc;
+    return created(PMPI_Comm_create_group(comm, g, tag, nc), nc);
 }
 
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                     MPI_Comm *nc)
 {
-    int rc = PMPI_Cart_create(comm, ndims, dims, periods, reorder, nc);
-    created(rc, nc);
-    return rc;
+    return created(PMPI_Cart_create(comm, ndims, dims, periods, reorder, nc), nc);
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *nc)
 {
-    int rc = PMPI_Cart_sub(comm, remain, nc);
-    created(rc, nc);
-    return rc;
+    return created(PMPI_Cart_sub(comm, remain, nc), nc);
 }
 
 int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
                      MPI_Comm *nc)
 {
-    int rc = PMPI_Graph_create(comm, nnodes, index, edges, reorder, nc);
-    created(rc, nc);
-    return rc;
+    return created(PMPI_Graph_create(comm, nnodes, index, edges, reorder, nc), nc);
 }
 
 int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
                           const int dests[], const int weights[], MPI_Info info, int reorder,
                           MPI_Comm *nc)
 {
-    int rc = PMPI_Dist_graph_create(comm, n, sources, degrees, dests, weights, info, reorder, nc);
-    created(rc, nc);
-    return rc;
+    return created(
+        PMPI_Dist_graph_create(comm, n, sources, degrees, dests, weights, info, reorder, nc), nc);
 }
 
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indeg, const int sources[],
@@ -1782,10 +1760,9 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indeg, const int sources[]
                                    const int dweights[], MPI_Info info, int reorder,
                                    MPI_Comm *nc)
 {
-    int rc = PMPI_Dist_graph_create_adjacent(comm, indeg, sources, sweights, outdeg, dests,
-                                             dweights, info, reorder, nc);
-    created(rc, nc);
-    return rc;
+    return created(PMPI_Dist_graph_create_adjacent(comm, indeg, sources, sweights, outdeg, dests,
+                                                   dweights, info, reorder, nc),
+                   nc);
 }
 
 /* collectives */
@@ -1811,15 +1788,9 @@ static void coll(const char *kw, comm_info *ci, MPI_Comm comm, int root, long lo
         ap_i(bytes);
     ap_s("\n");
     if (R.on && ci->size == R.size && strcmp(ci->name, "world") == 0) {
-        if (R.nwcut == R.wcut_cap) {
-            long cap = R.wcut_cap ? 2 * R.wcut_cap : 1024;
-            size_t *w = realloc(R.wcut, (size_t)cap * sizeof *w);
-            if (!w) {
-                stop();
-                return;
-            }
-            R.wcut = w;
-            R.wcut_cap = cap;
+        if (!array_room((void **)&R.wcut, &R.wcut_cap, (size_t)R.nwcut, sizeof *R.wcut, 1024)) {
+            stop();
+            return;
         }
         R.wcut[R.nwcut++] = R.len;
         if (R.mark_pending) {
@@ -1873,21 +1844,24 @@ static long long scatterv_bytes(const void *rb, const int scs[], MPI_Datatype st
     return rb == MPI_IN_PLACE ? type_bytes(scs[my_rank(comm)], st) : type_bytes(rc_, rt);
 }
 
-/* bytes to (or from) the other ranks of a v-collective */
-static long long v_total(const int *counts, MPI_Datatype t, MPI_Comm comm, int size)
+/* bytes to (or from) the other ranks of a v-collective: counts[i] of t, or
+ * of types[i] where types is given (a w-collective) */
+static long long v_total(const int *counts, MPI_Datatype t, const MPI_Datatype *types,
+                         MPI_Comm comm, int size)
 {
     int me = my_rank(comm);
     long long s = 0;
     for (int i = 0; i < size; i++)
         if (i != me)
-            s += type_bytes(counts[i], t);
+            s += type_bytes(counts[i], types ? types[i] : t);
     return s;
 }
 
 static long long alltoallv_bytes(const void *sb, const int scs[], MPI_Datatype st,
                                  const int rcs[], MPI_Datatype rt, MPI_Comm comm, int size)
 {
-    return sb == MPI_IN_PLACE ? v_total(rcs, rt, comm, size) : v_total(scs, st, comm, size);
+    return sb == MPI_IN_PLACE ? v_total(rcs, rt, NULL, comm, size)
+                              : v_total(scs, st, NULL, comm, size);
 }
 
 int MPI_Barrier(MPI_Comm comm)
@@ -2024,14 +1998,8 @@ static long long alltoallw_bytes(const void *sb, const int scs[], const MPI_Data
                                  const int rcs[], const MPI_Datatype rts[], MPI_Comm comm,
                                  int size)
 {
-    int me = my_rank(comm);
-    const int *c = sb == MPI_IN_PLACE ? rcs : scs;
-    const MPI_Datatype *t = sb == MPI_IN_PLACE ? rts : sts;
-    long long s = 0;
-    for (int i = 0; i < size; i++)
-        if (i != me)
-            s += type_bytes(c[i], t[i]);
-    return s;
+    return sb == MPI_IN_PLACE ? v_total(rcs, MPI_DATATYPE_NULL, rts, comm, size)
+                              : v_total(scs, MPI_DATATYPE_NULL, sts, comm, size);
 }
 
 int MPI_Alltoallw(const void *sb, const int scs[], const int sd[], const MPI_Datatype sts[],
@@ -2242,11 +2210,24 @@ static int nbrs_of(MPI_Comm comm, struct nbrs *n)
     return 1;
 }
 
-/* the lines: rbytes(i) from source i, sbytes(i) to destination i */
-typedef long long (*nbr_bytes)(const void *arg, int i);
+/* what comes from source i (or goes to destination i) of a neighbourhood
+ * collective: counts[i] elements, or count where counts is NULL, of
+ * types[i], or type where types is NULL */
+struct nb_part {
+    int count;
+    const int *counts;
+    MPI_Datatype type;
+    const MPI_Datatype *types;
+};
 
-static void nbr_lines(MPI_Comm comm, const struct nbrs *n, nbr_bytes rbytes, const void *ra,
-                      nbr_bytes sbytes, const void *sa)
+static long long nb_bytes(const struct nb_part *p, int i)
+{
+    return type_bytes(p->counts ? p->counts[i] : p->count, p->types ? p->types[i] : p->type);
+}
+
+/* the lines: r from each source, s to each destination */
+static void nbr_lines(MPI_Comm comm, const struct nbrs *n, const struct nb_part *r,
+                      const struct nb_part *s)
 {
     char cn[COMM_NAME_MAX];
     int any = 0;
@@ -2255,54 +2236,23 @@ static void nbr_lines(MPI_Comm comm, const struct nbrs *n, nbr_bytes rbytes, con
     for (int i = 0; i < n->nin; i++) {
         int w = world_of(comm, n->in[i]);
         if (w >= 0 && event())
-            p2p_line("irecv", w, rbytes(ra, i), 0, cn), any = 1;
+            p2p_line("irecv", w, nb_bytes(r, i), 0, cn), any = 1;
     }
     for (int i = 0; i < n->nout; i++) {
         int w = world_of(comm, n->out[i]);
         if (w >= 0 && event())
-            p2p_line("isend", w, sbytes(sa, i), 0, cn), any = 1;
+            p2p_line("isend", w, nb_bytes(s, i), 0, cn), any = 1;
     }
     if (any && event())
         ap_s("waitall"), ap_i(R.rank), ap_s("\n");
 }
 
-/* the byte counts: one for all (count, type), per neighbour (counts[i] of
- * one type), per neighbour with its own type */
-struct nb_one {
-    int count;
-    MPI_Datatype t;
-};
-struct nb_v {
-    const int *counts;
-    MPI_Datatype t;
-};
-struct nb_w {
-    const int *counts;
-    const MPI_Datatype *t;
-};
-static long long nb_one_bytes(const void *a, int i)
-{
-    (void)i;
-    const struct nb_one *o = a;
-    return type_bytes(o->count, o->t);
-}
-static long long nb_v_bytes(const void *a, int i)
-{
-    const struct nb_v *v = a;
-    return type_bytes(v->counts[i], v->t);
-}
-static long long nb_w_bytes(const void *a, int i)
-{
-    const struct nb_w *w = a;
-    return type_bytes(w->counts[i], w->t[i]);
-}
-
-#define NBR_RUN(CALL, RB, RA, SB, SA)                                                              \
+#define NBR_RUN(CALL, R, S)                                                                        \
     do {                                                                                           \
         int on = enter();                                                                          \
         struct nbrs nb;                                                                            \
         if (on && nbrs_of(comm, &nb)) {                                                            \
-            nbr_lines(comm, &nb, RB, RA, SB, SA);                                                  \
+            nbr_lines(comm, &nb, R, S);                                                            \
             nbrs_free(&nb);                                                                        \
         }                                                                                          \
         int rc = CALL;                                                                             \
@@ -2313,79 +2263,68 @@ static long long nb_w_bytes(const void *a, int i)
 int MPI_Neighbor_allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_,
                            MPI_Datatype rt, MPI_Comm comm)
 {
-    struct nb_one s = {sc, st}, r = {rc_, rt};
-    NBR_RUN(PMPI_Neighbor_allgather(sb, sc, st, rb, rc_, rt, comm), nb_one_bytes, &r,
-            nb_one_bytes, &s);
+    struct nb_part s = {.count = sc, .type = st}, r = {.count = rc_, .type = rt};
+    NBR_RUN(PMPI_Neighbor_allgather(sb, sc, st, rb, rc_, rt, comm), &r, &s);
 }
 
 int MPI_Ineighbor_allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_,
                             MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
 {
-    struct nb_one s = {sc, st}, r = {rc_, rt};
-    NBR_RUN(PMPI_Ineighbor_allgather(sb, sc, st, rb, rc_, rt, comm, req), nb_one_bytes, &r,
-            nb_one_bytes, &s);
+    struct nb_part s = {.count = sc, .type = st}, r = {.count = rc_, .type = rt};
+    NBR_RUN(PMPI_Ineighbor_allgather(sb, sc, st, rb, rc_, rt, comm, req), &r, &s);
 }
 
 int MPI_Neighbor_allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
                             const int displs[], MPI_Datatype rt, MPI_Comm comm)
 {
-    struct nb_one s = {sc, st};
-    struct nb_v r = {rcs, rt};
-    NBR_RUN(PMPI_Neighbor_allgatherv(sb, sc, st, rb, rcs, displs, rt, comm), nb_v_bytes, &r,
-            nb_one_bytes, &s);
+    struct nb_part s = {.count = sc, .type = st}, r = {.counts = rcs, .type = rt};
+    NBR_RUN(PMPI_Neighbor_allgatherv(sb, sc, st, rb, rcs, displs, rt, comm), &r, &s);
 }
 
 int MPI_Ineighbor_allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
                              const int displs[], MPI_Datatype rt, MPI_Comm comm,
                              MPI_Request *req)
 {
-    struct nb_one s = {sc, st};
-    struct nb_v r = {rcs, rt};
-    NBR_RUN(PMPI_Ineighbor_allgatherv(sb, sc, st, rb, rcs, displs, rt, comm, req), nb_v_bytes,
-            &r, nb_one_bytes, &s);
+    struct nb_part s = {.count = sc, .type = st}, r = {.counts = rcs, .type = rt};
+    NBR_RUN(PMPI_Ineighbor_allgatherv(sb, sc, st, rb, rcs, displs, rt, comm, req), &r, &s);
 }
 
 int MPI_Neighbor_alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_,
                           MPI_Datatype rt, MPI_Comm comm)
 {
-    struct nb_one s = {sc, st}, r = {rc_, rt};
-    NBR_RUN(PMPI_Neighbor_alltoall(sb, sc, st, rb, rc_, rt, comm), nb_one_bytes, &r,
-            nb_one_bytes, &s);
+    struct nb_part s = {.count = sc, .type = st}, r = {.count = rc_, .type = rt};
+    NBR_RUN(PMPI_Neighbor_alltoall(sb, sc, st, rb, rc_, rt, comm), &r, &s);
 }
 
 int MPI_Ineighbor_alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_,
                            MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
 {
-    struct nb_one s = {sc, st}, r = {rc_, rt};
-    NBR_RUN(PMPI_Ineighbor_alltoall(sb, sc, st, rb, rc_, rt, comm, req), nb_one_bytes, &r,
-            nb_one_bytes, &s);
+    struct nb_part s = {.count = sc, .type = st}, r = {.count = rc_, .type = rt};
+    NBR_RUN(PMPI_Ineighbor_alltoall(sb, sc, st, rb, rc_, rt, comm, req), &r, &s);
 }
 
 int MPI_Neighbor_alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st,
                            void *rb, const int rcs[], const int rd[], MPI_Datatype rt,
                            MPI_Comm comm)
 {
-    struct nb_v s = {scs, st}, r = {rcs, rt};
-    NBR_RUN(PMPI_Neighbor_alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm), nb_v_bytes, &r,
-            nb_v_bytes, &s);
+    struct nb_part s = {.counts = scs, .type = st}, r = {.counts = rcs, .type = rt};
+    NBR_RUN(PMPI_Neighbor_alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm), &r, &s);
 }
 
 int MPI_Ineighbor_alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st,
                             void *rb, const int rcs[], const int rd[], MPI_Datatype rt,
                             MPI_Comm comm, MPI_Request *req)
 {
-    struct nb_v s = {scs, st}, r = {rcs, rt};
-    NBR_RUN(PMPI_Ineighbor_alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm, req), nb_v_bytes,
-            &r, nb_v_bytes, &s);
+    struct nb_part s = {.counts = scs, .type = st}, r = {.counts = rcs, .type = rt};
+    NBR_RUN(PMPI_Ineighbor_alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm, req), &r, &s);
 }
 
 int MPI_Neighbor_alltoallw(const void *sb, const int scs[], const MPI_Aint sd[],
                            const MPI_Datatype sts[], void *rb, const int rcs[],
                            const MPI_Aint rd[], const MPI_Datatype rts[], MPI_Comm comm)
 {
-    struct nb_w s = {scs, sts}, r = {rcs, rts};
-    NBR_RUN(PMPI_Neighbor_alltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm), nb_w_bytes, &r,
-            nb_w_bytes, &s);
+    struct nb_part s = {.counts = scs, .types = sts}, r = {.counts = rcs, .types = rts};
+    NBR_RUN(PMPI_Neighbor_alltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm), &r, &s);
 }
 
 int MPI_Ineighbor_alltoallw(const void *sb, const int scs[], const MPI_Aint sd[],
@@ -2393,7 +2332,6 @@ int MPI_Ineighbor_alltoallw(const void *sb, const int scs[], const MPI_Aint sd[]
                             const MPI_Aint rd[], const MPI_Datatype rts[], MPI_Comm comm,
                             MPI_Request *req)
 {
-    struct nb_w s = {scs, sts}, r = {rcs, rts};
-    NBR_RUN(PMPI_Ineighbor_alltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm, req), nb_w_bytes,
-            &r, nb_w_bytes, &s);
+    struct nb_part s = {.counts = scs, .types = sts}, r = {.counts = rcs, .types = rts};
+    NBR_RUN(PMPI_Ineighbor_alltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm, req), &r, &s);
 }

@@ -273,10 +273,7 @@ F_ENTRY(mpi_comm_idup, (I comm, I nc, I req, I ierr), (comm, nc, req, ierr))
 static void f_mpi_comm_free(I comm, I ierr)
 {
     MPI_Comm c = C(comm);
-    int rc = MPI_Comm_free(&c);
-    if (rc == MPI_SUCCESS)
-        *comm = MPI_Comm_c2f(c);
-    ret(ierr, rc);
+    comm_out(MPI_Comm_free(&c), &c, comm, ierr); /* MPI_COMM_NULL back */
 }
 F_ENTRY(mpi_comm_free, (I comm, I ierr), (comm, ierr))
 
