@@ -1436,11 +1436,14 @@ static int parse_trace_line(ct_trace *tr, char *line, int lineno, ct_err *err)
         }
         return 0;
     }
-    ct_err_set(err,
-               "unknown event '%s' (accepted: tasks, compute, send, isend, recv, irecv, "
-               "waitall, comm, barrier, bcast, reduce, allreduce, gather, gatherv, scatter, "
-               "scatterv, allgather, allgatherv, alltoall, alltoallv, scan, exscan)",
-               kw);
+    /* the accepted keywords: ev_name's, with `tasks` and `comm` in the order
+     * this function reads them (a new event kind is named here too) */
+    char acc[256] = "tasks";
+    for (int k = 0; k < CT_EV_KIND_COUNT; k++) {
+        size_t l = strlen(acc);
+        snprintf(acc + l, sizeof acc - l, ", %s%s", k == CT_EV_BARRIER ? "comm, " : "", ev_name[k]);
+    }
+    ct_err_set(err, "unknown event '%s' (accepted: %s)", kw, acc);
     return tok_err(name, lineno, &t[0], err);
 }
 
