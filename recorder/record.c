@@ -138,35 +138,6 @@ static void stop(void)
     R.on = 0;
 }
 
-static void emitf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void emitf(const char *fmt, ...)
-{
-    for (int tries = 0; tries < 2; tries++) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(R.buf + R.len, R.cap - R.len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            stop();
-            return;
-        }
-        if ((size_t)n < R.cap - R.len) {
-            R.len += (size_t)n;
-            return;
-        }
-        size_t cap = R.cap ? 2 * R.cap : 1 << 16;
-        while (cap - R.len <= (size_t)n)
-            cap *= 2;
-        char *b = realloc(R.buf, cap);
-        if (!b) { /* out of memory: keep what we have */
-            stop();
-            return;
-        }
-        R.buf = b;
-        R.cap = cap;
-    }
-}
-
 /* Room for element n of the array *v (*cap elements of elem bytes; doubled,
  * from first, when full): the lists below grow this way. 0 when memory ran
  * out, the array left as it was. */
@@ -228,6 +199,28 @@ static void ap_i(long long v)
     for (int i = 0; i < n; i++)
         p[1 + i] = tmp[n - 1 - i];
     R.len += (size_t)n + 1;
+}
+
+/* any other line (vsnprintf) */
+static void emitf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void emitf(const char *fmt, ...)
+{
+    for (int tries = 0; tries < 2; tries++) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(R.buf + R.len, R.cap - R.len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            stop();
+            return;
+        }
+        if ((size_t)n < R.cap - R.len) {
+            R.len += (size_t)n;
+            return;
+        }
+        if (!room((size_t)n + 1)) /* out of memory: keep what we have */
+            return;
+    }
 }
 
 /* Entry of a recorded call: the time since the last call is compute.
