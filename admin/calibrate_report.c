@@ -146,6 +146,10 @@ void calib_print_report(FILE *o, const ct_calib_result *r, const ct_calib_gige *
         if (r->sig.call != 0) /* alltoall.h: the per-call step, our extension */
             fprintf(o, ", call step call_us = %.1f (%s)", r->sig.call * 1e6,
                     admin_call_what(r->sig.call));
+        if (r->sig.call_incast > 0) /* alltoall.h: the incast intercept, session 69 */
+            fprintf(o, ", incast intercept call_incast_us = %.1f a call x (k-2) at a port k >= 3 "
+                       "nodes feed (k held at %.0f)",
+                    r->sig.call_incast * 1e6, r->sig.k_max);
         fprintf(o, " (fit max error %.1f%%, on points within their spread %.1f%%)\n",
                 100 * r->a2a_diag.max_rel_err, 100 * r->a2a_rep.max_err_trusted);
         char jk[256];
@@ -343,16 +347,17 @@ int calib_fill_fabric(const calib_args *a, const calib_run *r, const calib_fit *
                  CALIB_TCP_BIAS);
     } else if (calib_writes_duplex(a, r, f)) {
         fab->penalty = CT_DUPLEX_MODEL(f->dx.delta); /* our extension: penalty_duplex.c */
-        ct_duplex_set_terms(&fab->penalty, &f->res.sig);
+        ct_duplex_set_terms(&fab->penalty, &f->res.sig_duplex);
         ct_duplex_set_long(&fab->penalty, &f->dx); /* session 28: the long exchange */
         fab->exchange = f->dx.exchange; /* signatures.h: a step's fixed time */
         ct_duplex_set_bucket(fab, &f->dx, calib_bucket(f)); /* sessions 29, 31 */
         snprintf(fab->penalty_source, sizeof fab->penalty_source,
-                 "contention-admin calibrate %s: duplex fair share (our extension), delta and "
-                 "p2p.exchange_us = %s of %zu %s 2x1 points, duplex_incast, "
-                 "duplex_flows = gamma_incast, gamma_flows / gamma of the Alltoall signature",
+                 "contention-admin calibrate %.10s: duplex fair share (our extension), delta "
+                 "and p2p.exchange_us = %s of %d %s 2x1 points, duplex_incast and _flows = "
+                 "gamma_incast and _flows / gamma of the Alltoall %s",
                  r->today, f->dx.sloped ? "slope and intercept" : "median t/T_alone - 1",
-                 f->dx.nused, f->nposted ? "posted-exchange" : "Alltoall");
+                 (int)f->dx.nused, f->nposted ? "posted-exchange" : "Alltoall",
+                 f->res.sig.call_incast > 0 ? "fit sans call_incast" : "signature");
     } else if (f->have_gige) {
         fab->penalty = CT_GIGE_MODEL(f->g.share, f->g.skew_in, f->g.skew_out);
         snprintf(fab->penalty_source, sizeof fab->penalty_source,

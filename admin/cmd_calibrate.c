@@ -105,6 +105,10 @@ static void help(void)
            "                          with --incast or --p2p-segments K >= 2 since session 54:\n"
            "                          doc/calibration.md \"A bucket above 256 KiB\")\n"
            "  --no-pingpong-refill    keep the piecewise curve's top segment there instead\n"
+           "  --no-incast-intercept   with --incast, fit no incast intercept (call_incast_us,\n"
+           "                          a time once a call where 3 nodes or more feed a port;\n"
+           "                          our extension, the default since session 69:\n"
+           "                          doc/models-alltoall.md)\n"
            "  --help\n\n"
            "Under topology/tree (scontrol show topology lists switches) and an allocation\n"
            "over two or more leaf switches, one more step measures each leaf's uplink with\n"
@@ -147,6 +151,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                          {"wait", required_argument, NULL, 'A'},
                                          {"pingpong-refill", no_argument, NULL, 'G'},
                                          {"no-pingpong-refill", no_argument, NULL, 'g'},
+                                         {"no-incast-intercept", no_argument, NULL, 'K'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
@@ -158,7 +163,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                   "--time-limit, --points, --incast, --pattern-model, --p2p-segments, "
                                   "--max-fit-error, --strict, --uplink-duplex, --no-uplink-duplex, "
                                   "--flow-tasks, --wait, --pingpong-refill, --no-pingpong-refill, "
-                                  "--help",
+                                  "--no-incast-intercept, --help",
                       .help = help};
     memset(a, 0, sizeof *a);
     a->tlimit = 60;
@@ -206,6 +211,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
         case 'I': a->incast = 1; break;
         case 'G': a->pingpong_refill = 1; break;
         case 'g': a->no_pingpong_refill = 1; break;
+        case 'K': a->no_incast_intercept = 1; break;
         case 'U': a->uplink_duplex = 1; break;
         case 'D': a->no_uplink_duplex = 1; break;
         case 'M':
@@ -422,6 +428,8 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         f->intra_shared_line_bw = d->intra_all.line_bw;
     f->co.incast = a->incast;
     f->co.call_step = a->incast; /* this project's fit: the per-call step too */
+    /* and the incast intercept (alltoall.h, session 69) */
+    f->co.call_incast = a->incast && !a->no_incast_intercept;
     /* the uplinks' duplex share: asked for, or with the TCP share (checked
      * together on session 13's held-out runs, doc/multiswitch.md) */
     f->uplink_duplex = a->uplink_duplex || (calib_writes_tcpshare(a, r) && !a->no_uplink_duplex);
@@ -582,11 +590,11 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                           : "measure more than one configuration");
     calib_print_report(info, &f->res, &f->g, f->have_gige, f->gige_err);
     char kheld[64] = "";
-    double kmax = ct_duplex_incast_max_k(&f->res.sig);
+    double kmax = ct_duplex_incast_max_k(&f->res.sig_duplex);
     if (kmax > 0) /* held beyond the fitted degrees */
         snprintf(kheld, sizeof kheld, ", held beyond the fitted k = %.6g", kmax);
     char fheld[64] = "", gf[48];
-    double fmx = ct_duplex_flows_max_f(&f->res.sig);
+    double fmx = ct_duplex_flows_max_f(&f->res.sig_duplex);
     if (fmx > 0) /* held beyond the fitted flows */
         snprintf(fheld, sizeof fheld, ", held beyond the fitted f = %.6g", fmx);
     char lx[320] = ""; /* the long exchange (session 28), where 2 x 1 was measured beyond m_L */
@@ -653,7 +661,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 "duplex coupling (our extension): delta = %.3f, %s of %zu %s 2x1 "
                 "points (m >= %.0f KiB: t / T_alone - 1 from %.3f to %.3f%s); exchange step "
                 "exchange_us = %.1f (%s%s); incast term "
-                "duplex_incast = %.4f (gamma_incast / gamma: a NIC with k peer nodes costs "
+                "duplex_incast = %.4f (gamma_incast / gamma%s: a NIC with k peer nodes costs "
                 "1 + %.4f (k-1) times a fair share%s); flows term duplex_flows = %.4f "
                 "(gamma_flows / gamma: a NIC with f remote flows costs 1 + %.4f %s%s)%s%s%s\n",
                 f->dx.delta,
@@ -664,9 +672,11 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 f->co.saturated_m / 1024, f->dx.lo, f->dx.hi,
                 f->dx.raw != f->dx.delta ? ", clamped to [0, 1]" : "", f->dx.exchange * 1e6,
                 f->dx.sloped ? admin_exchange_what(f->dx.exchange) : "one size: not fitted", lat,
-                ct_duplex_incast(&f->res.sig), ct_duplex_incast(&f->res.sig), kheld,
-                ct_duplex_flows(&f->res.sig), ct_duplex_flows(&f->res.sig),
-                admin_flows_g(ct_duplex_flows_exp(&f->res.sig), gf, sizeof gf), fheld, lx, rx,
+                ct_duplex_incast(&f->res.sig_duplex),
+                f->res.sig.call_incast > 0 ? " of the fit without the incast intercept" : "",
+                ct_duplex_incast(&f->res.sig_duplex), kheld,
+                ct_duplex_flows(&f->res.sig_duplex), ct_duplex_flows(&f->res.sig_duplex),
+                admin_flows_g(ct_duplex_flows_exp(&f->res.sig_duplex), gf, sizeof gf), fheld, lx, rx,
                 calib_writes_duplex(a, r, f) ? "; penalty model written: duplex fair share"
                 : calib_writes_tcpshare(a, r) ? "; penalty model written: TCP share (several leaves)"
                                               : "");

@@ -27,7 +27,7 @@ static void help(void)
     printf("Usage: contention-admin fit --fabric NAME FILE... [--out FILE] [--plot FILE.svg]\n"
            "           [--tasks N] [--tasks-per-node K] [--intra-node-bandwidth MBPS]\n"
            "           [--config PATH] [--p2p-segments K] [--robust] [--incast]\n"
-           "           [--max-fit-error PCT] [--force]\n\n"
+           "           [--max-fit-error PCT] [--force] [--no-incast-intercept]\n\n"
            "Fit a fabric's point-to-point parameters (alpha, bandwidth) from ping-pong data and\n"
            "its Alltoall signature (gamma, delta, M; papers 000/002 §V) from Alltoall data,\n"
            "and print a signature file holding that one fabric, with the fit diagnostics\n"
@@ -63,7 +63,10 @@ static void help(void)
            "                               + gamma_flows (f^0.5-1)/0.5 (our extension; needs\n"
            "                               several node counts and >= 2 tasks per node) and, on 3 or\n"
            "                               more sizes >= 128 KiB, fitted on those with a\n"
-           "                               per-call step in delta's place (as calibrate)\n"
+           "                               per-call step in delta's place and the incast\n"
+           "                               intercept: a time once a call x (k-2) where k >= 3\n"
+           "                               nodes feed a port (as calibrate; session 69)\n"
+           "  --no-incast-intercept        with --incast, without that intercept\n"
            "  --max-fit-error PCT          refuse a signature missing its own points (those\n"
            "                               whose spread is within PCT) by more than PCT\n"
            "                               (default 15; 0 never refuses)\n"
@@ -235,6 +238,7 @@ int cmd_fit(int argc, char **argv)
                                          {"max-fit-error", required_argument, NULL, 'E'},
                                          {"force", no_argument, NULL, 'F'},
                                          {"no-pingpong-refill", no_argument, NULL, 'g'},
+                                         {"no-incast-intercept", no_argument, NULL, 'K'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
@@ -242,13 +246,14 @@ int cmd_fit(int argc, char **argv)
                       .longopts = opts,
                       .accepted = "--fabric, --out, --plot, --tasks, --tasks-per-node, "
                                   "--intra-node-bandwidth, --config, --p2p-segments, --robust, "
-                                  "--incast, --max-fit-error, --force, --no-pingpong-refill, --help",
+                                  "--incast, --max-fit-error, --force, --no-pingpong-refill, "
+                                  "--no-incast-intercept, --help",
                       .help = help};
     const char *out = NULL, *svg = NULL;
     long tasks = 0, tpn = 0;
     double intra_mbps = 0, max_err_pct = 15;
     long nseg = 1;
-    int robust = 0, incast = 0, force = 0, no_refill = 0;
+    int robust = 0, incast = 0, force = 0, no_refill = 0, no_intercept = 0;
     int c;
     while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         switch (c) {
@@ -281,6 +286,9 @@ int cmd_fit(int argc, char **argv)
             break;
         case 'g':
             no_refill = 1;
+            break;
+        case 'K':
+            no_intercept = 1;
             break;
         case 'E':
             if (admin_pct_opt(CMD, "--max-fit-error", optarg, INFINITY, &max_err_pct) < 0)
@@ -473,11 +481,19 @@ int cmd_fit(int argc, char **argv)
         ao.force = force;
         if (incast) /* the incast-loss term (alltoall.h), as calibrate fits it */
             ct_calib_loss_bounds(a2a, na2a, &ao.loss_min_f, &ao.loss_max_f);
-        if (robust) {
+        /* the incast intercept (alltoall.h, session 69) as calibrate --incast
+         * fits it: where the fit with it is refused, the fit without it */
+        ao.call_incast = incast && !no_intercept;
+        if (robust && ao.call_incast &&
+            ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err) < 0)
+            ao.call_incast = 0;
+        if (robust && !ao.call_incast) {
             if (ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err) < 0) {
                 admin_fail(CMD, "Alltoall signature fit: %s", err.msg);
                 goto out;
             }
+        }
+        if (robust) {
             ad = arep.diag;
         } else {
             if (ct_fit_signature(a2a, na2a, pf.alpha, pf.beta, intra_bw, NULL, 0, &sig, &ad,
@@ -585,6 +601,10 @@ int cmd_fit(int argc, char **argv)
             fprintf(o, "#   per-call step %s (%s; our extension), fitted on m >= %s\n",
                     admin_fmt_time(sig.call, t2, sizeof t2), admin_call_what(sig.call),
                     admin_fmt_bytes(arep.fit_min_m, t1, sizeof t1));
+        if (sig.call_incast > 0) /* alltoall.h: session 69 */
+            fprintf(o, "#   incast intercept: + %s a call x (k-2) at a port k >= 3 nodes feed, k "
+                       "held at %.0f (our extension)\n",
+                    admin_fmt_time(sig.call_incast, t2, sizeof t2), sig.k_max);
         if (robust) {
             char jk[256];
             fprintf(o, "#   robust fit: leave-one-out error %.2f spreads (M = 0: %.2f)\n",

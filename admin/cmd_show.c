@@ -72,6 +72,11 @@ static void text_fabric(const ct_fabric *f)
         if (f->alltoall.call != 0) /* alltoall.h: our extension, session 16 */
             printf("               call step %s once a call (%s; our extension)\n",
                    admin_fmt_time(f->alltoall.call, t1, sizeof t1), admin_call_what(f->alltoall.call));
+        if (f->alltoall.call_incast != 0) /* alltoall.h: our extension, session 69 */
+            printf("               incast intercept: + %s once a call x (k-2) at a port with k >= 3 "
+                   "peer nodes%s (our extension)\n",
+                   admin_fmt_time(f->alltoall.call_incast, t1, sizeof t1),
+                   f->alltoall.k_max > 0 ? ", k held at the fit's largest" : "");
         if (f->a2a_date[0] || f->a2a_fitted_n || f->a2a_fit_error >= 0) {
             printf("               fitted");
             if (f->a2a_date[0])
@@ -230,6 +235,7 @@ static void json_fabric(const ct_fabric *f)
         json_num("gamma_loss", f->alltoall.gamma_loss, &fa); /* 0: none (alltoall.h) */
         json_num("loss_min_f", f->alltoall.loss_min_f, &fa);
         json_num("loss_max_f", f->alltoall.loss_max_f, &fa);
+        json_num("call_incast_s", f->alltoall.call_incast, &fa); /* 0: none (alltoall.h) */
         json_key("date", &fa);
         if (f->a2a_date[0])
             admin_json_string(stdout, f->a2a_date);

@@ -252,6 +252,9 @@ const char *admin_jackknife(const ct_a2a_fit_report *rep, const ct_a2a_sig *s, c
     if (s->call != 0 || rep->jk_call > 0)
         JK_ADD(", call step %s +- %s", admin_fmt_time(s->call, t1, sizeof t1),
                admin_fmt_time(rep->jk_call, t2, sizeof t2));
+    if (s->call_incast > 0 || (rep->incast_identified & 8))
+        JK_ADD(", call_incast %s +- %s", admin_fmt_time(s->call_incast, t1, sizeof t1),
+               admin_fmt_time(rep->jk_call_incast, t2, sizeof t2));
 #undef JK_ADD
     return buf;
 }

@@ -6,7 +6,7 @@
  *                    [exchange-max=BYTES] [refill=...] [a2a-refill=...]
  *                    [pause-impute=...] [fit-max-nodes=N] [exchange=posted|p2p|ialltoall]
  *                    [pingpong=refill|curve] [refill-clamp=off] [floor-censor=on]
- *                    [intra-shared=off] [latency=penalized]
+ *                    [intra-shared=off] [latency=penalized] [call-incast=on|off]
  *
  * DIR holds raw/pingpong.csv, raw/alltoall-NxT.csv, raw/conflict.csv (from
  * `contention-admin calibrate --raw`) and, written by accuracy-report,
@@ -324,6 +324,7 @@ int main(int argc, char **argv)
      * posted one's first, session 36), 3 the Alltoall exchange's only */
     int refill = 2;
     int a2a_refill = 1; /* the Alltoall's refill too (session 30; taken in session 43) */
+    int call_incast = 1; /* the incast intercept (alltoall.h, session 69; rules-s69.txt) */
     double imp[5] = {-1, -1, -1, -1, -1}; /* pause-impute=CAL,P1,P2,P4[,LACK] (s); -1: none */
     long fit_max_nodes = 0; /* fit-max-nodes=N; 0: every configuration calibrate takes */
     /* what the duplex terms are read off: 0 as shipped since session 53
@@ -389,6 +390,10 @@ int main(int argc, char **argv)
             refill = 3;
         } else if (strcmp(a, "a2a-refill=on") == 0) {
             a2a_refill = 1;
+        } else if (strcmp(a, "call-incast=on") == 0) {
+            call_incast = 1;
+        } else if (strcmp(a, "call-incast=off") == 0) {
+            call_incast = 0;
         } else if (strcmp(a, "a2a-refill=off") == 0) {
             a2a_refill = 0; /* the model of sessions 30-42 */
         } else if (strcmp(a, "pingpong=refill") == 0) {
@@ -419,7 +424,7 @@ int main(int argc, char **argv)
                 "[refill=off|pingpong|a2a] [a2a-refill=on|off] [pause-impute=CAL,P1,P2,P4[,LACK]] "
                 "[fit-max-nodes=N] [exchange=posted|p2p|ialltoall] [pingpong=refill|curve] [refill-clamp=off] [latency=penalized] "
                 "[intra-line=off] "
-                "[floor-censor=on]\n");
+                "[floor-censor=on] [call-incast=on|off]\n");
         return 2;
     }
     const char *dir = argv[1];
@@ -607,6 +612,7 @@ int main(int argc, char **argv)
         o.call_step = 1; /* as calibrate --incast */
         o.refill = refill && a2a_refill; /* session 30's term, taken in session 43 */
         o.pingpong_refill = pp_refill;
+        o.call_incast = call_incast;
     }
     char failed[CT_ERR_MAX] = "";
     if (ct_calibrate_alltoall(pp.p2p, pp.np2p, a2.a2a, a2.na2a, &o, &r, &err) < 0) {
@@ -752,7 +758,7 @@ int main(int argc, char **argv)
                 f.exchange -= gain;
             }
             if (!failed[0]) { /* the incast term from the Alltoall's gamma(k), held at k_max */
-                ct_duplex_set_terms(&f.penalty, &r.sig); /* as calibrate --incast */
+                ct_duplex_set_terms(&f.penalty, &r.sig_duplex); /* as calibrate --incast */
             }
         } else {
             snprintf(dxmsg, sizeof dxmsg, "%s", err.msg);
@@ -905,10 +911,14 @@ int main(int argc, char **argv)
         char gf[48] = "";
         if (r.sig.flows_exp > 0 && r.sig.flows_exp < 1) /* alltoall.h: the flows term's shape */
             snprintf(gf, sizeof gf, " x (f^%.4g-1)/%.4g", r.sig.flows_exp, r.sig.flows_exp);
-        char gl[80] = "";
+        char gl[160] = "";
         if (r.sig.gamma_loss > 0) /* alltoall.h: the incast-loss term, session 24 */
             snprintf(gl, sizeof gl, ", gamma_loss %.4f (flows %.0f to %.0f, k >= 2)",
                      r.sig.gamma_loss, r.sig.loss_min_f, r.sig.loss_max_f);
+        if (r.sig.call_incast > 0) /* alltoall.h: the incast intercept, session 69 */
+            snprintf(gl + strlen(gl), sizeof gl - strlen(gl),
+                     ", call_incast %.0f us x (k-2) up to k = %.0f", r.sig.call_incast * 1e6,
+                     r.sig.k_max);
         printf("# signature: gamma %.4f, gamma_incast %.4f, gamma_flows %.5f%s%s, delta %.1f us, "
                "M %.0f B, call step %.0f us (fitted on m >= %.0f KiB%s); training max err "
                "%.1f %%%s%s\n",

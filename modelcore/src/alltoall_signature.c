@@ -112,14 +112,25 @@ static double node_comm(const ct_a2a_sig *s, double beta, double m, double k, do
     return per_comm(beta, m, ct_a2a_gamma_at(s, k, f), s->delta, s->M);
 }
 
-/* A node's network time per call: its messages' cost plus the per-call step
- * (alltoall.h, this project's extension) when the call crosses the network;
- * a negative step (a refilled token bucket) cannot make it negative. */
-static double net_time(const ct_a2a_sig *s, double msgs, int crosses)
+double ct_a2a_call_incast_share(const ct_a2a_sig *s, double k)
 {
-    if (!crosses || s->call == 0)
+    if (s->k_max > 0)
+        k = fmin(k, s->k_max); /* no line past the degrees it was fitted on */
+    return fmax(0.0, k - 2.0);
+}
+
+/* A node's network time per call: its messages' cost plus the per-call step
+ * and the incast intercept at its port's incast degree k (alltoall.h, this
+ * project's extensions) when the call crosses the network; a negative step
+ * (a refilled token bucket) cannot make it negative. */
+static double net_time(const ct_a2a_sig *s, double msgs, double k, int crosses)
+{
+    if (!crosses || (s->call == 0 && s->call_incast == 0))
         return msgs;
-    return fmax(0.0, msgs + s->call);
+    double c = s->call;
+    if (s->call_incast > 0) /* alltoall.h: session 69 */
+        c += s->call_incast * ct_a2a_call_incast_share(s, k);
+    return fmax(0.0, msgs + c);
 }
 
 /* The busiest node's share: max_k r_k * c_k + intra_k, r_k = t_k (n - t_k). */
@@ -146,7 +157,8 @@ static double layout_time(const int32_t *tasks, int32_t nnodes, double alpha, do
             continue;
         /* node k's NIC carries t_k (n - t_k) remote messages each way */
         double r = (double)t * (double)(n - t);
-        double v = net_time(s, r * node_comm(s, beta, m, (double)(used - 1), r), used > 1) +
+        double v = net_time(s, r * node_comm(s, beta, m, (double)(used - 1), r),
+                            (double)(used - 1), used > 1) +
                    intra_time(t, m, intra_bw);
         if (v > worst)
             worst = v;
@@ -188,7 +200,8 @@ double ct_a2a_uniform(int32_t nodes, int32_t tasks_per_node, double alpha, doubl
     /* same expression as layout_time() so both agree exactly */
     double r = (double)t * (double)(n - t);
     double c = node_comm(s, beta, m, (double)(nodes - 1), r);
-    return (double)(n - 1) * alpha + (net_time(s, r * c, nodes > 1) + intra_time(t, m, intra_bw));
+    return (double)(n - 1) * alpha +
+           (net_time(s, r * c, (double)(nodes - 1), nodes > 1) + intra_time(t, m, intra_bw));
 }
 
 int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, double beta, double m,
@@ -219,7 +232,7 @@ int ct_a2a_layout_checked(const int32_t *tasks, int32_t nnodes, double alpha, do
                {"gamma_incast", s->gamma_incast}, {"gamma_flows", s->gamma_flows},
                {"k_max", s->k_max},   {"f_max", s->f_max},
                {"gamma_loss", s->gamma_loss}, {"loss_min_f", s->loss_min_f},
-               {"loss_max_f", s->loss_max_f}};
+               {"loss_max_f", s->loss_max_f}, {"call_incast", s->call_incast}};
     for (size_t i = 0; i < sizeof chk / sizeof chk[0]; i++)
         if (!isfinite(chk[i].v) || chk[i].v < 0)
             return ct_err_set(err, "alltoall layout: %s = %g (accepted: a finite value >= 0)",

@@ -508,11 +508,37 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
         ao.loss_max_f = r->loss_max_f;
         frc = ct_fit_signature_robust(fit, nfit, &r->p2p, o.intra_bw, &ao, &r->sig, &r->a2a_rep,
                                       err);
+        r->sig_duplex = r->sig;
+        if (o.call_incast && o.call_step) {
+            /* the incast intercept (alltoall.h, session 69) in the Alltoall's
+             * signature, where the fit with it is not refused; the patterns'
+             * terms from the fit without it, kept however far that one
+             * misses its points (only its gamma ratios are read) */
+            ct_a2a_fit_opts ai = ao;
+            ct_a2a_sig with;
+            ct_a2a_fit_report wrep;
+            ct_err werr;
+            ai.call_incast = 1;
+            if (ct_fit_signature_robust(fit, nfit, &r->p2p, o.intra_bw, &ai, &with, &wrep,
+                                        &werr) == 0) {
+                if (frc < 0) { /* refused without it: its terms from the kept fit */
+                    ct_a2a_fit_opts af = ao;
+                    af.force = 1;
+                    if (ct_fit_signature_robust(fit, nfit, &r->p2p, o.intra_bw, &af,
+                                                &r->sig_duplex, NULL, &werr) < 0)
+                        r->sig_duplex = with;
+                    frc = 0;
+                }
+                r->sig = with;
+                r->a2a_rep = wrep;
+            }
+        }
         r->a2a_diag = r->a2a_rep.diag;
         r->fit_min_m = r->a2a_rep.fit_min_m;
     } else {
         frc = ct_fit_signature(fit, nfit, r->alpha, r->beta, o.intra_bw, NULL, 0, &r->sig,
                                &r->a2a_diag, err);
+        r->sig_duplex = r->sig;
     }
     if (frc < 0) {
         free(fit);

@@ -23,10 +23,11 @@
 #include <string.h>
 
 /* unknowns: gamma, gamma_incast, gamma_flows, delta, the per-call step
- * (alltoall.h) as two non-negative parts, call = c+ - c-, and the
- * incast-loss term gamma_loss (alltoall.h, session 24) */
-#define NV 7
-enum { V_G = 0, V_GK = 1, V_GF = 2, V_D = 3, V_CP = 4, V_CN = 5, V_GL = 6 };
+ * (alltoall.h) as two non-negative parts, call = c+ - c-, the incast-loss
+ * term gamma_loss (alltoall.h, session 24) and the incast intercept
+ * call_incast (alltoall.h, session 69) */
+#define NV 8
+enum { V_G = 0, V_GK = 1, V_GF = 2, V_D = 3, V_CP = 4, V_CN = 5, V_GL = 6, V_CI = 7 };
 
 void ct_a2a_fit_opts_default(ct_a2a_fit_opts *o)
 {
@@ -357,7 +358,7 @@ static double choose_M(const row *r, size_t n, const double *cand, size_t ncand,
  * in turn (Efron & Stein 1981). */
 static void jackknife(const row *r, size_t n, double M, unsigned used, ct_a2a_fit_report *rep)
 {
-    enum { JG, JK, JF, JD, JC, JL, NJ };
+    enum { JG, JK, JF, JD, JC, JL, JI, NJ };
     double *th = malloc((n ? n : 1) * NJ * sizeof *th); /* each refit's coefficients */
     size_t nj = 0;
     rep->jk_n = 0;
@@ -371,6 +372,7 @@ static void jackknife(const row *r, size_t n, double M, unsigned used, ct_a2a_fi
         t[JG] = p[V_G], t[JK] = p[V_GK], t[JF] = p[V_GF], t[JD] = p[V_D];
         t[JC] = p[V_CP] - p[V_CN];
         t[JL] = p[V_GL];
+        t[JI] = p[V_CI];
     }
     double se[NJ] = {0};
     for (int j = 0; j < NJ && nj >= 3; j++) {
@@ -392,6 +394,7 @@ static void jackknife(const row *r, size_t n, double M, unsigned used, ct_a2a_fi
     rep->jk_delta = se[JD];
     rep->jk_call = se[JC];
     rep->jk_gamma_loss = se[JL];
+    rep->jk_call_incast = se[JI];
 }
 
 /* The model's own scatter (relative), beyond the repetitions' spread: the
@@ -526,6 +529,9 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
         r[i].f = rr;
         r[i].x[V_CP] = s[i].nodes > 1 ? 1.0 : 0.0; /* alltoall.h: the call step, once a call */
         r[i].x[V_CN] = -r[i].x[V_CP];
+        /* alltoall.h: the incast intercept, once a call at a port that
+         * k >= 3 nodes feed (k unbounded here: k_max is what the rows hold) */
+        r[i].x[V_CI] = s[i].nodes > 1 ? fmax(0.0, k - 2.0) : 0.0;
         r[i].z = s[i].t - base;
         r[i].m = s[i].m;
         T[i] = s[i].t;
@@ -626,6 +632,23 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
          * intercepts, and a per-message one (delta r) is what over-extrapolates
          * to a configuration with many more messages a port */
         unsigned with_step = (allowed & ~(1u << V_D)) | (1u << V_CP) | (1u << V_CN);
+        /* the incast intercept (alltoall.h): beside the step, where a fitted
+         * row has a port fed by 3 nodes or more and the column is not the
+         * step or a term already kept in disguise */
+        if (o.incast && o.call_incast) {
+            int any = 0;
+            for (size_t i = 0; i < n; i++)
+                any |= r[i].fitted && r[i].x[V_CI] > 0;
+            unsigned kept = with_step & ~(1u << V_CN);
+            if (any && !in_span(r, n, kept, V_CI)) {
+                with_step |= 1u << V_CI;
+                rep->incast_identified |= 8;
+            } else {
+                note_add(rep, "call_incast not identifiable (no fitted configuration whose "
+                              "ports 3 nodes or more feed, or its intercept is the step's): "
+                              "kept 0");
+            }
+        }
         best_cv = choose_M(r, n, cand, ncand, with_step, T, sig, &rep->cv_rms_M0, &bestM,
                            best_p);
         used = with_step;
@@ -707,6 +730,7 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     out->M = out->delta > 0 ? bestM : 0.0; /* M means nothing without delta */
     out->call = best_p[V_CP] - best_p[V_CN]; /* alltoall.h: the per-call step, 0 unless fitted */
     out->gamma_loss = best_p[V_GL];
+    out->call_incast = best_p[V_CI]; /* alltoall.h: 0 unless fitted */
     if (out->gamma_loss > 0) { /* alltoall.h: the bounds it was fitted with */
         out->loss_min_f = o.loss_min_f;
         out->loss_max_f = o.loss_max_f;
@@ -716,7 +740,7 @@ int ct_fit_signature_robust(const ct_a2a_sample *s, size_t n, const ct_p2p_curve
     for (size_t i = 0; i < n; i++) {
         if (!r[i].fitted)
             continue;
-        if (out->gamma_incast > 0)
+        if (out->gamma_incast > 0 || out->call_incast > 0)
             out->k_max = fmax(out->k_max, r[i].k);
         if (out->gamma_flows > 0)
             out->f_max = fmax(out->f_max, r[i].f);

@@ -74,6 +74,8 @@ static const numfield a2a_fields[] = {
     {"gamma_loss", FOFF(alltoall.gamma_loss), CONV_PLAIN, 0, 0, 0, INFINITY, 0, 0},
     {"loss_min_f", FOFF(alltoall.loss_min_f), CONV_PLAIN, 0, 0, 0, 1e12, 0, 0},
     {"loss_max_f", FOFF(alltoall.loss_max_f), CONV_PLAIN, 0, 0, 0, 1e12, 0, 0},
+    /* the incast intercept (alltoall.h, session 69); absent = 0, none */
+    {"call_incast_us", FOFF(alltoall.call_incast), CONV_US, 0, 0, 0, 1e6, 0, 0},
 };
 static const numfield fabric_fields[] = {
     {"intra_node_bandwidth_MBps", FOFF(intra_bw), CONV_MBPS, 0, 0, 0, INFINITY, 0, 0},
@@ -749,7 +751,7 @@ static int load_fabric(const ctx *c, const ynode *key, const ynode *val, ct_fabr
                                                "gamma_incast", "gamma_flows", "call_us",
                                                "incast_max_k", "flows_max_f", "flows_exponent",
                                                "gamma_loss",   "loss_min_f",  "loss_max_f",
-                                               NULL};
+                                               "call_incast_us", NULL};
         if (y_expect(c->name, a2a, Y_MAP, what, c->err) < 0 ||
             ymap_check_keys(c->name, a2a, what, a2a_keys, c->err) < 0 ||
             load_fields(c, a2a, what, a2a_fields, NF(a2a_fields), fab) < 0)

@@ -304,6 +304,50 @@ static void test_gamma_held_beyond_fit(void **state)
     assert_non_null(strstr(err.msg, "f_max = -1"));
 }
 
+/* The incast intercept (session 69): once a call, at a port fed by k >= 3
+ * nodes, call_incast (k - 2), k held at k_max; nothing at k <= 2, nothing on
+ * one node, nothing in eq. 5; uneven layouts by their incast degree (the
+ * nodes holding tasks, less one). */
+static void test_call_incast(void **state)
+{
+    (void)state;
+    double a = 50e-6, b = 8e-8, m = 262144;
+    ct_a2a_sig s = {.gamma = 1.1, .gamma_incast = 0.05, .call = 1e-3};
+    ct_a2a_sig c = s;
+    c.call_incast = 7e-3;
+    /* k = 1, 2: unchanged, bit for bit */
+    assert_true(ct_a2a_uniform(2, 4, a, b, m, &c, 0) == ct_a2a_uniform(2, 4, a, b, m, &s, 0));
+    assert_true(ct_a2a_uniform(3, 2, a, b, m, &c, 0) == ct_a2a_uniform(3, 2, a, b, m, &s, 0));
+    assert_true(ct_a2a_uniform(1, 4, a, b, m, &c, 1e9) == ct_a2a_uniform(1, 4, a, b, m, &s, 1e9));
+    /* k = 3 and 5: once a call, (k - 2) times, whatever the tasks a node */
+    close_rel(ct_a2a_uniform(4, 1, a, b, m, &c, 0), ct_a2a_uniform(4, 1, a, b, m, &s, 0) + 7e-3,
+              1e-12, "4 x 1");
+    close_rel(ct_a2a_uniform(4, 4, a, b, m, &c, 0), ct_a2a_uniform(4, 4, a, b, m, &s, 0) + 7e-3,
+              1e-12, "4 x 4: not per message");
+    close_rel(ct_a2a_uniform(6, 1, a, b, m, &c, 0),
+              ct_a2a_uniform(6, 1, a, b, m, &s, 0) + 3 * 7e-3, 1e-12, "6 x 1");
+    /* held at the fit's k_max = 3 (the incast terms' limit) */
+    c.k_max = s.k_max = 3;
+    close_rel(ct_a2a_uniform(8, 1, a, b, m, &c, 0), ct_a2a_uniform(8, 1, a, b, m, &s, 0) + 7e-3,
+              1e-12, "8 x 1 held at k = 3");
+    close_rel(ct_a2a_call_incast_share(&c, 7), 1, 1e-12, "share held");
+    c.k_max = s.k_max = 0;
+    close_rel(ct_a2a_call_incast_share(&c, 7), 5, 1e-12, "share, no limit");
+    close_rel(ct_a2a_call_incast_share(&c, 2), 0, 1e-12, "share at k = 2");
+    /* uneven: 5 nodes hold tasks (k = 4), the empty ones do not count */
+    int32_t lay[6] = {3, 1, 0, 2, 1, 1};
+    close_rel(ct_a2a_layout(lay, 6, a, b, m, &c, 0), ct_a2a_layout(lay, 6, a, b, m, &s, 0) + 14e-3,
+              1e-12, "uneven, k = 4");
+    assert_true(ct_a2a_eq5(8, a, b, m, &c) == ct_a2a_eq5(8, a, b, m, &s));
+    /* checked: finite, >= 0 */
+    ct_err err;
+    double T;
+    assert_int_equal(ct_a2a_layout_checked(lay, 6, a, b, m, &c, 0, &T, &err), 0);
+    c.call_incast = -1e-3;
+    assert_int_equal(ct_a2a_layout_checked(lay, 6, a, b, m, &c, 0, &T, &err), -1);
+    assert_non_null(strstr(err.msg, "call_incast = -0.001"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_layout_invalid),
         cmocka_unit_test(test_call_step),
         cmocka_unit_test(test_gamma_held_beyond_fit),
+        cmocka_unit_test(test_call_incast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

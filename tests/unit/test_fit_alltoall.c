@@ -675,6 +675,79 @@ static void test_call_step(void **state)
     }
 }
 
+/* The incast intercept (alltoall.h, our extension, session 69): a time once
+ * a call at a port k >= 3 nodes feed, call_incast (k - 2), beside the
+ * per-call step. Synthetic calls from 2 x 1, 2 x 4, 4 x 1, 4 x 2 and 6 x 1
+ * (k = 1, 1, 3, 3, 5) whose excess at k >= 3 is such an intercept and no
+ * slope (gamma_incast 0): the fit with the term recovers it and the
+ * held-back 8 x 1 (k = 7, held at the fitted k = 5) within 2 %; the fit
+ * without it takes the excess as a slope and misses 8 x 1 and the short
+ * calls of 4 x 1 further. No configuration past k = 2: not identifiable,
+ * said, and 0. */
+static void test_call_incast(void **state)
+{
+    (void)state;
+    const int32_t cfg[][2] = {{2, 1}, {2, 4}, {4, 1}, {4, 2}, {6, 1}};
+    const double sizes[] = {131072, 262144, 524288};
+    const ct_a2a_sig sig = {.gamma = 1.03, .call = 1.5e-3, .call_incast = 10e-3};
+    ct_p2p_curve c;
+    ct_p2p_single(&c, A, B);
+    ct_a2a_sample s[15];
+    size_t n = 0;
+    rng_state = 69;
+    for (size_t k = 0; k < 5; k++)
+        for (size_t z = 0; z < 3; z++) {
+            /* the intercept written out here, not through the library */
+            double T = truth(cfg[k][0], cfg[k][1], sizes[z], A, B, &sig) + sig.call +
+                       sig.call_incast * fmax(0, cfg[k][0] - 3.0);
+            double t = T * (1 + 0.005 * uniform_pm1());
+            s[n++] = (ct_a2a_sample){.nodes = cfg[k][0], .tasks_per_node = cfg[k][1],
+                                     .m = sizes[z], .t = t, .t_min = t * 0.99};
+        }
+    ct_a2a_fit_opts o = step_opts(1);
+    o.call_incast = 1;
+    ct_a2a_sig r;
+    ct_a2a_fit_report rep;
+    fit_ok(s, n, &c, &o, &r, &rep);
+    print_message("call_incast %.3f ms (truth 10), call %.3f ms, gamma %.4f + %.4f (k-1), "
+                  "k_max %g\n",
+                  1e3 * r.call_incast, 1e3 * r.call, r.gamma, r.gamma_incast, r.k_max);
+    close_rel(r.call_incast, 10e-3, 0.1, "call_incast");
+    close_rel(r.gamma, 1.03, 0.02, "gamma");
+    assert_true(r.gamma_incast < 0.01);
+    assert_true(r.k_max == 5);
+    assert_true(rep.incast_identified & 8);
+    /* held back: 8 x 1 at 256 KiB, k = 7 priced at the fitted k = 5 */
+    ct_a2a_sample x = {.nodes = 8, .tasks_per_node = 1, .m = 262144};
+    x.t = truth(8, 1, x.m, A, B, &sig) + sig.call + sig.call_incast * 3;
+    double e_with = fabs(ct_a2a_predict_sample(&x, &c, 0, &r) - x.t) / x.t;
+    assert_true(e_with < 0.02);
+    /* without the term: the excess as a slope in k */
+    o.call_incast = 0;
+    o.force = 1;
+    ct_a2a_sig r0;
+    fit_ok(s, n, &c, &o, &r0, &rep);
+    assert_true(r0.call_incast == 0 && !(rep.incast_identified & 8));
+    double e_without = fabs(ct_a2a_predict_sample(&x, &c, 0, &r0) - x.t) / x.t;
+    print_message("  held 8x1 256 KiB: %.2f %% with the term, %.2f %% without; training max "
+                  "%.1f %% without\n",
+                  100 * e_with, 100 * e_without, 100 * rep.diag.max_rel_err);
+    assert_true(e_without > 2 * e_with && e_without > 0.03);
+    /* no port fed by 3 nodes or more among the fitted configurations */
+    n = 0;
+    const int32_t low[][2] = {{2, 1}, {3, 1}, {2, 4}, {3, 2}};
+    for (size_t k = 0; k < 4; k++)
+        for (size_t z = 0; z < 3; z++) {
+            double t = truth(low[k][0], low[k][1], sizes[z], A, B, &sig) + sig.call;
+            s[n++] = (ct_a2a_sample){.nodes = low[k][0], .tasks_per_node = low[k][1],
+                                     .m = sizes[z], .t = t, .t_min = t * 0.99};
+        }
+    o.call_incast = 1;
+    fit_ok(s, n, &c, &o, &r, &rep);
+    assert_true(r.call_incast == 0);
+    assert_non_null(strstr(rep.note, "call_incast not identifiable"));
+}
+
 /* The jackknife standard errors (ct_a2a_fit_report.jk_*): each fitted
  * sample left out in turn, recomputed here through the public fit on the
  * other samples, se = sqrt((n-1)/n sum (theta_i - mean)^2); with exact data
@@ -755,6 +828,7 @@ int main(void)
         cmocka_unit_test(test_threshold),
         cmocka_unit_test(test_piecewise_curve_and_input),
         cmocka_unit_test(test_call_step),
+        cmocka_unit_test(test_call_incast),
         cmocka_unit_test(test_jackknife),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -110,6 +110,8 @@ static const bad_case bad_cases[] = {
      "loss_min_f < loss_max_f, both given)"},
     {"bad_gamma_incast.yaml", 5, 67, "fabrics.eth0.alltoall.gamma_incast is -0.1 (accepted: a "
                                      "number >= 0)"},
+    {"bad_call_incast.yaml", 5, 69, "fabrics.eth0.alltoall.call_incast_us is -5 (accepted: a "
+                                    "number >= 0"},
     /* topology section (issue 14) */
     {"bad_topology_both_uplinks.yaml", 8, 71,
      "fabrics.emu.topology.switches.leaf1 gives both uplink_MBps and uplink_oversubscription"},
@@ -1184,6 +1186,8 @@ static void test_segments_and_incast(void **state)
     /* session 24: the incast-loss term and its flow bounds */
     assert_true(f->alltoall.gamma_loss == 0.41 && f->alltoall.loss_min_f == 12 &&
                 f->alltoall.loss_max_f == 50);
+    /* session 69: the incast intercept */
+    assert_true(f->alltoall.call_incast == 7250e-6);
     /* without segments the accessor gives the fabric's single alpha, beta */
     ct_fabric g;
     ct_fabric_init(&g);
@@ -1209,6 +1213,10 @@ static void test_segments_and_incast(void **state)
     h.alltoall.loss_max_f = 12;
     assert_int_equal(ct_fabric_validate(&h, &err), -1);
     assert_non_null(strstr(err.msg, "alltoall.gamma_loss = 0.41 with loss_min_f = 12"));
+    h = *f;
+    h.alltoall.call_incast = -1e-3;
+    assert_int_equal(ct_fabric_validate(&h, &err), -1);
+    assert_non_null(strstr(err.msg, "alltoall.call_incast_us"));
     ct_sigfile_free(&sf);
     roundtrip_file(SIGDIR "valid_segments.yaml");
 }

@@ -65,7 +65,24 @@ typedef struct ct_a2a_sig {
      * published signatures, and fits without that step). */
     double gamma_loss;
     double loss_min_f, loss_max_f;
+    /* The incast intercept (this project's extension, issue 12, session 69),
+     * s, >= 0: a time added once a call to the network time of a node whose
+     * port k >= 3 remote nodes feed at once,
+     *   call_incast * (k - 2), k held at k_max when set.
+     * Where three or more nodes feed a port, the Alltoall's excess over the
+     * contention-free time is an intercept, not a slope, and one a call, not
+     * one a message (doc/accuracy-notes.md, sessions 39 and 69: on 8 nodes
+     * 8 x 1 and 8 x 2, 7 and 28 flows a port, exceed it by about the same
+     * time): the senders keep more window open than their share of the port
+     * and the call ends when the port holding the most has drained it.
+     * gamma(k, f) grows with the bytes and cannot price it. 0 = no such term
+     * (the published signatures, and every signature written before). */
+    double call_incast;
 } ct_a2a_sig;
+
+/* The incast intercept's weight of the extension above: max(0, k - 2), k held
+ * at k_max when set (k_max >= 3 wherever the term was fitted). */
+double ct_a2a_call_incast_share(const ct_a2a_sig *s, double k);
 
 /* The incast-loss term's weight of the extension above: 0 for k < 2 or
  * f <= loss_min_f, 2 (k - 1) / k at f >= loss_max_f (k held at k_max when
@@ -107,10 +124,12 @@ double ct_a2a_eq5(int64_t n, double alpha, double beta, double m, const ct_a2a_s
  * is set by the busiest NIC: node k's NIC carries r_k = t_k * (n - t_k)
  * remote messages each way, and its t_k tasks exchange t_k*(t_k-1) messages
  * through memory at intra_bw bytes/s (term dropped when intra_bw <= 0):
- *   T = (n-1)*alpha + max_k [ max(0, r_k * (m*beta*gamma_k + [m >= M]*delta) + call)
+ *   T = (n-1)*alpha + max_k [ max(0, r_k * (m*beta*gamma_k + [m >= M]*delta) + call
+ *                                   + call_incast * max(0, K_k - 2))
  *                             + t_k*(t_k-1)*m / intra_bw ]
  * where the per-call step `call` counts only when tasks sit on two nodes or
- * more (an all-local Alltoall crosses no network).
+ * more (an all-local Alltoall crosses no network), and with it the incast
+ * intercept call_incast * ct_a2a_call_incast_share(s, K_k).
  * gamma_k = ct_a2a_gamma_at(s, K_k, r_k), K_k the number of other nodes
  * holding tasks (the port's incast degree) and r_k its remote flows.
  * With t_k = 1 everywhere, r_k = n-1 and T is exactly eq. 5 (constant gamma). */

@@ -84,6 +84,12 @@ typedef struct ct_calib_opts {
      * latency kept) and burst its bucket, in place of ct_p2p_sustained's top
      * segment. ct_calib_opts_default leaves it 0: the papers' procedure. */
     int pingpong_refill;
+    /* 1 (our extension, session 69; doc/accuracy-runs/rules-s69.txt): in
+     * incast mode with call_step, the signature also gets the incast
+     * intercept call_incast of alltoall.h (ct_a2a_fit_opts.call_incast); the
+     * duplex pattern model's terms are read off the same fit without it
+     * (ct_calib_result.sig_duplex), so the patterns are priced as before. */
+    int call_incast;
 } ct_calib_opts;
 
 /* fit_tasks_per_node 1, fit_nodes 0, saturated_m 128 KiB, intra_bw 0; the
@@ -141,6 +147,10 @@ typedef struct ct_calib_result {
     double alpha, beta;            /* Hockney, from the ping-pong */
     ct_fit_diag p2p_diag;
     ct_a2a_sig sig;                /* fitted on the fit set only */
+    /* the signature the duplex model's incast and flows terms are read off
+     * (ct_duplex_set_terms): sig fitted without the incast intercept where
+     * call_incast asked for it (ct_calib_opts), else sig itself */
+    ct_a2a_sig sig_duplex;
     ct_fit_diag a2a_diag;          /* diagnostics of the fit set */
     int32_t fit_tasks_per_node;    /* the configuration fitted on */
     int32_t fit_nodes;

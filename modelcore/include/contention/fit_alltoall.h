@@ -52,6 +52,10 @@ typedef struct ct_a2a_fit_opts {
      * calibrate sets them from its incast many-flow step (ct_calib_result);
      * 0, 0: no such term. */
     double loss_min_f, loss_max_f;
+    /* 1: with incast and call_step, also fit the incast intercept call_incast
+     * of alltoall.h (session 69) on the column max(0, k - 2), where a fitted
+     * configuration's ports are fed by 3 nodes or more. 0: none. */
+    int call_incast;
     /* M candidates (NULL or nM = 0: 0 and every measured size). */
     const double *M_candidates;
     size_t nM;
@@ -78,8 +82,8 @@ typedef struct ct_a2a_fit_report {
      * others by more than their spread. 0: the fit is within the spreads. */
     double model_scatter;
     int over_threshold;     /* 1: max_err_trusted > max_fit_err (kept only with force) */
-    int incast_identified;  /* bit 0: gamma_incast, bit 1: gamma_flows, bit 2: gamma_loss
-                               could be fitted */
+    int incast_identified;  /* bit 0: gamma_incast, bit 1: gamma_flows, bit 2: gamma_loss,
+                               bit 3: call_incast could be fitted */
     int call_dropped;       /* 1: call_step asked for, dropped (see call_step) */
     double fit_min_m;       /* the fit range used: min_m, or 0 (every size) */
     /* Jackknife standard errors of the coefficients (our addition, session
@@ -90,6 +94,7 @@ typedef struct ct_a2a_fit_report {
      * part of it is read off noise (measure more repetitions). */
     size_t jk_n;
     double jk_gamma, jk_gamma_incast, jk_gamma_flows, jk_delta, jk_call, jk_gamma_loss;
+    double jk_call_incast;
     char note[CT_ERR_MAX];  /* what was not identifiable, or the threshold warning */
 } ct_a2a_fit_report;
 
