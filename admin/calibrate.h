@@ -57,7 +57,7 @@ typedef struct calib_args {
      * --pingpong-refill asks for it (1), --no-pingpong-refill declines it */
     int pingpong_refill;
     int no_pingpong_refill;
-    int no_incast_intercept; /* --no-incast-intercept: the model before session 69 */
+    int incast_intercept; /* --incast-intercept: the incast intercept (session 69, not the default) */
     int pattern_model; /* --pattern-model: CALIB_PM_* */
     double max_err_pct;
 } calib_args;

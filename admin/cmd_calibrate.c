@@ -105,10 +105,10 @@ static void help(void)
            "                          with --incast or --p2p-segments K >= 2 since session 54:\n"
            "                          doc/calibration.md \"A bucket above 256 KiB\")\n"
            "  --no-pingpong-refill    keep the piecewise curve's top segment there instead\n"
-           "  --no-incast-intercept   with --incast, fit no incast intercept (call_incast_us,\n"
-           "                          a time once a call where 3 nodes or more feed a port;\n"
-           "                          our extension, the default since session 69:\n"
-           "                          doc/models-alltoall.md)\n"
+           "  --incast-intercept      with --incast, fit an incast intercept too (call_incast_us,\n"
+           "                          a time once a call x (k-2) where k >= 3 nodes feed a\n"
+           "                          port; our extension, session 69, not the default:\n"
+           "                          doc/models-alltoall.md, \"The incast intercept\")\n"
            "  --help\n\n"
            "Under topology/tree (scontrol show topology lists switches) and an allocation\n"
            "over two or more leaf switches, one more step measures each leaf's uplink with\n"
@@ -151,7 +151,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                          {"wait", required_argument, NULL, 'A'},
                                          {"pingpong-refill", no_argument, NULL, 'G'},
                                          {"no-pingpong-refill", no_argument, NULL, 'g'},
-                                         {"no-incast-intercept", no_argument, NULL, 'K'},
+                                         {"incast-intercept", no_argument, NULL, 'K'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
@@ -163,7 +163,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
                                   "--time-limit, --points, --incast, --pattern-model, --p2p-segments, "
                                   "--max-fit-error, --strict, --uplink-duplex, --no-uplink-duplex, "
                                   "--flow-tasks, --wait, --pingpong-refill, --no-pingpong-refill, "
-                                  "--no-incast-intercept, --help",
+                                  "--incast-intercept, --help",
                       .help = help};
     memset(a, 0, sizeof *a);
     a->tlimit = 60;
@@ -211,7 +211,7 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
         case 'I': a->incast = 1; break;
         case 'G': a->pingpong_refill = 1; break;
         case 'g': a->no_pingpong_refill = 1; break;
-        case 'K': a->no_incast_intercept = 1; break;
+        case 'K': a->incast_intercept = 1; break;
         case 'U': a->uplink_duplex = 1; break;
         case 'D': a->no_uplink_duplex = 1; break;
         case 'M':
@@ -284,6 +284,10 @@ static int parse_args(int argc, char **argv, calib_args *a, plan *P)
     if (a->pingpong_refill && a->no_pingpong_refill)
         return admin_usage(CMD, "--pingpong-refill and --no-pingpong-refill together (accepted: "
                                 "at most one of them)");
+    if (a->incast_intercept && !a->incast)
+        return admin_usage(CMD, "--incast-intercept without --incast (accepted: with --incast: "
+                                "the intercept is fitted beside its gamma(k, f) and per-call "
+                                "step)");
     if (a->pingpong_refill && a->nseg < 2)
         return admin_usage(CMD, "--pingpong-refill with one point-to-point segment (accepted: "
                                 "with --incast or --p2p-segments K, K >= 2: it replaces the "
@@ -428,8 +432,8 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         f->intra_shared_line_bw = d->intra_all.line_bw;
     f->co.incast = a->incast;
     f->co.call_step = a->incast; /* this project's fit: the per-call step too */
-    /* and the incast intercept (alltoall.h, session 69) */
-    f->co.call_incast = a->incast && !a->no_incast_intercept;
+    /* and, asked for, the incast intercept (alltoall.h, session 69) */
+    f->co.call_incast = a->incast && a->incast_intercept;
     /* the uplinks' duplex share: asked for, or with the TCP share (checked
      * together on session 13's held-out runs, doc/multiswitch.md) */
     f->uplink_duplex = a->uplink_duplex || (calib_writes_tcpshare(a, r) && !a->no_uplink_duplex);

@@ -27,7 +27,7 @@ static void help(void)
     printf("Usage: contention-admin fit --fabric NAME FILE... [--out FILE] [--plot FILE.svg]\n"
            "           [--tasks N] [--tasks-per-node K] [--intra-node-bandwidth MBPS]\n"
            "           [--config PATH] [--p2p-segments K] [--robust] [--incast]\n"
-           "           [--max-fit-error PCT] [--force] [--no-incast-intercept]\n\n"
+           "           [--max-fit-error PCT] [--force] [--incast-intercept]\n\n"
            "Fit a fabric's point-to-point parameters (alpha, bandwidth) from ping-pong data and\n"
            "its Alltoall signature (gamma, delta, M; papers 000/002 §V) from Alltoall data,\n"
            "and print a signature file holding that one fabric, with the fit diagnostics\n"
@@ -63,10 +63,10 @@ static void help(void)
            "                               + gamma_flows (f^0.5-1)/0.5 (our extension; needs\n"
            "                               several node counts and >= 2 tasks per node) and, on 3 or\n"
            "                               more sizes >= 128 KiB, fitted on those with a\n"
-           "                               per-call step in delta's place and the incast\n"
-           "                               intercept: a time once a call x (k-2) where k >= 3\n"
-           "                               nodes feed a port (as calibrate; session 69)\n"
-           "  --no-incast-intercept        with --incast, without that intercept\n"
+           "                               per-call step in delta's place (as calibrate)\n"
+           "  --incast-intercept           with --incast, an incast intercept too: a time once\n"
+           "                               a call x (k-2) where k >= 3 nodes feed a port (as\n"
+           "                               calibrate --incast-intercept; session 69)\n"
            "  --max-fit-error PCT          refuse a signature missing its own points (those\n"
            "                               whose spread is within PCT) by more than PCT\n"
            "                               (default 15; 0 never refuses)\n"
@@ -238,7 +238,7 @@ int cmd_fit(int argc, char **argv)
                                          {"max-fit-error", required_argument, NULL, 'E'},
                                          {"force", no_argument, NULL, 'F'},
                                          {"no-pingpong-refill", no_argument, NULL, 'g'},
-                                         {"no-incast-intercept", no_argument, NULL, 'K'},
+                                         {"incast-intercept", no_argument, NULL, 'K'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     admin_opts opt = {.cmd = CMD,
@@ -247,13 +247,13 @@ int cmd_fit(int argc, char **argv)
                       .accepted = "--fabric, --out, --plot, --tasks, --tasks-per-node, "
                                   "--intra-node-bandwidth, --config, --p2p-segments, --robust, "
                                   "--incast, --max-fit-error, --force, --no-pingpong-refill, "
-                                  "--no-incast-intercept, --help",
+                                  "--incast-intercept, --help",
                       .help = help};
     const char *out = NULL, *svg = NULL;
     long tasks = 0, tpn = 0;
     double intra_mbps = 0, max_err_pct = 15;
     long nseg = 1;
-    int robust = 0, incast = 0, force = 0, no_refill = 0, no_intercept = 0;
+    int robust = 0, incast = 0, force = 0, no_refill = 0, intercept = 0;
     int c;
     while ((c = admin_next_opt(&opt, argc, argv)) > 0) {
         switch (c) {
@@ -288,7 +288,7 @@ int cmd_fit(int argc, char **argv)
             no_refill = 1;
             break;
         case 'K':
-            no_intercept = 1;
+            intercept = 1;
             break;
         case 'E':
             if (admin_pct_opt(CMD, "--max-fit-error", optarg, INFINITY, &max_err_pct) < 0)
@@ -311,6 +311,10 @@ int cmd_fit(int argc, char **argv)
         return admin_usage(CMD, "--fabric NAME is required");
     if (optind >= argc)
         return admin_usage(CMD, "no benchmark FILE given");
+    if (intercept && !incast)
+        return admin_usage(CMD, "--incast-intercept without --incast (accepted: with --incast: "
+                                "the intercept is fitted beside its gamma(k, f) and per-call "
+                                "step)");
 
     ct_fabric fab;
     if (admin_new_fabric(CMD, name, &fab) != ADMIN_OK)
@@ -481,9 +485,10 @@ int cmd_fit(int argc, char **argv)
         ao.force = force;
         if (incast) /* the incast-loss term (alltoall.h), as calibrate fits it */
             ct_calib_loss_bounds(a2a, na2a, &ao.loss_min_f, &ao.loss_max_f);
-        /* the incast intercept (alltoall.h, session 69) as calibrate --incast
-         * fits it: where the fit with it is refused, the fit without it */
-        ao.call_incast = incast && !no_intercept;
+        /* the incast intercept (alltoall.h, session 69) as calibrate
+         * --incast-intercept fits it: where the fit with it is refused, the
+         * fit without it */
+        ao.call_incast = incast && intercept;
         if (robust && ao.call_incast &&
             ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err) < 0)
             ao.call_incast = 0;

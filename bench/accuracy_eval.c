@@ -324,7 +324,9 @@ int main(int argc, char **argv)
      * posted one's first, session 36), 3 the Alltoall exchange's only */
     int refill = 2;
     int a2a_refill = 1; /* the Alltoall's refill too (session 30; taken in session 43) */
-    int call_incast = 1; /* the incast intercept (alltoall.h, session 69; rules-s69.txt) */
+    /* the incast intercept (alltoall.h, session 69): taken in-sample by
+     * rules-s69.txt, not by rules-s69b.txt's six new shapes: off unless asked */
+    int call_incast = 0;
     double imp[5] = {-1, -1, -1, -1, -1}; /* pause-impute=CAL,P1,P2,P4[,LACK] (s); -1: none */
     long fit_max_nodes = 0; /* fit-max-nodes=N; 0: every configuration calibrate takes */
     /* what the duplex terms are read off: 0 as shipped since session 53

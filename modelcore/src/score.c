@@ -1211,7 +1211,8 @@ static void note_beyond_fit(const score_ctx *x, ct_score_result *out)
         if (s->gamma_loss > 0 && t->k > 2 && ct_a2a_loss_share(s, t->k, t->f) > 0)
             kl = fmax(kl, t->k);
     }
-    int over_k = s->gamma_incast > 0 && s->k_max > 0 && k > s->k_max;
+    /* the incast intercept (alltoall.h, session 69) is held at k_max too */
+    int over_k = (s->gamma_incast > 0 || s->call_incast > 0) && s->k_max > 0 && k > s->k_max;
     int over_f = s->gamma_flows > 0 && s->f_max > 0 && f > s->f_max;
     if (kl > 0) {
         char lm[160];

@@ -1091,6 +1091,19 @@ static void test_alltoall_beyond_fit_noted(void **state)
     assert_int_equal(ct_score(&f, &req, &r, &err), 0);
     assert_null(strstr(r.note, "beyond the Alltoall signature's fit"));
     ct_alloc_free(&a);
+    /* the incast intercept alone (session 69) is held at k_max as well: 8 x 1
+     * is noted and priced with 3 - 2 = 1 intercept, not 7 - 2 = 5 */
+    f.alltoall.gamma_incast = 0;
+    f.alltoall.call_incast = 5e-3;
+    assert_int_equal(ct_alloc_uniform(8, 1, &a, NULL), 0);
+    request(&req, &a, 8, "alltoall", 65536);
+    assert_int_equal(ct_score(&f, &req, &r, &err), 0);
+    assert_non_null(strstr(r.note, "beyond the Alltoall signature's fit (7 peer nodes, fitted "
+                                   "up to 3)"));
+    held = f.alltoall;
+    held.call_incast = 0;
+    assert_close(r.c[0].predicted_s, ct_a2a_eq5(8, f.alpha, f.beta, 65536, &held) + 5e-3);
+    ct_alloc_free(&a);
 }
 
 /* The note ct_score gives a uniform Alltoall of 256 KiB on nodes x tpn. */

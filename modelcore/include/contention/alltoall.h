@@ -75,8 +75,10 @@ typedef struct ct_a2a_sig {
      * 8 x 1 and 8 x 2, 7 and 28 flows a port, exceed it by about the same
      * time): the senders keep more window open than their share of the port
      * and the call ends when the port holding the most has drained it.
-     * gamma(k, f) grows with the bytes and cannot price it. 0 = no such term
-     * (the published signatures, and every signature written before). */
+     * gamma(k, f) grows with the bytes and cannot price it. Fitted only when
+     * asked (calibrate --incast-intercept): on the shapes measured to check
+     * it, it did worse (doc/accuracy-runs/rules-s69b.txt). 0 = no such term
+     * (the published signatures, and every signature written without it). */
     double call_incast;
 } ct_a2a_sig;
 

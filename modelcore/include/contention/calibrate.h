@@ -84,11 +84,13 @@ typedef struct ct_calib_opts {
      * latency kept) and burst its bucket, in place of ct_p2p_sustained's top
      * segment. ct_calib_opts_default leaves it 0: the papers' procedure. */
     int pingpong_refill;
-    /* 1 (our extension, session 69; doc/accuracy-runs/rules-s69.txt): in
-     * incast mode with call_step, the signature also gets the incast
-     * intercept call_incast of alltoall.h (ct_a2a_fit_opts.call_incast); the
-     * duplex pattern model's terms are read off the same fit without it
-     * (ct_calib_result.sig_duplex), so the patterns are priced as before. */
+    /* 1 (our extension, session 69; calibrate --incast-intercept; taken
+     * in-sample by doc/accuracy-runs/rules-s69.txt, not by rules-s69b.txt's
+     * new shapes, so not the default): in incast mode with call_step, the
+     * signature also gets the incast intercept call_incast of alltoall.h
+     * (ct_a2a_fit_opts.call_incast); the duplex pattern model's terms are
+     * read off the same fit without it (ct_calib_result.sig_duplex), so the
+     * patterns are priced as without it. */
     int call_incast;
 } ct_calib_opts;
 
