@@ -485,20 +485,20 @@ int cmd_fit(int argc, char **argv)
         ao.force = force;
         if (incast) /* the incast-loss term (alltoall.h), as calibrate fits it */
             ct_calib_loss_bounds(a2a, na2a, &ao.loss_min_f, &ao.loss_max_f);
-        /* the incast intercept (alltoall.h, session 69) as calibrate
-         * --incast-intercept fits it: where the fit with it is refused, the
-         * fit without it */
-        ao.call_incast = incast && intercept;
-        if (robust && ao.call_incast &&
-            ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err) < 0)
-            ao.call_incast = 0;
-        if (robust && !ao.call_incast) {
-            if (ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err) < 0) {
+        if (robust) {
+            /* the incast intercept (alltoall.h, session 69) as calibrate
+             * --incast-intercept fits it: where the fit with it is refused,
+             * the fit without it */
+            ao.call_incast = incast && intercept;
+            int frc = ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err);
+            if (frc < 0 && ao.call_incast) {
+                ao.call_incast = 0;
+                frc = ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err);
+            }
+            if (frc < 0) {
                 admin_fail(CMD, "Alltoall signature fit: %s", err.msg);
                 goto out;
             }
-        }
-        if (robust) {
             ad = arep.diag;
         } else {
             if (ct_fit_signature(a2a, na2a, pf.alpha, pf.beta, intra_bw, NULL, 0, &sig, &ad,
