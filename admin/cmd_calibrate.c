@@ -782,6 +782,11 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 100 * f->train_err, a->max_err_pct,
                 a->incast ? "measure more repetitions, or on a quieter host"
                        : "refit with --from DIR --incast, or measure more repetitions");
+    if (f->res.call_incast_refused[0]) /* asked for, its fit refused: said, not silent */
+        fprintf(stderr,
+                "contention-admin calibrate: WARNING: --incast-intercept: the fit with the incast "
+                "intercept was refused (%s); the signature is the fit without it\n",
+                f->res.call_incast_refused);
     for (size_t i = 0; i < f->res.nbeyond && f->co.max_fit_err > 0; i++) {
         const ct_calib_beyond *b = &f->res.beyond[i];
         if (!(fabs(b->median_err) > f->co.max_fit_err) || !(b->median_err > -1))

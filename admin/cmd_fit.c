@@ -492,6 +492,10 @@ int cmd_fit(int argc, char **argv)
             ao.call_incast = incast && intercept;
             int frc = ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err);
             if (frc < 0 && ao.call_incast) {
+                fprintf(stderr,
+                        "contention-admin %s: WARNING: --incast-intercept: the fit with the incast "
+                        "intercept was refused (%s); fitting without it\n",
+                        CMD, err.msg);
                 ao.call_incast = 0;
                 frc = ct_fit_signature_robust(a2a, na2a, &curve, intra_bw, &ao, &sig, &arep, &err);
             }

@@ -531,6 +531,9 @@ static int calibrate_alltoall(const ct_p2p_sample *p2p, size_t np2p, const ct_a2
                 }
                 r->sig = with;
                 r->a2a_rep = wrep;
+            } else {
+                snprintf(r->call_incast_refused, sizeof r->call_incast_refused, "%s",
+                         werr.msg);
             }
         }
         r->a2a_diag = r->a2a_rep.diag;

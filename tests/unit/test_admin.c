@@ -944,6 +944,19 @@ static void test_fit_threshold_and_extensions(void **state)
     assert_true(fabs(sf.fabrics[0].alltoall.call_incast - 28.54e-3) < 0.01e-3);
     ct_sigfile_free(&sf);
     done(&r);
+    /* the fit with it refused (5.9 % over a 5 % threshold): said, then the
+     * fit without it, here refused too (16.4 %) */
+    r = run("fit", "--fabric", "emu", "--incast", "--incast-intercept", "--max-fit-error", "5",
+            "--p2p-segments", "4", EMU "pingpong.csv", EMU "alltoall-2x1.csv",
+            EMU "alltoall-4x1.csv", EMU "alltoall-4x2.csv", EMU "alltoall-2x2.csv", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "contention-admin fit: WARNING: --incast-intercept: the fit with the incast "
+                     "intercept was refused (signature fit refused: the fit misses its own "
+                     "training points by up to 5.9 % (threshold 5.0 %");
+    expect_in(r.err, "; fitting without it\n");
+    expect_in(r.err, "Alltoall signature fit: signature fit refused: the fit misses its own "
+                     "training points by up to 16.4 %");
+    done(&r);
     r = run("fit", "--fabric", "emu", "--incast-intercept", EMU "pingpong.csv",
             EMU "alltoall-4x1.csv", NULL);
     expect_status(&r, 2);
@@ -1077,6 +1090,33 @@ static void test_fit_threshold_and_extensions(void **state)
     assert_true(sf.fabrics[0].penalty.real[CT_DUPLEX_INCAST] == duplex_incast);
     assert_non_null(strstr(sf.fabrics[0].penalty_source, "gamma of the Alltoall fit sans "
                                                          "call_incast"));
+    ct_sigfile_free(&sf);
+    done(&r);
+    /* --strict: on emu175-burst416k-s50b the fit with the intercept misses
+     * its points by 15.7 % (threshold 15 %) and is refused, the one without
+     * is kept: said on stderr, and the signature is calibrate --incast's */
+    r = run("calibrate", "--fabric", "emu", "--from",
+            CT_FIXTURES "/calibrate/emu175-burst416k-s50b", "--incast", "--strict", NULL);
+    expect_status(&r, 0);
+    ct_sigfile plain;
+    assert_int_equal(ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &plain, &err), 0);
+    assert_null(strstr(r.err, "--incast-intercept"));
+    done(&r);
+    r = run("calibrate", "--fabric", "emu", "--from",
+            CT_FIXTURES "/calibrate/emu175-burst416k-s50b", "--incast", "--incast-intercept",
+            "--strict", NULL);
+    expect_status(&r, 0);
+    expect_in(r.err, "contention-admin calibrate: WARNING: --incast-intercept: the fit with the "
+                     "incast intercept was refused (signature fit refused: the fit misses its own "
+                     "training points by up to 15.7 % (threshold 15.0 %");
+    expect_in(r.err, "); the signature is the fit without it\n");
+    assert_int_equal(ct_sigfile_load_buffer("stdout", r.out, strlen(r.out), &sf, &err), 0);
+    assert_true(sf.fabrics[0].alltoall.call_incast == 0);
+    assert_true(sf.fabrics[0].alltoall.gamma == plain.fabrics[0].alltoall.gamma &&
+                sf.fabrics[0].alltoall.call == plain.fabrics[0].alltoall.call &&
+                sf.fabrics[0].alltoall.gamma_loss == plain.fabrics[0].alltoall.gamma_loss &&
+                plain.fabrics[0].alltoall.gamma_loss > 0);
+    ct_sigfile_free(&plain);
     ct_sigfile_free(&sf);
     done(&r);
     r = run("calibrate", "--fabric", "emu", "--from", EMU, "--incast-intercept", NULL);

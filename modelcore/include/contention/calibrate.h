@@ -153,6 +153,10 @@ typedef struct ct_calib_result {
      * (ct_duplex_set_terms): sig fitted without the incast intercept where
      * call_incast asked for it (ct_calib_opts), else sig itself */
     ct_a2a_sig sig_duplex;
+    /* why the incast intercept asked for (ct_calib_opts.call_incast) is not
+     * in sig: the fit with it refused, its message; "" where it was not
+     * asked for or its fit was kept (the front ends warn with it) */
+    char call_incast_refused[CT_ERR_MAX];
     ct_fit_diag a2a_diag;          /* diagnostics of the fit set */
     int32_t fit_tasks_per_node;    /* the configuration fitted on */
     int32_t fit_nodes;
