@@ -468,8 +468,14 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
         fitted = ct_calibrate_alltoall(d->bench.p2p, d->bench.np2p, a2a, na2a, &f->co, &f->res,
                                        &err) == 0;
     }
-    if (!fitted)
+    if (!fitted) {
+        if (f->res.call_incast_refused[0]) /* both refused (--strict): both said */
+            fprintf(stderr,
+                    "contention-admin calibrate: WARNING: --incast-intercept: the fit with the "
+                    "incast intercept was refused (%s); the fit without it was refused too:\n",
+                    f->res.call_incast_refused);
         return admin_fail(CMD, "%s", err.msg);
+    }
     /* the point-to-point curve against its own ping-pong sizes: a single line
      * through a bending curve is the papers' fit's usual failure (issue 12) */
     ct_p2p_curve pc = f->res.p2p_pingpong.nseg ? f->res.p2p_pingpong : f->res.p2p;

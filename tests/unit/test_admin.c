@@ -1119,6 +1119,19 @@ static void test_fit_threshold_and_extensions(void **state)
     ct_sigfile_free(&plain);
     ct_sigfile_free(&sf);
     done(&r);
+    /* --strict with both fits refused (5.6 % with the intercept, 17.1 %
+     * without, over a 5 % threshold): both refusals said, rc 1 */
+    r = run("calibrate", "--fabric", "emu", "--from", EMU, "--incast", "--incast-intercept",
+            "--strict", "--max-fit-error", "5", NULL);
+    expect_status(&r, 1);
+    expect_in(r.err, "contention-admin calibrate: WARNING: --incast-intercept: the fit with the "
+                     "incast intercept was refused (signature fit refused: the fit misses its own "
+                     "training points by up to 5.6 % (threshold 5.0 %");
+    expect_in(r.err, "); the fit without it was refused too:\ncontention-admin calibrate: "
+                     "calibrate: Alltoall signature: signature fit refused: the fit misses its "
+                     "own training points by up to 17.1 %");
+    assert_string_equal(r.out, "");
+    done(&r);
     r = run("calibrate", "--fabric", "emu", "--from", EMU, "--incast-intercept", NULL);
     expect_status(&r, 2);
     expect_in(r.err, "--incast-intercept without --incast (accepted: with --incast");

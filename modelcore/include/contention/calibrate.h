@@ -155,7 +155,8 @@ typedef struct ct_calib_result {
     ct_a2a_sig sig_duplex;
     /* why the incast intercept asked for (ct_calib_opts.call_incast) is not
      * in sig: the fit with it refused, its message; "" where it was not
-     * asked for or its fit was kept (the front ends warn with it) */
+     * asked for or its fit was kept (the front ends warn with it); also
+     * where ct_calibrate_alltoall fails, the fit without it refused too */
     char call_incast_refused[CT_ERR_MAX];
     ct_fit_diag a2a_diag;          /* diagnostics of the fit set */
     int32_t fit_tasks_per_node;    /* the configuration fitted on */
