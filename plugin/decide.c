@@ -914,7 +914,6 @@ static void decide_inner(const ctp_config *cfg, const ctp_srun_args *args, ctp_g
         say(d, CTP_LEVEL_INFO,
             "contention: optimized placement not launched (%s): %s chosen instead%s: %s%s, %s; %s",
             no_arbitrary, win->name, why_kept, scores, opt, margin, ctxline);
-        go_opt = 0;
         d->log.applied = 1;
         strf(d->log.why, sizeof d->log.why, "%s", mode == CTP_MODE_AUTO ? "-" : "forced");
         strf(d->log.launched, sizeof d->log.launched, "%s", win->name);

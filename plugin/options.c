@@ -431,6 +431,8 @@ static void stop(ctp_srun_args *o, const char *fmt, const char *what)
 /* Record option `op` with value `val` (NULL when it takes none). */
 static void record(ctp_srun_args *o, const srun_opt *op, const char *shown, const char *val)
 {
+    if (!val) /* a flag (arg NO), whose case reads none: empty should an entry disagree */
+        val = "";
     switch (op->what) {
     case W_NTASKS:
         if (parse_i32(val, &o->ntasks) == 0 && o->ntasks > 0)

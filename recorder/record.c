@@ -862,7 +862,7 @@ static void start_cut(int ended)
     int bad = cut >= R.len ? 1 : 0;
     if (!sent || !recvd || !to_me)
         bad |= 4;
-    int all = 0;
+    int all = bad; /* kept if the reduction fails (an errors-return handler) */
     PMPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_BOR, R.comm);
     if (!all) { /* every rank can count: the messages that cross the mark */
         count_p2p(cut, sent, recvd, &any);

@@ -213,8 +213,10 @@ static int colls_mode(const char *how)
     int *mine = calloc((size_t)n, sizeof *mine);
     double *a = calloc(8 * (size_t)n * (size_t)n, sizeof *a);
     double *b = calloc(8 * (size_t)n * (size_t)n, sizeof *b);
-    if (!cnt || !dsp || !mine || !a || !b)
+    if (!cnt || !dsp || !mine || !a || !b) {
         MPI_Abort(MPI_COMM_WORLD, 1);
+        return 1; /* MPI_Abort is not declared noreturn */
+    }
     for (int i = 0; i < n; i++)
         cnt[i] = i + 1, dsp[i] = 64 * i, mine[i] = rank + 1;
     if (inplace) {
@@ -245,8 +247,10 @@ static int colls_mode(const char *how)
      * others (displacements in bytes) */
     MPI_Datatype *wt = calloc((size_t)n, sizeof *wt), *wr = calloc((size_t)n, sizeof *wr);
     int *wd = calloc((size_t)n, sizeof *wd);
-    if (!wt || !wr || !wd)
+    if (!wt || !wr || !wd) {
         MPI_Abort(MPI_COMM_WORLD, 1);
+        return 1; /* MPI_Abort is not declared noreturn */
+    }
     for (int i = 0; i < n; i++)
         wt[i] = i == 2 ? MPI_INT : c, wr[i] = rank == 2 ? MPI_INT : c, wd[i] = 128 * i;
     ONE(MPI_Alltoallw(a, cnt, wd, wt, b, mine, wd, wr, w),
@@ -454,8 +458,10 @@ static int nbr_mode(const char *how)
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, 0, &ring);
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims, noper, 0, &line);
     int *index = calloc((size_t)size, sizeof *index), *edges = calloc(2 * (size_t)size, sizeof *edges);
-    if (!index || !edges)
+    if (!index || !edges) {
         MPI_Abort(MPI_COMM_WORLD, 1);
+        return 1; /* MPI_Abort is not declared noreturn */
+    }
     for (int i = 0, e = 0; i < size; i++) { /* 0 - i for every i > 0 */
         if (i == 0)
             for (int j = 1; j < size; j++)

@@ -185,6 +185,12 @@ int main(int argc, char **argv)
     int *idx = malloc(nreq * sizeof *idx);
     MPI_Request *rq = malloc(nreq * sizeof *rq);
     MPI_Status *st = malloc(nreq * sizeof *st);
+    if (!buf || !mine || (me == 0 && !all) || !reqs || !idx || !rq || !st) {
+        fprintf(stderr, "ct-tracer: rank %d: out of memory for %s (%zu communications, %zu "
+                        "requests)\n", me, argv[1], tr.ncomm, nreq);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+        return 1;
+    }
     for (int r = 0; r < runs; r++) {
         memset(mine, 0, 3 * nc * sizeof *mine);
         MPI_Barrier(MPI_COMM_WORLD);

@@ -58,12 +58,20 @@ static sg_mailbox_t box(int32_t src, int32_t dst)
     return sg_mailbox_by_name(name);
 }
 
+static _Noreturn void oom(int32_t t)
+{
+    fprintf(stderr, "sim_replay_simgrid: task %d: out of memory for its pending requests\n", (int)t);
+    exit(1);
+}
+
 static void task_main(int argc, char **argv)
 {
     (void)argc;
     int32_t t = (int32_t)atoi(argv[1]);
     size_t cap = 16, n = 0;
     sg_comm_t *pend = malloc(cap * sizeof *pend);
+    if (!pend)
+        oom(t);
     for (size_t i = tr.task_first[t]; i < tr.task_first[t + 1]; i++) {
         const ct_event *e = &tr.ev[i];
         events_run++;
@@ -80,8 +88,12 @@ static void task_main(int argc, char **argv)
             break;
         case CT_EV_ISEND:
         case CT_EV_IRECV:
-            if (n == cap)
-                pend = realloc(pend, (cap *= 2) * sizeof *pend);
+            if (n == cap) {
+                sg_comm_t *more = realloc(pend, (cap *= 2) * sizeof *pend);
+                if (!more)
+                    oom(t);
+                pend = more;
+            }
             if (e->kind == CT_EV_ISEND)
                 pend[n++] = sg_mailbox_put_async(box(t, e->peer), &token, (long)e->value);
             else

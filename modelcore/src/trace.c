@@ -522,7 +522,10 @@ int ct_trace_add_send(ct_trace *tr, int32_t task, int32_t dst, double bytes, int
         tr->label_off[c] = (uint32_t)tr->labels_len;
         tr->labels_len += len;
         if (tab_insert(tr->build->stage_labels, tr, c, err)) {
+            /* not added: no event is left pointing at comm c */
             tr->label_off[c] = NO_LABEL;
+            tr->labels_len -= len;
+            tr->nevents--;
             return at_line(tr, line, err);
         }
     }
@@ -1184,8 +1187,11 @@ static int parse_members(const ct_trace *tr, const char *name, int line, const t
             free(mem);
             return tok_err(name, line, t, err);
         }
-        for (long long x = a; x <= b; x += st)
-            mem[n++] = (int32_t)x;
+        /* by index, not x += st: a stride near LLONG_MAX overflowed x past
+         * b's test and wrote beyond the items counted (found by clang's
+         * analyzer, session 71) */
+        for (size_t q = 0; q < items; q++)
+            mem[n++] = (int32_t)(a + (long long)q * st);
         if (!*p)
             break;
         p++;

@@ -104,6 +104,20 @@ static void test_comm_members(void **state)
     assert_int_equal(e->comm, 1);
     assert_string_equal(ct_ev_kind_name(CT_EV_ALLTOALLV), "alltoallv");
     ct_trace_free(&tr);
+    /* a stride past the range's end: its first member only. Near LLONG_MAX
+     * the expansion's x += stride overflowed and wrote past the members
+     * counted (session 71, clang's analyzer): size 2, not 2 + about 2 x 9 */
+    parse("tasks 64\n"
+          "comm c 3,9-62/9223372036854775807\n"
+          "comm d 9-62/100\n",
+          &tr);
+    assert_int_equal(tr.ncomms, 3);
+    assert_int_equal(tr.comms[1].size, 2);
+    assert_int_equal(ct_trace_comm_task(&tr, 1, 0), 3);
+    assert_int_equal(ct_trace_comm_task(&tr, 1, 1), 9);
+    assert_int_equal(tr.comms[2].size, 1);
+    assert_int_equal(ct_trace_comm_task(&tr, 2, 0), 9);
+    ct_trace_free(&tr);
 }
 
 static void test_barrier_dissemination(void **state)
