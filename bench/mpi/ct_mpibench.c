@@ -842,6 +842,8 @@ static void run_conflict(const scheme *schemes, int nschemes, double size)
         int *receiver = malloc(sizeof(int) * (size_t)s->ncomm);
         char *used = calloc((size_t)nranks, 1);
         int *per_node = calloc((size_t)nranks + MAX_COMMS, sizeof(int));
+        if (!sender || !receiver || !used || !per_node)
+            die("out of memory for scheme %s", s->name);
         int need_nodes = 0, need_tpn = 0;
         for (int c = 0; c < s->ncomm; c++) {
             int ends[2] = {s->src[c], s->dst[c]};
