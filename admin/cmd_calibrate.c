@@ -402,6 +402,16 @@ static int uplink_bound_out(const calib_run *r, calib_fit *f, FILE *info)
     return 0;
 }
 
+/* the incast intercept asked for and its fit refused (ct_calib_result
+ * call_incast_refused), and what was made instead */
+static void warn_intercept_refused(const ct_calib_result *res, const char *then)
+{
+    fprintf(stderr,
+            "contention-admin calibrate: WARNING: --incast-intercept: the fit with the incast "
+            "intercept was refused (%s); %s\n",
+            res->call_incast_refused, then);
+}
+
 /* Fit Hockney, the Alltoall signature and (when conflicts were measured)
  * the GigE penalty (modelcore's calibrate.h), check the fit against its own
  * points and print the report. */
@@ -470,10 +480,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
     }
     if (!fitted) {
         if (f->res.call_incast_refused[0]) /* both refused (--strict): both said */
-            fprintf(stderr,
-                    "contention-admin calibrate: WARNING: --incast-intercept: the fit with the "
-                    "incast intercept was refused (%s); the fit without it was refused too:\n",
-                    f->res.call_incast_refused);
+            warn_intercept_refused(&f->res, "the fit without it was refused too:");
         return admin_fail(CMD, "%s", err.msg);
     }
     /* the point-to-point curve against its own ping-pong sizes: a single line
@@ -789,10 +796,7 @@ static int fit(const calib_args *a, calib_run *r, calib_fit *f, FILE *info)
                 a->incast ? "measure more repetitions, or on a quieter host"
                        : "refit with --from DIR --incast, or measure more repetitions");
     if (f->res.call_incast_refused[0]) /* asked for, its fit refused: said, not silent */
-        fprintf(stderr,
-                "contention-admin calibrate: WARNING: --incast-intercept: the fit with the incast "
-                "intercept was refused (%s); the signature is the fit without it\n",
-                f->res.call_incast_refused);
+        warn_intercept_refused(&f->res, "the signature is the fit without it");
     for (size_t i = 0; i < f->res.nbeyond && f->co.max_fit_err > 0; i++) {
         const ct_calib_beyond *b = &f->res.beyond[i];
         if (!(fabs(b->median_err) > f->co.max_fit_err) || !(b->median_err > -1))

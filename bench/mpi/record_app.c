@@ -163,6 +163,14 @@ static int poll_mode(const char *how, long ms)
     return 0;
 }
 
+/* an allocation failed: the job ends (MPI_Abort is not declared noreturn,
+ * so the caller returns what this does) */
+static int out_of_memory(void)
+{
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;
+}
+
 /* the collectives that take MPI_IN_PLACE, each once with it (at the root
  * where only the root may): colls inplace; frees what colls_mode allocated */
 static int colls_inplace(int rank, int size, int *cnt, int *dsp, double *a, double *b)
@@ -213,10 +221,8 @@ static int colls_mode(const char *how)
     int *mine = calloc((size_t)n, sizeof *mine);
     double *a = calloc(8 * (size_t)n * (size_t)n, sizeof *a);
     double *b = calloc(8 * (size_t)n * (size_t)n, sizeof *b);
-    if (!cnt || !dsp || !mine || !a || !b) {
-        MPI_Abort(MPI_COMM_WORLD, 1);
-        return 1; /* MPI_Abort is not declared noreturn */
-    }
+    if (!cnt || !dsp || !mine || !a || !b)
+        return out_of_memory();
     for (int i = 0; i < n; i++)
         cnt[i] = i + 1, dsp[i] = 64 * i, mine[i] = rank + 1;
     if (inplace) {
@@ -247,10 +253,8 @@ static int colls_mode(const char *how)
      * others (displacements in bytes) */
     MPI_Datatype *wt = calloc((size_t)n, sizeof *wt), *wr = calloc((size_t)n, sizeof *wr);
     int *wd = calloc((size_t)n, sizeof *wd);
-    if (!wt || !wr || !wd) {
-        MPI_Abort(MPI_COMM_WORLD, 1);
-        return 1; /* MPI_Abort is not declared noreturn */
-    }
+    if (!wt || !wr || !wd)
+        return out_of_memory();
     for (int i = 0; i < n; i++)
         wt[i] = i == 2 ? MPI_INT : c, wr[i] = rank == 2 ? MPI_INT : c, wd[i] = 128 * i;
     ONE(MPI_Alltoallw(a, cnt, wd, wt, b, mine, wd, wr, w),
@@ -458,10 +462,8 @@ static int nbr_mode(const char *how)
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, 0, &ring);
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims, noper, 0, &line);
     int *index = calloc((size_t)size, sizeof *index), *edges = calloc(2 * (size_t)size, sizeof *edges);
-    if (!index || !edges) {
-        MPI_Abort(MPI_COMM_WORLD, 1);
-        return 1; /* MPI_Abort is not declared noreturn */
-    }
+    if (!index || !edges)
+        return out_of_memory();
     for (int i = 0, e = 0; i < size; i++) { /* 0 - i for every i > 0 */
         if (i == 0)
             for (int j = 1; j < size; j++)
